@@ -1,0 +1,52 @@
+"""baccara: baccarat in full, from the tableau to the table, exact odds and simulation.
+
+>>> from baccara import Coup, explain
+>>> Coup.parse("P:9h,Kd B:5s,Qc").winner.word
+'player'
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .bets import BetKind, BetOutcome, Payout, Rounding, Settlement, bets_for, payout, settle
+from .cards import Card, CardError, Rank, Suit, format_cards, hand_total, parse_cards
+from .coup import Coup, CoupError, Result, Side, deal_coup, deal_shoe, explain
+from .shoe import Shoe, ShoeError, ShoeRules
+from .variants import VARIANTS, Variant, VariantError, find_variant
+
+try:
+    __version__ = version("baccara")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "VARIANTS",
+    "BetKind",
+    "BetOutcome",
+    "Card",
+    "CardError",
+    "Coup",
+    "CoupError",
+    "Payout",
+    "Rank",
+    "Result",
+    "Rounding",
+    "Settlement",
+    "Shoe",
+    "ShoeError",
+    "ShoeRules",
+    "Side",
+    "Suit",
+    "Variant",
+    "VariantError",
+    "__version__",
+    "bets_for",
+    "deal_coup",
+    "deal_shoe",
+    "explain",
+    "find_variant",
+    "format_cards",
+    "hand_total",
+    "parse_cards",
+    "payout",
+    "settle",
+]

@@ -1,0 +1,95 @@
+"""What every command shares: error handling, JSON output, option types."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from ..variants import Variant, find_variant
+
+__all__ = ["EXIT_BAD_INPUT", "BadInput", "echo_json", "fail", "main_group", "run", "variant_option"]
+
+EXIT_BAD_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class BadInput(click.ClickException):
+    """Bad input from the user: one line on stderr, exit status 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with a one-line error and exit status 2."""
+    raise BadInput(message)
+
+
+def main_group() -> type[click.Group]:
+    """A group whose commands turn domain errors (ValueError) into `BadInput`."""
+
+    class Group(click.Group):
+        def invoke(self, ctx: click.Context) -> Any:
+            try:
+                return super().invoke(ctx)
+            except (click.ClickException, click.exceptions.Exit, click.Abort):
+                raise
+            except ValueError as error:
+                raise BadInput(str(error)) from None
+
+    return Group
+
+
+def run(command: click.Command, argv: Sequence[str]) -> int:
+    """Run ``command`` with full control of errors: one line each, never a traceback."""
+    try:
+        result = command.main(args=list(argv), prog_name="baccara", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return done.exit_code
+    except click.UsageError as error:
+        hint = f" (try '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+        click.echo(f"baccara: error: {error.format_message()}{hint}", err=True)
+        return EXIT_BAD_INPUT
+    except click.ClickException as error:
+        click.echo(f"baccara: error: {error.format_message()}", err=True)
+        return error.exit_code
+    except ValueError as error:
+        click.echo(f"baccara: error: {error}", err=True)
+        return EXIT_BAD_INPUT
+    except click.Abort:
+        click.echo("baccara: aborted", err=True)
+        return 130
+    except KeyboardInterrupt:
+        click.echo("baccara: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+def variant_option(default: str = "punto-banco") -> Callable[[F], F]:
+    """The ``--variant NAME`` option: any registered name or alias, given as a `Variant`."""
+
+    def convert(ctx: click.Context, param: click.Parameter, value: str) -> Variant:
+        try:
+            return find_variant(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error), ctx, param) from None
+
+    return click.option(
+        "--variant",
+        metavar="NAME",
+        default=default,
+        show_default=True,
+        callback=convert,
+        help="Game variant (see 'baccara rules --help' for the list).",
+    )
+
+
+def echo_json(data: Any) -> None:
+    """Print one JSON document on one line."""
+    click.echo(json.dumps(data, separators=(",", ":"), ensure_ascii=False))

@@ -1,0 +1,231 @@
+"""``baccara deal``, ``baccara explain`` and ``baccara rules``: the game itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .. import rules as tableau
+from ..bets import bets_for, describe_pays
+from ..cards import Card
+from ..coup import Coup, Result, deal_coup, explain
+from ..shoe import MAX_DECKS, Shoe, ShoeRules
+from ..variants import PUNTO_BANCO, Variant
+from .common import echo_json, variant_option
+
+__all__ = ["COMMANDS", "coup_json", "coup_text", "deal_coups"]
+
+RESULT_STYLE = {Result.BANKER: "bold red", Result.PLAYER: "bold blue", Result.TIE: "bold green"}
+
+
+def deal_coups(rules: ShoeRules, seed: int | None, hands: int) -> Iterator[tuple[int, int, Coup]]:
+    """Deal ``hands`` coups from the series of shoes ``seed``: (shoe, coup number, coup)."""
+    dealt, index = 0, 0
+    while dealt < hands:
+        shoe = Shoe.shuffled(rules, seed=seed, index=index)
+        shoe.burn()
+        number = 0
+        while not shoe.finished and dealt < hands:
+            number += 1
+            dealt += 1
+            yield index, number, deal_coup(shoe)
+        index += 1
+
+
+def coup_json(coup: Coup, *, shoe: int | None = None, number: int | None = None) -> dict[str, Any]:
+    """A coup as the JSON object ``deal --json`` prints."""
+    data: dict[str, Any] = {}
+    if shoe is not None:
+        data["shoe"] = shoe
+    if number is not None:
+        data["coup"] = number
+    data.update(
+        player=[str(card) for card in coup.player],
+        banker=[str(card) for card in coup.banker],
+        player_total=coup.player_total,
+        banker_total=coup.banker_total,
+        winner=coup.winner.word,
+        natural=coup.natural,
+        player_pair=coup.player_pair,
+        banker_pair=coup.banker_pair,
+        cards=coup.cards,
+        notation=coup.notation(),
+        explanation=explain(coup),
+    )
+    return data
+
+
+def _card_text(card: Card) -> Text:
+    return Text(card.pretty, style="bold red" if card.suit.red else "bold")
+
+
+def coup_text(coup: Coup) -> Text:
+    """One coloured line: both hands, their totals and the result."""
+    line = Text()
+    for label, hand, total, style in (
+        ("Player", coup.player, coup.player_total, "blue"),
+        ("Banker", coup.banker, coup.banker_total, "red"),
+    ):
+        line.append(f"{label} ", style=style)
+        for card in hand:
+            line.append_text(_card_text(card))
+            line.append(" ")
+        line.append("   " if len(hand) == 2 else "")
+        line.append(f"= {total}", style=f"bold {style}")
+        line.append("   ")
+    winner = coup.winner
+    line.append(f"{winner.word.title():<6}", style=RESULT_STYLE[winner])
+    marks = [
+        name
+        for name, flag in (
+            ("natural", coup.natural),
+            ("P pair", coup.player_pair),
+            ("B pair", coup.banker_pair),
+        )
+        if flag
+    ]
+    if marks:
+        line.append("  " + ", ".join(marks), style="dim")
+    return line
+
+
+@click.command()
+@click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=8, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed for a reproducible series of shoes.",
+)
+@click.option("--hands", type=click.IntRange(min=1), default=10, show_default=True)
+@variant_option()
+@click.option(
+    "--cut-card",
+    type=click.IntRange(min=0),
+    default=14,
+    show_default=True,
+    help="Cards behind the cut card.",
+)
+@click.option("--no-burn", is_flag=True, help="Do not burn cards at the start of a shoe.")
+@click.option("--explain", "explain_", is_flag=True, help="Explain every draw and stand.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line and coup.")
+def deal(
+    decks: int,
+    seed: int | None,
+    hands: int,
+    variant: Variant,
+    cut_card: int,
+    no_burn: bool,
+    explain_: bool,
+    as_json: bool,
+) -> None:
+    """Deal HANDS coups from shuffled shoes (a new shoe when one ends).
+
+    \b
+    Example: baccara deal --decks 8 --seed 7 --hands 5 --explain
+    """
+    rules = ShoeRules(decks=decks, cut_card=cut_card, burn=not no_burn)
+    if as_json:
+        for shoe, number, coup in deal_coups(rules, seed, hands):
+            echo_json(coup_json(coup, shoe=shoe, number=number))
+        return
+    console = Console(highlight=False)
+    current = -1
+    for shoe, number, coup in deal_coups(rules, seed, hands):
+        if shoe != current:
+            current = shoe
+            console.print(
+                Text(f"Shoe {shoe + 1}: {decks} decks, {variant.title}", style="bold underline")
+            )
+        row = Text(f"{number:>3}  ", style="dim")
+        row.append_text(coup_text(coup))
+        console.print(row)
+        if explain_:
+            for line in explain(coup):
+                console.print(f"       {line}", style="italic")
+
+
+@click.command(name="explain")
+@click.argument("coup", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the coup and its explanation as JSON.")
+def explain_command(coup: tuple[str, ...], as_json: bool) -> None:
+    """Explain a COUP given in the compact notation, step by step.
+
+    \b
+    Example: baccara explain "P:9h,Kd B:5s,Qc,3d"
+    (that one is refused: a natural 9 stops the deal, so the Banker cannot draw)
+    """
+    parsed = Coup.parse(" ".join(coup))
+    if as_json:
+        echo_json(coup_json(parsed))
+        return
+    console = Console(highlight=False)
+    console.print(coup_text(parsed))
+    for number, line in enumerate(explain(parsed), start=1):
+        console.print(f"  {number}. {line}")
+
+
+@click.command(name="rules")
+@variant_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the tableau and pay table as JSON.")
+def rules_command(variant: Variant, as_json: bool) -> None:
+    """Print the tableau (who draws) and the pay table of a variant."""
+    banker = {
+        str(total): {
+            ("none" if col == tableau.NO_CARD else str(col)): tableau.BANKER_DRAWS[total][col]
+            for col in range(11)
+        }
+        for total in range(8)
+    }
+    pays = {kind.value: describe_pays(kind, variant) for kind in bets_for(variant)}
+    if as_json:
+        echo_json(
+            {
+                "variant": variant.name,
+                "title": variant.title,
+                "player_draws": [t for t in range(8) if tableau.PLAYER_DRAWS[t]],
+                "banker_draws": banker,
+                "pays": pays,
+            }
+        )
+        return
+    console = Console(highlight=False)
+    console.print(Text(variant.title, style="bold underline"))
+    console.print(variant.description)
+    console.print()
+    console.print("Naturals: a two-card 8 or 9 on either side and nobody draws.")
+    console.print("Player: draws on 0-5, stands on 6 or 7.")
+    table = Table(title="Banker: D draws, . stands", title_justify="left")
+    table.add_column("Banker", justify="right")
+    for col in range(11):
+        table.add_column("none" if col == tableau.NO_CARD else str(col), justify="center")
+    table.caption = (
+        "columns: the Player's third card (points; 0 = ten or face), or none if the Player stood"
+    )
+    for total in range(8):
+        table.add_row(
+            str(total),
+            *(
+                Text("D", style="green")
+                if tableau.BANKER_DRAWS[total][col]
+                else Text(".", style="dim")
+                for col in range(11)
+            ),
+        )
+    console.print(table)
+    pay_table = Table(title="Pay table", title_justify="left")
+    pay_table.add_column("Bet")
+    pay_table.add_column("Pays")
+    for kind in bets_for(variant):
+        pay_table.add_row(kind.label, pays[kind.value])
+    console.print(pay_table)
+    if variant is not PUNTO_BANCO:
+        console.print("Everything not listed follows Punto Banco.", style="dim")
+
+
+COMMANDS = (deal, explain_command, rules_command)

@@ -134,7 +134,7 @@ def deal(
         for shoe, number, coup in deal_coups(rules, seed, hands):
             echo_json(coup_json(coup, shoe=shoe, number=number))
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     current = -1
     for shoe, number, coup in deal_coups(rules, seed, hands):
         if shoe != current:
@@ -164,7 +164,7 @@ def explain_command(coup: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         echo_json(coup_json(parsed))
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(coup_text(parsed))
     for number, line in enumerate(explain(parsed), start=1):
         console.print(f"  {number}. {line}")
@@ -194,7 +194,7 @@ def rules_command(variant: Variant, as_json: bool) -> None:
             }
         )
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     console.print(Text(variant.title, style="bold underline"))
     console.print(variant.description)
     console.print()

@@ -1,0 +1,112 @@
+"""The command line: deal, explain, rules, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from baccara import rules
+from baccara.cards import hand_total, parse_cards
+from baccara.cli import main
+from baccara.coup import Coup
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_deal_json_follows_the_tableau_and_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["deal", "--decks", "8", "--seed", "7", "--hands", "300", "--json"], capsys)
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 300
+    assert {line["shoe"] for line in lines} == {0, 1, 2, 3}  # a new shoe when one ends
+    for line in lines:
+        player, banker = parse_cards(line["player"]), parse_cards(line["banker"])
+        coup = Coup(player=player, banker=banker)  # raises if the tableau was broken
+        assert line["player_total"] == hand_total(player) == coup.player_total
+        assert line["banker_total"] == coup.banker_total
+        assert line["winner"] == coup.winner.word
+        assert line["natural"] is rules.is_natural(hand_total(player[:2])) or rules.is_natural(
+            hand_total(banker[:2])
+        )
+        assert line["explanation"][-1] == coup.announcement()
+    code, again, _ = run(
+        ["deal", "--decks", "8", "--seed", "7", "--hands", "300", "--json"], capsys
+    )
+    assert again == out
+
+
+def test_deal_text_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["deal", "--seed", "3", "--hands", "3", "--explain"], capsys)
+    assert code == 0
+    assert "Shoe 1: 8 decks, Punto Banco" in out
+    assert "to the Banker" in out
+
+
+def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["explain", "P:2h,3d,8c B:Ks,3c"], capsys)
+    assert code == 0
+    assert "Banker stands on 3-7 against an 8." in out
+    _, out, _ = run(["explain", "P:9h,Kd", "B:5s,Qc", "--json"], capsys)
+    assert json.loads(out)["winner"] == "player"
+
+
+def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["rules", "--variant", "super6", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["variant"] == "super6"
+    assert data["player_draws"] == [0, 1, 2, 3, 4, 5]
+    assert data["banker_draws"]["3"]["8"] is False and data["banker_draws"]["3"]["9"] is True
+    assert data["pays"]["banker"] == "1:1, but a win with 6 pays 1:2"
+    _, out, _ = run(["rules"], capsys)
+    assert "Banker: D draws" in out and "1:1 less 5% commission" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["deal", "--variant", "nope"], "unknown variant 'nope'"),
+        (["deal", "--decks", "0"], "'--decks': 0 is not in the range"),
+        (["deal", "--decks", "13"], "'--decks'"),
+        (["deal", "--hands", "0"], "'--hands'"),
+        (["explain", "P:9h,Kd B:5s,Qc,3d"], "impossible coup"),
+        (["explain", "P:9h,Kx B:5s,Qc"], "unknown suit 'x'"),
+        (["explain", "hello"], "bad coup 'hello'"),
+        (["rules", "--variant", "x"], "unknown variant 'x'"),
+        (["nosuchcommand"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(args, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("baccara: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_console_script_never_prints_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "baccara", "deal", "--decks", "0"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("baccara: error:") and "Traceback" not in done.stderr
+
+
+def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["--version"], capsys)[1].startswith("baccara, version")
+    for command in ("deal", "explain", "rules"):
+        code, out, _ = run([command, "--help"], capsys)
+        assert code == 0 and "Usage: baccara" in out

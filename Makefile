@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: install
-	$(BIN)/baccara deal --seed 1 --hands 12 --explain
+	$(BIN)/baccara play
 
 lint: install
 	$(BIN)/ruff check src tests bench

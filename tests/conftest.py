@@ -8,6 +8,9 @@ full versions.
 from __future__ import annotations
 
 import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -35,3 +38,38 @@ def pytest_configure(config: pytest.Config) -> None:
 def full_size(request: pytest.FixtureRequest) -> bool:
     """True when the run asked for full-size slow tests (``pytest --slow``)."""
     return bool(request.config.getoption("--slow"))
+
+
+# -- databases for the money tests (ledger, server): SQLite always, PostgreSQL when set ----
+POSTGRES_URL_VAR = "BACCARA_TEST_POSTGRES_URL"
+
+
+def need_service(what: str, hint: str) -> None:
+    """Skip (developer machine) or fail (CI) a test whose service is missing."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{what} is missing in CI: {hint}")
+    pytest.skip(f"{what} is not available: {hint}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a private schema in the test PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'money.db'}"
+        return
+    base = os.environ.get(POSTGRES_URL_VAR)
+    if not base:
+        need_service("PostgreSQL", f"set {POSTGRES_URL_VAR} (.ci/run does)")
+    import sqlalchemy as sa
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(base)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()

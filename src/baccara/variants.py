@@ -6,10 +6,10 @@ House differences are fields, never ``if variant == ...`` elsewhere:
 'super6'
 >>> find_variant("Punto Banco").banker_pays
 Fraction(19, 20)
->>> find_variant("chemmy-x")
+>>> find_variant("chemmy-x")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-baccara.variants.VariantError: unknown variant 'chemmy-x': choose from punto-banco, tie-9, commission-4, super6, ez, mini
+baccara.variants.VariantError: unknown variant 'chemmy-x': choose from punto-banco, tie-9, commission-4, super6, ez, mini...
 """
 
 from __future__ import annotations
@@ -152,5 +152,36 @@ register_variant(
         description="Punto Banco's rules and pay table at a small table of 7 seats.",
         aliases=("mini-baccarat", "minibaccarat"),
         seats=7,
+    )
+)
+
+# The skill variants (rules and table in `baccara.chemin` and `baccara.banque`).
+register_variant(
+    Variant(
+        name="chemin-de-fer",
+        title="Chemin de Fer",
+        description=(
+            "Six decks; the bank passes round the table; the punter chooses on 5, the banker "
+            "in the tableau's free cells; 5% commission on the banker's wins."
+        ),
+        aliases=("chemmy", "chemin", "chemin-de-fer-baccara"),
+        decks=6,
+        seats=12,
+        side_bets=(),
+    )
+)
+register_variant(
+    Variant(
+        name="banque",
+        title="Baccarat Banque",
+        description=(
+            "Three decks; the bank is auctioned and held for the shoe; the banker plays one hand "
+            "against two tableaux and chooses knowing both; no commission."
+        ),
+        aliases=("baccarat-banque", "baccara-banque", "a-deux-tableaux"),
+        banker_pays=Fraction(1),
+        decks=3,
+        seats=12,
+        side_bets=(),
     )
 )

@@ -1,0 +1,174 @@
+"""``baccara play``: the terminal game, humans and bots at one table."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from ..shoe import MAX_DECKS, ShoeRules
+from ..store import Store, default_url
+from ..table import Table
+from ..table_events import MAX_SEATS, TableRules
+from ..tui import BOT_STRATEGIES, Game, start_table
+from ..variants import Variant
+from .common import fail, variant_option
+
+__all__ = ["COMMANDS"]
+
+
+def _reader(console: Console) -> Callable[[str], str | None]:
+    """Read one line: with a prompt and line editing in a terminal, plainly from a script."""
+    if sys.stdin.isatty():
+
+        def read_tty(prompt: str) -> str | None:
+            try:
+                return console.input(prompt)
+            except EOFError:
+                console.print()
+                return None
+
+        return read_tty
+
+    def read_script(prompt: str) -> str | None:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        console.print(f"{prompt}{line.rstrip()}", highlight=False, markup=False)
+        return line
+
+    return read_script
+
+
+@click.command()
+@variant_option()
+@click.option(
+    "--decks",
+    type=click.IntRange(1, MAX_DECKS),
+    default=None,
+    help="Decks in the shoe [default: the variant's].",
+)
+@click.option(
+    "--seats",
+    type=click.IntRange(0, MAX_SEATS),
+    default=1,
+    show_default=True,
+    help="Human players at this terminal.",
+)
+@click.option(
+    "--bots",
+    type=click.IntRange(0, MAX_SEATS),
+    default=2,
+    show_default=True,
+    help="Bots at the table (" + ", ".join(BOT_STRATEGIES) + " in turn).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Seed for a reproducible series of shoes.",
+)
+@click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="SQLite file for balances and history [default: in the user data folder].",
+)
+@click.option("--teach", is_flag=True, help="Explain every draw and stand, and every payout.")
+@click.option("--new", "new", is_flag=True, help="Start a new table even if one can be resumed.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 5),
+    default=None,
+    help="Seconds between two cards [default: 0.4 in a terminal, 0 in a script].",
+)
+def play(
+    variant: Variant,
+    decks: int | None,
+    seats: int,
+    bots: int,
+    seed: int | None,
+    db: str | None,
+    teach: bool,
+    new: bool,
+    delay: float | None,
+) -> None:
+    """Play baccarat at a table with other humans and bots, one command a line.
+
+    Every action is saved: quit with q, Ctrl-D or Ctrl-C and the next 'baccara
+    play' (same --db) resumes the table with every balance as it was. Type help
+    in the game for the commands.
+
+    \b
+    Example: baccara play --seats 2 --bots 3 --teach
+    Scripted: printf 'b 100\\ndeal\\nq\\n' | baccara play --seed 1 --db game.db
+    """
+    from .skill_play import SKILL_VARIANTS, play_skill  # lazy: it loads the solver (scipy)
+
+    if variant.name in SKILL_VARIANTS:  # Chemin de Fer and Banque have their own game loop
+        play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach)
+        return
+    console = Console(highlight=False)
+    store = Store.at(Path(db)) if db else Store(default_url())
+    if delay is None:
+        delay = 0.4 if sys.stdout.isatty() and sys.stdin.isatty() else 0.0
+    try:
+        game = _open(store, console, variant, decks, seats, bots, seed, teach, delay, new)
+        game.run(_reader(console))
+    finally:
+        store.close()
+
+
+def _open(
+    store: Store,
+    console: Console,
+    variant: Variant,
+    decks: int | None,
+    seats: int,
+    bots: int,
+    seed: int | None,
+    teach: bool,
+    delay: float,
+    new: bool,
+) -> Game:
+    sessions = store.list_sessions(open_only=True)
+    if sessions and not new:
+        info = sessions[0]
+        table = store.load_table(info.id)
+        console.print(
+            f"Resuming session {info.id} ({table.variant.title}, shoe {table.shoe_number}, "
+            f"{len(table.coups)} coup{'' if len(table.coups) == 1 else 's'} dealt): every stack is as you left it. "
+            "(--new starts another table.)",
+            highlight=False,
+        )
+        return Game(
+            table=table, store=store, session=info.id, console=console, teach=teach, delay=delay
+        )
+    for info in sessions:  # a new table: the old ones close, their chips back to the wallets
+        old = store.load_table(info.id)
+        if old.current is not None:
+            old.settle()
+        for state in old.seats:
+            old.leave(state.number)
+        store.save(info.id, old)
+        store.close_session(info.id)
+    if seats + bots > variant.seats:
+        fail(
+            f"{seats} players and {bots} bots do not fit: a {variant.title} table has {variant.seats} seats"
+        )
+    rules = TableRules(
+        seats=variant.seats, shoe=ShoeRules(decks=decks if decks is not None else variant.decks)
+    )
+    table = Table(variant=variant, rules=rules, seed=seed)
+    humans = [f"guest{i}" for i in range(1, seats + 1)]
+    console.print(f"A new {variant.title} table. Type help for the commands.", highlight=False)
+    return start_table(
+        store, table, humans=humans, bots=bots, console=console, teach=teach, delay=delay
+    )
+
+
+COMMANDS = (play,)

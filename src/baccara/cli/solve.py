@@ -1,0 +1,214 @@
+"""``baccara solve``: optimal play in Chemin de Fer and Baccarat Banque."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..shoe import MAX_DECKS
+from ..solver import CheminSolution, Model, solve_chemin
+from ..solver_banque import NATURAL, STOOD, BanqueSolution, banker_decisions, solve_banque
+from ..solver_models import Array
+from .common import echo_json
+
+__all__ = ["COMMANDS", "solve"]
+
+_COLUMN_NAMES = [str(c) for c in range(10)] + ["-"]
+
+
+@click.group(name="solve")
+def solve() -> None:
+    """Solve the skill variants: equilibrium strategies and the value of the game."""
+
+
+@solve.command(name="chemin-de-fer")
+@click.option(
+    "--model",
+    type=click.Choice([m.value for m in Model]),
+    default=Model.KEMENY_SNELL.value,
+    show_default=True,
+    help="kemeny-snell: with replacement, totals; totals: N decks, totals; "
+    "compositions: N decks, each side sees its two cards.",
+)
+@click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=6, show_default=True)
+@click.option("--commission", is_flag=True, help="Take 5% commission on the banker's wins.")
+@click.option(
+    "--banker",
+    type=click.Choice(["free", "tableau"]),
+    default="free",
+    show_default=True,
+    help="free: the banker chooses everywhere; tableau: only in the tableau's free cells.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
+def chemin_command(model: str, decks: int, commission: bool, banker: str, as_json: bool) -> None:
+    """Chemin de Fer as a punter-banker game, solved by linear programming.
+
+    \b
+    Example: baccara solve chemin-de-fer --model compositions --decks 6 --json
+    """
+    solution = solve_chemin(
+        model, decks=decks, commission=0.05 if commission else 0.0, banker=banker
+    )
+    if as_json:
+        echo_json(solution.to_json())
+        return
+    _print_chemin(solution)
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:+.4f}%"
+
+
+def _print_chemin(sol: CheminSolution) -> None:
+    console = Console(highlight=False)
+    decks = "cards drawn with replacement" if sol.decks is None else f"{sol.decks} decks"
+    commission = "5% commission" if sol.commission else "no commission"
+    console.print(
+        Text(
+            f"Chemin de Fer, model {sol.model.value}: {decks}, {commission}, banker {sol.banker}",
+            style="bold underline",
+        )
+    )
+    console.print(f"Value of the game to the banker: {_pct(sol.value)} per unit staked")
+    if sol.commission:
+        console.print(f"Punter's expected loss:          {_pct(sol.punter_loss)}")
+    console.print(f"Both by the house tableau:       {_pct(sol.house_value)}")
+    if sol.primal_value is not None and sol.dual_value is not None:
+        console.print(
+            f"Banker's LP {sol.primal_value:.12f}, punter's LP {sol.dual_value:.12f}", style="dim"
+        )
+    console.print()
+    console.print(Text("Punter on 5", style="bold"))
+    for label, p in sol.player_draw.items():
+        what = "draws" if p == 1 else "stands" if p == 0 else f"draws with probability {p:.6f}"
+        console.print(f"  {label:>4}: {what}")
+    console.print()
+    table = Table(
+        title="Banker: D draws, . stands, a number is a drawing probability", title_justify="left"
+    )
+    table.add_column("Banker", justify="right")
+    for name in _COLUMN_NAMES:
+        table.add_column(name, justify="center")
+    infos = list(dict.fromkeys(cell[0] for cell in sol.banker_draw))
+    for info in infos:
+        row = []
+        for third in (*range(10), None):
+            p = sol.banker_draw[(info, third)]
+            if p == 1:
+                row.append(Text("D", style="green"))
+            elif p == 0:
+                row.append(Text(".", style="dim"))
+            else:
+                row.append(Text(f"{p:.3f}", style="bold yellow"))
+        table.add_row(info, *row)
+    table.caption = "columns: the punter's third card (0 = ten or face), - if he stood"
+    console.print(table)
+    departures = sol.departures()
+    if departures:
+        console.print(Text("Where the equilibrium leaves the house tableau", style="bold"))
+        for (info, third), p, house in departures:
+            against = "stood" if third is None else f"a {third}"
+            console.print(
+                f"  banker {info} against {against}: draws with probability {p:.4f} "
+                f"(the house {'draws' if house else 'stands'})"
+            )
+
+
+@solve.command(name="banque")
+@click.option(
+    "--punters",
+    "punters",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="Instead of the equilibrium: the banker's best decisions when both punters "
+    "draw on 5 with this probability.",
+)
+@click.option("--left-stake", type=click.FloatRange(min=0), default=1.0, show_default=True)
+@click.option("--right-stake", type=click.FloatRange(min=0), default=1.0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
+def banque_command(
+    punters: float | None, left_stake: float, right_stake: float, as_json: bool
+) -> None:
+    """Baccarat Banque: the banker against two tableaux (cards with replacement).
+
+    Without --punters: the symmetric equilibrium with equal stakes. With it: the
+    banker's best decision in every cell against those punters and stakes.
+
+    \b
+    Example: baccara solve banque --json
+             baccara solve banque --punters 1 --left-stake 3 --right-stake 1
+    """
+    solution = solve_banque()
+    if punters is None:
+        if as_json:
+            echo_json(solution.to_json())
+            return
+        _print_banque(solution)
+        return
+    best = banker_decisions(punters, punters, left_stake=left_stake, right_stake=right_stake)
+    if as_json:
+        echo_json(
+            {
+                "punters_draw_on_5": punters,
+                "left_stake": left_stake,
+                "right_stake": right_stake,
+                "banker_draws": {
+                    str(b): [[bool(v) for v in row] for row in best[b]] for b in range(8)
+                },
+            }
+        )
+        return
+    title = (
+        f"Baccarat Banque: the banker's best decisions, punters drawing on 5 with probability "
+        f"{punters:g}, stakes {left_stake:g} left and {right_stake:g} right"
+    )
+    _print_grids(Console(highlight=False), title, best.astype(float))
+
+
+def _print_banque(sol: BanqueSolution) -> None:
+    console = Console(highlight=False)
+    _print_grids(
+        console, "Baccarat Banque: symmetric equilibrium, cards with replacement", sol.banker_draw
+    )
+    console.print(
+        f"Value to the banker:             {_pct(sol.value)} per unit staked on a tableau"
+    )
+    console.print(f"Punters draw on 5 (banker best): {_pct(sol.house_value)}")
+    console.print(f"Each punter draws on 5 with probability {sol.player_draw_on_5:.6f}")
+
+
+def _print_grids(console: Console, title: str, draws: Array) -> None:
+    console.print(Text(title, style="bold underline"))
+    names = [*_COLUMN_NAMES, "N"]
+    for b in range(8):
+        grid = draws[b]
+        core = grid.copy()
+        core[NATURAL, NATURAL] = core[0, 0]  # both naturals: nothing to decide
+        if (core == 1).all() or (core == 0).all():
+            console.print(f"Banker {b}: {'always draws' if grid[0, 0] else 'always stands'}")
+            continue
+        table = Table(title=f"Banker {b}: rows left tableau, columns right", title_justify="left")
+        table.add_column("L\\R", justify="right")
+        for name in names:
+            table.add_column(name, justify="center")
+        for left in range(NATURAL + 1):
+            cells = []
+            for right in range(NATURAL + 1):
+                p = grid[left, right]
+                cells.append(
+                    Text("D", style="green")
+                    if p == 1
+                    else Text(".", style="dim")
+                    if p == 0
+                    else Text(f"{p:.2f}", style="bold yellow")
+                )
+            table.add_row(names[left], *cells)
+        console.print(table)
+    console.print(
+        f"Columns: third card 0-9, - stood ({STOOD}), N natural ({NATURAL}).", style="dim"
+    )
+
+
+COMMANDS = (solve,)

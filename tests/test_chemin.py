@@ -1,0 +1,346 @@
+"""Chemin de Fer: the house tableau and the table's rules, one clause at a time.
+
+Source of the tableau: the classical French casino tableau (Ethier and Gámez 2013,
+section 1; the printed "must be played according to the rules" card). Table rules:
+docs/skill_variants.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from baccara import rules
+from baccara.cards import parse_cards
+from baccara.chemin import (
+    BancoCalled,
+    BankPassed,
+    CheminError,
+    CheminTable,
+    CoupSettled,
+    NaturalShown,
+    Phase,
+    PunterDecided,
+)
+from baccara.chemin_rules import (
+    FREE_CELLS,
+    Cell,
+    banker_cell,
+    house_banker_draws,
+    house_punter_draws,
+    punter_cell,
+)
+from baccara.coup import Result
+from baccara.shoe import Shoe
+from baccara.skill_game import play_chemin
+from baccara.variants import find_variant
+
+FILLER = "Kh Ks Kd Kc " * 12
+
+
+def table_with(cards: str, *, seats: int = 3, bankroll: int = 10_000, **kw: object) -> CheminTable:
+    shoe = Shoe.stacked(parse_cards(cards + " " + FILLER))
+    names = tuple(f"P{i}" for i in range(seats))
+    return CheminTable(names=names, bankrolls=(bankroll,) * seats, shoe=shoe, **kw)  # type: ignore[arg-type]
+
+
+# -- the tableau -------------------------------------------------------------------
+
+
+def test_the_banker_is_free_in_exactly_four_cells() -> None:
+    assert FREE_CELLS == ((3, 9), (4, 1), (5, 4), (6, None))
+
+
+@pytest.mark.parametrize("total", range(8))
+@pytest.mark.parametrize("third", [*range(10), None])
+def test_bound_cells_agree_with_punto_banco(total: int, third: int | None) -> None:
+    cell = banker_cell(total, third)
+    if (total, third) in FREE_CELLS:
+        assert cell is Cell.FREE
+    else:
+        assert (cell is Cell.DRAW) is rules.banker_draws(total, third)
+    assert house_banker_draws(total, third) is rules.banker_draws(total, third)
+
+
+def test_the_punter_draws_on_0_to_4_stands_on_6_7_and_chooses_on_5() -> None:
+    assert [punter_cell(t) for t in range(8)] == [Cell.DRAW] * 5 + [
+        Cell.FREE,
+        Cell.STAND,
+        Cell.STAND,
+    ]
+    assert house_punter_draws(5) and not house_punter_draws(6)
+    with pytest.raises(ValueError, match="bad punter total 8"):
+        punter_cell(8)
+    with pytest.raises(ValueError, match="bad banker total 9"):
+        banker_cell(9, None)
+
+
+def test_variants_are_registered_with_aliases() -> None:
+    chemin = find_variant("chemmy")
+    assert chemin is find_variant("chemin") is find_variant("Chemin de Fer")
+    assert chemin.decks == 6 and chemin.commission == pytest.approx(0.05)
+    banque = find_variant("baccara-banque")
+    assert banque is find_variant("baccarat-banque") is find_variant("banque")
+    assert banque.decks == 3 and banque.commission == 0
+
+
+# -- the bank ---------------------------------------------------------------------
+
+
+def test_the_banker_sets_the_bank_within_his_bankroll() -> None:
+    table = table_with("")
+    assert not table.can_open_bank(20_000) and not table.can_open_bank(50)
+    with pytest.raises(CheminError, match="bad bank 20000"):
+        table.open_bank(20_000)
+    table.open_bank(1_000)
+    assert table.bankrolls[0] == 9_000 and table.phase is Phase.STAKES and table.to_act == 1
+
+
+def test_when_the_banker_loses_the_bank_passes_to_the_next_seat() -> None:
+    table = table_with("9h 5s Kd Qc")  # punter natural 9 against 5
+    table.open_bank(1_000)
+    events = table.stake(1, 600) + table.stake(2, 400)
+    settled = next(e for e in events if isinstance(e, CoupSettled))
+    assert settled.result is Result.PLAYER and dict(settled.payouts) == {1: 1_200, 2: 800}
+    natural = next(e for e in events if isinstance(e, NaturalShown))
+    assert natural.text == "Punter has a natural 9: no more cards are drawn."
+    passed = next(e for e in events if isinstance(e, BankPassed))
+    assert (passed.seat, passed.to_seat, passed.reason, passed.returned) == (0, 1, "lost", 0)
+    assert table.banker == 1 and table.phase is Phase.BANK
+    assert table.bankrolls == [9_000, 10_600, 10_400]
+
+
+def test_when_the_banker_wins_the_bank_stays_less_commission_and_he_may_pass() -> None:
+    table = table_with("5s 9h Qc Kd " * 2)  # banker natural 9 against 5, twice
+    table.open_bank(1_000)
+    table.stake(1, 700)
+    table.stake(2, 300)
+    assert table.phase is Phase.AFTER and table.bank == 1_950 and table.house == 50
+    assert table.can_keep_bank() and table.can_pass_bank()
+    table.keep_bank()
+    table.stake(1, 333)
+    table.stake(2, 0)
+    assert table.bank == 1_950 + 333 - 16  # the commission rounds down
+    events = table.pass_bank()
+    assert isinstance(events[0], BankPassed) and events[0].reason == "passed"
+    assert table.bankrolls[0] == 9_000 + 1_950 + 317 and table.banker == 1
+
+
+def test_uncovered_bank_passes() -> None:
+    table = table_with("")
+    table.open_bank(1_000)
+    table.stake(1, 0)
+    events = table.stake(2, 0)
+    assert isinstance(events[-1], BankPassed) and events[-1].reason == "uncovered"
+    assert table.bankrolls[0] == 10_000
+
+
+# -- stakes and banco ----------------------------------------------------------
+
+
+def test_the_largest_stake_plays_the_hand() -> None:
+    table = table_with("9h 5s Kd Qc")
+    table.open_bank(1_000)
+    table.stake(1, 300)
+    events = table.stake(2, 500)
+    assert table.player_seat == 2
+    assert any(e.text.startswith("P2 plays the hand") for e in events)
+
+
+def test_banco_plays_for_the_whole_bank_and_withdraws_other_stakes() -> None:
+    table = table_with("5s 9h Qc Kd " * 3, seats=4)
+    table.open_bank(1_000)
+    table.stake(1, 300)
+    events = table.banco(2)
+    assert isinstance(events[0], BancoCalled) and not events[0].suivi
+    assert "withdrawn" in events[0].text
+    assert table.bankrolls[1] == 10_000  # seat 1's stake came back
+    assert table.bankrolls[2] == 9_000 and table.bank == 1_950  # banco lost to a natural 9
+
+
+def test_banco_suivi_gives_the_loser_the_first_call() -> None:
+    table = table_with("5s 9h Qc Kd " * 3, seats=4)
+    table.open_bank(1_000)
+    table.stake(1, 0)
+    table.banco(2)  # seat 2 loses his banco
+    table.keep_bank()
+    assert table.to_act == 2  # banco suivi: he speaks first
+    events = table.banco(2)
+    assert isinstance(events[0], BancoCalled) and events[0].suivi
+    assert events[0].amount == 1_950
+
+
+def test_actions_out_of_turn_are_refused() -> None:
+    table = table_with("")
+    with pytest.raises(CheminError, match=r"not P1's turn"):
+        table.stake(1, 10)
+    table.open_bank(1_000)
+    assert not table.can_stake(2, 100) and not table.can_banco(2)
+    with pytest.raises(CheminError, match="not P2's turn"):
+        table.banco(2)
+    with pytest.raises(CheminError, match="only 1000 of the bank is open"):
+        table.stake(1, 1_500)
+    poor = table_with("", bankroll=500)
+    poor.bankrolls[0] = 10_000
+    poor.open_bank(1_000)
+    with pytest.raises(CheminError, match="cannot cover a bank of 1000"):
+        poor.banco(1)
+
+
+# -- the punter's option and the banker's cells -------------------------------
+
+
+def test_the_punter_chooses_on_5() -> None:
+    table = table_with("2h Ac 3d 2s 9c 5h")  # punter 5, banker 3
+    table.open_bank(1_000)
+    table.banco(1)
+    assert table.phase is Phase.PUNTER and table.can_draw() and table.can_stand()
+    events = table.draw()
+    assert isinstance(events[0], PunterDecided) and events[0].free and events[0].card is not None
+    # banker 3 against a 9: a free cell, the table waits for him
+    assert table.phase is Phase.BANKER and table.banker_free()
+
+
+def test_the_punter_may_stand_on_5() -> None:
+    table = table_with("2h Ac 3d 5s 9c")  # punter 5, banker 6
+    table.open_bank(1_000)
+    table.banco(1)
+    table.stand()
+    # banker 6 when the punter stood: free
+    assert table.phase is Phase.BANKER and table.can_banker_draw() and table.can_banker_stand()
+    events = table.banker_stand()
+    assert isinstance(events[-1], CoupSettled) and events[-1].result is Result.BANKER
+
+
+def test_the_punter_is_bound_on_0_to_4_and_6_7() -> None:
+    table = table_with("2h Ac 2d 4s 9c")  # punter 4 draws 9: 3; banker 5 against a 9 stands
+    table.open_bank(1_000)
+    events = table.banco(1)
+    decided = [e for e in events if isinstance(e, PunterDecided)]
+    assert decided and decided[0].draws and not decided[0].free
+    assert not table.can_draw()
+    with pytest.raises(CheminError, match="chooses only on 5"):
+        table.draw()
+    settled = events[-1]
+    assert isinstance(settled, CoupSettled) and (settled.punter_total, settled.banker_total) == (
+        3,
+        5,
+    )
+
+
+def test_the_banker_is_bound_outside_the_free_cells() -> None:
+    table = table_with("2h Ac 3d 3s 8c 5h")  # punter 5 draws 8: 3; banker 4 against an 8 stands
+    table.open_bank(1_000)
+    table.banco(1)
+    events = table.draw()
+    assert not table.banker_free()
+    with pytest.raises(CheminError, match="free cell"):
+        table.banker_draw()
+    assert isinstance(events[-1], CoupSettled) and events[-1].banker_total == 4
+
+
+def test_the_free_banker_option_frees_every_cell() -> None:
+    table = table_with("2h Ac 3d 3s 8c 5h", free_banker=True)
+    table.open_bank(1_000)
+    table.banco(1)
+    table.draw()
+    assert table.banker_free()
+    events = table.banker_draw()
+    assert isinstance(events[-1], CoupSettled) and events[-1].banker_total == 9
+
+
+# -- whole shoes --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
+    lines: list[str] = []
+    result = play_chemin(bots=5, seed=seed, say=lines.append, teach=True)
+    assert result.coups > 50
+    assert sum(result.bankrolls) + result.house == result.start_total
+    assert any("equilibrium" in line for line in lines)
+    assert any(line.startswith("The bank passes") for line in lines)
+
+
+def test_a_human_plays_through_the_prompts() -> None:
+    answers = iter(["1000", "k", *(["s", "300", "d", "k", "b"] * 200)])
+    asked: list[str] = []
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(answers)
+
+    result = play_chemin(humans=("Me",), bots=2, seed=3, coups=6, ask=ask, say=lambda _: None)
+    assert result.coups == 6 and asked[0].startswith("Me, the shoe is yours")
+    assert sum(result.bankrolls) + result.house == result.start_total
+
+
+def test_baccara_play_runs_chemin_de_fer_with_a_human() -> None:
+    from click.testing import CliRunner
+
+    from baccara.cli import cli
+
+    args = ["play", "--variant", "chemmy", "--seats", "1", "--bots", "2", "--seed", "4", "--teach"]
+    result = CliRunner().invoke(cli, args, input="5000\nd\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "Player 1 holds the bank for 5000." in result.output
+    assert "Goodbye." in result.output
+
+
+@pytest.mark.slow
+def test_the_equilibrium_banker_at_the_table_wins_what_the_solver_says(full_size: bool) -> None:
+    """The table engine itself, with the free banker playing the compositions equilibrium
+    and the punter playing by the rule; no commission. Shoes are dealt to the cut card,
+    so the card removal between coups adds a little noise the model does not have."""
+    import random
+
+    import numpy as np
+
+    from baccara.solver import house_strategy, solve_chemin
+    from baccara.solver_models import build_game
+
+    sol = solve_chemin("compositions", decks=6)
+    game = build_game("compositions", 6, 0.0)
+    hx, _ = house_strategy(game)
+    expected = game.banker_payoff(hx, sol.y)
+    target = 150_000 if full_size else 1_500
+    rng = random.Random(9)
+    variant = find_variant("chemin-de-fer").with_changes(banker_pays=1)
+    gains: list[int] = []
+    seed = 0
+    while len(gains) < target:
+        table = CheminTable(
+            names=("A", "B"), bankrolls=(10**9, 10**9), variant=variant, seed=seed, free_banker=True
+        )
+        seed += 1
+        while table.phase is not Phase.OVER and len(gains) < target:
+            if table.phase is Phase.BANK:
+                table.open_bank(100)
+            elif table.phase is Phase.AFTER:
+                table.pass_bank()
+            elif table.phase is Phase.STAKES:
+                seat = table.to_act
+                assert seat is not None
+                events = table.stake(seat, 100)
+                settled = [e for e in events if isinstance(e, CoupSettled)]
+                gains.extend(_gain(e) for e in settled)
+            elif table.phase is Phase.PUNTER:
+                events = table.draw()  # by the rule: draw on 5
+                gains.extend(_gain(e) for e in events if isinstance(e, CoupSettled))
+            else:
+                info = "-".join(str(v) for v in sorted(c.points for c in table.banker_cards[:2]))
+                p = sol.banker_draw[(info, table.punter_third)]
+                events = table.banker_draw() if rng.random() < p else table.banker_stand()
+                gains.extend(_gain(e) for e in events if isinstance(e, CoupSettled))
+    sample = np.array(gains, dtype=np.float64)
+    stderr = sample.std(ddof=1) / np.sqrt(len(sample))
+    assert abs(sample.mean() - expected) < 4 * stderr + 0.001
+
+
+def _gain(event: CoupSettled) -> int:
+    return {Result.BANKER: 1, Result.PLAYER: -1, Result.TIE: 0}[event.result]
+
+
+def test_the_game_ends_when_nobody_can_punt() -> None:
+    table = CheminTable(names=("A", "B"), bankrolls=(5_000, 0), seed=1)
+    table.open_bank(1_000)
+    assert table.phase is Phase.OVER and table.bankrolls == [5_000, 0]

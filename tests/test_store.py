@@ -1,0 +1,157 @@
+"""The store: the double-entry ledger, sessions, hand history and resuming a table.
+
+Runs on SQLite always and on PostgreSQL when ``BACCARA_TEST_POSTGRES_URL`` is set
+(the ``database_url`` fixture of conftest.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from baccara.bets import BetKind
+from baccara.history import state
+from baccara.shoe import ShoeRules
+from baccara.store import (
+    EXTERNAL,
+    HOUSE,
+    AccountKind,
+    Store,
+    StoreError,
+    seat_account,
+    wallet_account,
+)
+from baccara.table import Phase, Table
+from baccara.table_events import CoupSettled, TableRules
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    opened = Store(database_url)
+    yield opened
+    opened.close()
+
+
+def play(table: Table, coups: int) -> None:
+    for _ in range(coups):
+        if table.phase is Phase.SHOE_CHANGE:
+            table.change_shoe()
+        for seat in (1, 2):
+            state_ = table.seat_state(seat)
+            kind = BetKind.PLAYER if seat == 1 else BetKind.BANKER
+            if state_.bet(kind) == 0 and table.can_place_bet(seat, kind, 1_000):
+                table.place_bet(seat, kind, 1_000)
+        table.deal()
+        table.settle()
+
+
+def test_ledger_postings(store: Store) -> None:
+    assert store.deposit("ann", 10_000) > 0
+    store.withdraw("ann", 2_500)
+    assert store.balance(wallet_account("ann")) == 7_500
+    assert store.balance(EXTERNAL) == -7_500
+    assert store.balance("wallet:nobody") == 0
+    with pytest.raises(StoreError, match="unbalanced transaction 'oops': entries sum to 5"):
+        store.post("oops", {wallet_account("ann"): 5})
+    with pytest.raises(StoreError, match="wallet:ann has 7500 minor units: it cannot pay 8000"):
+        store.withdraw("ann", 8_000)
+    with pytest.raises(StoreError, match="bad account name 'bank'"):
+        store.post("x", {"bank": 1, EXTERNAL: -1})
+    assert store.balances(AccountKind.WALLET) == {"wallet:ann": 7_500}
+    assert sum(store.balances().values()) == 0
+    assert store.unbalanced_transactions() == []
+
+
+def test_entries_are_append_only(store: Store) -> None:
+    store.deposit("ann", 100)
+    for statement in ("UPDATE table_entries SET amount = 5", "DELETE FROM table_entries"):
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), store.engine.begin() as conn:
+            conn.execute(sa.text(statement))
+    assert store.balance(wallet_account("ann")) == 100
+
+
+def test_session_posts_the_table_money_and_resumes(store: Store) -> None:
+    store.deposit("ann", 200_000)
+    store.deposit("bot", 50_000)
+    table = Table(rules=TableRules(shoe=ShoeRules(decks=1)), seed=21, house=0)
+    session = store.create_session(table, name="test")
+    table.change_shoe()
+    table.seat(1, player="ann", stack=100_000)
+    table.seat(2, player="bot", stack=50_000, strategy="flat:banker")
+    assert store.save(session, table) == 3
+    play(table, 12)  # crosses a shoe change
+    stored = store.save(session, table)
+    assert stored == len(table.log) and store.save(session, table) == stored  # idempotent
+
+    assert store.balance(wallet_account("ann")) == 100_000
+    assert store.balance(wallet_account("bot")) == 0
+    for seat in (1, 2):
+        on_table = table.stack(seat) + table.seat_state(seat).staked
+        assert store.balance(seat_account(session, seat)) == on_table
+    assert store.balance(HOUSE) == table.house
+    assert sum(store.balances().values()) == 0 and store.unbalanced_transactions() == []
+
+    resumed = store.load_table(session)
+    assert state(resumed) == state(table)
+    play(resumed, 3)
+    resumed.leave(2)
+    store.save(session, resumed)
+    assert store.balance(seat_account(session, 2)) == 0
+    assert store.balance(wallet_account("bot")) == resumed.log[-1].stack  # type: ignore[union-attr]
+    again = store.load_table(session)
+    assert state(again) == state(resumed)
+
+    hands = store.hand_history(session)
+    assert len(hands) == 15 and [h.coup for h in hands[:3]] == [1, 2, 3]
+    first = next(e for e in table.log if isinstance(e, CoupSettled))
+    assert hands[0].notation == first.coup.notation()
+    assert [h.notation for h in store.hand_history(session, limit=2)] == [
+        h.notation for h in hands[-2:]
+    ]
+    seats = store.seat_history(session)
+    assert [(s["seat"], s["player"], s["cash_out"] is None) for s in seats] == [
+        (1, "ann", True),
+        (2, "bot", False),
+    ]
+    info = store.list_sessions(open_only=True)
+    assert [(i.id, i.name, i.variant, i.seed, i.events) for i in info] == [
+        (session, "test", "punto-banco", 21, len(resumed.log))
+    ]
+    store.close_session(session)
+    assert store.list_sessions(open_only=True) == []
+    with pytest.raises(StoreError, match=f"session {session} is closed"):
+        store.save(session, resumed)
+
+
+def test_buy_in_needs_the_money_in_the_wallet(store: Store) -> None:
+    table = Table(seed=1)
+    session = store.create_session(table)
+    table.change_shoe()
+    table.seat(player="ann", stack=1_000)
+    with pytest.raises(StoreError, match="wallet:ann has 0 minor units: it cannot pay 1000"):
+        store.save(session, table)
+    assert store.read_events(session) == []  # nothing of the refused save was written
+    store.deposit("ann", 1_000)
+    assert store.save(session, table) == 2
+    assert store.read_events(session, since=1) == table.log[1:]
+
+
+def test_unknown_session_and_late_creation(store: Store) -> None:
+    with pytest.raises(StoreError, match="unknown session 99"):
+        store.record(99)
+    table = Table(seed=1)
+    table.change_shoe()
+    with pytest.raises(StoreError, match="before the table's first action"):
+        store.create_session(table)
+
+
+def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
+    store = Store.at(tmp_path / "deep" / "b.db")
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+    store.deposit("ann", 1)
+    store.close()
+    assert Store.at(tmp_path / "deep" / "b.db").balance(wallet_account("ann")) == 1

@@ -1,0 +1,281 @@
+"""``baccara odds`` and ``baccara eor``: exact odds for any shoe, and effects of removal."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..bets import BetKind, describe_pays
+from ..shoe import MAX_DECKS
+from ..variants import Variant
+from .common import echo_json, fail, variant_option
+
+if TYPE_CHECKING:  # the engine (and numba) load only when a command runs
+    from ..exact import BatchOdds, Odds
+
+
+__all__ = ["COMMANDS", "odds_json", "parse_count_list", "read_batch", "write_batch"]
+
+
+def parse_count_list(text: str, expected: int, what: str) -> tuple[int, ...]:
+    """Parse ``"16,4,4,..."`` into ``expected`` whole numbers, or fail with one line."""
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    if len(parts) != expected:
+        fail(f"bad {what} {text!r}: expected {expected} comma-separated counts, got {len(parts)}")
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        fail(f"bad {what} {text!r}: counts are whole numbers")
+
+
+def _number(x: Any) -> float | int:
+    return float(x) if isinstance(x, Fraction | float | np.floating) else int(x)
+
+
+def odds_json(result: Odds) -> dict[str, Any]:
+    """The JSON object ``baccara odds --json`` prints."""
+    data: dict[str, Any] = {
+        "variant": result.variant.name,
+        "composition": list(result.composition),
+        "cards": sum(result.composition),
+        "exact": result.exact,
+        "probabilities": {k: _number(v) for k, v in result.probabilities.items()},
+        "edges": {k: _number(v) for k, v in result.edges.items()},
+    }
+    if result.counts is not None:
+        data["counts"] = dict(result.counts)
+        data["fractions"] = {
+            "probabilities": {k: str(v) for k, v in result.probabilities.items()},
+            "edges": {k: str(v) for k, v in result.edges.items()},
+        }
+    return data
+
+
+def read_batch(path: Path) -> np.ndarray:
+    """K compositions from a ``.npy`` (K x 10) or ``.csv`` (10 columns, optional header)."""
+    suffix = path.suffix.lower()
+    if suffix not in (".npy", ".csv"):
+        fail(f"bad batch file {str(path)!r}: expected a .npy or .csv file")
+    if not path.is_file():
+        fail(f"bad batch file {str(path)!r}: no such file")
+    try:
+        if suffix == ".npy":
+            arr = np.load(path, allow_pickle=False)
+        else:
+            rows = list(csv.reader(io.StringIO(path.read_text())))
+            rows = [r for r in rows if r and any(cell.strip() for cell in r)]
+            if rows and not _numeric(rows[0]):
+                rows = rows[1:]
+            if not rows:
+                fail(f"bad batch file {str(path)!r}: no rows")
+            if any(len(r) != 10 for r in rows):
+                fail(f"bad batch file {str(path)!r}: every row needs 10 counts")
+            arr = np.array([[float(cell) for cell in r] for r in rows])
+    except (OSError, ValueError, UnicodeDecodeError) as error:
+        fail(f"bad batch file {str(path)!r}: {error}")
+    return np.asarray(arr)
+
+
+def _numeric(row: list[str]) -> bool:
+    try:
+        [float(cell) for cell in row]
+    except ValueError:
+        return False
+    return True
+
+
+def write_batch(result: BatchOdds, path: Path | None) -> None:
+    """Write a batch's rows as ``.npy`` or ``.csv`` (with a header), or CSV to stdout."""
+    if path is not None and path.suffix.lower() == ".npy":
+        np.save(path, result.values)
+        return
+    if path is not None and path.suffix.lower() != ".csv":
+        fail(f"bad output file {str(path)!r}: expected a .npy or .csv file")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(result.columns)
+    for row in result.values.tolist():
+        writer.writerow([repr(x) for x in row])
+    if path is None:
+        sys.stdout.write(out.getvalue())
+    else:
+        path.write_text(out.getvalue())
+
+
+def _percent(x: Any) -> str:
+    return f"{100 * float(x):.4f}%"
+
+
+def _print_odds(result: Odds) -> None:
+    from ..exact import PROBABILITY_KEYS, VALUE_NAMES
+
+    console = Console(highlight=False)
+    n = sum(result.composition)
+    shape = ", ".join(
+        f"{name} {c}" for name, c in zip(VALUE_NAMES, result.composition, strict=True)
+    )
+    console.print(Text(f"{result.variant.title}: {n} cards", style="bold underline"))
+    console.print(Text(shape, style="dim"))
+    main = Table(title="Who wins", title_justify="left")
+    main.add_column("Result")
+    main.add_column("Probability", justify="right")
+    if result.counts is not None:
+        main.add_column("Ordered 6-card deals", justify="right")
+    for key in PROBABILITY_KEYS:
+        row = [key.title(), f"{float(result.probabilities[key]):.9f}"]
+        if result.counts is not None:
+            row.append(f"{result.counts[key]:,}")
+        main.add_row(*row)
+    if result.counts is not None:
+        main.add_row("Total", "1", f"{result.counts['total']:,}", style="bold")
+    console.print(main)
+    table = Table(title="Bets", title_justify="left")
+    table.add_column("Bet")
+    table.add_column("Pays")
+    table.add_column("House edge", justify="right")
+    for kind in BetKind:
+        edge = result.edges[kind.value]
+        style = "green" if float(edge) < 0 else ""
+        table.add_row(kind.label, describe_pays(kind, result.variant), _percent(edge), style=style)
+    console.print(table)
+    mode = "exact fractions" if result.exact else "float64"
+    console.print(f"House edge: minus the expected return per unit bet ({mode}).", style="dim")
+
+
+@click.command(name="odds")
+@click.option(
+    "--decks", type=click.IntRange(1, MAX_DECKS), default=None, help="Full shoe of N decks [8]."
+)
+@click.option("--counts", metavar="C0,...,C9", help="10 counts by point value, tens/faces first.")
+@click.option("--ranks", metavar="A,2,...,K", help="13 counts by rank, ace first.")
+@click.option("--remove", metavar="CARDS", help="Cards already seen, e.g. 'Kh,9s,9d'.")
+@variant_option()
+@click.option("--exact", is_flag=True, help="Exact integer counts and fractions.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--batch",
+    "batch_in",
+    type=click.Path(path_type=Path),
+    help="Read K compositions (.npy K x 10, or .csv).",
+)
+@click.option("--out", "batch_out", type=click.Path(path_type=Path), help="Write the batch here.")
+def odds_command(
+    decks: int | None,
+    counts: str | None,
+    ranks: str | None,
+    remove: str | None,
+    variant: Variant,
+    exact: bool,
+    as_json: bool,
+    batch_in: Path | None,
+    batch_out: Path | None,
+) -> None:
+    """Exact odds and house edge of every bet for a full or depleted shoe.
+
+    \b
+    Examples:
+      baccara odds --decks 6 --exact
+      baccara odds --remove "Kh,9s,9d,5c" --json
+      baccara odds --counts 128,32,32,32,32,32,32,32,32,20 --variant ez
+      baccara odds --batch shoes.npy --out odds.npy
+    """
+    from ..exact import batch_odds, odds, remove_cards
+
+    if batch_in is not None:
+        if counts or ranks or remove or decks or exact:
+            fail("--batch cannot be combined with --decks, --counts, --ranks, --remove or --exact")
+        write_batch(batch_odds(read_batch(batch_in), variant), batch_out)
+        return
+    if batch_out is not None:
+        fail("--out needs --batch")
+    given = [
+        name for name, v in (("--decks", decks), ("--counts", counts), ("--ranks", ranks)) if v
+    ]
+    if len(given) > 1:
+        fail(f"{' and '.join(given)} cannot be combined: give one shoe")
+    shoe: tuple[int, ...]
+    if counts:
+        shoe = parse_count_list(counts, 10, "--counts")
+    elif ranks:
+        shoe = parse_count_list(ranks, 13, "--ranks")
+    else:
+        shoe = (decks or 8,) * 52  # card by card, so --remove keeps suits exact
+    if remove:
+        shoe = remove_cards(shoe, remove)
+    result = odds(shoe, variant, exact=exact)
+    if as_json:
+        echo_json(odds_json(result))
+    else:
+        _print_odds(result)
+
+
+@click.command(name="eor")
+@click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=8, show_default=True)
+@variant_option()
+@click.option(
+    "--levels", type=click.IntRange(1, 9), default=3, show_default=True, help="Largest count tag."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def eor_command(decks: int, variant: Variant, levels: int, as_json: bool) -> None:
+    """Effects of removal: how one card of each value changes every bet's house edge.
+
+    For each bet, also a balanced count (tags proportional to the effects) and its
+    betting correlation.
+    """
+    from ..exact import PROBABILITY_KEYS, VALUE_NAMES, effects_of_removal
+
+    effects = effects_of_removal(decks, variant)
+    counts = {kind.value: effects.balanced_count(kind, levels) for kind in BetKind}
+    if as_json:
+        echo_json(
+            {
+                "decks": decks,
+                "variant": variant.name,
+                "values": list(VALUE_NAMES),
+                "probabilities": {k: list(v) for k, v in effects.probabilities.items()},
+                "edges": {k: list(v) for k, v in effects.edges.items()},
+                "counts": {
+                    k: {"tags": list(c.tags), "correlation": c.correlation}
+                    for k, c in counts.items()
+                },
+            }
+        )
+        return
+    console = Console(highlight=False)
+    console = Console(highlight=False, width=max(console.width, 120))  # 12 columns
+    console.print(
+        Text(f"Effects of removal: {variant.title}, {decks} decks", style="bold underline")
+    )
+    table = Table(
+        caption="change per card removed, in millionths of a unit (edge: + is better for the house)"
+    )
+    table.add_column("")
+    for name in VALUE_NAMES:
+        table.add_column(name, justify="right")
+    for key in PROBABILITY_KEYS:
+        table.add_row(f"P({key})", *(f"{1e6 * x:+.1f}" for x in effects.probabilities[key]))
+    for kind in BetKind:
+        table.add_row(kind.label, *(f"{1e6 * x:+.1f}" for x in effects.edges[kind.value]))
+    console.print(table)
+    tags = Table(title=f"Balanced counts (tags -{levels}..{levels})", title_justify="left")
+    tags.add_column("Bet")
+    for name in VALUE_NAMES:
+        tags.add_column(name, justify="right")
+    tags.add_column("Correlation", justify="right")
+    for kind in BetKind:
+        c = counts[kind.value]
+        tags.add_row(kind.label, *(f"{t:+d}" for t in c.tags), f"{c.correlation:.3f}")
+    console.print(tags)
+
+
+COMMANDS = (odds_command, eor_command)

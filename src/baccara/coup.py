@@ -24,9 +24,19 @@ from . import rules
 from .cards import Card, CardError, format_cards, hand_total, parse_cards
 from .shoe import Shoe
 
-__all__ = ["Coup", "CoupError", "Result", "Side", "deal_coup", "deal_shoe", "explain"]
+__all__ = [
+    "NUMBER_WORDS",
+    "Coup",
+    "CoupError",
+    "Result",
+    "Side",
+    "deal_coup",
+    "deal_shoe",
+    "explain",
+]
 
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+"""How the croupier says each total."""
 _NOTATION = re.compile(r"([PB])\s*:\s*([^PB:]*)", re.IGNORECASE)
 
 
@@ -220,7 +230,7 @@ class Coup:
         >>> Coup.parse("P:7h,Kd B:6s,Kc").announcement()
         'Seven to the Player, six to the Banker: Player wins.'
         """
-        p, b = _NUMBER_WORDS[self.player_total], _NUMBER_WORDS[self.banker_total]
+        p, b = NUMBER_WORDS[self.player_total], NUMBER_WORDS[self.banker_total]
         outcome = "a tie" if self.winner is Result.TIE else f"{self.winner.word.title()} wins"
         return f"{p.capitalize()} to the Player, {b} to the Banker: {outcome}."
 

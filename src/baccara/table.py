@@ -40,8 +40,8 @@ from typing import TypeVar
 
 from . import rules as tableau
 from .bets import BetKind, BetOutcome, bets_for, settle
-from .cards import Card, format_cards, hand_total
-from .coup import Coup, Side, deal_coup
+from .cards import Card, hand_total
+from .coup import NUMBER_WORDS, Coup, Side, deal_coup
 from .roads import Roads
 from .shoe import Shoe
 from .table_events import (
@@ -70,7 +70,6 @@ __all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules", "reveal"]
 
 _E = TypeVar("_E", bound=Event)
 _STAYS_ON_PUSH = (BetKind.PLAYER, BetKind.BANKER)
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 @dataclass(slots=True)
@@ -593,6 +592,10 @@ def _can(check: object, *args: object, **kwargs: object) -> bool:
     return True
 
 
+def _spaced(cards: Sequence[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
 def reveal(coup: Coup) -> tuple[Reveal, ...]:
     """The deal shown one card at a time, with the croupier's words and the rule.
 
@@ -606,96 +609,43 @@ def reveal(coup: Coup) -> tuple[Reveal, ...]:
     9d | Banker draws: 9d, four.
     None | Nine to the Player, four to the Banker: Player wins.
     """
-    order = [
-        (Side.PLAYER, coup.player[0]),
-        (Side.BANKER, coup.banker[0]),
-        (Side.PLAYER, coup.player[1]),
-        (Side.BANKER, coup.banker[1]),
-    ]
-    player: tuple[Card, ...] = ()
-    banker: tuple[Card, ...] = ()
+    shown = {Side.PLAYER: 0, Side.BANKER: 0}
     steps: list[Reveal] = []
-    for i, (side, card) in enumerate(order):
-        if side is Side.PLAYER:
-            player = (*player, card)
-            hand = player
-        else:
-            banker = (*banker, card)
-            hand = banker
+
+    def step(side: Side | None, words: str, card: Card | None = None, reason: str = "") -> None:
+        player, banker = coup.player[: shown[Side.PLAYER]], coup.banker[: shown[Side.BANKER]]
+        steps.append(
+            Reveal(card=card, side=side, player=player, banker=banker, words=words, reason=reason)
+        )
+
+    def turn(side: Side) -> tuple[Card, tuple[Card, ...], str]:
+        shown[side] += 1
+        hand = coup.hand(side)[: shown[side]]
+        return hand[-1], hand, NUMBER_WORDS[hand_total(hand)]
+
+    for i, side in enumerate((Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)):
+        card, hand, total = turn(side)
         name = side.word.title()
-        if i < 2:
-            words = f"Card for the {name}: {card}."
-        else:
-            words = f"{name}: {format_cards(hand).replace(',', ' ')}, {_WORDS[hand_total(hand)]}."
-        steps.append(Reveal(card=card, side=side, player=player, banker=banker, words=words))
+        words = f"Card for the {name}: {card}." if i < 2 else f"{name}: {_spaced(hand)}, {total}."
+        step(side, words, card)
     p2, b2 = hand_total(coup.player[:2]), hand_total(coup.banker[:2])
     natural = tableau.natural_decision(p2, b2)
     if natural is not None:
-        steps.append(
-            Reveal(
-                card=None,
-                side=None,
-                player=player,
-                banker=banker,
-                words="A natural: no more cards.",
-                reason=natural.reason,
-            )
-        )
+        step(None, "A natural: no more cards.", reason=natural.reason)
     else:
-        p_rule = tableau.player_decision(p2)
-        if p_rule.draws:
-            card = coup.player[2]
-            player = (*player, card)
-            words = f"Player draws: {card}, {_WORDS[hand_total(player)]}."
-            steps.append(
-                Reveal(
-                    card=card,
-                    side=Side.PLAYER,
-                    player=player,
-                    banker=banker,
-                    words=words,
-                    reason=p_rule.reason,
-                )
+        third: int | None = None
+        for side in (Side.PLAYER, Side.BANKER):
+            rule = (
+                tableau.player_decision(p2)
+                if side is Side.PLAYER
+                else tableau.banker_decision(b2, third)
             )
-        else:
-            steps.append(
-                Reveal(
-                    card=None,
-                    side=Side.PLAYER,
-                    player=player,
-                    banker=banker,
-                    words="Player stands.",
-                    reason=p_rule.reason,
-                )
-            )
-        third = coup.player[2].points if len(coup.player) == 3 else None
-        b_rule = tableau.banker_decision(b2, third)
-        if b_rule.draws:
-            card = coup.banker[2]
-            banker = (*banker, card)
-            words = f"Banker draws: {card}, {_WORDS[hand_total(banker)]}."
-            steps.append(
-                Reveal(
-                    card=card,
-                    side=Side.BANKER,
-                    player=player,
-                    banker=banker,
-                    words=words,
-                    reason=b_rule.reason,
-                )
-            )
-        else:
-            steps.append(
-                Reveal(
-                    card=None,
-                    side=Side.BANKER,
-                    player=player,
-                    banker=banker,
-                    words="Banker stands.",
-                    reason=b_rule.reason,
-                )
-            )
-    steps.append(
-        Reveal(card=None, side=None, player=player, banker=banker, words=coup.announcement())
-    )
+            name = side.word.title()
+            if rule.draws:
+                card, _, total = turn(side)
+                third = card.points if side is Side.PLAYER else third
+                step(side, f"{name} draws: {card}, {total}.", card, rule.reason)
+            else:
+                step(side, f"{name} stands.", reason=rule.reason)
+    step(None, coup.announcement())
     return tuple(steps)

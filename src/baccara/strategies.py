@@ -196,10 +196,12 @@ class RoadFollower(_Base):
         self.road = road
         self.roads = Roads()
         self.seen = 0
+        self.first: Coup | None = None
 
     def _sync(self, history: Sequence[Coup]) -> None:
-        if len(history) < self.seen:  # a new shoe
-            self.roads, self.seen = Roads(), 0
+        first = history[0] if history else None
+        if len(history) < self.seen or first != self.first:  # a new shoe
+            self.roads, self.seen, self.first = Roads(), 0, first
         for coup in history[self.seen :]:
             self.roads.add(coup)
         self.seen = len(history)

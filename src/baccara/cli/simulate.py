@@ -1,0 +1,272 @@
+"""``baccara simulate``: millions of real shoes, every bet's edge, and betting systems."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..shoe import MAX_DECKS, ShoeRules
+from ..simulate import Job, SimulationResult, simulate
+from ..simulate_strategies import Plan, StrategyReport, play, plot
+from ..strategies import STRATEGIES
+from ..variants import Variant
+from .common import echo_json, fail, variant_option
+
+__all__ = ["COMMANDS", "money"]
+
+MINOR = 100  # minor units per unit of currency
+
+
+def money(text: str) -> int:
+    """Parse an amount of currency (``"25"``, ``"10.50"``) into minor units.
+
+    >>> money("10.50"), money("25")
+    (1050, 2500)
+    """
+    try:
+        value = Decimal(text.strip()) * MINOR
+    except InvalidOperation:
+        raise ValueError(f"bad amount {text!r}: expected a number such as 25 or 10.50") from None
+    if value != value.to_integral_value() or value <= 0:
+        raise ValueError(f"bad amount {text!r}: a positive amount with at most 2 decimals")
+    return int(value)
+
+
+def _money_option(name: str, default: str | None, text: str) -> Callable[[Any], Any]:
+    def convert(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+        if value is None:
+            return None
+        try:
+            return money(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error), ctx, param) from None
+
+    return click.option(
+        name, metavar="AMOUNT", default=default, show_default=True, callback=convert, help=text
+    )
+
+
+def _strategy_help() -> str:
+    names = ", ".join(STRATEGIES)
+    return f"Betting strategy to play (repeatable): {names}. See docs/simulate.md."
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+@click.command(name="simulate")
+@variant_option()
+@click.option("--decks", type=click.IntRange(1, MAX_DECKS), help="Decks (default: the variant's).")
+@click.option(
+    "--shoes",
+    type=int,
+    help="Shoes to deal (default 10,000; 1,000 when strategies play).",
+)
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the series (default: random).")
+@click.option(
+    "--cut-card",
+    type=click.IntRange(min=0),
+    default=14,
+    show_default=True,
+    help="Cards behind the cut card.",
+)
+@click.option("--no-burn", is_flag=True, help="Do not burn cards at the start of a shoe.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME", help=_strategy_help())
+@_money_option("--bankroll", "1000", "Starting bankroll of each session.")
+@_money_option("--unit", "10", "Base stake of the strategies.")
+@_money_option("--table-min", None, "Table minimum (default: the unit).")
+@_money_option("--table-max", None, "Table maximum (default: none).")
+@click.option(
+    "--session-shoes",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Shoes per session (each starts from the bankroll).",
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS|local",
+    help="Run on Dask: 'local' starts a LocalCluster of --workers processes.",
+)
+@click.option(
+    "--plot", "plot_path", metavar="FILE.png", help="Draw bankroll paths and their distribution."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def simulate_command(
+    variant: Variant,
+    decks: int | None,
+    shoes: int | None,
+    seed: int | None,
+    cut_card: int,
+    no_burn: bool,
+    strategies: tuple[str, ...],
+    bankroll: int,
+    unit: int,
+    table_min: int | None,
+    table_max: int | None,
+    session_shoes: int,
+    workers: int,
+    scheduler: str | None,
+    plot_path: str | None,
+    as_json: bool,
+) -> None:
+    """Deal real shoes fast and measure every bet, with exact values beside.
+
+    Same --seed, same numbers, for any --workers and on Dask. Money is in
+    currency units (10.50); reports give minor units (cents).
+    """
+    if plot_path and not strategies:
+        strategies = ("flat:banker",)
+    if shoes is None:
+        shoes = 1_000 if strategies else 10_000
+    if shoes < 1:
+        fail(f"bad number of shoes {shoes}: expected at least 1")
+    if seed is None:
+        seed = secrets.randbits(63)
+    rules = ShoeRules(decks=decks or variant.decks, cut_card=cut_card, burn=not no_burn)
+    job = Job(shoes=shoes, seed=seed, variant=variant, rules=rules)
+    plan = None
+    if strategies:
+        floor = table_min if table_min is not None else unit
+        if bankroll < floor:
+            fail(f"bankroll {bankroll / MINOR:.2f} is below the table minimum {floor / MINOR:.2f}")
+        plan = Plan(
+            specs=strategies,
+            bankroll=bankroll,
+            unit=unit,
+            table_min=table_min if table_min is not None else unit,
+            table_max=table_max,
+            session_shoes=session_shoes,
+        )
+        plan.check(variant)
+    with _progress(shoes, "Dealing shoes") as advance:
+        result = simulate(job, workers=workers, scheduler=scheduler, progress=advance)
+    reports: list[StrategyReport] = []
+    if plan is not None:
+        with _progress(shoes // session_shoes, "Playing sessions") as advance:
+            reports = play(job, plan, workers=workers, scheduler=scheduler, progress=advance)
+        if plot_path:
+            plot(reports, plot_path, minor=MINOR)
+    if as_json:
+        data = result.to_json()
+        if reports:
+            data["strategies"] = {r.name: r.to_json() for r in reports}
+        echo_json(data)
+        return
+    _print(result, reports, plot_path)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.4f}%"
+
+
+def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: str | None) -> None:
+    console = Console()
+    job = result.job
+    console.print(
+        f"[bold]{job.variant.title}[/], {job.rules.decks} decks, seed {job.seed}: "
+        f"{result.shoes:,} shoes, {result.hands:,} hands in {result.seconds:.2f} s "
+        f"({result.hands_per_second / 1e6:.1f} million hands/s)"
+    )
+    outcomes = Table(title="Outcomes")
+    for column in ("", "count", "frequency", "exact", "z"):
+        outcomes.add_column(column, justify="right")
+    counts = {"banker": result.banker, "player": result.player, "tie": result.tie}
+    for name, row in result.outcome_stats().items():
+        z = row["z"]
+        outcomes.add_row(
+            name.title(),
+            f"{counts[name]:,}",
+            _pct(row["observed"]),
+            _pct(row["exact"]),
+            "-" if z is None else f"{z:+.2f}",
+        )
+    console.print(outcomes)
+    bets = Table(title="Bets (one unit every coup; 95% interval over shoes)")
+    for column in ("bet", "hits", "net (units)", "house edge", "95% interval", "exact"):
+        bets.add_column(column, justify="right")
+    for b in result.bets():
+        bets.add_row(
+            b.kind.label,
+            f"{b.hits:,}",
+            f"{b.net:,.2f}",
+            _pct(b.edge),
+            f"{_pct(b.ci_low)} .. {_pct(b.ci_high)}",
+            _pct(b.exact_edge),
+        )
+    console.print(bets)
+    shape = Table(title="Naturals, draws and cards")
+    for column in ("", "observed", "exact"):
+        shape.add_column(column, justify="right")
+    for name, row in result.shape().items():
+        shape.add_row(name.replace("_", " "), _pct(row["observed"]), _pct(row["exact"]))
+    console.print(shape)
+    banker, player, ties = result.totals.longest
+    console.print(
+        f"Longest streaks in a shoe: Banker {banker}, Player {player}, ties in a row {ties}."
+    )
+    if not reports:
+        return
+    table = Table(title="Strategies (money in currency units)")
+    for column in (
+        "strategy",
+        "sessions",
+        "mean final",
+        "5%..95% final",
+        "risk of ruin",
+        "EV/hand",
+        "edge (95%)",
+        "bets' own edge",
+    ):
+        table.add_column(column, justify="right")
+    for report in reports:
+        data = report.to_json()
+        final = data["final_bankroll"]
+        ev, (ev_lo, ev_hi) = data["ev_per_hand"], data["ev_per_hand_ci95"]
+        lo, hi = data["edge_ci95"]
+        table.add_row(
+            report.name,
+            f"{report.sessions:,}",
+            f"{final['mean'] / MINOR:,.2f}",
+            f"{final['p05'] / MINOR:,.0f}..{final['p95'] / MINOR:,.0f}",
+            f"{report.risk_of_ruin:.2%}",
+            f"{ev / MINOR:+.3f} ({ev_lo / MINOR:+.2f}..{ev_hi / MINOR:+.2f})",
+            f"{_pct(data['edge'])} ({_pct(lo)}..{_pct(hi)})",
+            _pct(data["expected_edge"]),
+        )
+    console.print(table)
+    for report in reports:
+        console.print(f"{report.name}: {report.verdict()}.")
+    if plot_path:
+        console.print(f"Plot written to {plot_path}.")
+
+
+COMMANDS = (simulate_command,)

@@ -25,11 +25,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from itertools import combinations_with_replacement
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
+from . import exact_batch as eb
 from . import exact_kernels as ek
 from .bets import BetKind, payout
 from .cards import RANKS, SUITS, Card, Rank, parse_cards
@@ -72,6 +74,7 @@ PAIR_BETS: tuple[BetKind, ...] = (
 
 VALUE_BETS: tuple[BetKind, ...] = tuple(k for k in BETS if k not in PAIR_BETS)
 BET_KEYS: tuple[str, ...] = tuple(k.value for k in BETS)
+_N_EDGES = len(BET_KEYS)
 _PAIR_KEYS = tuple(k.value for k in PAIR_BETS)
 MAIN_BETS: tuple[BetKind, ...] = tuple(k for k in BETS if k.is_main)
 PROBABILITY_KEYS = ("banker", "player", "tie")
@@ -244,10 +247,12 @@ class _Plan:
     numerators: np.ndarray  # (classes, q) int64: weight x denominator
     denominators: tuple[int, ...]
     table: np.ndarray  # (5005, r) float64 basis columns
-    table_t32: np.ndarray  # (r, 5005) float32, the same transposed
-    coef: np.ndarray  # (q, r + 1): quantity = coef[:, 0] + coef[:, 1:] @ basis probabilities
-    edge_index: tuple[tuple[str, int], ...]  # bet -> its return in [quantities, pair returns]
-    fast: Any  # `exact_kernels.SingleKernel` for this plan (all-bets plans only)
+    table4: np.ndarray  # (715, r4) float64: four-card columns, lexicographic multisets
+    table_t32: np.ndarray  # (r6, 5005) float32: one shoe's leaf columns, transposed
+    table4_t32: np.ndarray  # (r4, 715) float32: one shoe's four-card columns
+    coef: np.ndarray  # (q, r6 + r4 + 1): quantity = coef[:, 0] + coef[:, 1:] @ basis probs
+    fast: Any  # `exact_kernels.SingleKernel`: edges, then probabilities (all-bets plans)
+    slot: np.ndarray  # batch outputs: probabilities, then edges (`SingleKernel` encoding)
 
 
 def _pair_coups() -> dict[BetKind, tuple[Coup, Coup]]:
@@ -315,10 +320,13 @@ def _make_plan(variant: Variant, side_bets: bool) -> _Plan:
     nums = np.array(
         [[int(w * d) for w in col] for col, d in zip(columns, dens, strict=True)], dtype=np.int64
     ).T
-    # A basis of the columns' span, the constant column (probabilities sum to 1) for free.
+    # A basis of the columns' span, the constant column (probabilities sum to 1) for
+    # free, columns the first four cards settle first (one shoe sums those over 715
+    # four-card multisets instead of 5,005 leaves).
+    settled, table4 = ek.four_card_table(nums)
     basis = [np.ones(len(classes))]
     chosen: list[int] = []
-    for j in range(nums.shape[1]):
+    for j in sorted(range(nums.shape[1]), key=lambda j: not settled[j]):
         trial = np.column_stack([*basis, nums[:, j]])
         if np.linalg.matrix_rank(trial) > len(basis):
             basis.append(nums[:, j].astype(np.float64))
@@ -328,26 +336,40 @@ def _make_plan(variant: Variant, side_bets: bool) -> _Plan:
     coef, *_ = np.linalg.lstsq(a, target, rcond=None)
     if np.abs(a @ coef - target).max() > 1e-9:  # pragma: no cover - exact span
         raise AssertionError("basis does not span the bet columns")
+    coef = coef.T
     table = ek.outcome_table().counts @ nums[:, chosen]
-    if table.shape[1] % 2:  # the kernels take columns in pairs
-        table = np.column_stack([table, np.zeros(len(table), dtype=table.dtype)])
-        coef = np.vstack([coef, np.zeros((1, coef.shape[1]))])
     if np.abs(table).max() >= 2**24:  # pragma: no cover - float32 must stay exact
         raise AssertionError("basis table too large for float32")
+    # One shoe: leaf columns (grouped leaf order), then four-card ones.
+    six = [i for i, j in enumerate(chosen) if not settled[j]]
+    four = [i for i, j in enumerate(chosen) if settled[j]]
+    leaf_t = table[:, six].T[:, ek.monomial_tree().group_leaf]
+    table_t32 = np.ascontiguousarray(leaf_t, dtype=np.float32)
+    table4_t32 = np.ascontiguousarray(table4[:, chosen][:, four].T, dtype=np.float32)
+    coef_one = np.column_stack([coef[:, :1], coef[:, 1:][:, six], coef[:, 1:][:, four]])
+    # A batch: the same columns; four-card ones in lexicographic (depth-first) order.
+    grouped = {tuple(m): i for i, m in enumerate(ek.monomial_tree().group_four.tolist())}
+    lexical = [grouped[m] for m in combinations_with_replacement(range(10), 4)]
     names = (*(f"p_{w}" for w in PROBABILITY_KEYS), *(k.value for k in kinds))
-    table_t32 = np.ascontiguousarray(table.T[:, ek.monomial_tree().group_leaf], dtype=np.float32)
+    # Outputs as (index in [quantities, pair returns], sign): probabilities, then edges.
+    index = {k: i for i, k in enumerate((*names, *_PAIR_KEYS))}
+    probs = tuple((i, 1) for i in range(len(PROBABILITY_KEYS)))
+    edges = tuple((index[k.value], -1) for k in (BETS if side_bets else MAIN_BETS))
     return _Plan(
         names=names,
         numerators=nums,
         denominators=dens,
-        table=np.ascontiguousarray(table, dtype=np.float64),
+        table=np.ascontiguousarray(table[:, six], dtype=np.float64),
+        table4=np.ascontiguousarray(table4[:, chosen][:, four][lexical], dtype=np.float64),
         table_t32=table_t32,
-        coef=np.ascontiguousarray(coef.T),
-        fast=ek.SingleKernel(table_t32, coef.T, _pair_pay_array(variant)) if side_bets else None,
-        edge_index=tuple(
-            (key, names.index(key) if key in names else len(names) + _PAIR_KEYS.index(key))
-            for key in (BET_KEYS if side_bets else ())
-        ),
+        table4_t32=table4_t32,
+        coef=np.ascontiguousarray(coef_one),
+        fast=ek.SingleKernel(
+            table_t32, table4_t32, coef_one, _pair_pay_array(variant), edges + probs
+        )
+        if side_bets
+        else None,
+        slot=np.array([(i + 1) * sign for i, sign in probs + edges], dtype=np.int64),
     )
 
 
@@ -461,6 +483,22 @@ class Odds:
         }
 
 
+_SET = {f: getattr(Odds, f).__set__ for f in Odds.__slots__}
+
+
+def _float_odds(composition: tuple[int, ...], variant: Variant, probs: Any, edges: Any) -> Odds:
+    """``Odds(..., exact=False)`` at half the cost (slots set directly: the fast path)."""
+    odds = object.__new__(Odds)
+    _SET["composition"](odds, composition)
+    _SET["variant"](odds, variant)
+    _SET["exact"](odds, False)
+    _SET["probabilities"](odds, probs)
+    _SET["edges"](odds, edges)
+    _SET["counts"](odds, None)
+    _SET["replacement"](odds, False)
+    return odds
+
+
 def _natural(coup: Coup, side: Side) -> int | None:
     """The side's natural total (8 or 9), or None."""
     natural = coup.player_natural if side is Side.PLAYER else coup.banker_natural
@@ -523,13 +561,12 @@ def odds(
     """
     plan = _plan(variant)
     if not exact and not replacement and len(counts) == 10 and _plain_ints(counts):
-        out = plan.fast(np.array(counts, dtype=np.float64))  # one compiled call
-        return Odds(
-            composition=tuple(counts),
-            variant=variant,
-            exact=False,
-            probabilities=dict(zip(PROBABILITY_KEYS, out[:3], strict=True)),
-            edges={k: -out[i] for k, i in plan.edge_index},
+        out = plan.fast(counts)  # one compiled call: 16 edges, then 3 probabilities
+        return _float_odds(
+            tuple(counts),
+            variant,
+            dict(zip(PROBABILITY_KEYS, out[_N_EDGES:], strict=True)),
+            dict(zip(BET_KEYS, out[:_N_EDGES], strict=True)),
         )
     values, ranks, cards = composition(counts)
     named = _quantities(values, ranks, cards, plan, variant, exact, replacement)
@@ -549,10 +586,10 @@ def odds(
     )
 
 
-def _plain_ints(counts: Sequence[Any]) -> bool:
+def _plain_ints(counts: Sequence[Any], _int_only: set[type] = {int}) -> bool:  # noqa: B006
     try:
         return (
-            all(type(x) is int for x in counts)
+            set(map(type, counts)) == _int_only
             and min(counts) >= 0
             and sum(counts) >= ek.DEAL_CARDS
         )
@@ -586,7 +623,9 @@ def _quantities(
         ]
     else:
         c = np.array(values, dtype=np.float64)
-        out = ek.single_quantities(c, plan.table_t32, plan.coef, replacement).tolist()
+        out = ek.single_quantities(
+            c, plan.table_t32, plan.table4_t32, plan.coef, replacement
+        ).tolist()
         out = out[: len(plan.names)]
         moments = [
             float(m)
@@ -635,10 +674,10 @@ def _check_batch(compositions: Any) -> np.ndarray:
         )
     if arr.dtype.kind not in "iuf" or (arr.dtype.kind == "f" and not np.isfinite(arr).all()):
         raise CompositionError("bad batch: counts must be whole numbers")
-    ints = arr.astype(np.int64)
-    if (ints != arr).any():
+    ints = arr.astype(np.int64, copy=False)
+    if arr.dtype.kind == "f" and (ints != arr).any():
         raise CompositionError("bad batch: counts must be whole numbers")
-    if (ints < 0).any():
+    if ints.size and ints.min() < 0:
         row = int(np.flatnonzero((ints < 0).any(axis=1))[0])
         raise CompositionError(f"bad batch: negative count in row {row}")
     small = ints.sum(axis=1) < ek.DEAL_CARDS
@@ -663,23 +702,14 @@ def batch_odds(
     >>> b["edge_banker"].round(6).tolist()
     [0.010579, 0.010117]
     """
-    ints = _check_batch(compositions)
+    comps = _check_batch(compositions).astype(np.float64)
     plan = _plan(variant, side_bets)
-    comps = ints.astype(np.float64)
-    cols = ek.batch_columns(comps, plan.table)
-    n = ints.sum(axis=1).astype(np.float64)
-    total = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
-    quantities = plan.coef[:, 0] + (cols / total[:, None]) @ plan.coef[:, 1:].T
-    named = dict(zip(plan.names, quantities.T, strict=True))
+    cols = eb.batch_columns(comps, plan.table, plan.table4)
     kinds = BETS if side_bets else MAIN_BETS
-    if side_bets:  # ranks and suits split evenly, as for a single shoe of 10 counts
-        named.update(_pair_returns(list(ek.pair_moments_batch(comps).T), n, variant, False))
+    # Pairs: ranks and suits split evenly, as for a single shoe of 10 counts.
+    pays = _pair_pay_array(variant) if side_bets else np.zeros((0, 2))
+    values = eb.finish_batch(cols, comps, plan.coef, pays, plan.slot, plan.table4.shape[1])
     columns = (*(f"p_{w}" for w in PROBABILITY_KEYS), *(f"edge_{k.value}" for k in kinds))
-    values = np.empty((len(ints), len(columns)))
-    for j, w in enumerate(PROBABILITY_KEYS):
-        values[:, j] = named[f"p_{w}"]
-    for j, k in enumerate(kinds, start=3):
-        values[:, j] = -named[k.value]
     return BatchOdds(columns=columns, values=values)
 
 

@@ -14,11 +14,10 @@ re-types the tableau. An outcome *class* is (Player total, Banker total, Player 
 Banker cards): every bet that looks only at point values is settled by its class.
 
 The monomials share prefixes. Listed as a tree of nondecreasing value sequences
-(8,007 nodes), each node is its parent times one factor ``c_v - k``. The batch kernel
-walks the tree depth first for a block of compositions at once (one SIMD lane each),
-keeping only the path, and folds each leaf into the outcome columns. The single-shoe
-kernel computes the tree level by level in contiguous blocks, then one reduction per
-column. Exact mode walks the same tree in Python integers.
+(8,007 nodes), each node is its parent times one factor ``c_v - k``. The single-shoe
+kernel here computes the tree level by level in contiguous blocks, then one reduction
+per column; the batch kernel (`baccara.exact_batch`) walks it depth first for a block
+of compositions at once. Exact mode walks the same tree in Python integers.
 
 >>> tree = monomial_tree()
 >>> len(tree.prefix_depth) + len(tree.leaf_value), len(tree.leaf_value)
@@ -34,7 +33,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from . import rules
 
@@ -44,15 +43,14 @@ __all__ = [
     "MonomialTree",
     "OutcomeTable",
     "SingleKernel",
-    "batch_columns",
     "class_index",
     "exact_leaf_products",
     "falling",
+    "four_card_table",
     "leaf_monomials",
     "monomial_tree",
     "outcome_table",
     "pair_moments",
-    "pair_moments_batch",
     "single_quantities",
 ]
 
@@ -61,11 +59,6 @@ DEAL_CARDS = 6
 
 CLASS_SHAPE = (10, 10, 2, 2)
 """Outcome class axes: Player total, Banker total, Player drew, Banker drew."""
-
-
-def _lanes(columns: int) -> int:
-    """Compositions per SIMD block in the batch kernel (its arrays stay in L1/L2)."""
-    return 512 if columns <= 4 else 256
 
 
 def class_index(player_total: int, banker_total: int, player_cards: int, banker_cards: int) -> int:
@@ -116,6 +109,7 @@ class MonomialTree:
     group_run: np.ndarray  # (8008,) float: copies of its last value in each node
     group_offsets: np.ndarray  # (8,) start of each level in group_run (level 0: root)
     group_leaf: np.ndarray  # (5005,) depth-first leaf index of each grouped leaf
+    group_four: np.ndarray  # (715, 4) sorted values of each grouped level-4 node
 
 
 @cache
@@ -179,6 +173,7 @@ def monomial_tree() -> MonomialTree:
         group_run=np.array(run),
         group_offsets=np.cumsum([0, *(len(level) for level in levels)]).astype(i64),
         group_leaf=np.array(grouped_leaves, dtype=i64),
+        group_four=np.array([sorted(node) for node in levels[4]], dtype=i64),
         prefix_depth=np.array(depth, dtype=i64),
         prefix_value=np.array(value, dtype=i64),
         prefix_k=np.array(kk, dtype=i64),
@@ -200,6 +195,7 @@ class OutcomeTable:
     """
 
     counts: np.ndarray  # (5005, n_classes) int64
+    sequence_column: np.ndarray  # (10**6,) int16: column of each 6-value deal sequence
     classes: np.ndarray  # (n_classes,) flat class indices
     example: np.ndarray  # (n_classes, 6) values in deal order
 
@@ -244,11 +240,40 @@ def outcome_table() -> OutcomeTable:
     classes = np.flatnonzero(full.sum(axis=0))
     first = np.full(n_flat, -1, dtype=np.int64)
     first[flat[::-1]] = np.arange(len(flat))[::-1]
+    column = np.full(n_flat, -1, dtype=np.int16)
+    column[classes] = np.arange(len(classes))
     return OutcomeTable(
+        sequence_column=column[flat],
         counts=np.ascontiguousarray(full[:, classes]),
         classes=classes,
         example=seq[:, first[classes]].T.copy(),
     )
+
+
+def four_card_table(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which columns of ``weights`` (classes x q) the first four cards settle, and their table.
+
+    A column is settled by the first four cards when every deal sequence's class weight
+    depends only on its first four values (naturals, the number of cards dealt). Its
+    count of ordered deals is then ``(N-4)(N-5)`` times a dot product over the 715
+    four-card multisets: returns (flags (q,), table (715, q) in `MonomialTree.group_four`
+    order, zero in the unsettled columns).
+
+    >>> flags, table = four_card_table(np.ones((len(outcome_table().classes), 1), dtype=int))
+    >>> bool(flags[0]), int(table.sum())
+    (True, 10000)
+    """
+    per_seq = weights[outcome_table().sequence_column].reshape(10**4, 100, -1)
+    first = per_seq[:, 0, :]
+    flags = (per_seq == first[:, None, :]).all(axis=(0, 1))
+    prefixes = np.sort(np.indices((10,) * 4).reshape(4, -1).T, axis=1)
+    key = ((prefixes[:, 0] * 10 + prefixes[:, 1]) * 10 + prefixes[:, 2]) * 10 + prefixes[:, 3]
+    four = monomial_tree().group_four
+    row = np.full(10**4, -1, dtype=np.int64)
+    row[((four[:, 0] * 10 + four[:, 1]) * 10 + four[:, 2]) * 10 + four[:, 3]] = np.arange(len(four))
+    table = np.zeros((len(four), first.shape[1]), dtype=np.int64)
+    np.add.at(table, row[key], first)
+    return flags, table * flags
 
 
 # -- kernels --------------------------------------------------------------------------
@@ -256,7 +281,7 @@ def outcome_table() -> OutcomeTable:
 
 @njit(cache=True, fastmath=True)
 def _reduce(table_t: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
-    # out[j] = table_t[j] @ x, four rows at a time, then two (the row count is even).
+    # out[j] = table_t[j] @ x, four rows at a time, then two, then one.
     n = x.shape[0]
     r = table_t.shape[0]
     j = 0
@@ -271,7 +296,7 @@ def _reduce(table_t: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:  # pra
             s3 += r3[i] * xi
         out[j], out[j + 1], out[j + 2], out[j + 3] = s0, s1, s2, s3
         j += 4
-    while j < r:
+    while j + 2 <= r:
         r0, r1 = table_t[j], table_t[j + 1]
         s0 = s1 = 0.0
         for i in range(n):
@@ -280,9 +305,15 @@ def _reduce(table_t: np.ndarray, x: np.ndarray, out: np.ndarray) -> None:  # pra
             s1 += r1[i] * xi
         out[j], out[j + 1] = s0, s1
         j += 2
+    if j < r:
+        r0 = table_t[j]
+        s0 = 0.0
+        for i in range(n):
+            s0 += r0[i] * x[i]
+        out[j] = s0
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, error_model="numpy", boundscheck=False)
 def _single(
     c: np.ndarray,
     step: float,
@@ -292,25 +323,35 @@ def _single(
     run: np.ndarray,
     offsets: np.ndarray,
     out: np.ndarray,
+    node: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
     # Level by level in contiguous blocks (see MonomialTree.group_a), then the
     # reductions over the leaves (table_t's columns in grouped leaf order).
     # step = 1: drawn without replacement (falling factorials); 0: with replacement.
-    node = np.empty(offsets[-1])
+    # Every block through its own zero-based view: LLVM vectorises these loops (with
+    # offsets into one array it did not, and the tree took 2.5x as long).
+    # node: a work array of offsets[-1] floats, passed in (allocating its 64 KB on
+    # every call cost microseconds in page faults).
     node[0] = 1.0
     for d in range(DEAL_CARDS):
-        src = offsets[d]
-        dst = offsets[d + 1]
+        src = node[offsets[d] : offsets[d + 1]]
+        dst = node[offsets[d + 1] : offsets[d + 2]]
+        runs = run[offsets[d] : offsets[d + 1]]
+        o = 0
         for u in range(10):
             a = ga[d, u]
             b = gb[d, u]
             cu = c[u]
+            plain = dst[o : o + a]
             for i in range(a):
-                node[dst + i] = node[src + i] * cu
-            dst += a
-            for i in range(a, b):
-                node[dst + i - a] = node[src + i] * (cu - run[src + i] * step)
-            dst += b - a
+                plain[i] = src[i] * cu
+            o += a
+            again = dst[o : o + b - a]
+            parent = src[a:b]
+            copies = runs[a:b]
+            for i in range(b - a):
+                again[i] = parent[i] * (cu - copies[i] * step)
+            o += b - a
     _reduce(table_t, node[offsets[DEAL_CARDS] :], out)
 
 
@@ -323,17 +364,27 @@ def _odds_single(
     gb: np.ndarray,
     run: np.ndarray,
     offsets: np.ndarray,
+    table4_t: np.ndarray,
     coef: np.ndarray,
     out: np.ndarray,
+    node: np.ndarray,
 ) -> None:  # pragma: no cover - compiled
+    # Columns: table_t's over the leaves, then table4_t's over the level-4 nodes times
+    # (N-4)(N-5) (columns the first four cards settle, see `four_card_table`).
     # Quantities = coef[:, 0] + coef[:, 1:] @ (columns / N(N-1)...(N-5)); after them,
     # the six pair moments of the composition (see `pair_moments`).
-    r = table_t.shape[0]
+    r6 = table_t.shape[0]
+    r = r6 + table4_t.shape[0]
     cols = np.empty(r)
-    _single(c, step, table_t, ga, gb, run, offsets, cols)
+    _single(c, step, table_t, ga, gb, run, offsets, cols[:r6], node)
     n = 0.0
     for v in range(10):
         n += c[v]
+    if r > r6:
+        _reduce(table4_t, node[offsets[4] : offsets[5]], cols[r6:])
+        rest = (n - 4.0 * step) * (n - 5.0 * step)
+        for j in range(r6, r):
+            cols[j] *= rest
     total = 1.0
     for i in range(DEAL_CARDS):
         total *= n - i * step
@@ -346,37 +397,62 @@ def _odds_single(
         out[q] = s
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, error_model="numpy", boundscheck=False)
 def _odds_fast(
     c: np.ndarray,
     table_t: np.ndarray,
-    ga: np.ndarray,
-    gb: np.ndarray,
-    run: np.ndarray,
-    offsets: np.ndarray,
+    table4_t: np.ndarray,
     coef: np.ndarray,
     pays: np.ndarray,
-    out: np.ndarray,
-) -> None:  # pragma: no cover - compiled
+    groups: np.ndarray,
+    ints: np.ndarray,
+    floats: np.ndarray,
+) -> np.ndarray:  # pragma: no cover - compiled
     # `_odds_single`, then the returns of the four pair bets from the moments:
     # pays[i] = (win, lose) of Player Pair, Banker Pair, Either Pair, Perfect Pair.
+    # Output i is value slot[i] - 1 of [quantities, pair returns], or minus value
+    # -slot[i] - 1 when slot[i] < 0 (edges are minus returns). Packed to save
+    # dispatch time: groups = (group_a, group_b), ints = (offsets, slot), floats =
+    # (group_run, a work array of the same size).
+    ga = groups[:DEAL_CARDS]
+    gb = groups[DEAL_CARDS:]
+    offsets = ints[: DEAL_CARDS + 2]
+    slot = ints[DEAL_CARDS + 2 :]
+    run = floats[: offsets[-1]]
+    node = floats[offsets[-1] :]
     q = coef.shape[0]
     tmp = np.empty(q + 6)
-    _odds_single(c, 1.0, table_t, ga, gb, run, offsets, coef, tmp)
-    for i in range(q):
-        out[i] = tmp[i]
+    _odds_single(c, 1.0, table_t, ga, gb, run, offsets, table4_t, coef, tmp, node)
     n = 0.0
     for v in range(10):
         n += c[v]
+    _pair_returns(n, pays, tmp[q:])
+    out = np.empty(slot.shape[0])
+    _pick(tmp, slot, out)
+    return out
+
+
+@njit(cache=True, fastmath=True)
+def _pair_returns(n: float, pays: np.ndarray, tmp: np.ndarray) -> None:  # pragma: no cover
+    # tmp: the six pair moments of a shoe of n cards, replaced in its first four
+    # places by the returns of Player, Banker, Either and Perfect Pair.
     n2 = n * (n - 1.0)
     n4 = n2 * (n - 2.0) * (n - 3.0)
-    s2, sq, s4, t2, tq, t4 = tmp[q], tmp[q + 1], tmp[q + 2], tmp[q + 3], tmp[q + 4], tmp[q + 5]
+    s2, sq, s4, t2, tq, t4 = tmp[0], tmp[1], tmp[2], tmp[3], tmp[4], tmp[5]
     one = s2 / n2
     both = (s2 * s2 - sq + s4) / n4
     suited = 2.0 * t2 / n2 - (t2 * t2 - tq + t4) / n4
     probs = (one, one, 2.0 * one - both, suited)
     for i in range(4):
-        out[q + i] = probs[i] * pays[i, 0] + (1.0 - probs[i]) * pays[i, 1]
+        tmp[i] = probs[i] * pays[i, 0] + (1.0 - probs[i]) * pays[i, 1]
+
+
+@njit(cache=True)
+def _pick(values: np.ndarray, slot: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
+    # out[i] = values[slot[i] - 1], or -values[-slot[i] - 1] when slot[i] < 0.
+    for i in range(slot.shape[0]):
+        s = slot[i]
+        out[i] = values[s - 1] if s > 0 else -values[-s - 1]
 
 
 @njit(cache=True)
@@ -408,20 +484,6 @@ def _pair_moments(c: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover -
         _split_moments(n, 4, out[3:])
 
 
-@njit(cache=True, parallel=True)
-def _pair_moments_batch(comps: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover
-    for i in prange(comps.shape[0]):
-        _pair_moments(comps[i], out[i])
-
-
-def pair_moments_batch(comps: np.ndarray) -> np.ndarray:
-    """`pair_moments` of each row of a (K, 10) array: (K, 6)."""
-    comps = np.ascontiguousarray(comps, dtype=np.float64)
-    out = np.empty((comps.shape[0], 6))
-    _pair_moments_batch(comps, out)
-    return out
-
-
 def pair_moments(counts: np.ndarray) -> np.ndarray:
     """Pair moments of 10 counts by value: over ranks, then over cards (6 floats).
 
@@ -433,77 +495,6 @@ def pair_moments(counts: np.ndarray) -> np.ndarray:
     out = np.empty(6)
     _pair_moments(np.asarray(counts, dtype=np.float64), out)
     return out
-
-
-@njit(cache=True, fastmath=True, parallel=True)
-def _batch(
-    comps: np.ndarray,
-    table: np.ndarray,
-    p_depth: np.ndarray,
-    p_value: np.ndarray,
-    p_k: np.ndarray,
-    l_start: np.ndarray,
-    l_end: np.ndarray,
-    l_value: np.ndarray,
-    l_k: np.ndarray,
-    out: np.ndarray,
-    lanes: int,
-) -> None:  # pragma: no cover - compiled
-    # One SIMD lane per composition; columns in fused chunks of 4 or 2 (r is even).
-    n = comps.shape[0]
-    r = table.shape[1]
-    blocks = (n + lanes - 1) // lanes
-    for blk in prange(blocks):
-        lo = blk * lanes
-        hi = min(lo + lanes, n)
-        # Rows padded by 24 doubles so that no two rows sit 4 KiB apart (aliasing).
-        c = np.zeros((10, lanes + 24))
-        for i in range(hi - lo):
-            for v in range(10):
-                c[v, i] = comps[lo + i, v]
-        path = np.empty((DEAL_CARDS, lanes + 24))
-        acc = np.zeros((r, lanes + 24))
-        for b in range(lanes):
-            path[0, b] = 1.0
-        for node in range(p_depth.shape[0]):
-            d = p_depth[node]
-            pd = path[d]
-            pp = path[d - 1]
-            cv = c[p_value[node]]
-            k = p_k[node]
-            for b in range(lanes):
-                pd[b] = pp[b] * (cv[b] - k)
-            if d != DEAL_CARDS - 1:
-                continue
-            for leaf in range(l_start[node], l_end[node]):
-                cl = c[l_value[leaf]]
-                lk = l_k[leaf]
-                j = 0
-                while j + 4 <= r:
-                    t0, t1, t2, t3 = (
-                        table[leaf, j],
-                        table[leaf, j + 1],
-                        table[leaf, j + 2],
-                        table[leaf, j + 3],
-                    )
-                    a0, a1, a2, a3 = acc[j], acc[j + 1], acc[j + 2], acc[j + 3]
-                    for b in range(lanes):
-                        x = pd[b] * (cl[b] - lk)
-                        a0[b] += t0 * x
-                        a1[b] += t1 * x
-                        a2[b] += t2 * x
-                        a3[b] += t3 * x
-                    j += 4
-                if j < r:
-                    t0, t1 = table[leaf, j], table[leaf, j + 1]
-                    a0, a1 = acc[j], acc[j + 1]
-                    for b in range(lanes):
-                        x = pd[b] * (cl[b] - lk)
-                        a0[b] += t0 * x
-                        a1[b] += t1 * x
-        for i in range(hi - lo):
-            for j in range(r):
-                out[lo + i, j] = acc[j, i]
 
 
 @njit(cache=True, fastmath=True)
@@ -542,11 +533,17 @@ def _tree_args(tree: MonomialTree) -> tuple[np.ndarray, ...]:
 
 
 def single_quantities(
-    counts: np.ndarray, table_t: np.ndarray, coef: np.ndarray, replacement: bool = False
+    counts: np.ndarray,
+    table_t: np.ndarray,
+    table4_t: np.ndarray,
+    coef: np.ndarray,
+    replacement: bool = False,
 ) -> np.ndarray:
-    """``coef[:, 0] + coef[:, 1:] @ (table_t @ monomials(counts)) / N(N-1)...(N-5)``.
+    """``coef[:, 0] + coef[:, 1:] @ columns / N(N-1)...(N-5)`` for one composition.
 
-    ``table_t``: (columns, 5005), its columns in `MonomialTree.group_leaf` order.
+    Columns: ``table_t @ monomials(counts)`` (``table_t``: (r6, 5005) in
+    `MonomialTree.group_leaf` order), then those of ``table4_t`` ((r4, 715) in
+    `MonomialTree.group_four` order, see `four_card_table`).
 
     Followed by the six `pair_moments` of the composition.
     """
@@ -554,59 +551,47 @@ def single_quantities(
     out = np.empty(coef.shape[0] + 6)
     step = 0.0 if replacement else 1.0
     ga, gb, run, offsets = tree.group_a, tree.group_b, tree.group_run, tree.group_offsets
-    _odds_single(counts, step, table_t, ga, gb, run, offsets, coef, out)
+    node = np.empty(offsets[-1])
+    _odds_single(counts, step, table_t, ga, gb, run, offsets, table4_t, coef, out, node)
     return out
 
 
 class SingleKernel:
     """One shoe's quantities and pair returns, bound to one table (the per-hand path).
 
-    Calling it with 10 float64 counts returns `single_quantities` (without the
-    moments) followed by the returns of Player, Banker, Either and Perfect Pair,
-    given ``pays`` (4, 2): their win and lose pays.
+    Calling it with 10 counts returns the values ``order`` asks for, as a list: each
+    entry ``(i, sign)`` picks value ``i`` of `single_quantities` (without the moments)
+    followed by the returns of Player, Banker, Either and Perfect Pair (given ``pays``
+    (4, 2): their win and lose pays), times ``sign`` (+1 or -1).
     """
 
-    __slots__ = ("_args", "_size")
+    __slots__ = ("_args",)
 
-    def __init__(self, table_t: np.ndarray, coef: np.ndarray, pays: np.ndarray) -> None:
+    def __init__(
+        self,
+        table_t: np.ndarray,
+        table4_t: np.ndarray,
+        coef: np.ndarray,
+        pays: np.ndarray,
+        order: tuple[tuple[int, int], ...],
+    ) -> None:
         tree = monomial_tree()
-        coef = np.ascontiguousarray(coef)
-        pays = np.ascontiguousarray(pays, dtype=np.float64)
+        slot = np.array([(i + 1) * sign for i, sign in order], dtype=np.int64)
+        run = tree.group_run
         self._args: tuple[np.ndarray, ...] = (
             table_t,
-            tree.group_a,
-            tree.group_b,
-            tree.group_run,
-            tree.group_offsets,
-            coef,
-            pays,
+            table4_t,
+            np.ascontiguousarray(coef),
+            np.ascontiguousarray(pays, dtype=np.float64),
+            np.vstack([tree.group_a, tree.group_b]),
+            np.concatenate([tree.group_offsets, slot]),
+            np.concatenate([run, np.empty_like(run)]),  # then a work array (calls hold the GIL)
         )
-        self._size = coef.shape[0] + 4
 
-    def __call__(self, counts: np.ndarray) -> list[float]:
-        out = np.empty(self._size)
+    def __call__(self, counts: Any) -> list[float]:
         kernel: Any = _odds_fast
-        kernel(counts, *self._args, out)
-        result: list[float] = out.tolist()
+        result: list[float] = kernel(np.array(counts, dtype=np.float64), *self._args).tolist()
         return result
-
-
-def batch_columns(comps: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """``monomials(comps) @ table`` for a (K, 10) float64 array, on every core.
-
-    One SIMD lane per composition: each tree node is one vector multiply over a block
-    of compositions, each leaf a few fused multiply-adds into the outcome columns.
-    (Folding the leaves into a BLAS matrix product was slower here: the product is
-    too skinny for BLAS to run near its peak.)
-    """
-    comps = np.ascontiguousarray(comps, dtype=np.float64)
-    r = table.shape[1]
-    padded = np.zeros((table.shape[0], r + r % 2))
-    padded[:, :r] = table
-    out = np.empty((comps.shape[0], padded.shape[1]))
-    kernel: Any = _batch
-    kernel(comps, padded, *_tree_args(monomial_tree()), out, _lanes(padded.shape[1]))
-    return out[:, :r]
 
 
 def leaf_monomials(counts: np.ndarray, replacement: bool = False) -> np.ndarray:

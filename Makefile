@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: install
-	$(BIN)/baccara play
+	$(BIN)/baccara serve
 
 lint: install
 	$(BIN)/ruff check src tests bench

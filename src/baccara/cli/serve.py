@@ -1,0 +1,115 @@
+"""``baccara serve`` (the online table) and ``baccara verify`` (a provably fair shoe)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..fair import FairError, verify
+from .common import echo_json, fail
+
+__all__ = ["COMMANDS", "default_database_url"]
+
+
+def default_database_url() -> str:
+    """The embedded SQLite file in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("baccara", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'baccara.db'}"
+
+
+@click.command("verify")
+@click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def verify_command(record_file: str, as_json: bool) -> None:
+    """Check a revealed shoe record (JSON): seed, rules and every coup.
+
+    Exit status 0 when everything matches, 1 when it does not, 2 on bad input.
+    """
+    try:
+        with click.open_file(record_file, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        fail(f"cannot read {record_file}: {error.strerror or error}")
+    except json.JSONDecodeError as error:
+        fail(f"bad record {record_file}: not JSON ({error.msg} at line {error.lineno})")
+    try:
+        result = verify(data)
+    except FairError as error:
+        fail(str(error))
+    if as_json:
+        echo_json(result.to_json())
+    elif result.ok:
+        click.echo(
+            f"OK: seed hash, rules hash and {result.coups_checked} coups match "
+            f"({result.coups_in_shoe} in the shoe)"
+        )
+    else:
+        click.echo(f"MISMATCH: {len(result.problems)} problem(s)")
+        for problem in result.problems:
+            click.echo(f"  {problem}")
+    if not result.ok:
+        raise click.exceptions.Exit(1)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    default=None,
+    help="Database URL (default: SQLite in the user data dir; postgresql://... works too).",
+)
+@click.option(
+    "--tables",
+    default="punto-banco,punto-banco,super6,ez",
+    show_default=True,
+    help="Comma-separated variants of the tables this process opens.",
+)
+@click.option("--bet-seconds", default=15.0, show_default=True, type=click.FloatRange(0.2, 600))
+@click.option("--card-seconds", default=0.7, show_default=True, type=click.FloatRange(0, 10))
+@click.option("--result-seconds", default=4.0, show_default=True, type=click.FloatRange(0, 60))
+@click.option(
+    "--allow-origin", "origins", multiple=True, metavar="URL", help="Another allowed Origin."
+)
+@click.option("--bets-per-second", default=10.0, show_default=True, type=click.FloatRange(0.1))
+def serve_command(
+    host: str,
+    port: int,
+    db_url: str | None,
+    tables: str,
+    bet_seconds: float,
+    card_seconds: float,
+    result_seconds: float,
+    origins: tuple[str, ...],
+    bets_per_second: float,
+) -> None:
+    """Run the online table: the web page, the lobby and the WebSocket API."""
+    try:
+        import uvicorn
+
+        from ..server.app import ServerConfig, create_app
+    except ImportError as error:  # pragma: no cover - the web extra is missing
+        fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
+    config = ServerConfig(
+        database_url=db_url or default_database_url(),
+        tables=tuple(t.strip() for t in tables.split(",") if t.strip()),
+        bet_seconds=bet_seconds,
+        card_seconds=card_seconds,
+        result_seconds=result_seconds,
+        allowed_origins=origins,
+        bets_per_second=bets_per_second,
+        bet_burst=max(30.0, 3 * bets_per_second),
+    )
+    app = create_app(config)
+    click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
+COMMANDS = (serve_command, verify_command)

@@ -1,0 +1,425 @@
+"""Provably fair shoes: commit to a secret seed, shuffle from it, reveal it at the end.
+
+The scheme (docs/fair.md gives it in full, with a test vector):
+
+1. Before a shoe the server draws a secret *server seed* (32 bytes from the OS CSPRNG)
+   and publishes ``SHA-256(server_seed)`` and ``SHA-256(rules)``, the hash of the
+   table's rules as canonical JSON.
+2. Players may add *client seeds* (short printable strings); they are joined with
+   ``"\\n"`` in the order received (a fixed default when there are none).
+3. A byte stream is made of blocks ``HMAC-SHA256(key=server_seed,
+   msg=client_seed || counter)`` with ``counter`` an 8-byte big-endian integer from 0.
+4. The ordered decks (deck by deck, suits ``s h d c``, ranks ``A..K``) are shuffled by
+   Fisher-Yates: for ``i`` from ``n-1`` down to 1, swap card ``i`` with card
+   ``j = randbelow(i + 1)``; ``randbelow(m)`` reads 4 bytes as a big-endian integer
+   ``x`` and rejects it while ``x >= 2**32 - 2**32 % m`` (rejection sampling), then
+   returns ``x % m``.
+5. When the shoe ends the server reveals the seed; anyone rebuilds the shoe and every
+   coup (`verify`, ``baccara verify``).
+
+>>> seed = "00" * 32
+>>> shoe = fair_shoe(seed, ["alice"], ShoeRules(decks=1, burn=False, cut_card=0))
+>>> [str(card) for card in shoe.cards[:5]]
+['5h', 'Ts', '8d', '4s', '7d']
+>>> seed_hash(seed)[:16]
+'66687aadf862bd77'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .cards import Card, full_deck
+from .coup import Coup, CoupError, deal_shoe
+from .shoe import Shoe, ShoeError, ShoeRules
+from .variants import Variant
+
+__all__ = [
+    "DEFAULT_CLIENT_SEED",
+    "RECORD_VERSION",
+    "FairError",
+    "FairShoe",
+    "HmacStream",
+    "ShoeRecord",
+    "VerifyResult",
+    "client_seed_bytes",
+    "fair_cards",
+    "fair_shoe",
+    "new_server_seed",
+    "rules_document",
+    "rules_hash",
+    "seed_hash",
+    "verify",
+]
+
+RECORD_VERSION = 1
+DEFAULT_CLIENT_SEED = "baccara"
+"""The client seed used when no player gave one."""
+MAX_CLIENT_SEED = 64
+MAX_CLIENT_SEEDS = 32
+_WORD = 4
+_SPAN = 1 << (8 * _WORD)
+
+
+class FairError(ValueError):
+    """A bad seed, client seed or shoe record."""
+
+
+def new_server_seed(source: Callable[[int], bytes] = secrets.token_bytes) -> str:
+    """A fresh secret server seed: 32 bytes from ``source`` (the OS CSPRNG), in hex.
+
+    >>> new_server_seed(lambda n: bytes(range(n)))[:8]
+    '00010203'
+    """
+    data = source(32)
+    if len(data) != 32:
+        raise FairError("the seed source must give 32 bytes")
+    return data.hex()
+
+
+def _seed_bytes(server_seed: str) -> bytes:
+    try:
+        data = bytes.fromhex(server_seed)
+    except ValueError:
+        raise FairError(f"bad server seed {server_seed[:80]!r}: expected 64 hex digits") from None
+    if len(data) != 32:
+        raise FairError(f"bad server seed {server_seed[:80]!r}: expected 64 hex digits")
+    return data
+
+
+def seed_hash(server_seed: str) -> str:
+    """The published commitment: SHA-256 of the seed's 32 bytes, in hex."""
+    return hashlib.sha256(_seed_bytes(server_seed)).hexdigest()
+
+
+def _check_client_seed(seed: str) -> str:
+    if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED:
+        raise FairError(f"bad client seed {seed!r}: 1 to {MAX_CLIENT_SEED} characters")
+    if not all(" " <= ch <= "~" for ch in seed):
+        raise FairError(f"bad client seed {seed!r}: printable ASCII only")
+    return seed
+
+
+def client_seed_bytes(seeds: Sequence[str]) -> bytes:
+    """The client seeds joined with newlines, in UTF-8 (the default seed when empty).
+
+    >>> client_seed_bytes(["a", "b"]), client_seed_bytes([])
+    (b'a\\nb', b'baccara')
+    """
+    if len(seeds) > MAX_CLIENT_SEEDS:
+        raise FairError(f"too many client seeds ({len(seeds)}): at most {MAX_CLIENT_SEEDS}")
+    checked = [_check_client_seed(seed) for seed in seeds] or [DEFAULT_CLIENT_SEED]
+    return "\n".join(checked).encode()
+
+
+class HmacStream:
+    """The byte stream ``HMAC-SHA256(server_seed, client_seed || counter)``, counter = 0, 1, ...
+
+    >>> stream = HmacStream(bytes(32), b"alice")
+    >>> [stream.randbelow(52) for _ in range(3)]
+    [36, 22, 17]
+    """
+
+    __slots__ = ("_buffer", "_client", "_counter", "_key", "_pos", "rejected")
+
+    def __init__(self, key: bytes, client_seed: bytes):
+        self._key = key
+        self._client = client_seed
+        self._counter = 0
+        self._buffer = b""
+        self._pos = 0
+        self.rejected = 0
+
+    def block(self, counter: int) -> bytes:
+        """Block number ``counter`` of the stream (32 bytes)."""
+        message = self._client + counter.to_bytes(8, "big")
+        return hmac.new(self._key, message, hashlib.sha256).digest()
+
+    def read(self, count: int) -> bytes:
+        """The next ``count`` bytes of the stream."""
+        while len(self._buffer) - self._pos < count:
+            self._buffer = self._buffer[self._pos :] + self.block(self._counter)
+            self._pos = 0
+            self._counter += 1
+        out = self._buffer[self._pos : self._pos + count]
+        self._pos += count
+        return out
+
+    def randbelow(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)`` by rejection sampling on 32-bit words."""
+        if not 1 <= bound <= _SPAN:
+            raise FairError(f"bad bound {bound}: 1 to 2**32")
+        limit = _SPAN - _SPAN % bound
+        while True:
+            value = int.from_bytes(self.read(_WORD), "big")
+            if value < limit:
+                return value % bound
+            self.rejected += 1
+
+
+def fair_cards(server_seed: str, client_seeds: Sequence[str], decks: int) -> tuple[Card, ...]:
+    """The shoe's cards in dealing order: Fisher-Yates over the ordered decks."""
+    if not 1 <= decks <= 12:
+        raise FairError(f"bad number of decks {decks}: expected 1 to 12")
+    stream = HmacStream(_seed_bytes(server_seed), client_seed_bytes(client_seeds))
+    cards = list(full_deck() * decks)
+    for i in range(len(cards) - 1, 0, -1):
+        j = stream.randbelow(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return tuple(cards)
+
+
+def fair_shoe(server_seed: str, client_seeds: Sequence[str], rules: ShoeRules) -> Shoe:
+    """The provably fair shoe for these seeds and rules."""
+    return Shoe(fair_cards(server_seed, client_seeds, rules.decks), rules=rules)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def rules_document(variant: Variant, shoe_rules: ShoeRules) -> dict[str, Any]:
+    """The table's rules as a JSON-ready document (what `rules_hash` hashes).
+
+    >>> from baccara.variants import PUNTO_BANCO
+    >>> doc = rules_document(PUNTO_BANCO, ShoeRules())
+    >>> doc["variant"]["banker_pays"], doc["shoe"]["decks"]
+    ('19/20', 8)
+    """
+    keys = (
+        "name",
+        "banker_pays",
+        "banker_six_pays",
+        "banker_three_card_seven_pushes",
+        "tie_pays",
+        "seats",
+        "side_bets",
+    )
+    shoe_keys = ("decks", "cut_card", "burn", "ten_burns", "ace_burns")
+    return {
+        "variant": {key: _plain(getattr(variant, key)) for key in keys},
+        "shoe": {key: getattr(shoe_rules, key) for key in shoe_keys},
+    }
+
+
+def _canonical(document: Mapping[str, Any]) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def rules_hash(document: Mapping[str, Any]) -> str:
+    """SHA-256 of the rules document as canonical JSON (sorted keys, no spaces), in hex."""
+    return hashlib.sha256(_canonical(document)).hexdigest()
+
+
+def _shoe_rules(document: Mapping[str, Any]) -> ShoeRules:
+    shoe = document.get("shoe")
+    if not isinstance(shoe, Mapping):
+        raise FairError("bad rules: no 'shoe' object")
+    try:
+        return ShoeRules(
+            decks=int(shoe["decks"]),
+            cut_card=int(shoe["cut_card"]),
+            burn=bool(shoe["burn"]),
+            ten_burns=int(shoe.get("ten_burns", 10)),
+            ace_burns=int(shoe.get("ace_burns", 1)),
+        )
+    except (KeyError, TypeError) as error:
+        raise FairError(f"bad shoe rules {dict(shoe)!r}: {error}") from None
+
+
+@dataclass(slots=True)
+class FairShoe:
+    """One provably fair shoe on the server side: the secret, the commitment, the seeds.
+
+    >>> from baccara.variants import PUNTO_BANCO
+    >>> fs = FairShoe.new(PUNTO_BANCO, ShoeRules(decks=1), source=lambda n: bytes(n))
+    >>> fs.commitment()["server_seed_hash"] == seed_hash("00" * 32)
+    True
+    >>> fs.add_client_seed("lucky")
+    >>> record = fs.record([str(c) for c in deal_shoe(fs.shoe())])
+    >>> verify(record).ok
+    True
+    """
+
+    server_seed: str
+    rules: dict[str, Any]
+    client_seeds: list[str] = field(default_factory=list)
+    sealed: bool = False
+
+    @classmethod
+    def new(
+        cls,
+        variant: Variant,
+        shoe_rules: ShoeRules,
+        *,
+        source: Callable[[int], bytes] = secrets.token_bytes,
+    ) -> FairShoe:
+        """A new shoe with a fresh secret seed."""
+        return cls(server_seed=new_server_seed(source), rules=rules_document(variant, shoe_rules))
+
+    def commitment(self) -> dict[str, Any]:
+        """What is published before the shoe: the two hashes and the rules."""
+        return {
+            "server_seed_hash": seed_hash(self.server_seed),
+            "rules_hash": rules_hash(self.rules),
+            "rules": self.rules,
+            "client_seeds": list(self.client_seeds),
+        }
+
+    def add_client_seed(self, seed: str) -> None:
+        """Add a player's seed; refused once the shoe is shuffled."""
+        if self.sealed:
+            raise FairError("the shoe is already shuffled: client seeds go to the next shoe")
+        _check_client_seed(seed)
+        if len(self.client_seeds) >= MAX_CLIENT_SEEDS:
+            raise FairError(f"this shoe already has {MAX_CLIENT_SEEDS} client seeds")
+        self.client_seeds.append(seed)
+
+    def shoe(self) -> Shoe:
+        """Shuffle the shoe (this seals the client seeds)."""
+        self.sealed = True
+        return fair_shoe(self.server_seed, self.client_seeds, _shoe_rules(self.rules))
+
+    def record(self, coups: Sequence[str]) -> ShoeRecord:
+        """The record to publish at the shoe's end, with the revealed seed."""
+        return ShoeRecord(
+            server_seed=self.server_seed,
+            server_seed_hash=seed_hash(self.server_seed),
+            rules=self.rules,
+            rules_hash=rules_hash(self.rules),
+            client_seeds=tuple(self.client_seeds),
+            coups=tuple(coups),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeRecord:
+    """A finished shoe as published: the revealed seed, the commitments, the coups."""
+
+    server_seed: str
+    server_seed_hash: str
+    rules: Mapping[str, Any]
+    rules_hash: str
+    client_seeds: tuple[str, ...]
+    coups: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready document."""
+        return {
+            "version": RECORD_VERSION,
+            "server_seed": self.server_seed,
+            "server_seed_hash": self.server_seed_hash,
+            "rules": dict(self.rules),
+            "rules_hash": self.rules_hash,
+            "client_seeds": list(self.client_seeds),
+            "coups": list(self.coups),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ShoeRecord:
+        """Read a record document; raise `FairError` naming what is missing or wrong."""
+        if not isinstance(data, Mapping):
+            raise FairError("bad record: expected a JSON object")
+        missing = [
+            key
+            for key in ("server_seed", "server_seed_hash", "rules", "rules_hash", "coups")
+            if key not in data
+        ]
+        if missing:
+            raise FairError(f"bad record: missing {', '.join(missing)}")
+        seeds, coups, rules = data.get("client_seeds", []), data["coups"], data["rules"]
+        if not isinstance(seeds, list) or not all(isinstance(s, str) for s in seeds):
+            raise FairError("bad record: client_seeds must be a list of strings")
+        if not isinstance(coups, list) or not all(isinstance(c, str) for c in coups):
+            raise FairError("bad record: coups must be a list of coup notations")
+        if not isinstance(rules, Mapping):
+            raise FairError("bad record: rules must be an object")
+        return cls(
+            server_seed=str(data["server_seed"]),
+            server_seed_hash=str(data["server_seed_hash"]),
+            rules=dict(rules),
+            rules_hash=str(data["rules_hash"]),
+            client_seeds=tuple(seeds),
+            coups=tuple(coups),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VerifyResult:
+    """What `verify` found. ``ok`` only when every check passed."""
+
+    ok: bool
+    seed_hash_ok: bool
+    rules_hash_ok: bool
+    coups_checked: int
+    coups_in_shoe: int
+    problems: tuple[str, ...]
+    first_cards: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON-ready document."""
+        return {
+            "ok": self.ok,
+            "seed_hash_ok": self.seed_hash_ok,
+            "rules_hash_ok": self.rules_hash_ok,
+            "coups_checked": self.coups_checked,
+            "coups_in_shoe": self.coups_in_shoe,
+            "problems": list(self.problems),
+            "first_cards": list(self.first_cards),
+        }
+
+
+def _coups_of(shoe: Shoe) -> Iterator[Coup]:
+    return deal_shoe(shoe)
+
+
+def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
+    """Rebuild the shoe and every coup from a revealed record and compare.
+
+    A record may hold fewer coups than the shoe gives (a table closed early); every
+    coup it holds must be the one the shoe deals at that place.
+    """
+    rec = record if isinstance(record, ShoeRecord) else ShoeRecord.from_json(record)
+    problems: list[str] = []
+    seed_ok = seed_hash(rec.server_seed) == rec.server_seed_hash.lower()
+    if not seed_ok:
+        problems.append("the server seed does not hash to the published server_seed_hash")
+    rules_ok = rules_hash(rec.rules) == rec.rules_hash.lower()
+    if not rules_ok:
+        problems.append("the rules do not hash to the published rules_hash")
+    try:
+        shoe = fair_shoe(rec.server_seed, rec.client_seeds, _shoe_rules(rec.rules))
+    except ShoeError as error:
+        raise FairError(f"bad record: {error}") from None
+    dealt = [coup.notation() for coup in _coups_of(shoe)]
+    for number, text in enumerate(rec.coups, start=1):
+        try:
+            given = Coup.parse(text).notation()
+        except CoupError as error:
+            problems.append(f"coup {number}: {error}")
+            continue
+        if number > len(dealt):
+            problems.append(f"coup {number} ({given}): the shoe deals only {len(dealt)} coups")
+        elif dealt[number - 1] != given:
+            problems.append(f"coup {number}: recorded {given}, the shoe deals {dealt[number - 1]}")
+    first = tuple(str(card) for card in shoe.cards[:8])
+    return VerifyResult(
+        ok=not problems,
+        seed_hash_ok=seed_ok,
+        rules_hash_ok=rules_ok,
+        coups_checked=len(rec.coups),
+        coups_in_shoe=len(dealt),
+        problems=tuple(problems),
+        first_cards=first,
+    )

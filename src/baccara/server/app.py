@@ -1,0 +1,288 @@
+"""The online table's web application: pages, the JSON API and the WebSocket.
+
+`create_app` builds a FastAPI app for a `ServerConfig`; ``baccara serve`` runs it under
+uvicorn. Each process runs the tables it can lock: on PostgreSQL an advisory lock per
+table id lets several processes share one database, each owning its own tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import zlib
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..ledger import Ledger
+from ..variants import find_variant
+from .auth import Auth, AuthError, RateLimiter, User
+from .rounds import BetBatcher, CrashPoints, TableRunner, Timing, shoe_records
+from .ws import serve_socket
+
+__all__ = ["ServerConfig", "ServerState", "create_app"]
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("baccara.server")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerConfig:
+    """How to run the server. ``tables``: variants, or ``id=variant`` pairs."""
+
+    database_url: str
+    tables: tuple[str, ...] = ("punto-banco", "punto-banco", "super6", "ez")
+    bet_seconds: float = 15.0
+    card_seconds: float = 0.7
+    result_seconds: float = 4.0
+    welcome: int = 100_000
+    allowed_origins: tuple[str, ...] = ()
+    bets_per_second: float = 10.0
+    bet_burst: float = 30.0
+    logins_per_minute: float = 20.0
+    secure_cookies: bool = False
+    workers: int = 8
+    crash_at: str | None = None
+    decks: int | None = None
+
+
+@dataclass(slots=True)
+class ServerState:
+    """What the running app holds."""
+
+    config: ServerConfig
+    ledger: Ledger
+    auth: Auth
+    executor: ThreadPoolExecutor
+    tables: dict[str, TableRunner] = field(default_factory=dict)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
+    login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
+    cookie_name: str = "baccara_session"
+    lock_conn: Any = None
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run a blocking call on the worker threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+
+
+def _table_specs(specs: tuple[str, ...]) -> list[tuple[str, str]]:
+    out = []
+    for number, spec in enumerate(specs, start=1):
+        name, _, variant = spec.partition("=")
+        out.append((name, variant) if variant else (f"t{number}", name))
+    return out
+
+
+def _lock_tables(state: ServerState, ids: list[str]) -> list[str]:
+    """The table ids this process may run (PostgreSQL: those whose advisory lock it got)."""
+    engine = state.ledger.engine
+    if engine.dialect.name != "postgresql":
+        return ids
+    state.lock_conn = engine.connect()
+    mine = []
+    for table_id in ids:
+        key = zlib.crc32(f"baccara-table:{table_id}".encode())
+        got = state.lock_conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
+        if got.scalar():
+            mine.append(table_id)
+        else:
+            log.warning("table %s is run by another process", table_id)
+    state.lock_conn.commit()
+    return mine
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    """The web application for ``config``."""
+    ledger = Ledger.connect(config.database_url)
+    executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
+    # SQLite has one writer at a time: one writer thread queues the writes instead of
+    # letting threads fight over the lock (whose busy handler sleeps). Bets are
+    # group-committed on both databases (BetBatcher): one commit for many bets.
+    writer = (
+        executor
+        if ledger.postgres
+        else ThreadPoolExecutor(max_workers=1, thread_name_prefix="baccara-writer")
+    )
+    state = ServerState(
+        config=config,
+        ledger=ledger,
+        auth=Auth(ledger, welcome=config.welcome),
+        executor=executor,
+        bet_limiter=RateLimiter(rate=config.bets_per_second, burst=config.bet_burst),
+        login_limiter=RateLimiter(
+            rate=config.logins_per_minute / 60, burst=config.logins_per_minute
+        ),
+    )
+    crash = CrashPoints(config.crash_at)
+    batcher = BetBatcher(ledger, writer)
+    timing = Timing(
+        bet_seconds=config.bet_seconds,
+        card_seconds=config.card_seconds,
+        result_seconds=config.result_seconds,
+    )
+    specs = _table_specs(config.tables)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = await state.run(_lock_tables, state, [table_id for table_id, _ in specs])
+        for table_id, variant in specs:
+            if table_id in owned:
+                state.tables[table_id] = TableRunner(
+                    table_id=table_id,
+                    variant=find_variant(variant),
+                    ledger=ledger,
+                    executor=executor,
+                    writer=writer,
+                    batcher=batcher,
+                    timing=timing,
+                    crash=crash,
+                    decks=config.decks,
+                )
+        state.tasks.append(asyncio.create_task(batcher.run()))
+        for runner in state.tables.values():
+            state.tasks.append(asyncio.create_task(runner.run()))
+        try:
+            yield
+        finally:
+            for runner in state.tables.values():
+                runner.stopping = True
+            for task in state.tasks:
+                task.cancel()
+            for task in state.tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            if state.lock_conn is not None:
+                state.lock_conn.close()
+            executor.shutdown(wait=False, cancel_futures=True)
+            writer.shutdown(wait=False, cancel_futures=True)
+            ledger.engine.dispose()
+
+    app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.baccara = state
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    async def current_user(request: Request) -> User | None:
+        return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
+
+    def problem(status: int, code: str, message: str) -> JSONResponse:
+        return JSONResponse({"error": code, "message": message}, status_code=status)
+
+    async def credentials(request: Request) -> tuple[str, str] | JSONResponse:
+        host = request.client.host if request.client else "?"
+        if not state.login_limiter.allow(host):
+            return problem(429, "rate_limited", "too many attempts: wait a minute")
+        try:
+            body = await request.json()
+        except ValueError:
+            return problem(400, "bad_request", "expected a JSON body {name, password}")
+        if not isinstance(body, dict):
+            return problem(400, "bad_request", "expected a JSON body {name, password}")
+        name, password = body.get("name"), body.get("password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            return problem(400, "bad_request", "name and password must be strings")
+        return name, password
+
+    def with_cookie(response: JSONResponse, token: str) -> JSONResponse:
+        response.set_cookie(
+            state.cookie_name,
+            token,
+            httponly=True,
+            samesite="strict",
+            secure=config.secure_cookies,
+            max_age=7 * 24 * 3600,
+            path="/",
+        )
+        return response
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": sorted(state.tables)}
+
+    @app.post("/api/register")
+    async def register(request: Request) -> JSONResponse:
+        got = await credentials(request)
+        if isinstance(got, JSONResponse):
+            return got
+        try:
+            user = await state.run(state.auth.register, *got)
+            token = await state.run(state.auth.login, *got)
+        except AuthError as error:
+            return problem(400, "bad_registration", str(error))
+        balance = await state.run(ledger.balance, user.account)
+        return with_cookie(JSONResponse({"name": user.name, "balance": balance}), token)
+
+    @app.post("/api/login")
+    async def login(request: Request) -> JSONResponse:
+        got = await credentials(request)
+        if isinstance(got, JSONResponse):
+            return got
+        try:
+            token = await state.run(state.auth.login, *got)
+        except AuthError as error:
+            return problem(401, "bad_login", str(error))
+        user = await state.run(state.auth.user_for_token, token)
+        assert user is not None
+        balance = await state.run(ledger.balance, user.account)
+        return with_cookie(JSONResponse({"name": user.name, "balance": balance}), token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> JSONResponse:
+        token = request.cookies.get(state.cookie_name)
+        if token:
+            await state.run(state.auth.logout, token)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(state.cookie_name, path="/")
+        return response
+
+    @app.get("/api/me")
+    async def me(request: Request) -> JSONResponse:
+        user = await current_user(request)
+        if user is None:
+            return problem(401, "not_logged_in", "log in first")
+        balance = await state.run(ledger.balance, user.account)
+        return JSONResponse({"name": user.name, "balance": balance})
+
+    @app.get("/api/tables")
+    async def lobby() -> list[dict[str, Any]]:
+        return [runner.summary() for runner in state.tables.values()]
+
+    @app.get("/api/tables/{table_id}")
+    async def table_view(table_id: str, request: Request) -> JSONResponse:
+        runner = state.tables.get(table_id)
+        if runner is None:
+            return problem(404, "unknown_table", f"unknown table {table_id!r}")
+        return JSONResponse(await runner.snapshot(await current_user(request)))
+
+    @app.get("/api/tables/{table_id}/roads.svg")
+    async def roads_svg(table_id: str) -> Response:
+        runner = state.tables.get(table_id)
+        if runner is None:
+            return problem(404, "unknown_table", f"unknown table {table_id!r}")
+        return Response(runner.roads_json()["svg"], media_type="image/svg+xml")
+
+    @app.get("/api/tables/{table_id}/shoes")
+    async def shoes(table_id: str) -> JSONResponse:
+        if table_id not in state.tables:
+            return problem(404, "unknown_table", f"unknown table {table_id!r}")
+        return JSONResponse(await state.run(shoe_records, ledger, table_id))
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, state)
+
+    return app

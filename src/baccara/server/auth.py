@@ -1,0 +1,184 @@
+"""Accounts for the online table: registration, argon2 passwords, sessions, rate limits.
+
+A session is a random token in an HttpOnly, SameSite=Strict cookie; the database
+keeps only its SHA-256. Every new player gets a welcome deposit into the wallet.
+
+>>> from baccara.ledger import Ledger
+>>> auth = Auth(Ledger.connect("sqlite://"), welcome=50_000)
+>>> user = auth.register("ann", "correct horse")
+>>> user.name, auth.ledger.balance(user.account)
+('ann', 50000)
+>>> token = auth.login("ann", "correct horse")
+>>> auth.user_for_token(token) == user
+True
+>>> auth.login("ann", "wrong password")
+Traceback (most recent call last):
+...
+baccara.server.auth.AuthError: wrong name or password
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+from ..ledger import Ledger, metadata, wallet_account
+
+__all__ = ["Auth", "AuthError", "RateLimiter", "User"]
+
+SESSION_SECONDS = 7 * 24 * 3600
+_NAME = re.compile(r"^[A-Za-z0-9_-]{3,24}$")
+
+users = sa.Table(
+    "web_users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(24), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+web_sessions = sa.Table(
+    "web_sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+
+class AuthError(ValueError):
+    """A refused registration or login."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class User:
+    """A logged-in player and the id of their wallet account."""
+
+    id: int
+    name: str
+    account: int
+
+
+class Auth:
+    """Users and sessions in the ledger's database."""
+
+    def __init__(self, ledger: Ledger, *, welcome: int = 100_000) -> None:
+        self.ledger = ledger
+        self.welcome = welcome
+        # Low-cost argon2id parameters keep logins fast on a small server; still salted
+        # and memory-hard (RFC 9106's second recommended option uses 64 MiB).
+        self.hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
+        metadata.create_all(ledger.engine)
+
+    def register(self, name: str, password: str) -> User:
+        """Create a player (name: 3-24 letters, digits, ``_`` or ``-``; password: 8-128)."""
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise AuthError("bad name: 3 to 24 characters, letters, digits, '_' or '-' only")
+        if not isinstance(password, str) or not 8 <= len(password) <= 128:
+            raise AuthError("bad password: 8 to 128 characters")
+        digest = self.hasher.hash(password)
+        try:
+            with self.ledger.engine.begin() as conn:
+                key = conn.execute(
+                    users.insert().values(
+                        name=name, password_hash=digest, created_at=datetime.now(UTC)
+                    )
+                ).inserted_primary_key
+        except sa.exc.IntegrityError:
+            raise AuthError(f"the name {name!r} is taken") from None
+        assert key is not None
+        account = self.ledger.create_account(wallet_account(name))
+        self.ledger.deposit(account, self.welcome, ref=f"welcome:{name}")
+        return User(id=int(key[0]), name=name, account=account)
+
+    def login(self, name: str, password: str) -> str:
+        """Check the password; return a new session token."""
+        with self.ledger.engine.connect() as conn:
+            row = conn.execute(sa.select(users).where(users.c.name == name)).mappings().first()
+        if row is None:
+            self.hasher.hash(password or "x")  # same cost whether or not the name exists
+            raise AuthError("wrong name or password")
+        try:
+            self.hasher.verify(row["password_hash"], password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            raise AuthError("wrong name or password") from None
+        token = secrets.token_urlsafe(32)
+        with self.ledger.engine.begin() as conn:
+            conn.execute(
+                web_sessions.insert().values(
+                    token_hash=_digest(token),
+                    user_id=row["id"],
+                    expires=time.time() + SESSION_SECONDS,
+                )
+            )
+        return token
+
+    def logout(self, token: str) -> None:
+        """End a session."""
+        with self.ledger.engine.begin() as conn:
+            conn.execute(web_sessions.delete().where(web_sessions.c.token_hash == _digest(token)))
+
+    def user_for_token(self, token: str | None) -> User | None:
+        """The player of a live session, or None."""
+        if not token:
+            return None
+        query = (
+            sa.select(users.c.id, users.c.name)
+            .join(web_sessions, web_sessions.c.user_id == users.c.id)
+            .where(
+                web_sessions.c.token_hash == _digest(token), web_sessions.c.expires > time.time()
+            )
+        )
+        with self.ledger.engine.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            return None
+        return User(
+            id=int(row.id),
+            name=row.name,
+            account=self.ledger.create_account(wallet_account(row.name)),
+        )
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RateLimiter:
+    """Token buckets by key: ``rate`` actions per second with bursts of ``burst``.
+
+    >>> clock = iter([0.0, 0.0, 0.0, 1.0]).__next__
+    >>> limiter = RateLimiter(rate=1, burst=2, clock=clock)
+    >>> [limiter.allow("ann") for _ in range(4)]
+    [True, True, False, True]
+    """
+
+    def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Take one token for ``key`` if there is one."""
+        now = float(self._clock())  # type: ignore[operator]
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:  # forget idle keys
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+            return True

@@ -340,17 +340,7 @@ def _big_svg(
         )
         ties = cell.ties + (leading if index == 0 else 0)
         if ties:
-            d = 0.34 * size
-            svg.add(
-                "line",
-                x1=cx - d,
-                y1=cy + d,
-                x2=cx + d,
-                y2=cy - d,
-                stroke=GREEN,
-                stroke_width=0.1 * size,
-                stroke_linecap="round",
-            )
+            _slash(svg, cx, cy, size, GREEN, 0.1)
             if ties > 1:
                 svg.add(
                     "text",
@@ -363,6 +353,21 @@ def _big_svg(
                     text_anchor="middle",
                 )
         _pairs(svg, cx, cy, size, cell.banker_pair, cell.player_pair)
+
+
+def _slash(svg: _Svg, cx: float, cy: float, size: float, paint: str, width: float) -> None:
+    """A slash through a cell: a tie on the Big Road, a Cockroach Pig mark."""
+    d = 0.34 * size
+    svg.add(
+        "line",
+        x1=cx - d,
+        y1=cy + d,
+        x2=cx + d,
+        y2=cy - d,
+        stroke=paint,
+        stroke_width=width * size,
+        stroke_linecap="round",
+    )
 
 
 def _mark_svg(svg: _Svg, name: str, cx: float, cy: float, size: float, color: Color) -> None:
@@ -380,17 +385,7 @@ def _mark_svg(svg: _Svg, name: str, cx: float, cy: float, size: float, color: Co
     elif name == "small_road":
         svg.add("circle", cx=cx, cy=cy, r=0.38 * size, fill=paint)
     else:
-        d = 0.34 * size
-        svg.add(
-            "line",
-            x1=cx - d,
-            y1=cy + d,
-            x2=cx + d,
-            y2=cy - d,
-            stroke=paint,
-            stroke_width=0.16 * size,
-            stroke_linecap="round",
-        )
+        _slash(svg, cx, cy, size, paint, 0.16)
 
 
 def _label(svg: _Svg, x: float, y: float, text: str) -> None:

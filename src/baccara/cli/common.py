@@ -11,7 +11,16 @@ import click
 
 from ..variants import Variant, find_variant
 
-__all__ = ["EXIT_BAD_INPUT", "BadInput", "echo_json", "fail", "main_group", "run", "variant_option"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "BadInput",
+    "echo_json",
+    "fail",
+    "main_group",
+    "run",
+    "shoe_options",
+    "variant_option",
+]
 
 EXIT_BAD_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
@@ -88,6 +97,20 @@ def variant_option(default: str = "punto-banco") -> Callable[[F], F]:
         callback=convert,
         help="Game variant (see 'baccara rules --help' for the list).",
     )
+
+
+def shoe_options(command: F) -> F:
+    """The ``--cut-card`` and ``--no-burn`` options: how each shoe is dealt."""
+    command = click.option(
+        "--no-burn", is_flag=True, help="Do not burn cards at the start of a shoe."
+    )(command)
+    return click.option(
+        "--cut-card",
+        type=click.IntRange(min=0),
+        default=14,
+        show_default=True,
+        help="Cards behind the cut card.",
+    )(command)
 
 
 def echo_json(data: Any) -> None:

@@ -16,7 +16,7 @@ from ..cards import Card
 from ..coup import Coup, Result, deal_coup, explain
 from ..shoe import MAX_DECKS, Shoe, ShoeRules
 from ..variants import PUNTO_BANCO, Variant
-from .common import echo_json, variant_option
+from .common import echo_json, shoe_options, variant_option
 
 __all__ = ["COMMANDS", "coup_json", "coup_text", "deal_coups"]
 
@@ -104,14 +104,7 @@ def coup_text(coup: Coup) -> Text:
 )
 @click.option("--hands", type=click.IntRange(min=1), default=10, show_default=True)
 @variant_option()
-@click.option(
-    "--cut-card",
-    type=click.IntRange(min=0),
-    default=14,
-    show_default=True,
-    help="Cards behind the cut card.",
-)
-@click.option("--no-burn", is_flag=True, help="Do not burn cards at the start of a shoe.")
+@shoe_options
 @click.option("--explain", "explain_", is_flag=True, help="Explain every draw and stand.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line and coup.")
 def deal(

@@ -18,7 +18,7 @@ from ..simulate import Job, SimulationResult, simulate
 from ..simulate_strategies import Plan, StrategyReport, play, plot
 from ..strategies import STRATEGIES
 from ..variants import Variant
-from .common import echo_json, fail, variant_option
+from .common import echo_json, fail, shoe_options, variant_option
 
 __all__ = ["COMMANDS", "money"]
 
@@ -88,14 +88,7 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     help="Shoes to deal (default 10,000; 1,000 when strategies play).",
 )
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the series (default: random).")
-@click.option(
-    "--cut-card",
-    type=click.IntRange(min=0),
-    default=14,
-    show_default=True,
-    help="Cards behind the cut card.",
-)
-@click.option("--no-burn", is_flag=True, help="Do not burn cards at the start of a shoe.")
+@shoe_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME", help=_strategy_help())
 @_money_option("--bankroll", "1000", "Starting bankroll of each session.")
 @_money_option("--unit", "10", "Base stake of the strategies.")

@@ -228,33 +228,43 @@ def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: s
     )
     if not reports:
         return
-    table = Table(title="Strategies (money in currency units)")
-    for column in (
-        "strategy",
+    # One column per strategy, so that a few of them fit an 80-column terminal.
+    labels = (
         "sessions",
         "mean final",
-        "5%..95% final",
+        "final, 5%..95%",
         "risk of ruin",
-        "EV/hand",
-        "edge (95%)",
+        "EV per hand",
+        "  95% interval",
+        "edge",
+        "  95% interval",
         "bets' own edge",
-    ):
-        table.add_column(column, justify="right")
+    )
+    columns = []
     for report in reports:
         data = report.to_json()
         final = data["final_bankroll"]
         ev, (ev_lo, ev_hi) = data["ev_per_hand"], data["ev_per_hand_ci95"]
         lo, hi = data["edge_ci95"]
-        table.add_row(
-            report.name,
-            f"{report.sessions:,}",
-            f"{final['mean'] / MINOR:,.2f}",
-            f"{final['p05'] / MINOR:,.0f}..{final['p95'] / MINOR:,.0f}",
-            f"{report.risk_of_ruin:.2%}",
-            f"{ev / MINOR:+.3f} ({ev_lo / MINOR:+.2f}..{ev_hi / MINOR:+.2f})",
-            f"{_pct(data['edge'])} ({_pct(lo)}..{_pct(hi)})",
-            _pct(data["expected_edge"]),
+        columns.append(
+            (
+                f"{report.sessions:,}",
+                f"{final['mean'] / MINOR:,.2f}",
+                f"{final['p05'] / MINOR:,.0f}..{final['p95'] / MINOR:,.0f}",
+                f"{report.risk_of_ruin:.2%}",
+                f"{ev / MINOR:+.3f}",
+                f"{ev_lo / MINOR:+.2f}..{ev_hi / MINOR:+.2f}",
+                _pct(data["edge"]),
+                f"{_pct(lo)}..{_pct(hi)}",
+                _pct(data["expected_edge"]),
+            )
         )
+    table = Table(title="Strategies (money in currency units)")
+    table.add_column("")
+    for report in reports:
+        table.add_column(report.name, justify="right", overflow="fold")
+    for line, label in enumerate(labels):
+        table.add_row(label, *(column[line] for column in columns))
     console.print(table)
     for report in reports:
         console.print(f"{report.name}: {report.verdict()}.")

@@ -515,11 +515,12 @@ class Ledger:
             if results:
                 self._point("settling")
             conn.execute(settlements.insert().values(round_id=round_id, txn_id=txn, kind="settle"))
-            for key, returned in results:
+            if results:  # one statement, executed for every bet (not one built per bet)
                 conn.execute(
                     bets.update()
-                    .where(bets.c.id == key, bets.c.status == "placed")
-                    .values(status="settled", returned=returned)
+                    .where(bets.c.id == sa.bindparam("b_id"), bets.c.status == "placed")
+                    .values(status="settled", returned=sa.bindparam("b_returned")),
+                    [{"b_id": key, "b_returned": returned} for key, returned in results],
                 )
             conn.execute(
                 rounds.update()

@@ -109,7 +109,16 @@ def serve_command(
     )
     app = create_app(config)
     click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    # No permessage-deflate: per-frame compression for every client is the event loop's
+    # biggest CPU cost under load (the benchmark's harness runs the same settings).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
 
 
 COMMANDS = (serve_command, verify_command)

@@ -198,7 +198,16 @@ def _main(argv: list[str]) -> None:
     data["tables"] = tuple(data["tables"])
     data["allowed_origins"] = tuple(data["allowed_origins"])
     app = create_app(ServerConfig(**data))
-    uvicorn.run(app, host="127.0.0.1", port=int(argv[1]), log_level="warning")
+    # No permessage-deflate: compressing every frame for every client costs more CPU
+    # than the loopback/LAN bytes it saves (as `baccara serve`).
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=int(argv[1]),
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
 
 
 if __name__ == "__main__":

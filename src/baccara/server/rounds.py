@@ -114,29 +114,52 @@ class BetBatcher:
     While one batch is being written, new bets queue; the next batch takes them all
     (up to ``size``), each in its own savepoint, so one fsync serves many bets and a
     refused bet changes nothing. Every bet is answered only after its batch commits.
+    Other writes (`call`: rounds opened, closed, settled) share the writer thread but
+    yield to waiting bets, so twenty tables settling at once do not hold up the bets.
     """
 
     def __init__(self, ledger: Ledger, writer: ThreadPoolExecutor, size: int = 200) -> None:
         self.ledger = ledger
         self.writer = writer
         self.size = size
-        self.queue: asyncio.Queue[tuple[dict[str, Any], asyncio.Future[BetReceipt]]] = (
-            asyncio.Queue()
-        )
+        self.bets: deque[tuple[dict[str, Any], asyncio.Future[BetReceipt]]] = deque()
+        self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
+        self.wake = asyncio.Event()
 
     async def submit(self, **request: Any) -> BetReceipt:
         """Queue one bet (`Ledger.place_bet`'s arguments); its receipt, or `BetError`."""
         future: asyncio.Future[BetReceipt] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait((request, future))
+        self.bets.append((request, future))
+        self.wake.set()
+        return await future
+
+    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run another write on the writer thread, after any bets waiting."""
+        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self.jobs.append((partial(fn, *args, **kwargs), future))
+        self.wake.set()
         return await future
 
     async def run(self) -> None:
-        """Write batches until cancelled."""
+        """Write batches (and other writes, bets first) until cancelled."""
         loop = asyncio.get_running_loop()
         while True:
-            batch = [await self.queue.get()]
-            while not self.queue.empty() and len(batch) < self.size:
-                batch.append(self.queue.get_nowait())
+            if not self.bets and not self.jobs:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            if not self.bets:
+                job, done = self.jobs.popleft()
+                try:
+                    result = await loop.run_in_executor(self.writer, job)
+                except Exception as error:
+                    if not done.done():
+                        done.set_exception(error)
+                else:
+                    if not done.done():
+                        done.set_result(result)
+                continue
+            batch = [self.bets.popleft() for _ in range(min(self.size, len(self.bets)))]
             try:
                 answers = await loop.run_in_executor(
                     self.writer, self.ledger.place_bets, [request for request, _ in batch]
@@ -210,6 +233,8 @@ class TableRunner:
 
     async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """Run a database write on the writer thread(s) (one for SQLite: no lock fights)."""
+        if self.batcher is not None and not self.ledger.postgres:
+            return await self.batcher.call(fn, *args, **kwargs)  # bets go first
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.writer, partial(fn, *args, **kwargs))
 

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import sqlalchemy as sa
+import uvloop
 
 from baccara.ledger import Ledger, normalize_url, wallet_account
 from baccara.server.app import ServerConfig
@@ -30,7 +31,9 @@ from baccara.server.harness import Player, ServerProcess
 PACE = 1.0
 
 
-async def _client(player: Player, table: str, until: float, times: list[float]) -> None:
+async def _client(
+    player: Player, table: str, until: float, times: list[float], tries: list[int]
+) -> None:
     rng = random.Random(player.name)
     await player.join(table)
     while time.monotonic() < until:
@@ -40,6 +43,7 @@ async def _client(player: Player, table: str, until: float, times: list[float]) 
         while time.time() < closes and time.monotonic() < until:
             start = time.perf_counter()
             answer = await player.bet("banker", 1_000, round=opened["round"])
+            tries.append(1)
             if answer["type"] == "bet_ack":
                 times.append(time.perf_counter() - start)
             elif answer["code"] in ("betting_closed", "insufficient_funds"):
@@ -50,7 +54,7 @@ async def _client(player: Player, table: str, until: float, times: list[float]) 
 
 def _run(
     url: str, clients: int, tables: int, seconds: float, folder: Path
-) -> tuple[int, float, float, float]:
+) -> tuple[int, float, float, float, float]:
     config = ServerConfig(
         database_url=url,
         tables=tuple(f"B{i}=punto-banco" for i in range(tables)),
@@ -63,6 +67,7 @@ def _run(
         welcome=10**9,
     )
     times: list[float] = []
+    tries: list[int] = []
 
     async def scenario(process: ServerProcess) -> float:
         players = [Player(process, f"b{uuid.uuid4().hex[:8]}") for _ in range(clients)]
@@ -70,16 +75,16 @@ def _run(
         start = time.monotonic()
         until = start + seconds
         await asyncio.gather(
-            *(_client(p, f"B{i % tables}", until, times) for i, p in enumerate(players))
+            *(_client(p, f"B{i % tables}", until, times, tries) for i, p in enumerate(players))
         )
         return time.monotonic() - start
 
     with ServerProcess(config, log=folder / "bench-server.log") as process:
-        elapsed = asyncio.run(scenario(process))
+        elapsed = uvloop.run(scenario(process))  # the load generator, not the server, is timed less
     times.sort()
     p99 = times[int(0.99 * (len(times) - 1))] if times else float("nan")
     p50 = statistics.median(times) if times else float("nan")
-    return len(times), len(times) / elapsed, p50, p99
+    return len(times), len(tries) / elapsed, len(times) / elapsed, p50, p99
 
 
 def _baseline(url: str, bets: int) -> float:
@@ -128,12 +133,12 @@ def main(quick: bool) -> None:
                 url = target
                 if name == "PostgreSQL":
                     url = stack.enter_context(_private_schema(target))
-                count, rate, p50, p99 = _run(url, clients, tables, seconds, folder)
+                count, offered, rate, p50, p99 = _run(url, clients, tables, seconds, folder)
                 base = _baseline(url, 300 if quick else 2000)
             verdict = "meets" if p99 < 0.050 else "misses"
             print(
                 f"   {name:<10}: {clients} clients, {tables} tables, one bet per client every "
-                f"{PACE:g} s (offered {clients / PACE:.0f} bets/s), {count} bets acked"
+                f"{PACE:g} s while betting is open ({offered:.0f} bets/s sent), {count} acked"
             )
             print(
                 f"   {'':<10}  {rate:8.1f} bets/s, median ack {p50 * 1e3:.1f} ms, "

@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from . import store
-from .bets import BetKind, settle
+from .bets import BetKind, Settlement, settle
 from .coup import Coup
 from .store import EXTERNAL, HOUSE, AccountKind, wallet_account
 from .variants import find_variant
@@ -250,17 +250,7 @@ class Ledger:
             return self._ids[name]
 
         def work(conn: Connection) -> int:
-            found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
-            if found is None:
-                kind = name.split(":", 1)[0]
-                key = conn.execute(
-                    accounts.insert().values(
-                        name=name, kind=AccountKind(kind).value, created_at=datetime.now(UTC)
-                    )
-                ).inserted_primary_key
-                assert key is not None
-                found = key[0]
-            return int(found)
+            return _account(conn, name)
 
         try:
             account = self._retry(work)
@@ -309,9 +299,9 @@ class Ledger:
         closes_at: float | None = None,
     ) -> int:
         """Open round ``number`` of ``table`` with its own escrow account; return its id."""
-        escrow = self.create_account(f"escrow:{table}:{number}")
 
         def work(conn: Connection) -> int:
+            escrow = _account(conn, f"escrow:{table}:{number}")
             key = conn.execute(
                 rounds.insert().values(
                     table_id=table,
@@ -371,60 +361,114 @@ class Ledger:
         a resend in a later round (after a crash, say) gets the stored bet, with its
         round and its status (``placed``, ``settled`` or ``refunded``).
         """
-        stake = _check_bet(bet_id, amount)
+        request = {
+            "account": account,
+            "round_id": round_id,
+            "bet_id": bet_id,
+            "kind": kind,
+            "amount": amount,
+        }
+        (answer,) = self.place_bets([request])
+        if isinstance(answer, BetError):
+            raise answer
+        return answer
 
-        def work(conn: Connection) -> BetReceipt:
-            return self._place(conn, account, round_id, bet_id, kind, stake)
+    def place_bets(self, requests: list[dict[str, Any]]) -> list[BetReceipt | BetError]:
+        """Place many bets in one transaction (group commit), in order.
+
+        Each request has the keyword arguments of `place_bet`; each answer is its
+        receipt or the `BetError` that refused it (a refused bet changes nothing). The
+        whole batch costs a fixed handful of statements, however many bets it holds.
+        """
+
+        def work(conn: Connection) -> list[BetReceipt | BetError]:
+            return self._place(conn, requests)
 
         try:
             return self._retry(work)
         except IntegrityError:  # the same id raced in from another connection
             return self._retry(work)
 
-    def place_bets(self, requests: list[dict[str, Any]]) -> list[BetReceipt | BetError]:
-        """Place many bets in one transaction (group commit), each in its own savepoint.
-
-        Each request has the keyword arguments of `place_bet`; each answer is its
-        receipt or the `BetError` that refused it (a refused bet changes nothing).
-        """
-
-        def work(conn: Connection) -> list[BetReceipt | BetError]:
-            out: list[BetReceipt | BetError] = []
-            for req in requests:
-                try:
-                    stake = _check_bet(req["bet_id"], req["amount"])
-                    with conn.begin_nested():
-                        out.append(
-                            self._place(
-                                conn,
-                                req["account"],
-                                req["round_id"],
-                                req["bet_id"],
-                                req["kind"],
-                                stake,
-                            )
-                        )
-                except BetError as error:
-                    out.append(error)
-            return out
-
-        try:
-            return self._retry(work)
-        except IntegrityError:
-            return self._retry(work)
-
     def _place(
-        self, conn: Connection, account: int, round_id: int, bet_id: str, kind: str, stake: int
-    ) -> BetReceipt:
-        if self.postgres:  # serialize this player's bets; the round may not close meanwhile
-            conn.execute(sa.select(accounts.c.id).where(accounts.c.id == account).with_for_update())
-        old = (
+        self, conn: Connection, requests: list[dict[str, Any]]
+    ) -> list[BetReceipt | BetError]:
+        answers: dict[int, BetReceipt | BetError] = {}
+        valid: list[tuple[int, int, dict[str, Any]]] = []  # (position, stake, request)
+        for n, req in enumerate(requests):
+            try:
+                valid.append((n, _check_bet(req["bet_id"], req["amount"]), req))
+            except BetError as error:
+                answers[n] = error
+        if valid:
+            self._place_valid(conn, valid, answers)
+        return [answers[n] for n in range(len(requests))]
+
+    def _place_valid(
+        self,
+        conn: Connection,
+        valid: list[tuple[int, int, dict[str, Any]]],
+        answers: dict[int, BetReceipt | BetError],
+    ) -> None:
+        players = sorted({req["account"] for _, _, req in valid})
+        if self.postgres:  # serialize each player's bets (ids in order: no deadlocks)
+            # NO KEY UPDATE: settlements' foreign-key checks on these rows need not wait.
             conn.execute(
-                sa.select(bets).where(bets.c.account_id == account, bets.c.bet_id == bet_id)
+                sa.select(accounts.c.id)
+                .where(accounts.c.id.in_(players))
+                .order_by(accounts.c.id)
+                .with_for_update(key_share=True)
             )
-            .mappings()
-            .first()
+        stored: dict[tuple[int, str], Any] = {
+            (row["account_id"], row["bet_id"]): row
+            for row in conn.execute(
+                sa.select(bets).where(
+                    bets.c.account_id.in_(players),
+                    bets.c.bet_id.in_({req["bet_id"] for _, _, req in valid}),
+                )
+            ).mappings()
+        }
+        query = sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id).where(
+            rounds.c.id.in_({req["round_id"] for _, _, req in valid})
         )
+        if self.postgres:  # the round may not close meanwhile
+            query = query.with_for_update(read=True)
+        found = {row.id: row for row in conn.execute(query)}
+        balances = dict.fromkeys(players, 0)
+        balances.update(
+            (account, int(total))
+            for account, total in conn.execute(
+                sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
+                .where(entries.c.account_id.in_(players))
+                .group_by(entries.c.account_id)
+            ).all()
+        )
+        new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
+        for n, stake, req in valid:
+            try:
+                receipt = self._decide(req, stake, stored, found, balances)
+            except BetError as error:
+                answers[n] = error
+                continue
+            answers[n] = receipt
+            if not receipt.duplicate:
+                row = {**_bet_row(req, stake), "returned": None}
+                stored[req["account"], req["bet_id"]] = row  # a resend later in the batch
+                new.append((row, found[req["round_id"]].escrow_id))
+        if new:
+            self._post_bets(conn, new)
+            self._point("bet_debited")
+
+    @staticmethod
+    def _decide(
+        req: dict[str, Any],
+        stake: int,
+        stored: dict[tuple[int, str], Any],
+        found: dict[int, Any],
+        balances: dict[int, int],
+    ) -> BetReceipt:
+        """One bet's answer from what the batch read; debits ``balances`` when placed."""
+        account, bet_id, kind = req["account"], req["bet_id"], req["kind"]
+        old = stored.get((account, bet_id))
         if old is not None:
             if (old["amount"], old["kind"]) != (stake, kind):
                 raise BetError(
@@ -432,43 +476,40 @@ class Ledger:
                     f"bet id {bet_id!r} was already used for {old['kind']} {old['amount']} "
                     f"in round {old['round_id']}: a new bet needs a new id",
                 )
-            return _receipt(old, self.balance(account, conn), duplicate=True)
-        query = sa.select(rounds.c.phase, rounds.c.escrow_id).where(rounds.c.id == round_id)
-        if self.postgres:
-            query = query.with_for_update(read=True)
-        found = conn.execute(query).first()
-        if found is None:
+            return _receipt(old, balances[account], duplicate=True)
+        round_id = req["round_id"]
+        if round_id not in found:
             raise BetError("unknown_round", f"unknown round {round_id}")
-        if found.phase != RoundPhase.OPEN:
-            raise BetError("betting_closed", f"no more bets: round {round_id} is {found.phase}")
-        balance = self.balance(account, conn)
-        if balance < stake:
-            raise BetError("insufficient_funds", f"bet of {stake} is over the balance of {balance}")
-        txn = self._post(
-            conn, "bet", f"bet:{account}:{bet_id}", {account: -stake, found.escrow_id: stake}
-        )
-        conn.execute(
-            bets.insert().values(
-                account_id=account,
-                bet_id=bet_id,
-                round_id=round_id,
-                kind=kind,
-                amount=stake,
-                txn_id=txn,
-                status="placed",
+        if found[round_id].phase != RoundPhase.OPEN:
+            raise BetError(
+                "betting_closed", f"no more bets: round {round_id} is {found[round_id].phase}"
             )
-        )
-        self._point("bet_debited")
-        return BetReceipt(
-            bet_id=bet_id,
-            round_id=round_id,
-            kind=kind,
-            amount=stake,
-            balance=balance - stake,
-            duplicate=False,
-            status="placed",
-            returned=None,
-        )
+        if balances[account] < stake:
+            raise BetError(
+                "insufficient_funds", f"bet of {stake} is over the balance of {balances[account]}"
+            )
+        balances[account] -= stake
+        return _receipt(_bet_row(req, stake), balances[account], duplicate=False)
+
+    def _post_bets(self, conn: Connection, new: list[tuple[dict[str, Any], int]]) -> None:
+        """Insert the debits of many bets: their transactions, entries and bet rows."""
+        now = datetime.now(UTC)
+        txns = conn.execute(
+            transactions.insert().returning(transactions.c.id, sort_by_parameter_order=True),
+            [
+                {"memo": f"bet bet:{row['account_id']}:{row['bet_id']}", "created_at": now}
+                for row, _ in new
+            ],
+        ).scalars()
+        legs: list[dict[str, int]] = []
+        for (row, escrow), txn in zip(new, txns, strict=True):
+            row["txn_id"] = txn
+            legs.append(
+                {"transaction_id": txn, "account_id": row["account_id"], "amount": -row["amount"]}
+            )
+            legs.append({"transaction_id": txn, "account_id": escrow, "amount": row["amount"]})
+        conn.execute(entries.insert(), legs)
+        conn.execute(bets.insert(), [row for row, _ in new])
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
@@ -505,8 +546,11 @@ class Ledger:
             placed = conn.execute(sa.select(bets).where(bets.c.round_id == round_id)).mappings()
             moves: dict[int, int] = {row["escrow_id"]: 0, self.house: 0}
             results: list[tuple[int, int]] = []
+            seen: dict[tuple[str, int], Settlement] = {}  # most bets repeat a kind and amount
             for bet in placed:
-                done = settle(BetKind(bet["kind"]), int(bet["amount"]), coup, rules)
+                key = (bet["kind"], int(bet["amount"]))
+                if (done := seen.get(key)) is None:
+                    done = seen[key] = settle(BetKind(key[0]), key[1], coup, rules)
                 moves[row["escrow_id"]] -= done.stake
                 moves[bet["account_id"]] = moves.get(bet["account_id"], 0) + done.returned
                 moves[self.house] += done.stake - done.returned
@@ -642,6 +686,33 @@ def _check_bet(bet_id: object, amount: object) -> int:
     return stake
 
 
+def _account(conn: Connection, name: str) -> int:
+    """The id of account ``name``, inserted if missing, inside ``conn``'s transaction."""
+    found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
+    if found is None:
+        key = conn.execute(
+            accounts.insert().values(
+                name=name,
+                kind=AccountKind(name.split(":", 1)[0]).value,
+                created_at=datetime.now(UTC),
+            )
+        ).inserted_primary_key
+        assert key is not None
+        found = key[0]
+    return int(found)
+
+
+def _bet_row(req: dict[str, Any], stake: int) -> dict[str, Any]:
+    return {
+        "account_id": req["account"],
+        "bet_id": req["bet_id"],
+        "round_id": req["round_id"],
+        "kind": req["kind"],
+        "amount": stake,
+        "status": "placed",
+    }
+
+
 def _receipt(row: Any, balance: int, duplicate: bool) -> BetReceipt:
     return BetReceipt(
         bet_id=row["bet_id"],
@@ -651,7 +722,7 @@ def _receipt(row: Any, balance: int, duplicate: bool) -> BetReceipt:
         balance=balance,
         duplicate=duplicate,
         status=row["status"],
-        returned=None if row["returned"] is None else int(row["returned"]),
+        returned=None if row.get("returned") is None else int(row["returned"]),
     )
 
 

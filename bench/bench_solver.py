@@ -39,6 +39,8 @@ def main(quick: bool) -> None:
         ("kemeny-snell", 6, 0.0),
         ("totals", 6, 0.0),
         ("totals", 6, 0.05),
+        ("downton-lockwood", 6, 0.0),
+        ("downton-lockwood", 6, 0.05),
         ("compositions", 6, 0.0),
         ("compositions", 6, 0.05),
     ):
@@ -50,7 +52,7 @@ def main(quick: bool) -> None:
         sol = solve_game(game)
         solved = time.perf_counter() - start
         print(
-            f"   {model:<13} decks {decks} commission {commission:.2f}: enumerate {built:.2f} s, "
+            f"   {model:<16} decks {decks} commission {commission:.2f}: enumerate {built:.2f} s, "
             f"solve {solved * 1000:.0f} ms, value {100 * sol.value:+.4f}%"
         )
     build_game.cache_clear()

@@ -1,7 +1,9 @@
 """Two players in two browsers (Debian's chromium driven by Playwright) at one table.
 
-They register, sit down, bet, watch the deal, see the result, the payout and the
-roads; the balances on the page match the ledger. Screenshots go to artifacts/.
+They register, sit down at a squeeze table, bet, see each other's chips on the layout,
+squeeze the face-down cards (one by dragging, one by keyboard), watch the reveal, see
+the result, the payout and the roads; the balances on the page match the ledger.
+Screenshots (laptop and phone sizes) go to artifacts/.
 Skipped without chromium on a developer machine; a failure in CI (CI=true).
 """
 
@@ -48,10 +50,11 @@ def _need_chromium() -> None:
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     config = ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'browser.db'}",
-        tables=("t1=punto-banco", "t2=ez"),
+        tables=("t1=punto-banco:squeeze", "t2=ez"),
         bet_seconds=8.0,
         card_seconds=0.25,
         result_seconds=2.5,
+        squeeze_seconds=10.0,
     )
     with ServerProcess(config, log=tmp_path / "server.log") as process:
         yield process
@@ -94,11 +97,12 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             ann, bob = pages["ann"], pages["bob"]
             # Wait for a fresh betting window with time to spare.
             for page in (ann, bob):
-                expect(page.locator("#phase")).to_have_text("Place your bets", timeout=30_000)
+                expect(page.locator("#phase")).to_have_text("Place your bets", timeout=45_000)
             ann.wait_for_function(
                 "() => parseFloat(document.getElementById('timer-text').textContent) > 4",
-                timeout=30_000,
+                timeout=45_000,
             )
+            expect(ann.locator("#squeeze-tag")).to_be_visible()
             ann.keyboard.press("4")  # the 100.00 chip
             ann.click(".spot.banker")
             ann.click("#confirm")
@@ -111,7 +115,53 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             expect(bob.locator("#bet-msg")).to_contain_text("Bet accepted", timeout=10_000)
             expect(ann.locator(".spot.banker .stake")).to_have_text("100.00")
             expect(bob.locator(".spot.player .stake")).to_have_text("200.00")
-            expect(ann.locator("#player-cards .pcard").nth(1)).to_be_visible(timeout=20_000)
+            # Each sees the other's chips on the layout and on the seat rail.
+            theirs = ann.locator(".spot.player .stack:not(.mine)")
+            expect(theirs).to_have_count(1, timeout=5_000)
+            assert "web_bob" in (theirs.get_attribute("title") or "")
+            expect(ann.locator(".spot.banker .stack.mine")).to_have_count(1)
+            expect(bob.locator(".spot.banker .stack:not(.mine)")).to_have_count(1)
+            assert "200.00" in (
+                bob.locator(".spot.player .stack.mine").get_attribute("title") or ""
+            )
+            expect(ann.locator("#rail .seat")).to_have_count(2)
+            expect(ann.locator("#rail")).to_contain_text("web_bob")
+            expect(bob.locator("#rail .seat.mine")).to_contain_text("200.00")
+            ann.screenshot(path=str(ARTIFACTS / "chips-laptop.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "chips-phone.png"), full_page=True)
+            # The squeeze: four cards face down; Banker's is Ann's (the biggest Banker
+            # stake), Player's is Bob's. Ann drags a corner, Bob uses the S key.
+            for page in (ann, bob):
+                expect(page.locator(".pcard.down")).to_have_count(4, timeout=20_000)
+                expect(page.locator("#phase")).to_have_text("Squeeze")
+            assert ann.locator(".pcard.face, .pcard .face").count() == 0  # no value yet
+            expect(ann.locator("#banker-cards .pcard.down.mine")).to_have_count(2)
+            expect(bob.locator("#player-cards .pcard.down.mine")).to_have_count(2)
+            box = ann.locator("#banker-cards .pcard.down").first.bounding_box()
+            assert box is not None
+            ann.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
+            ann.mouse.down()
+            ann.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6, steps=5)
+            ann.mouse.up()
+            bob.locator("#player-cards .pcard.down").first.focus()
+            bob.keyboard.press("s")
+            # Ann's peel is relayed: Bob sees her Banker cards bent.
+            bob.wait_for_function(
+                "() => parseFloat(document.querySelector('#banker-cards .pcard.down')"
+                ".style.getPropertyValue('--p')) > 0",
+                timeout=10_000,
+            )
+            ann.screenshot(path=str(ARTIFACTS / "squeeze-laptop.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "squeeze-phone.png"), full_page=True)
+            for _ in range(4):
+                ann.keyboard.press("s")
+                bob.keyboard.press(" ")  # Space on the focused face-down card
+            # Both squeezers have turned their cards: the server reveals them.
+            for page in (ann, bob):
+                expect(page.locator(".pcard.down")).to_have_count(0, timeout=15_000)
+                expect(page.locator("#banker-cards .pcard").nth(1)).to_have_attribute(
+                    "aria-label", re.compile(r"^[2-9TJQKA][shdc]$")
+                )
             ann.screenshot(path=str(ARTIFACTS / "deal-laptop.png"), full_page=True)
             for page in (ann, bob):
                 expect(page.locator("#result-banner")).to_be_visible(timeout=20_000)
@@ -148,5 +198,9 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             expect(ann.locator("#recall-words")).to_contain_text("step 1/")
             ann.click("#recall-next")
             expect(ann.locator("#recall-words")).to_contain_text("step 2/")
+            # The next round clears everybody's chips from the layout and the rail.
+            expect(bob.locator("#phase")).to_have_text("Place your bets", timeout=20_000)
+            expect(bob.locator(".stack")).to_have_count(0)
+            expect(bob.locator("#rail .seat.in")).to_have_count(0)
         finally:
             browser.close()

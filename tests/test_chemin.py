@@ -13,6 +13,7 @@ from baccara import rules
 from baccara.cards import parse_cards
 from baccara.chemin import (
     BancoCalled,
+    BankerDecided,
     BankPassed,
     CheminError,
     CheminTable,
@@ -24,7 +25,9 @@ from baccara.chemin import (
 from baccara.chemin_rules import (
     FREE_CELLS,
     Cell,
+    House,
     banker_cell,
+    free_cells,
     house_banker_draws,
     house_punter_draws,
     punter_cell,
@@ -59,6 +62,29 @@ def test_bound_cells_agree_with_punto_banco(total: int, third: int | None) -> No
     else:
         assert (cell is Cell.DRAW) is rules.banker_draws(total, third)
     assert house_banker_draws(total, third) is rules.banker_draws(total, third)
+
+
+def test_the_scarne_tableau_is_free_only_at_3_9_and_5_4() -> None:
+    # the Scarne-style rule card: 4 against an ace and 6 against a standing punter stand
+    assert free_cells("scarne") == ((3, 9), (5, 4))
+    assert banker_cell(4, 1, House.SCARNE) is Cell.STAND
+    assert banker_cell(6, None, House.SCARNE) is Cell.STAND
+    assert banker_cell(4, 1, House.FRENCH) is Cell.FREE
+    with pytest.raises(ValueError, match="unknown house tableau 'vegas'"):
+        banker_cell(4, 1, "vegas")
+
+
+@pytest.mark.parametrize("house", list(House))
+@pytest.mark.parametrize("total", range(8))
+@pytest.mark.parametrize("third", [*range(10), None])
+def test_every_tableau_binds_like_punto_banco(house: House, total: int, third: int | None) -> None:
+    cell = banker_cell(total, third, house)
+    if (total, third) in free_cells(house):
+        assert cell is Cell.FREE
+    else:
+        assert (cell is Cell.DRAW) is rules.banker_draws(total, third)
+    # "by the rule" the free cells go as in Punto Banco: the same for every tableau
+    assert house_banker_draws(total, third, house) is rules.banker_draws(total, third)
 
 
 def test_the_punter_draws_on_0_to_4_stands_on_6_7_and_chooses_on_5() -> None:
@@ -211,6 +237,20 @@ def test_the_punter_may_stand_on_5() -> None:
     assert isinstance(events[-1], CoupSettled) and events[-1].result is Result.BANKER
 
 
+def test_the_scarne_table_binds_6_when_the_punter_stood() -> None:
+    table = table_with("2h Ac 3d 5s 9c", tableau="scarne")  # punter 5, banker 6
+    assert table.tableau is House.SCARNE
+    table.open_bank(1_000)
+    table.banco(1)
+    events = table.stand()
+    assert not table.banker_free()
+    decided = [e for e in events if isinstance(e, BankerDecided)]
+    assert decided and not decided[0].draws and not decided[0].free
+    assert isinstance(events[-1], CoupSettled) and events[-1].result is Result.BANKER
+    with pytest.raises(CheminError, match="unknown house tableau"):
+        table_with("2h", tableau="vegas")
+
+
 def test_the_punter_is_bound_on_0_to_4_and_6_7() -> None:
     table = table_with("2h Ac 2d 4s 9c")  # punter 4 draws 9: 3; banker 5 against a 9 stands
     table.open_bank(1_000)
@@ -284,6 +324,17 @@ def test_baccara_play_runs_chemin_de_fer_with_a_human() -> None:
     assert result.exit_code == 0, result.output
     assert "Player 1 holds the bank for 5000." in result.output
     assert "Goodbye." in result.output
+
+
+def test_baccara_play_takes_the_house_tableau() -> None:
+    from click.testing import CliRunner
+
+    from baccara.cli import cli
+
+    args = ["play", "--variant", "chemin-de-fer", "--seats", "1", "--bots", "1", "--seed", "4"]
+    result = CliRunner().invoke(cli, [*args, "--house", "scarne"], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "House tableau: scarne." in result.output
 
 
 @pytest.mark.slow

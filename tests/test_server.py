@@ -20,7 +20,7 @@ from websockets.exceptions import InvalidStatus
 from baccara.coup import Coup
 from baccara.fair import verify
 from baccara.ledger import Ledger, wallet_account
-from baccara.server.app import ServerConfig
+from baccara.server.app import ServerConfig, _table_specs
 from baccara.server.harness import Player, ServerProcess
 from baccara.server.ws import origin_allowed
 
@@ -267,6 +267,7 @@ def test_shoe_ends_with_a_verifiable_record(server: ServerProcess) -> None:
     assert all(verify(shoe).ok for shoe in shoes)
     lobby = httpx.get(f"{server.url}/api/tables").json()
     assert {t["id"] for t in lobby} == {"t1", "t2"}
+    assert not any(t["squeeze"] for t in lobby)  # tables squeeze only when asked to
     assert httpx.get(f"{server.url}/api/tables/t1/roads.svg").text.startswith("<svg")
     assert httpx.get(f"{server.url}/api/tables/nope").status_code == 404
 
@@ -319,3 +320,152 @@ def test_two_processes_share_postgres_by_advisory_lock(database_url: str, tmp_pa
     assert tables_one == ["a1", "s1"]
     assert tables_two == ["b1"]  # s1 is locked by the first process
     assert "run by another process" in (tmp_path / "second.log").read_text()
+
+
+def _card_tokens(coup: Coup) -> list[str]:
+    return [f'"{card}"' for card in coup.deal_order()]
+
+
+def test_squeeze_table(tmp_path: Path) -> None:
+    """A squeeze table: the first four cards face down, squeezed by the biggest stakes,
+    with no card value sent before its reveal; the squeezers end the squeeze early."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'squeeze.db'}",
+        tables=("s1=punto-banco:squeeze",),
+        bet_seconds=5.0,
+        card_seconds=0.02,
+        result_seconds=0.1,
+        squeeze_seconds=12.0,
+    )
+
+    async def scenario(process: ServerProcess) -> dict[str, Any]:
+        ann, bob = Player(process, "sq_ann"), Player(process, "sq_bob")
+        await ann.register()
+        await bob.register()
+        snap = await ann.join("s1")
+        seen = await bob.join("s1")
+        assert (snap["squeeze"], snap["squeeze_seconds"]) == (True, 12.0)
+        assert seen["seats"]["sq_ann"] == 1  # the seat rail: everybody's seat
+        if not (snap["phase"] == "betting" and snap["time_left"] > 2.5):
+            snap = await ann.expect(lambda m: m["type"] == "round_open", 40)
+        round_id = snap["round"]
+        assert (await ann.bet("banker", 5_000))["type"] == "bet_ack"
+        assert (await bob.bet("banker", 2_000))["type"] == "bet_ack"
+        assert (await bob.bet("player", 1_000))["type"] == "bet_ack"
+        squeeze = await bob.expect(lambda m: m["type"] == "squeeze", 20)
+        assert squeeze["round"] == round_id
+        assert squeeze["squeezers"] == {"player": "sq_bob", "banker": "sq_ann"}
+        assert squeeze["cards"] == {"player": 2, "banker": 2}
+        assert squeeze["seconds"] == 12.0
+        assert squeeze["ends_at"] == pytest.approx(squeeze["time"] + 12.0, abs=1.0)
+        async with httpx.AsyncClient(base_url=process.url) as client:
+            during = (await client.get("/api/tables/s1")).json()
+        assert during["phase"] == "squeeze" and during["revealed"] == []
+        assert during["squeezing"]["squeezers"] == squeeze["squeezers"]
+        # A reconnecting client draws everybody's chips and seats from the snapshot.
+        assert during["table_bets"] == {
+            "sq_ann": {"banker": 5_000},
+            "sq_bob": {"banker": 2_000, "player": 1_000},
+        }
+        assert set(during["seats"]) == {"sq_ann", "sq_bob"}
+        # Only the hand's squeezer may peel it, by a number from 0 to 1.
+        await bob.send({"type": "squeeze", "side": "banker", "peel": 0.5})
+        assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "not_squeezer"
+        for bad in (1.5, -0.1, "half", True, None):
+            await ann.send({"type": "squeeze", "side": "banker", "peel": bad})
+            assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "bad_peel"
+        await ann.send({"type": "squeeze", "side": "tie", "peel": 0.5})
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "bad_side"
+        await ann.send({"type": "squeeze", "side": "banker", "peel": 0.5})
+        peel = await bob.expect(lambda m: m["type"] == "peel")
+        assert (peel["side"], peel["by"], peel["peel"]) == ("banker", "sq_ann", 0.5)
+        # Both squeezers turn their cards: the reveal comes before the 12 s are up.
+        await ann.send({"type": "squeeze", "side": "banker", "peel": 1})
+        await bob.send({"type": "squeeze", "side": "player", "peel": 1.0})
+        first = await ann.expect(lambda m: m["type"] == "card", 10)
+        assert first["round"] == round_id and first["step"] == 0
+        result = await ann.expect(lambda m: m["type"] == "result", 20)
+        await bob.expect(lambda m: m["type"] == "result", 20)
+        late = await ann.expect(lambda m: m["type"] == "error" or m["type"] == "round_open", 20)
+        await ann.send({"type": "squeeze", "side": "banker", "peel": 0.2})
+        over = await ann.expect(lambda m: m["type"] == "error")
+        await ann.close()
+        await bob.close()
+        return {"ann": ann.inbox, "bob": bob.inbox, "result": result, "late": late, "over": over}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        got = run(scenario(process))
+        lobby = httpx.get(f"{process.url}/api/tables").json()
+    assert [(t["id"], t["squeeze"]) for t in lobby] == [("s1", True)]
+    assert got["over"]["code"] == "not_squeezing"
+    coup = Coup.parse(got["result"]["coup"])
+    tokens = _card_tokens(coup)
+    for inbox in (got["ann"], got["bob"]):
+        texts = [json.dumps(m) for m in inbox]
+        first_card = next(i for i, m in enumerate(inbox) if m["type"] == "card")
+        assert inbox[first_card - 1]["type"] in ("squeeze", "peel", "error")
+        # No value of this coup's cards in anything a client got before the reveal.
+        assert not [t for text in texts[:first_card] for t in tokens if t in text]
+        cards = [m["card"] for m in inbox if m["type"] == "card" and m["card"]]
+        assert cards == [str(c) for c in coup.deal_order()]
+    book = Ledger.connect(config.database_url)
+    try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()
+
+
+def test_table_specs() -> None:
+    assert _table_specs(("s=ez:squeeze", "mini"), squeeze=False) == [
+        ("s", "ez", True),
+        ("t2", "mini", False),
+    ]
+    assert _table_specs(("ez",), squeeze=True) == [("t1", "ez", True)]
+    with pytest.raises(ValueError, match="bad table option 'peek'"):
+        _table_specs(("t1=ez:peek",))
+
+
+def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'limits.db'}",
+        tables=("r1=punto-banco",),
+        bets_per_second=0.5,
+        bet_burst=3,
+        bet_seconds=5.0,
+        card_seconds=0.02,
+        result_seconds=0.1,
+    )
+
+    async def scenario(server: ServerProcess) -> None:
+        rex = Player(server, "rate_rex")
+        start = await rex.register()
+        await rex.join("r1")
+        await rex.expect(lambda m: m["type"] == "round_open")
+        ids = [f"rex-{n}" for n in range(8)]
+        for bet_id in ids:  # all at once, without waiting for the answers
+            await rex.send({"type": "bet", "bet_id": bet_id, "kind": "banker", "amount": 1_000})
+        answers = [
+            await rex.expect(lambda m, b=b: m.get("bet_id") == b and m["type"] != "bets")
+            for b in ids
+        ]
+        acked = [a for a in answers if a["type"] == "bet_ack"]
+        limited = [a for a in answers if a.get("code") == "rate_limited"]
+        assert len(acked) in (3, 4) and len(acked) + len(limited) == 8
+        assert _balance(server, "rate_rex") == start - 1_000 * len(acked)
+        for _ in range(100):
+            await rex.send({"type": "ping"})
+        replies = [
+            await rex.expect(lambda m: m["type"] == "pong" or m.get("code") == "rate_limited")
+            for _ in range(100)
+        ]
+        pongs = sum(m["type"] == "pong" for m in replies)
+        assert 40 <= pongs <= 70 and all(m["message"] for m in replies if m["type"] == "error")
+        await rex.close()
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        run(scenario(server))
+        book = Ledger.connect(config.database_url)
+        try:
+            assert book.check_invariants() == []
+        finally:
+            book.engine.dispose()

@@ -101,6 +101,7 @@ def test_best_responses_to_the_equilibrium_gain_nothing(
     [
         ("kemeny-snell", 6, 0.012281, None),
         ("totals", 6, 0.012374, 0.010558),
+        ("downton-lockwood", 6, 0.012374, 0.010558),
         ("compositions", 6, 0.012374, 0.010558),
         ("totals", 8, 0.012351, 0.010579),
     ],
@@ -112,6 +113,87 @@ def test_the_house_tableau_value_is_the_punto_banco_edge(
     if banker_edge is not None:
         net = solve_chemin(model, decks=decks, commission=0.05).house_value
         assert round(-net, 6) == banker_edge
+
+
+# An independent check, not a copy of our own output: these figures come from a
+# separate program (a plain-Python enumeration of the deals and a SciPy LP, written
+# from the models' definitions by another engineer, without this package's code).
+# Each is kept only to the digits on which both computations agree.
+@pytest.mark.parametrize(
+    ("decks", "draw_on_5", "value", "mix_0_6_stood"),
+    [
+        (1, 0.73976608187134, 0.0137599721250, 0.64519232478),
+        (6, 0.80535303211347, 0.0129367120783, 0.63613257178),
+        (8, 0.80856868414798, 0.0128998022291, 0.63286362170),
+    ],
+)
+def test_downton_lockwood_agrees_with_an_independent_computation(
+    decks: int, draw_on_5: float, value: float, mix_0_6_stood: float
+) -> None:
+    sol = solve_chemin("downton-lockwood", decks=decks)
+    assert sol.player_draw["5"] == pytest.approx(draw_on_5, abs=1e-13)
+    assert sol.value == pytest.approx(value, abs=1e-13)
+    # the banker mixes only with a ten-value card and a 6 when the punter stood
+    assert list(sol.banker_mixed) == [("0-6", None)]
+    assert sol.banker_mixed[("0-6", None)] == pytest.approx(mix_0_6_stood, abs=1e-11)
+
+
+def test_downton_lockwood_six_decks_strategies() -> None:
+    sol = solve_chemin("downton-lockwood", decks=6)
+    assert sol.primal_value == pytest.approx(sol.dual_value, abs=1e-12)
+    # where the banker leaves the tableau (same cells in the independent computation)
+    assert {cell for cell, _, _ in sol.departures()} == {
+        ("0-6", None),
+        ("1-4", 4),
+        ("2-3", 4),
+        ("8-8", None),
+    }
+    # B2 is worth more to the banker than B1 (he sees his cards) and B3 (the punter sees his)
+    assert sol.value > max(solve_chemin("totals").value, solve_chemin("compositions").value)
+
+
+def test_downton_lockwood_with_commission() -> None:
+    free = solve_chemin("downton-lockwood", decks=6)
+    taxed = solve_chemin("downton-lockwood", decks=6, commission=0.05)
+    # the banker's mix keeps the punter indifferent, so the punter loses the game's value
+    assert taxed.banker_mixed == pytest.approx(free.banker_mixed, abs=1e-12)
+    assert taxed.punter_loss == pytest.approx(free.value, abs=1e-12)
+    assert taxed.player_draw["5"] == pytest.approx(0.823205629637, abs=1e-9)
+    assert taxed.value < 0
+
+
+@pytest.mark.parametrize(
+    ("model", "draw_on_5", "value"),
+    [("totals", 0.81122874816001, 0.0129155125528), ("compositions", None, 0.0128410139245)],
+)
+def test_totals_and_compositions_agree_with_the_independent_computation(
+    model: str, draw_on_5: float | None, value: float
+) -> None:
+    # the same independent program as above (6 decks, no commission)
+    sol = solve_chemin(model, decks=6)
+    assert sol.value == pytest.approx(value, abs=1e-13)
+    if draw_on_5 is not None:
+        assert sol.player_draw["5"] == pytest.approx(draw_on_5, abs=1e-13)
+    else:
+        assert round(sol.player_draw["1-4"], 6) == 0.467455
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("commission", [0.0, 0.05])
+def test_the_scarne_tableau_banker(model: str, commission: float) -> None:
+    sol = solve_chemin(model, decks=6, commission=commission, banker="tableau", house="scarne")
+    game = build_game(model, 6, commission)
+    assert sol.house == "scarne"
+    banker_gain, punter_gain = best_response_gains(game, sol.x, sol.y, "tableau", "scarne")
+    assert abs(banker_gain) < 1e-12 and abs(punter_gain) < 1e-12
+    if commission == 0.0:
+        assert sol.primal_value == pytest.approx(sol.dual_value, abs=1e-12)
+    # 4 against an ace and 6 against a standing punter are bound to stand
+    for (info, third), total in zip(game.cells, game.cell_totals, strict=True):
+        if (total, third) in ((4, 1), (6, None)):
+            assert sol.banker_draw[(info, third)] == 0.0
+    # with only 3-9 and 5-4 free the banker has no cell worth mixing in
+    assert not sol.banker_mixed
 
 
 def test_compositions_model_choices_on_5() -> None:
@@ -154,7 +236,7 @@ def test_bad_model_and_commission_are_refused() -> None:
 @pytest.mark.slow
 def test_the_equilibrium_bot_wins_what_the_solver_says(full_size: bool) -> None:
     coups = 20_000_000 if full_size else 300_000
-    for model, seed in (("kemeny-snell", 1), ("compositions", 2)):
+    for model, seed in (("kemeny-snell", 1), ("downton-lockwood", 3), ("compositions", 2)):
         sol = solve_chemin(model, decks=6)
         game = build_game(model, 6, 0.0)
         hx, hy = house_strategy(game)
@@ -208,6 +290,35 @@ def test_cli_solve_chemin_de_fer_json(model: str) -> None:
         assert set(data["player_draw_on_5"]) == {"0-5", "1-4", "2-3", "6-9", "7-8"}
     else:
         assert 0 < data["player_draw_on_5"] < 1
+    assert data["house"] == "french"
+
+
+@pytest.mark.parametrize("commission", [[], ["--commission"]])
+def test_cli_solve_downton_lockwood_json(commission: list[str]) -> None:
+    args = ["solve", "chemin-de-fer", "--model", "downton-lockwood", "--json", *commission]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    sol = solve_chemin("downton-lockwood", decks=6, commission=0.05 if commission else 0.0)
+    assert data["model"] == "downton-lockwood"
+    assert data["value"] == pytest.approx(sol.value)
+    assert isinstance(data["player_draw_on_5"], float)
+    assert data["player_draw_on_5"] == pytest.approx(sol.player_draw["5"])
+    assert [(m["info"], m["third"]) for m in data["banker_mixed"]] == [("0-6", None)]
+    assert len(data["banker_strategy"]) == 44 and len(data["banker_strategy"]["0-6"]) == 11
+
+
+def test_cli_solve_with_the_scarne_tableau() -> None:
+    args = ["solve", "chemin-de-fer", "--model", "totals", "--banker", "tableau"]
+    result = CliRunner().invoke(cli, [*args, "--house", "scarne", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["house"] == "scarne" and data["banker_mixed"] == []
+    assert data["value"] == pytest.approx(
+        solve_chemin("totals", banker="tableau", house="scarne").value
+    )
+    text = CliRunner().invoke(cli, [*args, "--house", "scarne"]).output
+    assert "banker tableau (scarne)" in text
 
 
 def test_cli_solve_readable_and_banque() -> None:

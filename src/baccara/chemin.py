@@ -5,8 +5,9 @@ bank is held by one player, who sets its amount; the punters, in turn from the
 banker's next seat, cover part of it or one calls "banco" for the whole of it (a
 punter who lost a banco has "banco suivi", the first call on the next coup); the
 banco caller, or else the punter with the largest stake, plays the hand. The
-punter chooses only on 5; the banker is bound by the tableau (`chemin_rules`)
-except in its free cells, or everywhere with ``free_banker``. When the banker
+punter chooses only on 5; the banker is bound by the ``tableau``
+(`chemin_rules.House`: ``french``, the default, or ``scarne``) except in its free
+cells, or everywhere with ``free_banker``. When the banker
 wins, his winnings less the house's commission join the bank and he may keep it
 or pass it; when he loses, the bank passes to the next seat.
 
@@ -171,6 +172,7 @@ class CheminTable:
         shoe: Shoe | None = None,
         seed: int | None = None,
         free_banker: bool = False,
+        tableau: chemin_rules.House | str = chemin_rules.House.FRENCH,
         minimum: int = 100,
     ) -> None:
         if len(names) < 2 or len(names) != len(bankrolls):
@@ -181,6 +183,10 @@ class CheminTable:
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
         self.free_banker = free_banker
+        try:
+            self.tableau = chemin_rules.House.parse(tableau)
+        except ValueError as error:
+            raise CheminError(str(error)) from None
         self.minimum = minimum
         if shoe is None:
             shoe = Shoe.shuffled(ShoeRules(decks=self.variant.decks), seed=seed)
@@ -508,7 +514,9 @@ class CheminTable:
         ]
         self.phase = Phase.BANKER
         if not self.banker_free():
-            draws_b = chemin_rules.house_banker_draws(self.banker_total, self.punter_third)
+            draws_b = chemin_rules.house_banker_draws(
+                self.banker_total, self.punter_third, self.tableau
+            )
             events.extend(self._banker_acts(draws_b, free=False))
         return events
 
@@ -516,7 +524,7 @@ class CheminTable:
         """Whether the banker has a choice in the present cell."""
         if self.phase is not Phase.BANKER:
             return False
-        cell = chemin_rules.banker_cell(self.banker_total, self.punter_third)
+        cell = chemin_rules.banker_cell(self.banker_total, self.punter_third, self.tableau)
         return self.free_banker or cell is chemin_rules.Cell.FREE
 
     def can_banker_draw(self) -> bool:

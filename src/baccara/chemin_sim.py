@@ -120,7 +120,7 @@ def _play(
     pfin = np.where(punter_draws, _TOTAL[pt, c5], pt)
     # The banker's cell: his information and the punter's third card (10: stood).
     column = np.where(punter_draws, c5, rules.NO_CARD)
-    if model is Model.COMPOSITIONS:
+    if model.banker_sees_cards:
         comp_index = np.zeros((10, 10), dtype=np.int64)
         for i, (a, b) in enumerate(banker_compositions()):
             comp_index[a, b] = comp_index[b, a] = i

@@ -182,6 +182,11 @@ class Ledger:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.postgres = engine.dialect.name == "postgresql"
+        # Single reads need no transaction: on PostgreSQL, autocommit spares each one
+        # its BEGIN and ROLLBACK round trips.
+        self.reader = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else engine
+        )
         metadata.create_all(engine)
         self._ids: dict[str, int] = {}
         self.fault: Callable[[str], None] | None = None
@@ -266,8 +271,13 @@ class Ledger:
         )
         if conn is not None:
             return int(conn.execute(query).scalar_one())
-        with self.engine.connect() as read:
+        with self.reader.connect() as read:
             return int(read.execute(query).scalar_one())
+
+    def balances(self, accounts: list[int]) -> dict[int, int]:
+        """The balances of many accounts in one query."""
+        with self.reader.connect() as read:
+            return _balances(read, accounts)
 
     def deposit(self, account: int, amount: int, *, ref: str) -> bool:
         """Credit ``amount`` from the cashier once per ``ref``; False if ``ref`` was done."""
@@ -320,7 +330,7 @@ class Ledger:
 
     def round(self, round_id: int) -> dict[str, Any]:
         """The round's row as a dict."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             row = conn.execute(sa.select(rounds).where(rounds.c.id == round_id)).mappings().first()
         if row is None:
             raise LedgerError(f"unknown round {round_id}")
@@ -346,7 +356,7 @@ class Ledger:
         query = sa.select(rounds).where(rounds.c.phase.in_([RoundPhase.OPEN, RoundPhase.CLOSED]))
         if table is not None:
             query = query.where(rounds.c.table_id == table)
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return [dict(row) for row in conn.execute(query.order_by(rounds.c.id)).mappings()]
 
     # -- bets ---------------------------------------------------------------------------
@@ -433,15 +443,7 @@ class Ledger:
         if self.postgres:  # the round may not close meanwhile
             query = query.with_for_update(read=True)
         found = {row.id: row for row in conn.execute(query)}
-        balances = dict.fromkeys(players, 0)
-        balances.update(
-            (account, int(total))
-            for account, total in conn.execute(
-                sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
-                .where(entries.c.account_id.in_(players))
-                .group_by(entries.c.account_id)
-            ).all()
-        )
+        balances = _balances(conn, players)
         new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
         for n, stake, req in valid:
             try:
@@ -513,7 +515,7 @@ class Ledger:
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             row = (
                 conn.execute(
                     sa.select(bets).where(bets.c.account_id == account, bets.c.bet_id == bet_id)
@@ -528,7 +530,7 @@ class Ledger:
         query = sa.select(bets).where(bets.c.round_id == round_id)
         if account is not None:
             query = query.where(bets.c.account_id == account)
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return [dict(row) for row in conn.execute(query.order_by(bets.c.id)).mappings()]
 
     # -- settlement -----------------------------------------------------------------------
@@ -686,6 +688,19 @@ def _check_bet(bet_id: object, amount: object) -> int:
     return stake
 
 
+def _balances(conn: Connection, accounts: list[int]) -> dict[int, int]:
+    found = dict.fromkeys(accounts, 0)
+    found.update(
+        (account, int(total))
+        for account, total in conn.execute(
+            sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
+            .where(entries.c.account_id.in_(accounts))
+            .group_by(entries.c.account_id)
+        )
+    )
+    return found
+
+
 def _account(conn: Connection, name: str) -> int:
     """The id of account ``name``, inserted if missing, inside ``conn``'s transaction."""
     found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
@@ -727,6 +742,8 @@ def _receipt(row: Any, balance: int, duplicate: bool) -> BetReceipt:
 
 
 def _retryable(error: DBAPIError) -> bool:
+    if error.connection_invalidated:
+        return True
     text = str(error.orig).lower()
     code = getattr(error.orig, "sqlstate", None)
     return (
@@ -764,4 +781,6 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # No ping on every checkout (a round trip per transaction): `Ledger._retry` retries
+    # a transaction whose connection turned out to be dead.
+    return sa.create_engine(url, pool_size=10, max_overflow=20, pool_recycle=1800)

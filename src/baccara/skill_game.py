@@ -55,10 +55,9 @@ class GameResult:
 
 
 @lru_cache(maxsize=4)
-def _chemin_solution(free_banker: bool) -> CheminSolution:
-    return solve_chemin(
-        "compositions", decks=6, commission=0.05, banker="free" if free_banker else "tableau"
-    )
+def _chemin_solution(free_banker: bool, house: str) -> CheminSolution:
+    banker = "free" if free_banker else "tableau"
+    return solve_chemin("compositions", decks=6, commission=0.05, banker=banker, house=house)
 
 
 @lru_cache(maxsize=1)
@@ -73,7 +72,7 @@ def _composition(points: Sequence[int]) -> str:
 
 def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the punter on 5, and why."""
-    sol = _chemin_solution(table.free_banker)
+    sol = _chemin_solution(table.free_banker, table.tableau)
     points = [c.points for c in table.punter_cards[:2]]
     low = min(points)
     label = next(lb for lb in COMPOSITION_LABELS if int(lb.split("-")[0]) == low)
@@ -87,11 +86,11 @@ def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
 
 def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the banker in this cell, and why."""
-    sol = _chemin_solution(table.free_banker)
+    sol = _chemin_solution(table.free_banker, table.tableau)
     info = _composition([c.points for c in table.banker_cards[:2]])
     third = table.punter_third
     p = sol.banker_draw[(info, third)]
-    house = chemin_rules.house_banker_draws(table.banker_total, third)
+    house = chemin_rules.house_banker_draws(table.banker_total, third, table.tableau)
     against = "the punter stood" if third is None else f"the punter drew a {third}"
     what = "draws" if p == 1 else "stands" if p == 0 else f"draws with probability {p:.3f}"
     return p, (
@@ -133,23 +132,32 @@ def play_chemin(
     bankroll: int = 100_000,
     teach: bool = False,
     free_banker: bool = False,
+    tableau: str = chemin_rules.House.FRENCH,
     coups: int | None = None,
     ask: Ask | None = None,
     say: Say = print,
 ) -> GameResult:
-    """Play Chemin de Fer until the shoe ends (or ``coups`` coups); return the result."""
+    """Play Chemin de Fer until the shoe ends (or ``coups`` coups); return the result.
+
+    ``tableau`` names the house tableau (`chemin_rules.House`) whose free cells the banker chooses in.
+    """
     names, human = _seats(humans, bots)
     if any(human) and ask is None:
         raise ValueError("human seats need an input function")
     rng = random.Random(seed)
     table = CheminTable(
-        names=names, bankrolls=[bankroll] * len(names), seed=seed, free_banker=free_banker
+        names=names,
+        bankrolls=[bankroll] * len(names),
+        seed=seed,
+        free_banker=free_banker,
+        tableau=tableau,
     )
     start = sum(table.bankrolls)
     opening = dict.fromkeys(range(len(names)), 0)
     played = 0
     seen = 0
     say(f"Chemin de Fer: {len(names)} seats, 6 decks, 5% commission on the banker's wins.")
+    say(f"House tableau: {table.tableau.value}.")
     while table.phase is not Phase.OVER and (coups is None or played < coups):
         banker = table.banker
         if table.phase is Phase.BANK:

@@ -1,13 +1,15 @@
 """Optimal play in Chemin de Fer: the punter-banker game solved by linear programming.
 
-Three information models (`Model`): ``kemeny-snell`` (cards drawn with
-replacement, each side sees its own total; Kemeny and Snell 1957), ``totals``
-(a shoe of N decks dealt without replacement, each side sees its own total) and
-``compositions`` (each side sees its own two cards; Ethier and Gámez 2013).
+Four information models (`Model`, named as in Ethier and Lee 2023):
+``kemeny-snell`` (A1: cards drawn with replacement, each side sees its own
+total; Kemeny and Snell 1957), ``totals`` (B1: a shoe of N decks dealt without
+replacement, each side sees its own total), ``downton-lockwood`` (B2: the banker
+sees his two cards, the punter his total; Downton and Lockwood 1975) and
+``compositions`` (B3: each side sees its own two cards; Ethier and Gámez 2013).
 The punter's only choice is on 5 (by composition in the last model); the
 banker, when ``banker="free"``, chooses in every cell (his total or two cards,
-against the punter's third card or "stood"), or only in the tableau's free
-cells with ``banker="tableau"``.
+against the punter's third card or "stood"), or only in the free cells of the
+``house`` tableau (`chemin_rules.House`) with ``banker="tableau"``.
 
 Without commission the game is zero-sum and solved as a pair of linear programs
 (SciPy's HiGHS): the banker's maximin and the punter's minimax, whose values
@@ -53,14 +55,18 @@ class CheminSolution:
     to his. ``value`` is the banker's expected gain per unit staked by the
     punter, net of commission; ``punter_loss`` the punter's expected loss (the
     same without commission); ``house_value`` the banker's gain when both play
-    by the house tableau. ``primal_value``/``dual_value`` are the two linear
-    programs' optima (zero-sum only; None with a commission).
+    by the house tableau (its free cells settled as in Punto Banco, so the same
+    for every `chemin_rules.House`); ``house`` names the tableau whose free cells
+    are the only choices of a ``banker="tableau"``. ``primal_value`` and
+    ``dual_value`` are the two linear programs' optima (zero-sum only; None with a
+    commission).
     """
 
     model: Model
     decks: int | None
     commission: float
     banker: str
+    house: str
     player_draw: dict[str, float]
     banker_draw: dict[tuple[str, int | None], float]
     value: float
@@ -105,6 +111,7 @@ class CheminSolution:
             "decks": self.decks,
             "commission": self.commission,
             "banker": self.banker,
+            "house": self.house,
             "value": self.value,
             "punter_loss": self.punter_loss,
             "player_draw_on_5": draw5,
@@ -145,7 +152,9 @@ def house_strategy(game: AdditiveGame) -> tuple[Array, Array]:
     return x, y
 
 
-def _banker_bounds(game: AdditiveGame, banker: str) -> tuple[Array, Array]:
+def _banker_bounds(
+    game: AdditiveGame, banker: str, house: str = chemin_rules.House.FRENCH
+) -> tuple[Array, Array]:
     """Bounds on the banker's draw probabilities: all free, or only the tableau's free cells."""
     n = len(game.cells)
     if banker == "free":
@@ -154,7 +163,7 @@ def _banker_bounds(game: AdditiveGame, banker: str) -> tuple[Array, Array]:
         raise SolverError(f"bad banker model {banker!r}: choose free or tableau")
     lo, hi = np.zeros(n), np.ones(n)
     for i, ((_, third), total) in enumerate(zip(game.cells, game.cell_totals, strict=True)):
-        cell = chemin_rules.banker_cell(total, third)
+        cell = chemin_rules.banker_cell(total, third, house)
         if cell is not chemin_rules.Cell.FREE:
             lo[i] = hi[i] = float(cell is chemin_rules.Cell.DRAW)
     return lo, hi
@@ -301,18 +310,59 @@ def _nash(game: AdditiveGame, lo: Array, hi: Array) -> tuple[Array, Array]:
         raise SolverError(f"no equilibrium found: {result.message}")
     x[free_x] = result.x[:fx]
     y[free_y] = result.x[fx:nv]
-    return x, y
+    return _polish(game, x, y, lo, hi)
+
+
+def _polish(game: AdditiveGame, x: Array, y: Array, lo: Array, hi: Array) -> tuple[Array, Array]:
+    """Sharpen the MILP's equilibrium (it is exact only to HiGHS's feasibility tolerance).
+
+    Cells whose banker slope has a clear sign become pure best responses; the mixed
+    probabilities are then solved from the indifference equations. The polished pair
+    is kept only if it is a better equilibrium (smaller best-response gains).
+    """
+    d_b = game.m_b[:, 1, :] - game.m_b[:, 0, :]
+    base_b = game.lin_b + game.m_b[:, 0, :].sum(axis=0)
+    g0 = game.k_g[:, 1] - game.k_g[:, 0]
+    d_g = game.m_g[:, 1, :] - game.m_g[:, 0, :]
+    slopes = base_b + x @ d_b
+    y2 = np.where(slopes > _TOL, hi, np.where(slopes < -_TOL, lo, y))
+    x2 = x.copy()
+    mix_y = np.flatnonzero((y2 > lo + _TOL) & (y2 < hi - _TOL))
+    mix_x = np.flatnonzero((x2 > _TOL) & (x2 < 1 - _TOL))
+    if len(mix_y) and len(mix_x):
+        # the punter indifferent on his mixed sets: solve for the banker's mixed cells
+        pure_y = y2.copy()
+        pure_y[mix_y] = 0.0
+        rhs = -(g0[mix_x] + d_g[mix_x] @ pure_y)
+        y2[mix_y] = np.linalg.lstsq(d_g[np.ix_(mix_x, mix_y)], rhs, rcond=None)[0]
+        # the banker indifferent in his mixed cells: solve for the punter's mixed sets
+        pure_x = x2.copy()
+        pure_x[mix_x] = 0.0
+        rhs = -(base_b[mix_y] + pure_x @ d_b[:, mix_y])
+        x2[mix_x] = np.linalg.lstsq(d_b[np.ix_(mix_x, mix_y)].T, rhs, rcond=None)[0]
+    if not ((lo <= y2) & (y2 <= hi)).all() or not ((x2 >= 0) & (x2 <= 1)).all():
+        return x, y
+    before = max(abs(g) for g in _gains(game, x, y, lo, hi))
+    after = max(abs(g) for g in _gains(game, x2, y2, lo, hi))
+    return (x2, y2) if after < before else (x, y)
 
 
 def best_response_gains(
-    game: AdditiveGame, x: Array, y: Array, banker: str = "free"
+    game: AdditiveGame,
+    x: Array,
+    y: Array,
+    banker: str = "free",
+    house: str = chemin_rules.House.FRENCH,
 ) -> tuple[float, float]:
     """What each side gains by switching to a best response: (banker, punter).
 
     The banker's gain is in his net result, the punter's in his loss avoided.
     At an equilibrium both are 0 (to rounding).
     """
-    lo, hi = _banker_bounds(game, banker)
+    return _gains(game, x, y, *_banker_bounds(game, banker, house))
+
+
+def _gains(game: AdditiveGame, x: Array, y: Array, lo: Array, hi: Array) -> tuple[float, float]:
     slopes = game.banker_slopes(x)
     y_best = np.where(slopes > 0, hi, lo)
     banker_gain = game.banker_payoff(x, y_best) - game.banker_payoff(x, y)
@@ -321,9 +371,12 @@ def best_response_gains(
     return banker_gain, punter_gain
 
 
-def solve_game(game: AdditiveGame, banker: str = "free") -> CheminSolution:
+def solve_game(
+    game: AdditiveGame, banker: str = "free", house: str = chemin_rules.House.FRENCH
+) -> CheminSolution:
     """Solve an `AdditiveGame` (see `solve_chemin`)."""
-    lo, hi = _banker_bounds(game, banker)
+    house = chemin_rules.House.parse(house)
+    lo, hi = _banker_bounds(game, banker, house)
     primal: float | None = None
     dual: float | None = None
     if game.commission == 0.0:
@@ -341,6 +394,7 @@ def solve_game(game: AdditiveGame, banker: str = "free") -> CheminSolution:
         decks=game.decks,
         commission=game.commission,
         banker=banker,
+        house=house.value,
         player_draw={label: float(p) for label, p in zip(game.player_labels, x, strict=True)},
         banker_draw={cell: float(p) for cell, p in zip(game.cells, y, strict=True)},
         value=game.banker_payoff(x, y),
@@ -360,11 +414,17 @@ def solve_chemin(
     decks: int = 6,
     commission: float = 0.0,
     banker: str = "free",
+    house: str = chemin_rules.House.FRENCH,
 ) -> CheminSolution:
     """Solve Chemin de Fer under ``model`` with ``decks`` and a ``commission`` (0.05 for 5%).
+
+    ``banker="tableau"`` lets the banker choose only in the free cells of ``house``.
 
     >>> sol = solve_chemin("totals", decks=6)
     >>> abs(sol.primal_value - sol.dual_value) < 1e-12
     True
+    >>> sol = solve_chemin("downton-lockwood", decks=6)
+    >>> round(sol.player_draw["5"], 5), round(sol.value, 7), list(sol.banker_mixed)
+    (0.80535, 0.0129367, [('0-6', None)])
     """
-    return solve_game(build_game(model, decks, commission), banker)
+    return solve_game(build_game(model, decks, commission), banker, house)

@@ -1,4 +1,4 @@
-"""Chemin de Fer as an additive game: exact chance weights for the three models.
+"""Chemin de Fer as an additive game: exact chance weights for the four models.
 
 Every deal is enumerated as six card values in deal order (P1, B1, P2, B2, then
 the fifth and sixth cards), with the exact probability of drawing them from the
@@ -57,7 +57,17 @@ class Model(StrEnum):
 
     KEMENY_SNELL = "kemeny-snell"
     TOTALS = "totals"
+    DOWNTON_LOCKWOOD = "downton-lockwood"
     COMPOSITIONS = "compositions"
+
+    @property
+    def banker_sees_cards(self) -> bool:
+        """Whether the banker knows his two cards (B2, B3), not only his total.
+
+        >>> Model.DOWNTON_LOCKWOOD.banker_sees_cards, Model.TOTALS.banker_sees_cards
+        (True, False)
+        """
+        return self in (Model.DOWNTON_LOCKWOOD, Model.COMPOSITIONS)
 
     @classmethod
     def parse(cls, text: str) -> Model:
@@ -221,7 +231,7 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
             group[pt == t] = 2 + i
 
     # The banker's information and cells.
-    if model is Model.COMPOSITIONS:
+    if model.banker_sees_cards:
         comps = banker_compositions()
         comp_index = np.full((10, 10), -1, dtype=np.int64)
         for i, (a, b) in enumerate(comps):

@@ -86,6 +86,14 @@ def _reader(console: Console) -> Callable[[str], str | None]:
     default=None,
     help="Seconds between two cards [default: 0.4 in a terminal, 0 in a script].",
 )
+@click.option(
+    "--house",
+    type=click.Choice(["french", "scarne"]),
+    default="french",
+    show_default=True,
+    help="Chemin de Fer only: the house tableau, french (banker free at 3-9, 4-1, 5-4, "
+    "6-stood) or scarne (3-9, 5-4).",
+)
 def play(
     variant: Variant,
     decks: int | None,
@@ -96,6 +104,7 @@ def play(
     teach: bool,
     new: bool,
     delay: float | None,
+    house: str,
 ) -> None:
     """Play baccarat at a table with other humans and bots, one command a line.
 
@@ -110,7 +119,7 @@ def play(
     from .skill_play import SKILL_VARIANTS, play_skill  # lazy: it loads the solver (scipy)
 
     if variant.name in SKILL_VARIANTS:  # Chemin de Fer and Banque have their own game loop
-        play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach)
+        play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
         return
     console = Console(highlight=False)
     store = Store.at(Path(db)) if db else Store(default_url())

@@ -70,8 +70,10 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "--tables",
     default="punto-banco,punto-banco,super6,ez",
     show_default=True,
-    help="Comma-separated variants of the tables this process opens.",
+    help="Comma-separated tables this process opens: [id=]variant[:squeeze].",
 )
+@click.option("--squeeze", is_flag=True, help="Deal the first cards face down to be squeezed.")
+@click.option("--squeeze-seconds", default=8.0, show_default=True, type=click.FloatRange(0, 60))
 @click.option("--bet-seconds", default=15.0, show_default=True, type=click.FloatRange(0.2, 600))
 @click.option("--card-seconds", default=0.7, show_default=True, type=click.FloatRange(0, 10))
 @click.option("--result-seconds", default=4.0, show_default=True, type=click.FloatRange(0, 60))
@@ -89,6 +91,8 @@ def serve_command(
     result_seconds: float,
     origins: tuple[str, ...],
     bets_per_second: float,
+    squeeze: bool,
+    squeeze_seconds: float,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API."""
     try:
@@ -106,8 +110,13 @@ def serve_command(
         allowed_origins=origins,
         bets_per_second=bets_per_second,
         bet_burst=max(30.0, 3 * bets_per_second),
+        squeeze=squeeze,
+        squeeze_seconds=squeeze_seconds,
     )
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except ValueError as error:
+        fail(str(error))
     click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
     # No permessage-deflate: per-frame compression for every client is the event loop's
     # biggest CPU cost under load (the benchmark's harness runs the same settings).

@@ -53,8 +53,12 @@ def play_skill(
     teach: bool,
     bankroll: int = 100_000,
     free_banker: bool = False,
+    tableau: str = "french",
 ) -> GameResult | None:
-    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots."""
+    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots.
+
+    ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``, `chemin_rules.House`).
+    """
     if variant.name not in SKILL_VARIANTS:
         raise ValueError(
             f"bad variant {variant.name!r}: play_skill runs {', '.join(SKILL_VARIANTS)}"
@@ -72,6 +76,7 @@ def play_skill(
                 bankroll=bankroll,
                 teach=teach,
                 free_banker=free_banker,
+                tableau=tableau,
                 ask=ask,
                 say=say,
             )

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..chemin_rules import House
 from ..shoe import MAX_DECKS
 from ..solver import CheminSolution, Model, solve_chemin
 from ..solver_banque import NATURAL, STOOD, BanqueSolution, banker_decisions, solve_banque
@@ -29,8 +30,9 @@ def solve() -> None:
     type=click.Choice([m.value for m in Model]),
     default=Model.KEMENY_SNELL.value,
     show_default=True,
-    help="kemeny-snell: with replacement, totals; totals: N decks, totals; "
-    "compositions: N decks, each side sees its two cards.",
+    help="kemeny-snell (A1): with replacement, totals; totals (B1): N decks, totals; "
+    "downton-lockwood (B2): N decks, the banker sees his two cards, the punter his total; "
+    "compositions (B3): N decks, each side sees its two cards.",
 )
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=6, show_default=True)
 @click.option("--commission", is_flag=True, help="Take 5% commission on the banker's wins.")
@@ -41,15 +43,26 @@ def solve() -> None:
     show_default=True,
     help="free: the banker chooses everywhere; tableau: only in the tableau's free cells.",
 )
+@click.option(
+    "--house",
+    type=click.Choice([h.value for h in House]),
+    default=House.FRENCH.value,
+    show_default=True,
+    help="The house tableau whose free cells --banker tableau may choose in: french "
+    "(3-9, 4-1, 5-4, 6-stood) or scarne (3-9, 5-4). The house value settles the free "
+    "cells as Punto Banco, so it is the same for both.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
-def chemin_command(model: str, decks: int, commission: bool, banker: str, as_json: bool) -> None:
+def chemin_command(
+    model: str, decks: int, commission: bool, banker: str, house: str, as_json: bool
+) -> None:
     """Chemin de Fer as a punter-banker game, solved by linear programming.
 
     \b
-    Example: baccara solve chemin-de-fer --model compositions --decks 6 --json
+    Example: baccara solve chemin-de-fer --model downton-lockwood --decks 6 --json
     """
     solution = solve_chemin(
-        model, decks=decks, commission=0.05 if commission else 0.0, banker=banker
+        model, decks=decks, commission=0.05 if commission else 0.0, banker=banker, house=house
     )
     if as_json:
         echo_json(solution.to_json())
@@ -65,9 +78,10 @@ def _print_chemin(sol: CheminSolution) -> None:
     console = Console(highlight=False)
     decks = "cards drawn with replacement" if sol.decks is None else f"{sol.decks} decks"
     commission = "5% commission" if sol.commission else "no commission"
+    banker = f"tableau ({sol.house})" if sol.banker == "tableau" else sol.banker
     console.print(
         Text(
-            f"Chemin de Fer, model {sol.model.value}: {decks}, {commission}, banker {sol.banker}",
+            f"Chemin de Fer, model {sol.model.value}: {decks}, {commission}, banker {banker}",
             style="bold underline",
         )
     )

@@ -38,7 +38,9 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ServerConfig:
-    """How to run the server. ``tables``: variants, or ``id=variant`` pairs."""
+    """How to run the server. ``tables``: variants, or ``id=variant`` pairs, each with an
+    optional ``:squeeze`` (the first cards dealt face down and squeezed); ``squeeze``
+    makes every table a squeeze table."""
 
     database_url: str
     tables: tuple[str, ...] = ("punto-banco", "punto-banco", "super6", "ez")
@@ -54,6 +56,8 @@ class ServerConfig:
     workers: int = 8
     crash_at: str | None = None
     decks: int | None = None
+    squeeze: bool = False
+    squeeze_seconds: float = 8.0
 
 
 @dataclass(slots=True)
@@ -67,6 +71,8 @@ class ServerState:
     tables: dict[str, TableRunner] = field(default_factory=dict)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
+    message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
+    """Every message a player sends (pings, peels, seeds...), bets included."""
     login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
     cookie_name: str = "baccara_session"
     lock_conn: Any = None
@@ -76,11 +82,20 @@ class ServerState:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
 
-def _table_specs(specs: tuple[str, ...]) -> list[tuple[str, str]]:
+def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
+    """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze).
+
+    >>> _table_specs(("punto-banco", "b1=ez:squeeze"))
+    [('t1', 'punto-banco', False), ('b1', 'ez', True)]
+    """
     out = []
     for number, spec in enumerate(specs, start=1):
-        name, _, variant = spec.partition("=")
-        out.append((name, variant) if variant else (f"t{number}", name))
+        base, _, option = spec.partition(":")
+        if option not in ("", "squeeze"):
+            raise ValueError(f"bad table option {option!r} in {spec!r}: only ':squeeze'")
+        name, _, variant = base.partition("=")
+        table_id, variant = (name, variant) if variant else (f"t{number}", name)
+        out.append((table_id, variant, squeeze or option == "squeeze"))
     return out
 
 
@@ -106,14 +121,6 @@ def create_app(config: ServerConfig) -> FastAPI:
     """The web application for ``config``."""
     ledger = Ledger.connect(config.database_url)
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
-    # SQLite has one writer at a time: one writer thread queues the writes instead of
-    # letting threads fight over the lock (whose busy handler sleeps). Bets are
-    # group-committed on both databases (BetBatcher): one commit for many bets.
-    writer = (
-        executor
-        if ledger.postgres
-        else ThreadPoolExecutor(max_workers=1, thread_name_prefix="baccara-writer")
-    )
     state = ServerState(
         config=config,
         ledger=ledger,
@@ -125,31 +132,35 @@ def create_app(config: ServerConfig) -> FastAPI:
         ),
     )
     crash = CrashPoints(config.crash_at)
-    batcher = BetBatcher(ledger, writer)
+    # Bets are group-committed (one commit for many bets): on SQLite by one writer
+    # thread that also does the other writes (it has one writer at a time), on
+    # PostgreSQL by a few, so that one batch is written while another commits.
+    batcher = BetBatcher(ledger, threads=2 if ledger.postgres else 1)
     timing = Timing(
         bet_seconds=config.bet_seconds,
         card_seconds=config.card_seconds,
         result_seconds=config.result_seconds,
+        squeeze_seconds=config.squeeze_seconds,
     )
-    specs = _table_specs(config.tables)
+    specs = _table_specs(config.tables, config.squeeze)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        owned = await state.run(_lock_tables, state, [table_id for table_id, _ in specs])
-        for table_id, variant in specs:
+        owned = await state.run(_lock_tables, state, [table_id for table_id, *_ in specs])
+        for table_id, variant, squeeze in specs:
             if table_id in owned:
                 state.tables[table_id] = TableRunner(
                     table_id=table_id,
                     variant=find_variant(variant),
                     ledger=ledger,
                     executor=executor,
-                    writer=writer,
                     batcher=batcher,
                     timing=timing,
                     crash=crash,
                     decks=config.decks,
+                    squeeze=squeeze,
                 )
-        state.tasks.append(asyncio.create_task(batcher.run()))
+        batcher.start()
         for runner in state.tables.values():
             state.tasks.append(asyncio.create_task(runner.run()))
         try:
@@ -164,8 +175,8 @@ def create_app(config: ServerConfig) -> FastAPI:
                     await task
             if state.lock_conn is not None:
                 state.lock_conn.close()
+            batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
-            writer.shutdown(wait=False, cancel_futures=True)
             ledger.engine.dispose()
 
     app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)

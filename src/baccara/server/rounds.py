@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -63,6 +64,7 @@ class Timing:
     bet_seconds: float = 15.0
     card_seconds: float = 0.7
     result_seconds: float = 4.0
+    squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
 
 
 class CrashPoints:
@@ -109,73 +111,94 @@ class Listener:
 
 
 class BetBatcher:
-    """Group commit: bets waiting for the database go in one transaction together.
+    """The database writer: one thread that group-commits bets and runs the other writes.
 
-    While one batch is being written, new bets queue; the next batch takes them all
-    (up to ``size``), each in its own savepoint, so one fsync serves many bets and a
-    refused bet changes nothing. Every bet is answered only after its batch commits.
-    Other writes (`call`: rounds opened, closed, settled) share the writer thread but
-    yield to waiting bets, so twenty tables settling at once do not hold up the bets.
+    Bets waiting for the database go in one transaction together (up to ``size``),
+    so one commit serves many bets and a refused bet changes nothing; each bet is
+    answered only after its batch commits. Other writes (`call`: rounds opened,
+    closed, settled) run between batches, after any bets waiting. The thread takes its
+    work straight from the queue, so a busy event loop delays the answers, never the
+    writing. PostgreSQL takes several writers at once: with ``threads`` > 1 one batch
+    is written while another waits for its commit to reach the disk.
     """
 
-    def __init__(self, ledger: Ledger, writer: ThreadPoolExecutor, size: int = 200) -> None:
+    def __init__(self, ledger: Ledger, size: int = 200, threads: int = 1) -> None:
         self.ledger = ledger
-        self.writer = writer
         self.size = size
-        self.bets: deque[tuple[dict[str, Any], asyncio.Future[BetReceipt]]] = deque()
+        self.threads = threads
+        self.bets: deque[tuple[dict[str, Any], asyncio.Future[Any]]] = deque()
         self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
-        self.wake = asyncio.Event()
+        self.ready = threading.Condition()
+        self.stopping = False
+        self.workers: list[threading.Thread] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        """Start the writer threads (from the event loop that will await the answers)."""
+        self.loop = asyncio.get_running_loop()
+        for n in range(self.threads):
+            worker = threading.Thread(target=self._work, name=f"baccara-writer-{n}", daemon=True)
+            worker.start()
+            self.workers.append(worker)
+
+    def stop(self) -> None:
+        """Finish the writes in progress and stop the threads."""
+        with self.ready:
+            self.stopping = True
+            self.ready.notify_all()
+        for worker in self.workers:
+            worker.join(timeout=10)
 
     async def submit(self, **request: Any) -> BetReceipt:
         """Queue one bet (`Ledger.place_bet`'s arguments); its receipt, or `BetError`."""
         future: asyncio.Future[BetReceipt] = asyncio.get_running_loop().create_future()
-        self.bets.append((request, future))
-        self.wake.set()
+        with self.ready:
+            self.bets.append((request, future))
+            self.ready.notify()
         return await future
 
     async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """Run another write on the writer thread, after any bets waiting."""
         future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
-        self.jobs.append((partial(fn, *args, **kwargs), future))
-        self.wake.set()
+        with self.ready:
+            self.jobs.append((partial(fn, *args, **kwargs), future))
+            self.ready.notify()
         return await future
 
-    async def run(self) -> None:
-        """Write batches (and other writes, bets first) until cancelled."""
-        loop = asyncio.get_running_loop()
-        while True:
-            if not self.bets and not self.jobs:
-                self.wake.clear()
-                await self.wake.wait()
-                continue
-            if not self.bets:
-                job, done = self.jobs.popleft()
-                try:
-                    result = await loop.run_in_executor(self.writer, job)
-                except Exception as error:
-                    if not done.done():
-                        done.set_exception(error)
-                else:
-                    if not done.done():
-                        done.set_result(result)
-                continue
-            batch = [self.bets.popleft() for _ in range(min(self.size, len(self.bets)))]
+    def _work(self) -> None:
+        loop = self.loop
+        assert loop is not None
+        while (task := self._next()) is not None:
+            futures, work = task
             try:
-                answers = await loop.run_in_executor(
-                    self.writer, self.ledger.place_bets, [request for request, _ in batch]
-                )
+                answers = work()
             except Exception as error:
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                continue
-            for (_, future), answer in zip(batch, answers, strict=True):
-                if future.done():
-                    continue
-                if isinstance(answer, BetError):
-                    future.set_exception(answer)
-                else:
-                    future.set_result(answer)
+                answers = [error] * len(futures)
+            loop.call_soon_threadsafe(_answer, list(zip(futures, answers, strict=True)))
+
+    def _next(self) -> tuple[list[asyncio.Future[Any]], Callable[[], list[Any]]] | None:
+        """The next batch of bets, or else the next other write (None: stop)."""
+        with self.ready:
+            while not (self.bets or self.jobs or self.stopping):
+                self.ready.wait()
+            if self.stopping:
+                return None
+            if self.bets:
+                batch = [self.bets.popleft() for _ in range(min(self.size, len(self.bets)))]
+                requests = [request for request, _ in batch]
+                return [future for _, future in batch], partial(self.ledger.place_bets, requests)
+            job, future = self.jobs.popleft()
+            return [future], lambda: [job()]
+
+
+def _answer(pairs: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    for future, answer in pairs:
+        if future.done():
+            continue
+        if isinstance(answer, Exception):
+            future.set_exception(answer)
+        else:
+            future.set_result(answer)
 
 
 class TableRunner:
@@ -188,17 +211,18 @@ class TableRunner:
         variant: Variant,
         ledger: Ledger,
         executor: ThreadPoolExecutor,
-        writer: ThreadPoolExecutor | None = None,
         batcher: BetBatcher | None = None,
         timing: Timing,
         crash: CrashPoints,
         decks: int | None = None,
+        squeeze: bool = False,
     ) -> None:
         self.id = table_id
+        self.squeeze = squeeze
+        self.squeezing: dict[str, Any] | None = None  # the squeeze under way, if any
         self.variant = variant
         self.ledger = ledger
         self.executor = executor
-        self.writer = writer or executor
         self.batcher = batcher
         self.timing = timing
         self.crash = crash
@@ -232,11 +256,11 @@ class TableRunner:
         return await loop.run_in_executor(self.executor, partial(fn, *args, **kwargs))
 
     async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run a database write on the writer thread(s) (one for SQLite: no lock fights)."""
+        """Run a database write: SQLite's on the one writer thread (no lock fights, bets
+        first), PostgreSQL's on the worker threads (it takes concurrent writers)."""
         if self.batcher is not None and not self.ledger.postgres:
-            return await self.batcher.call(fn, *args, **kwargs)  # bets go first
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.writer, partial(fn, *args, **kwargs))
+            return await self.batcher.call(fn, *args, **kwargs)
+        return await self.db(fn, *args, **kwargs)
 
     def emit(self, kind: str, /, **data: Any) -> dict[str, Any]:
         """Log an event and send it to every listener."""
@@ -429,6 +453,9 @@ class TableRunner:
         if not self.fair.sealed:
             await self.db_write(self._seal)
         coup = self.table.deal().coup
+        self._send_bets()  # the last bets before the close
+        if self.squeeze:
+            await self._squeeze()
         for index, step in enumerate(reveal(coup)):
             shown = {
                 "card": None if step.card is None else str(step.card),
@@ -451,6 +478,65 @@ class TableRunner:
             self.emit("shoe_end", record=record)
         self.phase = "settled"
         await asyncio.sleep(self.timing.result_seconds)
+
+    async def _squeeze(self) -> None:
+        """The first two cards of each hand lie face down while their squeezers peel them.
+
+        A hand's squeezer is the player with the largest stake on it (the first to bet,
+        on equal stakes); nobody's bet on it: the croupier turns it. No card value is
+        sent: the values go out in the ``card`` events after the squeeze, which ends
+        after ``Timing.squeeze_seconds`` or as soon as every squeezer has peeled fully.
+        """
+        squeezers: dict[str, str | None] = {}
+        for side in ("player", "banker"):
+            stakes = [(bets[side], n) for n, bets in self.round_bets.items() if bets.get(side)]
+            squeezers[side] = max(stakes, key=lambda stake: stake[0])[1] if stakes else None
+        ends_at = time.time() + self.timing.squeeze_seconds
+        announced: dict[str, Any] = {
+            "round": self.round_id,
+            "cards": {"player": 2, "banker": 2},
+            "squeezers": squeezers,
+            "seconds": self.timing.squeeze_seconds,
+            "ends_at": ends_at,
+        }
+        peel = {"player": 0.0, "banker": 0.0}
+        self.squeezing = {**announced, "peel": peel}
+        self.phase = "squeeze"
+        self.emit("squeeze", **announced)
+        sent = dict(peel)
+        squeezed = [side for side, name in squeezers.items() if name is not None]
+        while (left := ends_at - time.time()) > 0:
+            await asyncio.sleep(min(left, 0.1))
+            for side, value in peel.items():
+                if value != sent[side]:  # the squeezer's hand, relayed (not logged)
+                    sent[side] = value
+                    self._relay(
+                        {"type": "peel", "table": self.id, "round": self.round_id, "side": side}
+                        | {"by": squeezers[side], "peel": value}
+                    )
+            if squeezed and all(peel[side] >= 1.0 for side in squeezed):
+                break
+        self.squeezing = None
+        self.phase = "dealing"
+
+    def peel(self, user: User, side: Any, amount: Any) -> None:
+        """A squeezer bends a hand's cards (0 flat .. 1 turned); 1 ends their squeeze."""
+        squeezing = self.squeezing
+        if squeezing is None:
+            raise BetError("not_squeezing", "no card is being squeezed now")
+        if side not in ("player", "banker"):
+            raise BetError("bad_side", f"bad side {side!r}: player or banker")
+        if squeezing["squeezers"][side] != user.name:
+            who = squeezing["squeezers"][side] or "the croupier"
+            raise BetError("not_squeezer", f"the {side} cards are squeezed by {who}")
+        if isinstance(amount, bool) or not isinstance(amount, int | float) or not 0 <= amount <= 1:
+            raise BetError("bad_peel", "peel must be a number from 0 to 1")
+        squeezing["peel"][side] = max(squeezing["peel"][side], float(amount))
+
+    def _relay(self, message: dict[str, Any]) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        for listener in list(self.listeners):
+            listener.send_text(text)
 
     def _send_bets(self) -> None:
         """The layout: every player's stakes this round (coalesced, not one event per bet)."""
@@ -489,20 +575,19 @@ class TableRunner:
             for listener in self.listeners
             if listener.user
         }
-        for account, money in by_player.items():
-            name = names.get(account)
-            if name is not None:
-                balance = await self.db(self.ledger.balance, account)
-                self.send_to(
-                    name,
-                    {
-                        "type": "payout",
-                        "table": self.id,
-                        "round": self.round_id,
-                        "balance": balance,
-                        **money,
-                    },
-                )
+        here = [account for account in by_player if account in names]
+        balances = await self.db(self.ledger.balances, here) if here else {}
+        for account in here:
+            self.send_to(
+                names[account],
+                {
+                    "type": "payout",
+                    "table": self.id,
+                    "round": self.round_id,
+                    "balance": balances[account],
+                    **by_player[account],
+                },
+            )
 
     # -- players --------------------------------------------------------------------------
 
@@ -594,6 +679,7 @@ class TableRunner:
             "players": len({listener.user.name for listener in self.listeners if listener.user}),
             "seats": self.rules.seats,
             "seated": len(self.seats),
+            "squeeze": self.squeeze,
             "limits": self.limits(),
             "roads": self.roads_json(),
         }
@@ -638,8 +724,12 @@ class TableRunner:
             "server_time": time.time(),
             "time_left": max(0.0, self.closes_at - time.time()) if self.phase == "betting" else 0.0,
             "bet_seconds": self.timing.bet_seconds,
+            "squeeze": self.squeeze,
+            "squeeze_seconds": self.timing.squeeze_seconds if self.squeeze else 0.0,
+            "squeezing": None if self.squeezing is None else dict(self.squeezing),
             "user": None if user is None else user.name,
             "seat": None if user is None else self.seats.get(user.name),
+            "seats": dict(self.seats),
             "balance": balance,
             "my_bets": mine,
             "table_bets": {name: dict(b) for name, b in self.round_bets.items()},

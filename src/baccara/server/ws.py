@@ -5,11 +5,14 @@ Client to server::
     {"type": "join", "table": "t1", "since": 41}      # since: last event seq seen (optional)
     {"type": "bet", "bet_id": "c-17", "kind": "banker", "amount": 2500, "round": 88}
     {"type": "seed", "seed": "my lucky string"}        # client seed for the next shoe
+    {"type": "squeeze", "side": "player", "peel": 0.4} # a squeezer bends the cards (1: turned)
     {"type": "ping"}
 
 Server to client: ``snapshot`` (the whole table, on join), the table's events
 (``round_open``, ``bets`` (the layout, a few times a second), ``no_more_bets``, ``card``, ``result``, ``shoe``,
-``shoe_end``, ``seat``, ``notice``; each with ``seq``), and private messages
+``shoe_end``, ``seat``, ``notice``, ``squeeze`` (at squeeze tables: the first cards
+face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``peel``
+(a squeezer's hand, relayed live, not logged), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
 snapshot, marked ``"missed": true``.
@@ -80,6 +83,9 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
     try:
         while True:
             text = await socket.receive_text()
+            if not state.message_limiter.allow(user.name):
+                listener.send(_error("rate_limited", "too many messages: slow down"))
+                continue
             reply = await _handle(text, state, listener, runner)
             if isinstance(reply, TableRunner):
                 runner = reply
@@ -144,6 +150,12 @@ async def _handle(
             return await runner.place_bet(user, message)
         except BetError as error:
             return _error(error.code, str(error), bet_id=bet_id)
+    if kind == "squeeze":
+        try:
+            runner.peel(user, message.get("side"), message.get("peel"))
+        except BetError as error:
+            return _error(error.code, str(error))
+        return None
     if kind == "seed":
         seed = message.get("seed")
         try:

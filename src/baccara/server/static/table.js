@@ -15,8 +15,9 @@ const SHORT_PAYS = { dragon_bonus_player: "up to 30:1", dragon_bonus_banker: "up
 const S = {
   me: null, balance: null, table: null, ws: null, seq: 0, offset: 0, phase: "", round: null, closesAt: 0,
   chip: 2, staged: [], confirmed: {}, lastBets: [], pending: new Map(), history: [], recall: null,
-  snap: null, roads: null, wanted: false,
+  snap: null, roads: null, wanted: false, seats: {}, tableBets: {}, squeeze: null, peelTimer: null,
 };
+const SIDES = ["player", "banker"];
 
 function money(cents) {
   const sign = cents < 0 ? "-" : "";
@@ -72,6 +73,7 @@ async function lobby() {
     const st = t.roads.statistics;
     card.innerHTML = `<h2></h2><p class="desc"></p><p>${t.seated}/${t.seats} seated · ${t.phase} · B ${st.banker} P ${st.player} T ${st.tie}</p><div class="mini-roads"></div>`;
     card.querySelector("h2").textContent = `${t.title} (${t.id})`;
+    if (t.squeeze) { const tag = document.createElement("span"); tag.className = "tag"; tag.textContent = "Squeeze"; card.querySelector("h2").append(" ", tag); }
     card.querySelector(".desc").textContent = t.description + ` Limits ${money(t.limits.banker.min)}–${money(t.limits.banker.max)}.`;
     card.querySelector(".mini-roads").innerHTML = t.roads.svg;
     const go = document.createElement("button"); go.className = "primary"; go.textContent = "Sit down";
@@ -107,12 +109,15 @@ function handle(m) {
     case "snapshot": return onSnapshot(m);
     case "round_open": return onRoundOpen(m);
     case "no_more_bets": S.phase = "dealing"; $("phase").textContent = "No more bets"; S.staged = []; renderSpots(); return;
-    case "card": return onCard(m);
+    case "squeeze": return onSqueeze(m);
+    case "peel": return onPeel(m);
+    case "seat": S.seats[m.player] = m.seat; return renderChips();
+    case "card": endSqueeze(); return onCard(m);
     case "result": return onResult(m);
     case "payout": setBalance(m.balance); return say(m.returned > m.staked ? `You win ${money(m.returned - m.staked)}!` : m.returned === m.staked ? "Your bets push." : `You lose ${money(m.staked - m.returned)}.`);
     case "bet_ack": return onAck(m);
     case "error": return onError(m);
-    case "bets": return onTableBet(m);
+    case "bets": S.tableBets = m.players; onTableBet(m); return renderChips();
     case "shoe": return renderFair(m);
     case "shoe_end": return addRecord(m.record);
     case "seed_ack": return say("Client seed added to the next shuffle.");
@@ -128,8 +133,11 @@ function onSnapshot(m) {
   $("phase").textContent = m.phase === "betting" ? "Place your bets" : m.phase;
   S.confirmed = {};
   for (const b of m.my_bets) S.confirmed[b.kind] = (S.confirmed[b.kind] || 0) + b.amount;
-  buildSpots(m); clearCards();
+  S.seats = { ...m.seats }; S.tableBets = m.table_bets || {};
+  $("squeeze-tag").hidden = !m.squeeze;
+  buildSpots(m); clearCards(); S.squeeze = null;
   for (const step of m.revealed) onCard(step, true);
+  if (m.squeezing && !m.revealed.length) { S.phase = "squeeze"; onSqueeze(m.squeezing); }
   S.history = m.history; renderHistory(); renderRoads(m.roads);
   if (m.fair) renderFair(m.fair);
   $("records").textContent = ""; for (const r of m.records) addRecord(r);
@@ -141,7 +149,8 @@ function onRoundOpen(m) {
   if (Object.keys(S.confirmed).length) S.lastBets = Object.entries(S.confirmed).map(([kind, amount]) => ({ kind, amount }));
   S.phase = "betting"; S.round = m.round; S.closesAt = m.closes_at; S.confirmed = {}; S.staged = [];
   $("phase").textContent = "Place your bets"; $("result-banner").hidden = true;
-  clearCards(); renderSpots();
+  S.tableBets = {}; endSqueeze();
+  clearCards(); renderSpots(); renderChips();
   document.querySelectorAll(".spot.won").forEach((e) => e.classList.remove("won"));
 }
 function buildSpots(m) {
@@ -150,14 +159,14 @@ function buildSpots(m) {
   for (const kind of Object.keys(m.limits)) {
     const b = document.createElement("button");
     b.type = "button"; b.className = "spot " + kind; b.dataset.kind = kind;
-    b.innerHTML = `<span class="name"></span><span class="pays"></span><span class="stake"></span><span class="pending"></span>`;
+    b.innerHTML = `<span class="name"></span><span class="pays"></span><span class="stake"></span><span class="pending"></span><span class="stacks" aria-hidden="true"></span>`;
     b.querySelector(".name").textContent = LABELS[kind] || kind;
     b.querySelector(".pays").textContent = SHORT_PAYS[kind] || (m.pays[kind] || "").split(" when ")[0];
     b.setAttribute("aria-label", `Bet on ${LABELS[kind] || kind}, pays ${m.pays[kind]}`);
     b.addEventListener("click", () => stage(kind));
     (["player", "banker", "tie"].includes(kind) ? main : side).appendChild(b);
   }
-  renderSpots();
+  renderSpots(); renderChips();
 }
 function renderSpots() {
   const pending = {};
@@ -224,6 +233,10 @@ function points(cards) { return cards.reduce((t, c) => t + ({ A: 1, T: 0, J: 0, 
 function drawHands(player, banker) {
   for (const [side, cards] of [["player", player], ["banker", banker]]) {
     const box = $(side + "-cards");
+    cards.forEach((card, i) => {  // a squeezed card lying face down is turned in place
+      const old = box.children[i];
+      if (old && old.classList.contains("down")) old.replaceWith(cardEl(card, false));
+    });
     while (box.children.length < cards.length) box.appendChild(cardEl(cards[box.children.length], box.children.length === 2));
     $(side + "-total").textContent = cards.length ? points(cards) : "";
   }
@@ -241,6 +254,145 @@ function onResult(m) {
   S.history.unshift(m); S.history = S.history.slice(0, 10);
   renderHistory(); renderRoads(m.roads);
   S.phase = "settled"; $("phase").textContent = "Result";
+}
+
+// -- everybody's chips: the seat rail and a stack per player on each spot ----------------------
+function chipStack(cents) {
+  const discs = [];
+  let left = cents;
+  for (let i = CHIPS.length - 1; i >= 0 && discs.length < 7; i--) {
+    while (left >= CHIPS[i] && discs.length < 7) { discs.push(i); left -= CHIPS[i]; }
+  }
+  return discs;
+}
+const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
+function shortMoney(cents) {
+  const v = cents / 100;
+  if (v >= 1000) return (Math.round(v / 100) / 10) + "K";
+  return Number.isInteger(v) ? String(v) : v.toFixed(2);
+}
+function stackEl(name, cents, mine) {
+  // One player's stake on a spot: a stack of chips seen from above (the top chip is the
+  // biggest denomination), the amount on it, and the seat (or "You") beside it.
+  const discs = chipStack(cents);
+  const el = document.createElement("span");
+  el.className = "stack " + CHIP_CLASS[discs[0] ?? 0] + (mine ? " mine" : "");
+  el.title = `${mine ? "You" : name}${S.seats[name] ? " (seat " + S.seats[name] + ")" : ""}: ${money(cents)}`;
+  el.style.boxShadow = discs.slice(1).map((i, k) => `0 ${3 * (k + 1)}px 0 -1px ${CHIP_EDGE[i]}`).concat(["0 " + (3 * discs.length + 1) + "px 4px rgba(0,0,0,.6)"]).join(", ");
+  el.style.marginBottom = 3 * Math.max(0, discs.length - 1) + "px";
+  el.textContent = shortMoney(cents);
+  const who = document.createElement("b"); who.textContent = mine ? "You" : (S.seats[name] || name.slice(0, 2));
+  el.appendChild(who);
+  return el;
+}
+function renderChips() {
+  const byKind = {};
+  for (const [name, stakes] of Object.entries(S.tableBets)) {
+    for (const [kind, amount] of Object.entries(stakes)) (byKind[kind] ||= []).push([name, amount]);
+  }
+  document.querySelectorAll(".spot").forEach((el) => {
+    const box = el.querySelector(".stacks"), kind = el.dataset.kind, list = byKind[kind] || [];
+    box.textContent = "";
+    list.sort((a, b) => (S.seats[a[0]] || 99) - (S.seats[b[0]] || 99));
+    for (const [name, amount] of list) box.appendChild(stackEl(name, amount, name === S.me));
+    const others = list.filter(([n]) => n !== S.me).map(([n, a]) => `${n} ${money(a)}`);
+    el.setAttribute("aria-label", `Bet on ${LABELS[kind] || kind}, pays ${S.snap?.pays?.[kind] || ""}` + (others.length ? `; other players: ${others.join(", ")}` : ""));
+  });
+  const rail = $("rail"); rail.textContent = "";
+  const seated = Object.entries(S.seats).sort((a, b) => a[1] - b[1]);
+  for (const [name, seat] of seated) {
+    const stakes = S.tableBets[name] || {};
+    const total = Object.values(stakes).reduce((t, a) => t + a, 0);
+    const li = document.createElement("li"); li.className = "seat" + (name === S.me ? " mine" : "") + (total ? " in" : "");
+    li.innerHTML = `<span class="num"></span><span class="pname"></span><span class="pstake"></span>`;
+    li.querySelector(".num").textContent = seat;
+    li.querySelector(".pname").textContent = name === S.me ? `${name} (you)` : name;
+    li.querySelector(".pstake").textContent = total ? money(total) : "—";
+    li.title = Object.entries(stakes).map(([k, a]) => `${LABELS[k] || k} ${money(a)}`).join(", ") || "no bet this round";
+    rail.appendChild(li);
+  }
+}
+
+// -- the squeeze: the first cards face down, peeled by the biggest stake on each hand -------------
+function onSqueeze(m) {
+  S.phase = "squeeze"; $("phase").textContent = "Squeeze";
+  S.squeeze = { round: m.round, squeezers: m.squeezers, endsAt: m.ends_at, seconds: m.seconds,
+    peel: { player: 0, banker: 0 }, remote: { ...(m.peel || { player: 0, banker: 0 }) } };
+  for (const side of SIDES) {
+    const box = $(side + "-cards"); box.textContent = "";
+    for (let i = 0; i < m.cards[side]; i++) box.appendChild(downCard(side, i));
+    drawPeel(side);
+  }
+  const mine = SIDES.filter((s) => m.squeezers[s] === S.me);
+  const who = SIDES.map((s) => `${s === "player" ? "Player" : "Banker"}: ${m.squeezers[s] === S.me ? "you" : m.squeezers[s] || "the croupier"}`).join(" · ");
+  $("croupier").textContent = `Squeeze! ${who}.`;
+  say(mine.length ? `You squeeze the ${mine.join(" and ")} cards: drag them, click, or press S.` : "Peel the cards to watch the squeeze (drag, click or S).");
+}
+function downCard(side, i) {
+  const el = document.createElement("div");
+  el.className = "pcard down" + (S.squeeze.squeezers[side] === S.me ? " mine" : "");
+  el.dataset.side = side; el.tabIndex = 0; el.setAttribute("role", "button");
+  el.setAttribute("aria-label", `${side} card ${i + 1}, face down: squeeze it (Space, or S)`);
+  el.innerHTML = `<div class="sq-face">?</div><div class="sq-back"></div><div class="sq-flap"></div>`;
+  let start = null, moved = false;
+  el.addEventListener("pointerdown", (e) => { start = { x: e.clientX, y: e.clientY, p: S.squeeze?.peel[side] || 0 }; moved = false; el.setPointerCapture(e.pointerId); });
+  el.addEventListener("pointermove", (e) => {
+    if (!start) return;
+    const d = (start.x - e.clientX + start.y - e.clientY) / (el.offsetHeight * 1.4);
+    if (Math.abs(d) > 0.03) moved = true;
+    if (moved) peel(side, start.p + d);
+  });
+  el.addEventListener("pointerup", () => { if (start && !moved) peel(side, (S.squeeze?.peel[side] || 0) + 0.25); start = null; });
+  el.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); e.stopPropagation(); peel(side, (S.squeeze?.peel[side] || 0) + 0.25); } });
+  return el;
+}
+function peel(side, value) {
+  const sq = S.squeeze;
+  if (!sq) return;
+  const mine = sq.squeezers[side] === S.me;
+  // Only a hand's squeezer turns it over (the server reveals it); anyone may bend a corner.
+  sq.peel[side] = Math.max(0, Math.min(mine ? 1 : 0.8, value));
+  drawPeel(side);
+  if (mine) {
+    sq.dirty = true;
+    if (!S.peelTimer) S.peelTimer = setTimeout(sendPeels, 120);
+  }
+}
+function sendPeels() {
+  S.peelTimer = null;
+  const sq = S.squeeze;
+  if (!sq || !sq.dirty) return;
+  sq.dirty = false;
+  for (const side of SIDES) {
+    if (sq.squeezers[side] === S.me && sq.peel[side] > (sq.sent?.[side] || 0)) {
+      (sq.sent ||= {})[side] = sq.peel[side];
+      send({ type: "squeeze", side, peel: Math.round(sq.peel[side] * 100) / 100 });
+    }
+  }
+}
+function onPeel(m) {
+  if (!S.squeeze) return;
+  S.squeeze.remote[m.side] = m.peel; drawPeel(m.side);
+}
+function drawPeel(side) {
+  const sq = S.squeeze;
+  if (!sq) return;
+  const p = Math.max(sq.peel[side], sq.remote[side] || 0);
+  document.querySelectorAll(`#${side}-cards .pcard.down`).forEach((el) => {
+    el.style.setProperty("--p", (p * 85).toFixed(1) + "%");
+    el.classList.toggle("turned", p >= 1);
+  });
+}
+function endSqueeze() {
+  if (S.peelTimer) { clearTimeout(S.peelTimer); S.peelTimer = null; }
+  if (S.squeeze) { S.squeeze = null; if (S.phase === "squeeze") { S.phase = "dealing"; $("phase").textContent = "Dealing"; } }
+}
+function squeezeKey() {
+  const sq = S.squeeze;
+  if (!sq) return false;
+  const sides = SIDES.filter((s) => sq.squeezers[s] === S.me);
+  for (const side of sides.length ? sides : SIDES) peel(side, sq.peel[side] + 0.25);
+  return true;
 }
 
 // -- roads, statistics, history and recall -------------------------------------------------
@@ -296,6 +448,12 @@ function tick() {
   const left = Math.max(0, S.closesAt - (Date.now() / 1000 + S.offset));
   const total = S.snap?.bet_seconds || 15;
   const open = S.phase === "betting" && left > 0;
+  if (S.squeeze) {
+    const sqLeft = Math.max(0, S.squeeze.endsAt - (Date.now() / 1000 + S.offset));
+    $("timer-bar").style.width = (100 * sqLeft / (S.squeeze.seconds || 1)) + "%";
+    $("timer-text").textContent = "squeeze " + sqLeft.toFixed(1) + " s";
+    return;
+  }
   $("timer-bar").style.width = open ? (100 * left / total) + "%" : "0";
   $("timer-text").textContent = open ? left.toFixed(1) + " s" : S.phase === "betting" ? "closing" : "";
   if (open && left < 1.2 && S.staged.length) confirmBets();
@@ -326,6 +484,7 @@ document.addEventListener("keydown", (e) => {
   const k = e.key.toLowerCase();
   if (k >= "1" && k <= "6") pickChip(Number(k) - 1);
   else if (k === "p") stage("player"); else if (k === "b") stage("banker"); else if (k === "t") stage("tie");
+  else if (k === "s" && squeezeKey()) { /* peeled */ }
   else if (k === "u") undo(); else if (k === "c") clearStaged(); else if (k === "r") rebet(); else if (k === "d") double();
   else if (k === "enter" && !(e.target instanceof HTMLButtonElement)) confirmBets();
   else return;

@@ -240,10 +240,14 @@ class Ledger:
         ).inserted_primary_key
         assert txn is not None
         txn_id = int(txn[0])
-        if legs:
+        if legs:  # one multi-row INSERT: one round trip, not one per entry
             conn.execute(
-                entries.insert(),
-                [{"transaction_id": txn_id, "account_id": a, "amount": v} for a, v in legs.items()],
+                entries.insert().values(
+                    [
+                        {"transaction_id": txn_id, "account_id": a, "amount": v}
+                        for a, v in legs.items()
+                    ]
+                )
             )
         return txn_id
 
@@ -510,8 +514,8 @@ class Ledger:
                 {"transaction_id": txn, "account_id": row["account_id"], "amount": -row["amount"]}
             )
             legs.append({"transaction_id": txn, "account_id": escrow, "amount": row["amount"]})
-        conn.execute(entries.insert(), legs)
-        conn.execute(bets.insert(), [row for row, _ in new])
+        conn.execute(entries.insert().values(legs))
+        conn.execute(bets.insert().values([row for row, _ in new]))
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
@@ -561,12 +565,14 @@ class Ledger:
             if results:
                 self._point("settling")
             conn.execute(settlements.insert().values(round_id=round_id, txn_id=txn, kind="settle"))
-            if results:  # one statement, executed for every bet (not one built per bet)
+            by_return: dict[int, list[int]] = {}  # one UPDATE per distinct return, not per bet
+            for bet_row, returned in results:
+                by_return.setdefault(returned, []).append(bet_row)
+            for returned, keys in by_return.items():
                 conn.execute(
                     bets.update()
-                    .where(bets.c.id == sa.bindparam("b_id"), bets.c.status == "placed")
-                    .values(status="settled", returned=sa.bindparam("b_returned")),
-                    [{"b_id": key, "b_returned": returned} for key, returned in results],
+                    .where(bets.c.id.in_(keys), bets.c.status == "placed")
+                    .values(status="settled", returned=returned)
                 )
             conn.execute(
                 rounds.update()

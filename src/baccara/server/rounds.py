@@ -118,36 +118,33 @@ class BetBatcher:
     answered only after its batch commits. Other writes (`call`: rounds opened,
     closed, settled) run between batches, after any bets waiting. The thread takes its
     work straight from the queue, so a busy event loop delays the answers, never the
-    writing. PostgreSQL takes several writers at once: with ``threads`` > 1 one batch
-    is written while another waits for its commit to reach the disk.
+    writing. One thread serves both databases: SQLite has one writer at a time, and
+    on PostgreSQL more writer threads measured slower (they fight over the GIL).
     """
 
-    def __init__(self, ledger: Ledger, size: int = 200, threads: int = 1) -> None:
+    def __init__(self, ledger: Ledger, size: int = 200) -> None:
         self.ledger = ledger
         self.size = size
-        self.threads = threads
         self.bets: deque[tuple[dict[str, Any], asyncio.Future[Any]]] = deque()
         self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
         self.ready = threading.Condition()
         self.stopping = False
-        self.workers: list[threading.Thread] = []
+        self.thread: threading.Thread | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        """Start the writer threads (from the event loop that will await the answers)."""
+        """Start the writer thread (from the event loop that will await the answers)."""
         self.loop = asyncio.get_running_loop()
-        for n in range(self.threads):
-            worker = threading.Thread(target=self._work, name=f"baccara-writer-{n}", daemon=True)
-            worker.start()
-            self.workers.append(worker)
+        self.thread = threading.Thread(target=self._work, name="baccara-writer", daemon=True)
+        self.thread.start()
 
     def stop(self) -> None:
-        """Finish the writes in progress and stop the threads."""
+        """Finish the write in progress and stop the thread."""
         with self.ready:
             self.stopping = True
-            self.ready.notify_all()
-        for worker in self.workers:
-            worker.join(timeout=10)
+            self.ready.notify()
+        if self.thread is not None:
+            self.thread.join(timeout=10)
 
     async def submit(self, **request: Any) -> BetReceipt:
         """Queue one bet (`Ledger.place_bet`'s arguments); its receipt, or `BetError`."""
@@ -230,7 +227,9 @@ class TableRunner:
         self.rules = TableRules(seats=min(14, variant.seats), shoe=self.shoe_rules)
         self.table = Table(variant=variant, rules=self.rules)
         self.kinds = frozenset(bets_for(variant))
-        self.events: deque[dict[str, Any]] = deque(maxlen=1000)
+        # The last events as sent (seq, JSON text) for reconnecting clients: text, not
+        # dicts, so that thousands of them give the garbage collector nothing to scan.
+        self.events: deque[tuple[int, str]] = deque(maxlen=1000)
         self.seq = 0
         self.listeners: set[Listener] = set()
         self.seats: dict[str, int] = {}
@@ -256,9 +255,8 @@ class TableRunner:
         return await loop.run_in_executor(self.executor, partial(fn, *args, **kwargs))
 
     async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run a database write: SQLite's on the one writer thread (no lock fights, bets
-        first), PostgreSQL's on the worker threads (it takes concurrent writers)."""
-        if self.batcher is not None and not self.ledger.postgres:
+        """Run a database write on the writer thread (after any bets waiting)."""
+        if self.batcher is not None:
             return await self.batcher.call(fn, *args, **kwargs)
         return await self.db(fn, *args, **kwargs)
 
@@ -266,8 +264,8 @@ class TableRunner:
         """Log an event and send it to every listener."""
         self.seq += 1
         event = {"type": kind, "table": self.id, "seq": self.seq, "time": time.time(), **data}
-        self.events.append(event)
         text = json.dumps(event, separators=(",", ":"))  # once, for every listener
+        self.events.append((self.seq, text))
         for listener in list(self.listeners):
             listener.send_text(text)
         return event

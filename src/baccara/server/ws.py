@@ -134,9 +134,9 @@ async def _handle(
         listener.send(snapshot)
         since = message.get("since")
         if isinstance(since, int) and not isinstance(since, bool):
-            for event in list(target.events):
-                if event["seq"] > since and event["seq"] <= snapshot["seq"]:
-                    listener.send({**event, "missed": True})
+            for seq, text in list(target.events):
+                if since < seq <= snapshot["seq"]:
+                    listener.send_text(text[:-1] + ',"missed":true}')
         target.listeners.add(listener)
         target.take_seat(user)
         return target

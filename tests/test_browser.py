@@ -54,7 +54,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         bet_seconds=8.0,
         card_seconds=0.25,
         result_seconds=2.5,
-        squeeze_seconds=10.0,
+        squeeze_seconds=30.0,  # ends as soon as both squeezers turn their cards
     )
     with ServerProcess(config, log=tmp_path / "server.log") as process:
         yield process

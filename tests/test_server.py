@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -423,6 +425,20 @@ def test_table_specs() -> None:
     assert _table_specs(("ez",), squeeze=True) == [("t1", "ez", True)]
     with pytest.raises(ValueError, match="bad table option 'peek'"):
         _table_specs(("t1=ez:peek",))
+    with pytest.raises(ValueError, match="unknown variant 'pai-gow'"):
+        _table_specs(("t1=pai-gow",))
+
+
+@pytest.mark.parametrize("tables", ["pai-gow", "t1=ez:peek"])
+def test_serve_refuses_bad_tables_in_one_line(tables: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "baccara", "serve", "--tables", tables, "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("baccara: error:")
 
 
 def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:

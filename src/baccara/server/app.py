@@ -84,10 +84,14 @@ class ServerState:
 
 
 def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
-    """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze).
+    """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze); a bad one raises.
 
     >>> _table_specs(("punto-banco", "b1=ez:squeeze"))
     [('t1', 'punto-banco', False), ('b1', 'ez', True)]
+    >>> _table_specs(("b2=pai-gow",))
+    Traceback (most recent call last):
+    ...
+    baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
     """
     out = []
     for number, spec in enumerate(specs, start=1):
@@ -96,6 +100,7 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
             raise ValueError(f"bad table option {option!r} in {spec!r}: only ':squeeze'")
         name, _, variant = base.partition("=")
         table_id, variant = (name, variant) if variant else (f"t{number}", name)
+        find_variant(variant)  # refused here, in one line, not at start-up
         out.append((table_id, variant, squeeze or option == "squeeze"))
     return out
 

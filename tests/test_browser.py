@@ -137,11 +137,13 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             assert ann.locator(".pcard.face, .pcard .face").count() == 0  # no value yet
             expect(ann.locator("#banker-cards .pcard.down.mine")).to_have_count(2)
             expect(bob.locator("#player-cards .pcard.down.mine")).to_have_count(2)
-            box = ann.locator("#banker-cards .pcard.down").first.bounding_box()
+            card = ann.locator("#banker-cards .pcard.down").first
+            card.hover()  # waits until the card has landed (its deal-in animation is over)
+            box = card.bounding_box()
             assert box is not None
-            ann.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
+            ann.mouse.move(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.85)
             ann.mouse.down()
-            ann.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.6, steps=5)
+            ann.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.4, steps=5)
             ann.mouse.up()
             bob.locator("#player-cards .pcard.down").first.focus()
             bob.keyboard.press("s")

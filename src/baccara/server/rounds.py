@@ -208,7 +208,7 @@ class TableRunner:
         variant: Variant,
         ledger: Ledger,
         executor: ThreadPoolExecutor,
-        batcher: BetBatcher | None = None,
+        batcher: BetBatcher,
         timing: Timing,
         crash: CrashPoints,
         decks: int | None = None,
@@ -256,9 +256,7 @@ class TableRunner:
 
     async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         """Run a database write on the writer thread (after any bets waiting)."""
-        if self.batcher is not None:
-            return await self.batcher.call(fn, *args, **kwargs)
-        return await self.db(fn, *args, **kwargs)
+        return await self.batcher.call(fn, *args, **kwargs)
 
     def emit(self, kind: str, /, **data: Any) -> dict[str, Any]:
         """Log an event and send it to every listener."""
@@ -643,10 +641,7 @@ class TableRunner:
             "kind": kind.value,
             "amount": amount,
         }
-        if self.batcher is not None:
-            receipt = await self.batcher.submit(**request)
-        else:
-            receipt = await self.db_write(partial(self.ledger.place_bet, **request))
+        receipt = await self.batcher.submit(**request)
         self.crash("after_debit")
         if not receipt.duplicate:
             mine = self.round_bets.setdefault(user.name, {})

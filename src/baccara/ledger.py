@@ -514,8 +514,9 @@ class Ledger:
                 {"transaction_id": txn, "account_id": row["account_id"], "amount": -row["amount"]}
             )
             legs.append({"transaction_id": txn, "account_id": escrow, "amount": row["amount"]})
-        conn.execute(entries.insert().values(legs))
-        conn.execute(bets.insert().values([row for row, _ in new]))
+        # executemany: SQLAlchemy sends each as one multi-row INSERT, compiled once.
+        conn.execute(entries.insert(), legs)
+        conn.execute(bets.insert(), [row for row, _ in new])
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""

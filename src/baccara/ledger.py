@@ -240,14 +240,10 @@ class Ledger:
         ).inserted_primary_key
         assert txn is not None
         txn_id = int(txn[0])
-        if legs:  # one multi-row INSERT: one round trip, not one per entry
+        if legs:  # executemany, as in `_post_bets`: compiled once, whatever the count
             conn.execute(
-                entries.insert().values(
-                    [
-                        {"transaction_id": txn_id, "account_id": a, "amount": v}
-                        for a, v in legs.items()
-                    ]
-                )
+                entries.insert(),
+                [{"transaction_id": txn_id, "account_id": a, "amount": v} for a, v in legs.items()],
             )
         return txn_id
 

@@ -21,6 +21,7 @@ lint: install
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src/baccara
+	$(BIN)/lint-imports
 
 test: install lint
 	$(BIN)/python -m pytest

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from baccara import rules
-from baccara.exact import BatchOdds, batch_odds, full_shoe, odds
+from baccara.exact.odds import BatchOdds, batch_odds, full_shoe, odds
 
 
 def depleted_shoes(count: int, seed: int = 2024) -> np.ndarray:

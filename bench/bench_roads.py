@@ -6,7 +6,7 @@ import random
 import time
 
 from baccara.coup import Result
-from baccara.roads import Roads
+from baccara.roads.board import Roads
 
 
 def _shoes(count: int, seed: int) -> list[list[Result]]:

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import sqlalchemy as sa
 import uvloop
+from tests.support.harness import Player, ServerProcess
 
-from baccara.ledger import Ledger, normalize_url, wallet_account
+from baccara.db.ledger import Ledger, normalize_url, wallet_account
 from baccara.server.app import ServerConfig
-from baccara.server.harness import Player, ServerProcess
 
 PACE = 1.0
 

@@ -1,7 +1,7 @@
 """Simulator speed: flat-bet main-outcome simulation of 8-deck shoes on every core.
 
 The baseline, in the same run, is a plain Python loop dealing the same shoes
-(the same card orders, `baccara.simulate.simulated_shoe`) with `baccara.coup.deal_shoe`
+(the same card orders, `baccara.sim.runner.simulated_shoe`) with `baccara.coup.deal_shoe`
 on fewer of them; its counts must match the compiled loop's. Targets: at least 50
 million hands a second, and at least 80 times the plain loop.
 """
@@ -14,7 +14,7 @@ import time
 from baccara.bets import BetKind
 from baccara.coup import Result, deal_shoe
 from baccara.shoe import ShoeRules
-from baccara.simulate import Job, run_chunk, simulate, simulated_shoe
+from baccara.sim.runner import Job, run_chunk, simulate, simulated_shoe
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 SEED = 2026

@@ -9,10 +9,10 @@ from __future__ import annotations
 import itertools
 import time
 
-from baccara import chemin_rules
 from baccara.cards import hand_total
-from baccara.solver import house_strategy, solve_game
-from baccara.solver_models import build_game
+from baccara.skill import tableaux
+from baccara.skill.solver.chemin import house_strategy, solve_game
+from baccara.skill.solver.models import build_game
 
 
 def _python_house_value(first_cards: int) -> tuple[float, int]:
@@ -26,10 +26,10 @@ def _python_house_value(first_cards: int) -> tuple[float, int]:
             if pt >= 8 or bt >= 8:
                 pf, bf = pt, bt
             else:
-                third = c5 if chemin_rules.house_punter_draws(pt) else None
+                third = c5 if tableaux.house_punter_draws(pt) else None
                 pf = hand_total([pt, c5]) if third is not None else pt
                 card = c6 if third is not None else c5
-                bf = hand_total([bt, card]) if chemin_rules.house_banker_draws(bt, third) else bt
+                bf = hand_total([bt, card]) if tableaux.house_banker_draws(bt, third) else bt
             value += w * ((bf > pf) - (bf < pf))
     return value, deals
 

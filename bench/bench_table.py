@@ -12,10 +12,10 @@ from pathlib import Path
 
 from baccara.bets import BetKind, settle
 from baccara.coup import deal_coup
+from baccara.db.store import Store
 from baccara.shoe import Shoe, ShoeRules
-from baccara.store import Store
-from baccara.table import Phase, Table
-from baccara.table_events import TableRules
+from baccara.table.engine import Phase, Table
+from baccara.table.events import TableRules
 
 KINDS = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 

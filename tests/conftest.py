@@ -8,12 +8,16 @@ full versions.
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# tests.support (harnesses shared with bench/) imports from the repository's root
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

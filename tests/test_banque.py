@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from baccara.banque import (
+from baccara.cards import parse_cards
+from baccara.coup import Result
+from baccara.shoe import Shoe
+from baccara.skill.banque import (
     BankAuctioned,
     BankerLeft,
     BanqueError,
@@ -18,10 +21,7 @@ from baccara.banque import (
     TableauDecided,
     TableauSettled,
 )
-from baccara.cards import parse_cards
-from baccara.coup import Result
-from baccara.shoe import Shoe
-from baccara.skill_game import play_banque
+from baccara.tui.skill import play_banque
 
 FILLER = "Kh Ks Kd Kc " * 12
 

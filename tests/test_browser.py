@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.support.harness import ServerProcess
 
-from baccara.ledger import Ledger, wallet_account
+from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
-from baccara.server.harness import ServerProcess
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 CHROMIUM = os.environ.get("BACCARA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

@@ -11,7 +11,9 @@ import pytest
 
 from baccara import rules
 from baccara.cards import parse_cards
-from baccara.chemin import (
+from baccara.coup import Result
+from baccara.shoe import Shoe
+from baccara.skill.chemin import (
     BancoCalled,
     BankerDecided,
     BankPassed,
@@ -22,7 +24,7 @@ from baccara.chemin import (
     Phase,
     PunterDecided,
 )
-from baccara.chemin_rules import (
+from baccara.skill.tableaux import (
     FREE_CELLS,
     Cell,
     House,
@@ -32,9 +34,7 @@ from baccara.chemin_rules import (
     house_punter_draws,
     punter_cell,
 )
-from baccara.coup import Result
-from baccara.shoe import Shoe
-from baccara.skill_game import play_chemin
+from baccara.tui.skill import play_chemin
 from baccara.variants import find_variant
 
 FILLER = "Kh Ks Kd Kc " * 12
@@ -346,8 +346,8 @@ def test_the_equilibrium_banker_at_the_table_wins_what_the_solver_says(full_size
 
     import numpy as np
 
-    from baccara.solver import house_strategy, solve_chemin
-    from baccara.solver_models import build_game
+    from baccara.skill.solver.chemin import house_strategy, solve_chemin
+    from baccara.skill.solver.models import build_game
 
     sol = solve_chemin("compositions", decks=6)
     game = build_game("compositions", 6, 0.0)

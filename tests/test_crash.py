@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.harness import Player, ServerProcess
 from websockets.exceptions import ConnectionClosed
 
 from baccara.coup import Coup
-from baccara.ledger import Ledger, bets, rounds, wallet_account
+from baccara.db.ledger import Ledger, bets, rounds, wallet_account
 from baccara.server.app import ServerConfig
-from baccara.server.harness import Player, ServerProcess
 
 POINTS = ("after_debit", "bet_debited", "settling", "mid_deal")
 WELCOME = 100_000

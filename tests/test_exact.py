@@ -17,13 +17,13 @@ from math import perm
 import numpy as np
 import pytest
 
-from baccara import exact
-from baccara import exact_kernels as ek
 from baccara.bets import BetKind, payout
 from baccara.cards import RANKS, SUITS, Card
 from baccara.cli import main
 from baccara.coup import Result, deal_coup
-from baccara.exact import (
+from baccara.exact import _kernels as ek
+from baccara.exact import odds as exact
+from baccara.exact.odds import (
     BETS,
     CompositionError,
     batch_odds,

@@ -10,7 +10,10 @@ import pytest
 from baccara.bets import BetKind, BetOutcome
 from baccara.cards import parse_cards
 from baccara.coup import Coup
-from baccara.history import (
+from baccara.shoe import ShoeRules
+from baccara.table.engine import Phase, Table
+from baccara.table.events import BetResult, CoupSettled, TableRules
+from baccara.table.history import (
     ReplayError,
     TableRecord,
     event_from_json,
@@ -18,9 +21,6 @@ from baccara.history import (
     replay,
     state,
 )
-from baccara.shoe import ShoeRules
-from baccara.table import Phase, Table
-from baccara.table_events import BetResult, CoupSettled, TableRules
 from baccara.variants import find_variant
 
 

@@ -20,7 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
-from baccara.ledger import MAX_AMOUNT, BetError, Ledger, LedgerError, make_engine, wallet_account
+from baccara.db.ledger import MAX_AMOUNT, BetError, Ledger, LedgerError, make_engine, wallet_account
 from baccara.variants import PUNTO_BANCO
 
 BANKER_WINS = Coup.parse("P:6h,Kd B:7s,Kc")

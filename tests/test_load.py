@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from tests.support.harness import Player, ServerProcess
 from websockets.exceptions import ConnectionClosed
 
-from baccara.ledger import Ledger, bets, wallet_account
+from baccara.db.ledger import Ledger, bets, wallet_account
 from baccara.server.app import ServerConfig
-from baccara.server.harness import Player, ServerProcess
 
 
 async def _client(player: Player, table: str, rounds: int, seed: int) -> dict[str, Any]:

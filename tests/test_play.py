@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from baccara.bets import BetKind
-from baccara.store import Store, seat_account, wallet_account
-from baccara.table import Phase
-from baccara.table_events import CoupSettled
+from baccara.db.store import Store, seat_account, wallet_account
+from baccara.table.engine import Phase
+from baccara.table.events import CoupSettled
 
 ENV = {**os.environ, "COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
 
@@ -172,8 +172,8 @@ def test_game_commands_in_process() -> None:
 
     from rich.console import Console
 
-    from baccara.table import Table
-    from baccara.tui import start_table
+    from baccara.table.engine import Table
+    from baccara.tui.table import start_table
 
     out = io.StringIO()
     console = Console(file=out, width=80, highlight=False)
@@ -235,9 +235,9 @@ def test_a_whole_shoe_and_an_interrupted_coup_in_process() -> None:
     from rich.console import Console
 
     from baccara.shoe import ShoeRules
-    from baccara.table import Table
-    from baccara.table_events import TableRules
-    from baccara.tui import Game, start_table
+    from baccara.table.engine import Table
+    from baccara.table.events import TableRules
+    from baccara.tui.table import Game, start_table
 
     out = io.StringIO()
     console = Console(file=out, width=80, highlight=False)

@@ -18,7 +18,7 @@ from rich.console import Console
 
 from baccara.cli import main
 from baccara.coup import Coup, Result, Side, deal_shoe
-from baccara.roads import (
+from baccara.roads.board import (
     DERIVED,
     Color,
     Roads,
@@ -27,7 +27,7 @@ from baccara.roads import (
     derived_color,
     parse_results,
 )
-from baccara.roads_render import BLUE, GREEN, RED, render_plain, render_svg, render_text
+from baccara.roads.render import BLUE, GREEN, RED, render_plain, render_svg, render_text
 from baccara.shoe import Shoe, ShoeRules
 
 WORKED = "BBPPPBPPBBBBBBBBPBBPPTPBB"

@@ -16,14 +16,14 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from tests.support.harness import Player, ServerProcess
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from baccara.coup import Coup
+from baccara.db.ledger import Ledger, wallet_account
 from baccara.fair import verify
-from baccara.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig, _table_specs
-from baccara.server.harness import Player, ServerProcess
 from baccara.server.ws import origin_allowed
 
 T = TypeVar("T")

@@ -14,14 +14,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from baccara import simulate_kernels as kernels
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cards import full_deck
 from baccara.cli import cli, main
 from baccara.coup import Result, deal_shoe
-from baccara.exact import full_shoe, odds
+from baccara.exact.odds import full_shoe, odds
 from baccara.shoe import ShoeRules, shoe_generator
-from baccara.simulate import (
+from baccara.sim import _kernels as kernels
+from baccara.sim.bankroll import Plan, play, play_chunk
+from baccara.sim.runner import (
     Job,
     SimulationError,
     entropy_words,
@@ -33,7 +34,6 @@ from baccara.simulate import (
     simulate,
     simulated_shoe,
 )
-from baccara.simulate_strategies import Plan, play, play_chunk
 from baccara.variants import PUNTO_BANCO, VARIANTS, find_variant
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from baccara.chemin_sim import simulate
 from baccara.cli import cli
-from baccara.solver import best_response_gains, house_strategy, solve_chemin
-from baccara.solver_banque import NATURAL, STOOD, banker_decisions, solve_banque
-from baccara.solver_models import Model, SolverError, build_game, deal_weights
+from baccara.skill.solver.banque import NATURAL, STOOD, banker_decisions, solve_banque
+from baccara.skill.solver.check import simulate
+from baccara.skill.solver.chemin import best_response_gains, house_strategy, solve_chemin
+from baccara.skill.solver.models import Model, SolverError, build_game, deal_weights
 
 MODELS = [m.value for m in Model]
 

@@ -13,9 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from baccara.bets import BetKind
-from baccara.history import state
-from baccara.shoe import ShoeRules
-from baccara.store import (
+from baccara.db.store import (
     EXTERNAL,
     HOUSE,
     AccountKind,
@@ -24,8 +22,10 @@ from baccara.store import (
     seat_account,
     wallet_account,
 )
-from baccara.table import Phase, Table
-from baccara.table_events import CoupSettled, TableRules
+from baccara.shoe import ShoeRules
+from baccara.table.engine import Phase, Table
+from baccara.table.events import CoupSettled, TableRules
+from baccara.table.history import state
 
 
 @pytest.fixture

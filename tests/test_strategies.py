@@ -13,9 +13,9 @@ import pytest
 from baccara.bets import BetKind, settle
 from baccara.cards import parse_cards
 from baccara.coup import Coup, Side, deal_shoe
-from baccara.roads import Roads
+from baccara.roads.board import Roads
 from baccara.shoe import Shoe, ShoeRules
-from baccara.strategies import STRATEGIES, Strategy, StrategyError, Wager, make_strategy
+from baccara.sim.strategies import STRATEGIES, Strategy, StrategyError, Wager, make_strategy
 from baccara.variants import PUNTO_BANCO
 
 PLAYER_WINS = Coup.parse("P:9h,Kd B:5s,Qc")

@@ -13,8 +13,8 @@ from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card, parse_cards
 from baccara.coup import Coup, CoupError, Result
 from baccara.shoe import ShoeRules
-from baccara.table import Phase, Table, reveal
-from baccara.table_events import (
+from baccara.table.engine import Phase, Table, reveal
+from baccara.table.events import (
     BetCancelled,
     BetPlaced,
     CoupDealt,

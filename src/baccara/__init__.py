@@ -7,11 +7,11 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from .bets import BetKind, BetOutcome, Payout, Rounding, Settlement, bets_for, payout, settle
-from .cards import Card, CardError, Rank, Suit, format_cards, hand_total, parse_cards
-from .coup import Coup, CoupError, Result, Side, deal_coup, deal_shoe, explain
-from .shoe import Shoe, ShoeError, ShoeRules
-from .variants import VARIANTS, Variant, VariantError, find_variant
+from baccara.bets import BetKind, BetOutcome, Payout, Rounding, Settlement, bets_for, payout, settle
+from baccara.cards import Card, CardError, Rank, Suit, format_cards, hand_total, parse_cards
+from baccara.coup import Coup, CoupError, Result, Side, deal_coup, deal_shoe, explain
+from baccara.shoe import Shoe, ShoeError, ShoeRules
+from baccara.variants import VARIANTS, Variant, VariantError, find_variant
 
 try:
     __version__ = version("baccara")

@@ -22,9 +22,9 @@ from enum import StrEnum
 from fractions import Fraction
 from math import ceil, floor
 
-from .cards import Card
-from .coup import Coup, Result, Side
-from .variants import PUNTO_BANCO, Variant
+from baccara.cards import Card
+from baccara.coup import Coup, Result, Side
+from baccara.variants import PUNTO_BANCO, Variant
 
 __all__ = [
     "DRAGON_BONUS_MARGIN_PAYS",

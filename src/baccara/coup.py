@@ -20,9 +20,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from . import rules
-from .cards import Card, CardError, format_cards, hand_total, parse_cards
-from .shoe import Shoe
+from baccara import rules
+from baccara.cards import Card, CardError, format_cards, hand_total, parse_cards
+from baccara.shoe import Shoe
 
 __all__ = [
     "NUMBER_WORDS",

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .cards import Card, full_deck
-from .coup import Coup, CoupError, deal_shoe
-from .shoe import Shoe, ShoeError, ShoeRules
-from .variants import Variant
+from baccara.cards import Card, full_deck
+from baccara.coup import Coup, CoupError, deal_shoe
+from baccara.shoe import Shoe, ShoeError, ShoeRules
+from baccara.variants import Variant
 
 __all__ = [
     "DEFAULT_CLIENT_SEED",

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import RANKS, Card, full_deck
+from baccara.cards import RANKS, Card, full_deck
 
 __all__ = [
     "MAX_DECKS",

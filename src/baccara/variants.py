@@ -155,7 +155,7 @@ register_variant(
     )
 )
 
-# The skill variants (rules and table in `baccara.chemin` and `baccara.banque`).
+# The skill variants (rules and table in `baccara.skill.chemin` and `baccara.skill.banque`).
 register_variant(
     Variant(
         name="chemin-de-fer",

@@ -10,8 +10,8 @@ import sys
 
 import click
 
-from .. import __version__
-from .common import main_group
+from baccara import __version__
+from baccara.cli.common import main_group
 
 __all__ = ["cli", "main"]
 
@@ -24,7 +24,7 @@ def cli() -> None:
 
 def _register() -> None:
     # Each front end lives in its own module and adds its commands here.
-    from . import game, odds, play, roads, serve, simulate, solve
+    from baccara.cli import game, odds, play, roads, serve, simulate, solve
 
     for module in (game, serve, roads, solve, play, odds, simulate):
         for command in module.COMMANDS:
@@ -36,6 +36,6 @@ _register()
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    from .common import run
+    from baccara.cli.common import run
 
     return run(cli, sys.argv[1:] if argv is None else argv)

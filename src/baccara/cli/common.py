@@ -9,7 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from ..variants import Variant, find_variant
+from baccara.variants import Variant, find_variant
 
 __all__ = [
     "EXIT_BAD_INPUT",

@@ -10,13 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .. import rules as tableau
-from ..bets import bets_for, describe_pays
-from ..cards import Card
-from ..coup import Coup, Result, deal_coup, explain
-from ..shoe import MAX_DECKS, Shoe, ShoeRules
-from ..variants import PUNTO_BANCO, Variant
-from .common import echo_json, shoe_options, variant_option
+from baccara import rules as tableau
+from baccara.bets import bets_for, describe_pays
+from baccara.cards import Card
+from baccara.cli.common import echo_json, shoe_options, variant_option
+from baccara.coup import Coup, Result, deal_coup, explain
+from baccara.shoe import MAX_DECKS, Shoe, ShoeRules
+from baccara.variants import PUNTO_BANCO, Variant
 
 __all__ = ["COMMANDS", "coup_json", "coup_text", "deal_coups"]
 

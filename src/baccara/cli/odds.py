@@ -15,13 +15,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..bets import BetKind, describe_pays
-from ..shoe import MAX_DECKS
-from ..variants import Variant
-from .common import echo_json, fail, variant_option
+from baccara.bets import BetKind, describe_pays
+from baccara.cli.common import echo_json, fail, variant_option
+from baccara.shoe import MAX_DECKS
+from baccara.variants import Variant
 
 if TYPE_CHECKING:  # the engine (and numba) load only when a command runs
-    from ..exact import BatchOdds, Odds
+    from baccara.exact.odds import BatchOdds, Odds
 
 
 __all__ = ["COMMANDS", "odds_json", "parse_count_list", "read_batch", "write_batch"]
@@ -117,7 +117,7 @@ def _percent(x: Any) -> str:
 
 
 def _print_odds(result: Odds) -> None:
-    from ..exact import PROBABILITY_KEYS, VALUE_NAMES
+    from baccara.exact.odds import PROBABILITY_KEYS, VALUE_NAMES
 
     console = Console(highlight=False)
     n = sum(result.composition)
@@ -189,7 +189,7 @@ def odds_command(
       baccara odds --counts 128,32,32,32,32,32,32,32,32,20 --variant ez
       baccara odds --batch shoes.npy --out odds.npy
     """
-    from ..exact import batch_odds, odds, remove_cards
+    from baccara.exact.odds import batch_odds, odds, remove_cards
 
     if batch_in is not None:
         if counts or ranks or remove or decks or exact:
@@ -232,7 +232,7 @@ def eor_command(decks: int, variant: Variant, levels: int, as_json: bool) -> Non
     For each bet, also a balanced count (tags proportional to the effects) and its
     betting correlation.
     """
-    from ..exact import PROBABILITY_KEYS, VALUE_NAMES, effects_of_removal
+    from baccara.exact.odds import PROBABILITY_KEYS, VALUE_NAMES, effects_of_removal
 
     effects = effects_of_removal(decks, variant)
     counts = {kind.value: effects.balanced_count(kind, levels) for kind in BetKind}

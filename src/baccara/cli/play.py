@@ -9,13 +9,13 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from ..shoe import MAX_DECKS, ShoeRules
-from ..store import Store, default_url
-from ..table import Table
-from ..table_events import MAX_SEATS, TableRules
-from ..tui import BOT_STRATEGIES, Game, start_table
-from ..variants import Variant
-from .common import fail, variant_option
+from baccara.cli.common import fail, variant_option
+from baccara.db.store import Store, default_url
+from baccara.shoe import MAX_DECKS, ShoeRules
+from baccara.table.engine import Table
+from baccara.table.events import MAX_SEATS, TableRules
+from baccara.tui.table import BOT_STRATEGIES, Game, start_table
+from baccara.variants import Variant
 
 __all__ = ["COMMANDS"]
 
@@ -116,7 +116,10 @@ def play(
     Example: baccara play --seats 2 --bots 3 --teach
     Scripted: printf 'b 100\\ndeal\\nq\\n' | baccara play --seed 1 --db game.db
     """
-    from .skill_play import SKILL_VARIANTS, play_skill  # lazy: it loads the solver (scipy)
+    from baccara.cli.skill_play import (  # lazy: it loads the solver (scipy)
+        SKILL_VARIANTS,
+        play_skill,
+    )
 
     if variant.name in SKILL_VARIANTS:  # Chemin de Fer and Banque have their own game loop
         play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)

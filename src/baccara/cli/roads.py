@@ -8,10 +8,10 @@ from typing import TextIO
 import click
 from rich.console import Console
 
-from ..coup import Coup, CoupError
-from ..roads import Roads, parse_results
-from ..roads_render import render_svg, render_text
-from .common import echo_json, fail
+from baccara.cli.common import echo_json, fail
+from baccara.coup import Coup, CoupError
+from baccara.roads.board import Roads, parse_results
+from baccara.roads.render import render_svg, render_text
 
 __all__ = ["COMMANDS", "read_coups"]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from ..fair import FairError, verify
-from .common import echo_json, fail
+from baccara.cli.common import echo_json, fail
+from baccara.fair import FairError, verify
 
 __all__ = ["COMMANDS", "default_database_url"]
 
@@ -98,7 +98,7 @@ def serve_command(
     try:
         import uvicorn
 
-        from ..server.app import ServerConfig, create_app
+        from baccara.server.app import ServerConfig, create_app
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     config = ServerConfig(

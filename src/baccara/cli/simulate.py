@@ -13,12 +13,12 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..shoe import MAX_DECKS, ShoeRules
-from ..simulate import Job, SimulationResult, simulate
-from ..simulate_strategies import Plan, StrategyReport, play, plot
-from ..strategies import STRATEGIES
-from ..variants import Variant
-from .common import echo_json, fail, shoe_options, variant_option
+from baccara.cli.common import echo_json, fail, shoe_options, variant_option
+from baccara.shoe import MAX_DECKS, ShoeRules
+from baccara.sim.bankroll import Plan, StrategyReport, play, plot
+from baccara.sim.runner import Job, SimulationResult, simulate
+from baccara.sim.strategies import STRATEGIES
+from baccara.variants import Variant
 
 __all__ = ["COMMANDS", "money"]
 

@@ -1,7 +1,7 @@
 """``baccara play --variant chemin-de-fer|banque``: the skill variants in the terminal.
 
 `baccara play` hands these two variants to `play_skill`; the game loop and its
-equilibrium bots live in `baccara.skill_game`. Amounts are in minor units (cents).
+equilibrium bots live in `baccara.tui.skill`. Amounts are in minor units (cents).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from rich.console import Console
 
-from ..skill_game import GameResult, play_banque, play_chemin
-from ..variants import Variant
+from baccara.tui.skill import GameResult, play_banque, play_chemin
+from baccara.variants import Variant
 
 __all__ = ["SKILL_VARIANTS", "play_skill"]
 
@@ -57,7 +57,7 @@ def play_skill(
 ) -> GameResult | None:
     """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots.
 
-    ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``, `chemin_rules.House`).
+    ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``, `tableaux.House`).
     """
     if variant.name not in SKILL_VARIANTS:
         raise ValueError(

@@ -7,12 +7,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..chemin_rules import House
-from ..shoe import MAX_DECKS
-from ..solver import CheminSolution, Model, solve_chemin
-from ..solver_banque import NATURAL, STOOD, BanqueSolution, banker_decisions, solve_banque
-from ..solver_models import Array
-from .common import echo_json
+from baccara.cli.common import echo_json
+from baccara.shoe import MAX_DECKS
+from baccara.skill.solver.banque import (
+    NATURAL,
+    STOOD,
+    BanqueSolution,
+    banker_decisions,
+    solve_banque,
+)
+from baccara.skill.solver.chemin import CheminSolution, Model, solve_chemin
+from baccara.skill.solver.models import Array
+from baccara.skill.tableaux import House
 
 __all__ = ["COMMANDS", "solve"]
 

@@ -24,11 +24,11 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..ledger import Ledger
-from ..variants import find_variant
-from .auth import Auth, AuthError, RateLimiter, User
-from .rounds import BetBatcher, CrashPoints, TableRunner, Timing, shoe_records
-from .ws import serve_socket
+from baccara.db.ledger import Ledger
+from baccara.server.auth import Auth, AuthError, RateLimiter, User
+from baccara.server.rounds import BetBatcher, CrashPoints, TableRunner, Timing, shoe_records
+from baccara.server.ws import serve_socket
+from baccara.variants import find_variant
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 

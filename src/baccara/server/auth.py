@@ -3,7 +3,7 @@
 A session is a random token in an HttpOnly, SameSite=Strict cookie; the database
 keeps only its SHA-256. Every new player gets a welcome deposit into the wallet.
 
->>> from baccara.ledger import Ledger
+>>> from baccara.db.ledger import Ledger
 >>> auth = Auth(Ledger.connect("sqlite://"), welcome=50_000)
 >>> user = auth.register("ann", "correct horse")
 >>> user.name, auth.ledger.balance(user.account)
@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from ..ledger import Ledger, metadata, wallet_account
+from baccara.db.ledger import Ledger, metadata, wallet_account
 
 __all__ = ["Auth", "AuthError", "RateLimiter", "User"]
 

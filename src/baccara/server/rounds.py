@@ -1,7 +1,7 @@
 """One online table: the round loop on the server clock, bets, the deal, the settlement.
 
-The table engine (`baccara.table.Table`) keeps the shoe, the phases, the coups and the
-roads; the money goes through the ledger (`baccara.ledger.Ledger`), one database
+The table engine (`baccara.table.engine.Table`) keeps the shoe, the phases, the coups and the
+roads; the money goes through the ledger (`baccara.db.ledger.Ledger`), one database
 transaction per bet and one per settlement. Shoes are provably fair
 (`baccara.fair.FairShoe`), stored with their seed so that a restarted server deals
 exactly the coups the shoe holds.
@@ -28,16 +28,16 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 
-from ..bets import BetKind, bets_for
-from ..coup import Coup
-from ..fair import FairShoe, ShoeRecord
-from ..ledger import BetError, BetReceipt, Ledger, check_amount, metadata, rounds
-from ..roads_render import render_svg
-from ..shoe import ShoeRules
-from ..table import Table, TableRules, reveal
-from ..table_events import Phase
-from ..variants import Variant
-from .auth import User
+from baccara.bets import BetKind, bets_for
+from baccara.coup import Coup
+from baccara.db.ledger import BetError, BetReceipt, Ledger, check_amount, metadata, rounds
+from baccara.fair import FairShoe, ShoeRecord
+from baccara.roads.render import render_svg
+from baccara.server.auth import User
+from baccara.shoe import ShoeRules
+from baccara.table.engine import Table, TableRules, reveal
+from baccara.table.events import Phase
+from baccara.variants import Variant
 
 __all__ = ["BetBatcher", "CrashPoints", "Listener", "TableRunner", "Timing"]
 
@@ -751,7 +751,7 @@ def _ack(receipt: Any, table: str) -> dict[str, Any]:
 
 
 def _pays(variant: Variant) -> dict[str, str]:
-    from ..bets import describe_pays
+    from baccara.bets import describe_pays
 
     return {kind.value: describe_pays(kind, variant) for kind in bets_for(variant)}
 

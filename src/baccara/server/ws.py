@@ -33,12 +33,12 @@ from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ..fair import FairError
-from ..ledger import BetError
-from .rounds import Listener, TableRunner
+from baccara.db.ledger import BetError
+from baccara.fair import FairError
+from baccara.server.rounds import Listener, TableRunner
 
 if TYPE_CHECKING:
-    from .app import ServerState
+    from baccara.server.app import ServerState
 
 __all__ = ["origin_allowed", "serve_socket"]
 

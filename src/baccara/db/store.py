@@ -1,0 +1,710 @@
+"""The store: sessions, seats, hand history and a double-entry ledger, in SQL.
+
+SQLAlchemy Core only, so the same code runs on SQLite (the embedded default, in
+WAL mode, in the user's data directory) and on PostgreSQL (give its URL).
+
+Money is a double-entry ledger: accounts (the house, the outside world, each
+player's wallet, each seat at a session) and transactions whose entries sum to
+zero. Entries are only ever appended (the database refuses updates and deletes);
+a balance is the sum of an account's entries. A table's events post to it: a
+seat taken moves the buy-in from the wallet to the seat, a settlement moves each
+seat's net to or from the house, a seat left moves the chips back to the wallet.
+
+>>> from baccara.bets import BetKind
+>>> from baccara.table.engine import Table
+>>> store = Store("sqlite://")
+>>> store.deposit("ann", 100_000)
+1
+>>> table = Table(seed=3)
+>>> session = store.create_session(table, name="doc")
+>>> _ = table.change_shoe(), table.seat(player="ann", stack=50_000)
+>>> _ = table.place_bet(1, BetKind.PLAYER, 1000), table.deal(), table.settle()
+>>> store.save(session, table)
+5
+>>> store.balance(wallet_account("ann")), store.balance(seat_account(session, 1)) == table.stack(1)
+(50000, True)
+>>> store.balance(HOUSE) == table.house
+True
+>>> store.load_table(session).stack(1) == table.stack(1)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from baccara.table.engine import Table
+from baccara.table.events import CoupSettled, Event, SeatLeft, SeatTaken, ShoeChanged
+from baccara.table.history import TableRecord, event_from_json, event_to_json, replay
+
+__all__ = [
+    "EXTERNAL",
+    "HOUSE",
+    "AccountKind",
+    "HandRow",
+    "SessionInfo",
+    "Store",
+    "StoreError",
+    "default_url",
+    "metadata",
+    "seat_account",
+    "wallet_account",
+]
+
+HOUSE = "house"
+"""The house's account: what it wins and loses at every table."""
+EXTERNAL = "external"
+"""Money from and to the outside world (deposits and withdrawals)."""
+
+
+class StoreError(ValueError):
+    """A ledger posting or a session that the store refuses."""
+
+
+class AccountKind(StrEnum):
+    """What an account is; wallets and seats never go negative."""
+
+    EXTERNAL = "external"
+    HOUSE = "house"
+    WALLET = "wallet"
+    SEAT = "seat"
+    ESCROW = "escrow"  # one per round of the online table (baccara.db.ledger)
+
+
+_NEVER_NEGATIVE = (AccountKind.WALLET.value, AccountKind.SEAT.value, AccountKind.ESCROW.value)
+
+
+def wallet_account(player: str) -> str:
+    """The name of ``player``'s wallet account: ``'wallet:ann'``."""
+    return f"wallet:{player}"
+
+
+def seat_account(session: int, seat: int) -> str:
+    """The name of the account of ``seat`` at ``session``: its stack plus its bets."""
+    return f"seat:{session}:{seat}"
+
+
+def _kind_of(name: str) -> AccountKind:
+    if name == HOUSE:
+        return AccountKind.HOUSE
+    if name == EXTERNAL:
+        return AccountKind.EXTERNAL
+    prefix = name.split(":", 1)[0]
+    try:
+        return AccountKind(prefix)
+    except ValueError:
+        raise StoreError(
+            f"bad account name {name!r}: expected house, external, wallet:… or seat:…"
+        ) from None
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory (created if needed)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("baccara", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'baccara.db'}"
+
+
+# -- schema -------------------------------------------------------------------------------
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "table_accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+sessions = sa.Table(
+    "table_sessions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("variant", sa.String(50), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("house", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("closed", sa.Boolean, nullable=False, default=False),
+)
+transactions = sa.Table(
+    "table_transactions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("memo", sa.String(200), nullable=False),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=True),
+    sa.Column("event_seq", sa.Integer, nullable=True),
+)
+entries = sa.Table(
+    "table_entries",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("transaction_id", sa.Integer, sa.ForeignKey("table_transactions.id"), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("table_accounts.id"), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("amount <> 0", name="entry_not_zero"),
+)
+sa.Index("table_entries_by_account", entries.c.account_id)
+shoes = sa.Table(
+    "table_shoes",
+    metadata,
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("cards", sa.Text, nullable=True),
+)
+events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("type", sa.String(30), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+seats = sa.Table(
+    "table_seats",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player", sa.String(200), nullable=False),
+    sa.Column("strategy", sa.String(100), nullable=True),
+    sa.Column("buy_in", sa.BigInteger, nullable=False),
+    sa.Column("cash_out", sa.BigInteger, nullable=True),
+    sa.Column("sat_seq", sa.Integer, nullable=False),
+    sa.Column("left_seq", sa.Integer, nullable=True),
+)
+hands = sa.Table(
+    "table_hands",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
+    sa.Column("shoe", sa.Integer, nullable=False),
+    sa.Column("coup", sa.Integer, nullable=False),
+    sa.Column("notation", sa.String(60), nullable=False),
+    sa.Column("winner", sa.String(1), nullable=False),
+    sa.Column("player_total", sa.Integer, nullable=False),
+    sa.Column("banker_total", sa.Integer, nullable=False),
+    sa.Column("staked", sa.BigInteger, nullable=False),
+    sa.Column("house_net", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def _ddl(statement: str) -> sa.DDL:
+    return sa.DDL(statement)  # type: ignore[no-untyped-call]
+
+
+_APPEND_ONLY = ("table_entries", "table_events")
+for _name in _APPEND_ONLY:
+    for _op in ("UPDATE", "DELETE"):
+        sa.event.listen(
+            metadata.tables[_name],
+            "after_create",
+            _ddl(
+                f"CREATE TRIGGER {_name}_no_{_op.lower()} BEFORE {_op} ON {_name} "
+                f"BEGIN SELECT RAISE(ABORT, '{_name} are append-only'); END"
+            ).execute_if(dialect="sqlite"),
+        )
+    sa.event.listen(
+        metadata.tables[_name],
+        "after_create",
+        _ddl(
+            "CREATE OR REPLACE FUNCTION baccara_append_only() RETURNS trigger AS $$ "
+            "BEGIN RAISE EXCEPTION '%% are append-only', TG_TABLE_NAME; END $$ LANGUAGE plpgsql"
+        ).execute_if(dialect="postgresql"),
+    )
+    sa.event.listen(
+        metadata.tables[_name],
+        "after_create",
+        _ddl(
+            f"CREATE TRIGGER {_name}_append_only BEFORE UPDATE OR DELETE ON {_name} "
+            "FOR EACH ROW EXECUTE FUNCTION baccara_append_only()"
+        ).execute_if(dialect="postgresql"),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionInfo:
+    """A stored session: its table's set-up and whether it is closed."""
+
+    id: int
+    name: str
+    variant: str
+    seed: int | None
+    created_at: datetime
+    updated_at: datetime
+    closed: bool
+    events: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandRow:
+    """One coup of the hand history."""
+
+    shoe: int
+    coup: int
+    notation: str
+    winner: str
+    player_total: int
+    banker_total: int
+    staked: int
+    house_net: int
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Sessions, seats, hands and the ledger in one database (``url``: any SQLAlchemy URL).
+
+    ``Store()`` opens the embedded default (`default_url`); ``Store("sqlite://")``
+    an in-memory one; ``Store("postgresql+psycopg://…")`` a server.
+    """
+
+    def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
+        self.url = url or default_url()
+        self.engine = engine if engine is not None else _make_engine(self.url)
+        metadata.create_all(self.engine)
+
+    @classmethod
+    def at(cls, path: str | Path) -> Store:
+        """The SQLite store in the file ``path`` (``--db PATH``)."""
+        path = Path(path).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite:///{path}")
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # -- the ledger -------------------------------------------------------------------
+
+    def account_id(self, name: str, conn: Connection | None = None) -> int:
+        """The id of account ``name``, created on first use."""
+        if conn is None:
+            with self.engine.begin() as new:
+                return self.account_id(name, new)
+        kind = _kind_of(name)
+        found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
+        if found is not None:
+            return int(found)
+        result = conn.execute(
+            accounts.insert().values(name=name, kind=kind.value, created_at=_now())
+        )
+        return _new_id(result)
+
+    def post(
+        self,
+        memo: str,
+        amounts: Mapping[str, int],
+        *,
+        session: int | None = None,
+        event_seq: int | None = None,
+        conn: Connection | None = None,
+    ) -> int:
+        """Post one transaction: ``amounts`` by account name, summing to zero; return its id.
+
+        Refused (`StoreError`, nothing written) if the amounts do not sum to zero or a
+        wallet or seat would go negative.
+        """
+        if conn is None:
+            with self.engine.begin() as new:
+                return self.post(memo, amounts, session=session, event_seq=event_seq, conn=new)
+        lines = {name: amount for name, amount in amounts.items() if amount}
+        for name, amount in lines.items():
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise StoreError(f"bad amount {amount!r} for {name}: whole minor units only")
+        if sum(lines.values()) != 0:
+            raise StoreError(
+                f"unbalanced transaction {memo!r}: entries sum to {sum(lines.values())}"
+            )
+        if not lines:
+            raise StoreError(f"empty transaction {memo!r}")
+        ids = self._account_ids(conn, lines)
+        negative = [n for n, a in lines.items() if a < 0 and _kind_of(n).value in _NEVER_NEGATIVE]
+        if negative:
+            have = self._balances_of(conn, [ids[n] for n in negative])
+            for name in negative:
+                if have.get(ids[name], 0) + lines[name] < 0:
+                    raise StoreError(
+                        f"{name} has {have.get(ids[name], 0)} minor units: "
+                        f"it cannot pay {-lines[name]} ({memo})"
+                    )
+        tx = conn.execute(
+            transactions.insert().values(
+                created_at=_now(), memo=memo, session_id=session, event_seq=event_seq
+            )
+        )
+        tx_id = _new_id(tx)
+        conn.execute(
+            entries.insert(),
+            [
+                {"transaction_id": tx_id, "account_id": ids[n], "amount": a}
+                for n, a in lines.items()
+            ],
+        )
+        return tx_id
+
+    def deposit(self, player: str, amount: int) -> int:
+        """Money from outside into ``player``'s wallet; return the transaction id."""
+        return self.post(f"deposit {player}", {EXTERNAL: -amount, wallet_account(player): amount})
+
+    def withdraw(self, player: str, amount: int) -> int:
+        """Money from ``player``'s wallet to the outside; return the transaction id."""
+        return self.post(f"withdraw {player}", {wallet_account(player): -amount, EXTERNAL: amount})
+
+    def balance(self, name: str) -> int:
+        """The balance of account ``name``: the sum of its entries (0 if it has none)."""
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
+            return 0 if found is None else self._balance(conn, int(found))
+
+    def balances(self, kind: AccountKind | None = None) -> dict[str, int]:
+        """Every account's balance (of one kind, if given), by name."""
+        query = (
+            sa.select(accounts.c.name, sa.func.coalesce(sa.func.sum(entries.c.amount), 0))
+            .select_from(accounts.outerjoin(entries, entries.c.account_id == accounts.c.id))
+            .group_by(accounts.c.name)
+            .order_by(accounts.c.name)
+        )
+        if kind is not None:
+            query = query.where(accounts.c.kind == kind.value)
+        with self.engine.connect() as conn:
+            return {name: int(total) for name, total in conn.execute(query)}
+
+    def unbalanced_transactions(self) -> list[int]:
+        """Ids of transactions whose entries do not sum to zero (always empty)."""
+        query = (
+            sa.select(entries.c.transaction_id)
+            .group_by(entries.c.transaction_id)
+            .having(sa.func.sum(entries.c.amount) != 0)
+        )
+        with self.engine.connect() as conn:
+            return [int(row[0]) for row in conn.execute(query)]
+
+    def _account_ids(self, conn: Connection, names: Iterable[str]) -> dict[str, int]:
+        names = list(names)
+        rows = conn.execute(
+            sa.select(accounts.c.name, accounts.c.id).where(accounts.c.name.in_(names))
+        ).all()
+        ids = {str(name): int(id_) for name, id_ in rows}
+        for name in names:
+            if name not in ids:
+                ids[name] = self.account_id(name, conn)
+        return ids
+
+    @staticmethod
+    def _balances_of(conn: Connection, ids: list[int]) -> dict[int, int]:
+        rows = conn.execute(
+            sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
+            .where(entries.c.account_id.in_(ids))
+            .group_by(entries.c.account_id)
+        ).all()
+        return {int(a): int(total) for a, total in rows}
+
+    @staticmethod
+    def _balance(conn: Connection, account: int) -> int:
+        total = conn.execute(
+            sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0)).where(
+                entries.c.account_id == account
+            )
+        ).scalar()
+        return int(total or 0)
+
+    # -- sessions -----------------------------------------------------------------------
+
+    def create_session(self, table: Table, *, name: str = "table") -> int:
+        """A new session for ``table`` (before its first event); return its id."""
+        if table.log:
+            raise StoreError("create the session before the table's first action")
+        record = TableRecord.of(table).to_json()
+        now = _now()
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                sessions.insert().values(
+                    name=name,
+                    variant=table.variant.name,
+                    rules=record["rules"],
+                    seed=table.seed,
+                    house=table.house_start,
+                    created_at=now,
+                    updated_at=now,
+                    closed=False,
+                )
+            )
+            return _new_id(result)
+
+    def save(self, session: int, table: Table) -> int:
+        """Store ``table``'s events not stored yet, post their money, in one transaction.
+
+        Return the number of events stored for the session.
+        """
+        with self.engine.begin() as conn:
+            stored = conn.execute(
+                sa.select(sa.func.count()).select_from(events).where(events.c.session_id == session)
+            ).scalar_one()
+            closed = conn.execute(
+                sa.select(sessions.c.closed).where(sessions.c.id == session)
+            ).scalar()
+            if closed is None:
+                raise StoreError(f"unknown session {session}")
+            if closed:
+                raise StoreError(f"session {session} is closed")
+            new = table.log[stored:]
+            now = _now()
+            rows: list[dict[str, Any]] = []
+            for seq, event in enumerate(new, start=stored):
+                data = event_to_json(event)
+                row = {"session_id": session, "seq": seq, "type": data["type"], "data": data}
+                rows.append({**row, "created_at": now})
+            if rows:
+                conn.execute(events.insert(), rows)
+            for seq, event in enumerate(new, start=stored):
+                self._store_event(conn, session, seq, event, table)
+            conn.execute(
+                sessions.update().where(sessions.c.id == session).values(updated_at=_now())
+            )
+            return stored + len(new)
+
+    def _store_event(
+        self, conn: Connection, session: int, seq: int, event: Event, table: Table
+    ) -> None:
+        seat_name = seat_account(session, getattr(event, "seat", 0))
+        match event:
+            case ShoeChanged():
+                cards = table.shoes[event.shoe - 1]
+                text = None if cards is None else ",".join(str(c) for c in cards)
+                conn.execute(
+                    shoes.insert().values(session_id=session, number=event.shoe, cards=text)
+                )
+            case SeatTaken():
+                self.post(
+                    f"seat {event.seat}: {event.player} buys in",
+                    {wallet_account(event.player): -event.stack, seat_name: event.stack},
+                    session=session,
+                    event_seq=seq,
+                    conn=conn,
+                )
+                conn.execute(
+                    seats.insert().values(
+                        session_id=session,
+                        seat=event.seat,
+                        player=event.player,
+                        strategy=event.strategy,
+                        buy_in=event.stack,
+                        sat_seq=seq,
+                    )
+                )
+            case SeatLeft():
+                if event.stack:
+                    self.post(
+                        f"seat {event.seat}: {event.player} leaves",
+                        {seat_name: -event.stack, wallet_account(event.player): event.stack},
+                        session=session,
+                        event_seq=seq,
+                        conn=conn,
+                    )
+                conn.execute(
+                    seats.update()
+                    .where(
+                        seats.c.session_id == session,
+                        seats.c.seat == event.seat,
+                        seats.c.left_seq.is_(None),
+                    )
+                    .values(cash_out=event.stack, left_seq=seq)
+                )
+            case CoupSettled():
+                nets: dict[str, int] = {}
+                for r in event.results:
+                    name = seat_account(session, r.seat)
+                    nets[name] = nets.get(name, 0) + r.net
+                if any(nets.values()):
+                    nets[HOUSE] = event.house
+                    self.post(
+                        f"shoe {event.shoe} coup {event.number}: {event.coup}",
+                        nets,
+                        session=session,
+                        event_seq=seq,
+                        conn=conn,
+                    )
+                conn.execute(
+                    hands.insert().values(
+                        session_id=session,
+                        shoe=event.shoe,
+                        coup=event.number,
+                        notation=event.coup.notation(),
+                        winner=event.coup.winner.value,
+                        player_total=event.coup.player_total,
+                        banker_total=event.coup.banker_total,
+                        staked=sum(r.stake for r in event.results),
+                        house_net=event.house,
+                        created_at=_now(),
+                    )
+                )
+            case _:
+                pass
+
+    def close_session(self, session: int) -> None:
+        """Mark ``session`` closed (it stays readable)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                sessions.update()
+                .where(sessions.c.id == session)
+                .values(closed=True, updated_at=_now())
+            )
+
+    def list_sessions(self, *, open_only: bool = False) -> list[SessionInfo]:
+        """The stored sessions, the most recently updated first."""
+        count = (
+            sa.select(sa.func.count())
+            .select_from(events)
+            .where(events.c.session_id == sessions.c.id)
+            .scalar_subquery()
+        )
+        query = sa.select(sessions, count.label("events")).order_by(
+            sessions.c.updated_at.desc(), sessions.c.id.desc()
+        )
+        if open_only:
+            query = query.where(sessions.c.closed.is_(False))
+        with self.engine.connect() as conn:
+            return [
+                SessionInfo(
+                    id=row.id,
+                    name=row.name,
+                    variant=row.variant,
+                    seed=row.seed,
+                    created_at=row.created_at,
+                    updated_at=row.updated_at,
+                    closed=bool(row.closed),
+                    events=int(row.events),
+                )
+                for row in conn.execute(query)
+            ]
+
+    def record(self, session: int) -> TableRecord:
+        """The session's `TableRecord`, read back from its rows."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(sessions).where(sessions.c.id == session)).first()
+            if row is None:
+                raise StoreError(f"unknown session {session}")
+            shoe_rows = conn.execute(
+                sa.select(shoes.c.cards)
+                .where(shoes.c.session_id == session)
+                .order_by(shoes.c.number)
+            ).all()
+            event_rows = conn.execute(
+                sa.select(events.c.data)
+                .where(events.c.session_id == session)
+                .order_by(events.c.seq)
+            ).all()
+        data: dict[str, Any] = {
+            "format": "baccara-table/1",
+            "variant": row.variant,
+            "rules": row.rules,
+            "seed": row.seed,
+            "house": row.house,
+            "shoes": [r.cards for r in shoe_rows],
+            "events": [_as_dict(r.data) for r in event_rows],
+        }
+        return TableRecord.from_json(data)
+
+    def load_table(self, session: int) -> Table:
+        """The session's table, rebuilt by replaying its events (to resume play)."""
+        return replay(self.record(session))
+
+    def read_events(self, session: int, since: int = 0) -> list[Event]:
+        """The session's events from number ``since`` on."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(events.c.data)
+                .where(events.c.session_id == session, events.c.seq >= since)
+                .order_by(events.c.seq)
+            ).all()
+        return [event_from_json(_as_dict(r.data)) for r in rows]
+
+    def hand_history(self, session: int, *, limit: int | None = None) -> list[HandRow]:
+        """The session's coups, oldest first (the last ``limit`` if given)."""
+        query = sa.select(hands).where(hands.c.session_id == session).order_by(hands.c.id.desc())
+        if limit is not None:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return [
+            HandRow(
+                shoe=r.shoe,
+                coup=r.coup,
+                notation=r.notation,
+                winner=r.winner,
+                player_total=r.player_total,
+                banker_total=r.banker_total,
+                staked=r.staked,
+                house_net=r.house_net,
+            )
+            for r in reversed(rows)
+        ]
+
+    def seat_history(self, session: int) -> list[dict[str, Any]]:
+        """Who sat where at ``session``: player, strategy, buy-in and cash-out."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(seats).where(seats.c.session_id == session).order_by(seats.c.id)
+            ).all()
+        return [
+            {
+                "seat": r.seat,
+                "player": r.player,
+                "strategy": r.strategy,
+                "buy_in": r.buy_in,
+                "cash_out": r.cash_out,
+            }
+            for r in rows
+        ]
+
+
+def _new_id(result: sa.CursorResult[Any]) -> int:
+    key = result.inserted_primary_key
+    if key is None:  # pragma: no cover - every table here has an integer key
+        raise StoreError("the database returned no new id")
+    return int(key[0])
+
+
+def _as_dict(data: Any) -> dict[str, Any]:
+    if isinstance(data, str):
+        data = json.loads(data)
+    if not isinstance(data, dict):
+        raise StoreError("a stored event is not a JSON object")
+    return data
+
+
+def _make_engine(url: str) -> Engine:
+    engine = sa.create_engine(url)
+    if engine.dialect.name == "sqlite":
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            if url not in ("sqlite://", "sqlite:///:memory:"):
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+    return engine

@@ -1,0 +1,1 @@
+"""The scoreboards: `board` builds the five roads and the ask road, `render` draws them."""

@@ -1,0 +1,665 @@
+"""The simulator: real shoes by the millions, every bet's result with its interval.
+
+Shoe ``i`` of the series ``seed`` is shuffled from its own random stream (numpy's
+``SeedSequence(seed, spawn_key=(i,))``, as `baccara.shoe.shoe_generator`), so a run
+gives the same numbers whether it is dealt in one process, by several workers or on
+a Dask cluster. The dealing is `baccara.shoe` and `baccara.coup`'s rulebook compiled
+(`baccara.sim._kernels`); what each bet pays comes from `baccara.bets`.
+
+>>> result = simulate(Job(shoes=20, seed=1))
+>>> result.hands, result.banker + result.player + result.tie == result.hands
+(1639, True)
+>>> from baccara.coup import deal_shoe
+>>> replay = list(deal_shoe(simulated_shoe(1, 0)))
+>>> len(replay) == result.hands_in_shoe(0)
+True
+
+Every house edge is estimated per unit bet with a 95% confidence interval computed
+over shoes (the hands of one shoe are not independent): the ratio estimator
+``-sum(net) / sum(hands)`` with its linearised standard error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, lru_cache, partial
+from typing import Any, TypeVar
+
+import numpy as np
+
+from baccara.bets import BetKind, bets_for, payout, settle
+from baccara.cards import RANKS, SUITS, Card
+from baccara.coup import Coup
+from baccara.shoe import Shoe, ShoeRules
+from baccara.sim import _kernels as kernels
+from baccara.variants import PUNTO_BANCO, Variant
+
+__all__ = [
+    "CHUNK_SHOES",
+    "BetStats",
+    "Job",
+    "SimulationError",
+    "SimulationResult",
+    "Totals",
+    "entropy_words",
+    "exact_odds",
+    "execute",
+    "keyed_coups",
+    "pay_table",
+    "run_chunk",
+    "settle_net",
+    "shoe_coups",
+    "simulate",
+    "simulated_shoe",
+]
+
+CHUNK_SHOES = 8192
+"""Shoes per chunk of work (results never depend on it)."""
+Z95 = 1.959963984540054
+T = TypeVar("T")
+MAX_SEED = 2**128 - 1
+
+
+class SimulationError(ValueError):
+    """A bad simulation request: no shoes, a bad seed, an unknown bet."""
+
+
+def entropy_words(seed: int) -> np.ndarray[Any, np.dtype[np.uint32]]:
+    """The seed as the four 32-bit words `SeedSequence` mixes (little-endian).
+
+    >>> entropy_words(2**32 + 5).tolist()
+    [5, 1, 0, 0]
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise SimulationError(f"bad seed {seed!r}: expected a whole number from 0 to 2**128 - 1")
+    return np.array([(seed >> (32 * i)) & 0xFFFFFFFF for i in range(4)], dtype=np.uint32)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Job:
+    """What to simulate: shoes ``0 .. shoes - 1`` of the series ``seed``.
+
+    >>> Job(shoes=0)
+    Traceback (most recent call last):
+    ...
+    baccara.sim.runner.SimulationError: bad number of shoes 0: expected at least 1
+    """
+
+    shoes: int
+    seed: int = 0
+    variant: Variant = PUNTO_BANCO
+    rules: ShoeRules = field(default_factory=ShoeRules)
+    bets: tuple[BetKind, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.shoes, bool) or not isinstance(self.shoes, int) or self.shoes < 1:
+            raise SimulationError(f"bad number of shoes {self.shoes!r}: expected at least 1")
+        if self.shoes >= 2**32:
+            raise SimulationError(f"bad number of shoes {self.shoes}: at most 2**32 - 1")
+        entropy_words(self.seed)
+        allowed = bets_for(self.variant)
+        for kind in self.bet_kinds:
+            if kind not in allowed:
+                raise SimulationError(f"bet {kind.value!r} is not offered in {self.variant.name}")
+
+    @property
+    def bet_kinds(self) -> tuple[BetKind, ...]:
+        """The bets reported: the given ones, or every bet of the variant."""
+        return self.bets if self.bets is not None else bets_for(self.variant)
+
+
+# -- what each coup pays --------------------------------------------------------------
+
+
+def _hand(total: int, kind: int, suit: int) -> list[Card] | None:
+    """Two cards making ``total`` with pair kind ``kind`` (0 none, 1 pair, 2 suited pair)."""
+    if kind == 0:
+        ranks = [RANKS[9], RANKS[10] if total == 0 else RANKS[(total or 10) - 1]]
+        return [Card(rank=r, suit=SUITS[suit]) for r in ranks]
+    for value in range(10):
+        if 2 * value % 10 == total:
+            rank = RANKS[(value or 10) - 1]
+            other = SUITS[suit] if kind == 2 else SUITS[(suit + 1) % 4]
+            return [Card(rank=rank, suit=SUITS[suit]), Card(rank=rank, suit=other)]
+    return None
+
+
+@cache
+def _representatives() -> dict[int, Coup]:
+    """A real coup for every reachable key (the tableau decides which keys exist)."""
+    by_end: dict[int, list[tuple[int, int, int, int]]] = {}
+    for p2 in range(10):
+        for b2 in range(10):
+            for v5 in range(10):
+                for v6 in range(10):
+                    end = int(kernels.OUTCOME[((p2 * 10 + b2) * 10 + v5) * 10 + v6])
+                    by_end.setdefault(end, []).append((p2, b2, v5, v6))
+    found: dict[int, Coup] = {}
+    for end, combos in by_end.items():
+        p_total, b_total, p_drew, b_drew = end // 40, (end // 4) % 10, (end >> 1) & 1, end & 1
+        for pk in range(3):
+            for bk in range(3):
+                for p2, b2, v5, v6 in combos:
+                    player, banker = _hand(p2, pk, 0), _hand(b2, bk, 2)
+                    if player is None or banker is None:
+                        continue
+                    thirds = [v5, v6] if p_drew else [v5]
+                    if p_drew:
+                        player.append(Card(rank=RANKS[(thirds.pop(0) or 10) - 1], suit=SUITS[1]))
+                    if b_drew:
+                        banker.append(Card(rank=RANKS[(thirds.pop(0) or 10) - 1], suit=SUITS[3]))
+                    key = kernels.key_of(p_total, b_total, p_drew, b_drew, pk, bk)
+                    found[key] = Coup(player=tuple(player), banker=tuple(banker))
+                    break
+    return found
+
+
+@cache
+def pay_table(
+    variant: Variant, bets: tuple[BetKind, ...]
+) -> tuple[np.ndarray[Any, np.dtype[np.int32]], int]:
+    """``(table, D)``: ``table[key, i]`` is bet ``i``'s net per unit stake times ``D``.
+
+    Derived from `baccara.bets.payout` on one real coup of each key.
+
+    >>> table, d = pay_table(PUNTO_BANCO, (BetKind.BANKER, BetKind.TIE))
+    >>> banker_seven = kernels.key_of(6, 7, 0, 0, 0, 0)  # Banker wins 7 to 6
+    >>> d, table[banker_seven].tolist(), table[kernels.key_of(5, 5, 1, 1, 0, 0)].tolist()
+    (20, [19, -20], [0, 160])
+    """
+    coups = _representatives()
+    ratios: dict[int, list[Fraction]] = {
+        key: [payout(kind, coup, variant).ratio for kind in bets] for key, coup in coups.items()
+    }
+    denominator = math.lcm(1, *(r.denominator for row in ratios.values() for r in row))
+    table = np.zeros((kernels.NKEYS, len(bets)), dtype=np.int32)
+    for key, row in ratios.items():
+        table[key] = [int(r * denominator) for r in row]
+    table.setflags(write=False)
+    return table, denominator
+
+
+def _burns(rules: ShoeRules) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """How many cards a first card of each point value burns, as `Shoe.burn` does."""
+    return np.array(
+        [rules.ten_burns, rules.ace_burns, *range(2, 10)] if rules.burn else [0] * 10,
+        dtype=np.int64,
+    )
+
+
+# -- one chunk of shoes --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Totals:
+    """Integer sums over some shoes; chunks add up in any order to the same totals."""
+
+    shoes: int
+    histogram: tuple[int, ...]
+    net: tuple[int, ...]
+    net2: tuple[int, ...]
+    net_hands: tuple[int, ...]
+    hands: int
+    hands2: int
+    longest: tuple[int, int, int]
+
+    def __add__(self, other: Totals) -> Totals:
+        def add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+            return tuple(x + y for x, y in zip(a, b, strict=True))
+
+        return Totals(
+            shoes=self.shoes + other.shoes,
+            histogram=add(self.histogram, other.histogram),
+            net=add(self.net, other.net),
+            net2=add(self.net2, other.net2),
+            net_hands=add(self.net_hands, other.net_hands),
+            hands=self.hands + other.hands,
+            hands2=self.hands2 + other.hands2,
+            longest=(
+                max(self.longest[0], other.longest[0]),
+                max(self.longest[1], other.longest[1]),
+                max(self.longest[2], other.longest[2]),
+            ),
+        )
+
+
+def run_chunk(job: Job, start: int, count: int) -> Totals:
+    """Deal shoes ``start .. start + count - 1`` of ``job`` and sum what they did.
+
+    The compiled loop releases the GIL, so threads can run chunks side by side.
+    """
+    table, _ = pay_table(job.variant, job.bet_kinds)
+    rules = job.rules
+    hist, sums, hands, longest = kernels.simulate_serial(
+        entropy_words(job.seed),
+        start,
+        count,
+        rules.decks,
+        rules.cut_card,
+        rules.burn,
+        _burns(rules),
+        table,
+    )
+
+    def column(values: Any) -> tuple[int, ...]:
+        return tuple(int(x) for x in values)
+
+    top = longest.max(axis=0)
+    return Totals(
+        shoes=count,
+        histogram=column(hist.sum(axis=0)),
+        net=column(sums[:, 0].sum(axis=0)),
+        net2=column(sums[:, 1].sum(axis=0)),
+        net_hands=column(sums[:, 2].sum(axis=0)),
+        hands=int(hands[:, 0].sum()),
+        hands2=int(hands[:, 1].sum()),
+        longest=(int(top[0]), int(top[1]), int(top[2])),
+    )
+
+
+def chunks(shoes: int, size: int = CHUNK_SHOES) -> list[tuple[int, int]]:
+    """``(start, count)`` of each chunk of ``shoes``.
+
+    >>> chunks(10, 4)
+    [(0, 4), (4, 4), (8, 2)]
+    """
+    return [(start, min(size, shoes - start)) for start in range(0, shoes, size)]
+
+
+# -- the report ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetStats:
+    """One bet, one unit on every coup: how it did, and its house edge with a 95% interval."""
+
+    kind: BetKind
+    hits: int
+    pushes: int
+    net: float
+    edge: float
+    ci_low: float
+    ci_high: float
+    exact_edge: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The bet as plain numbers."""
+        return {
+            "hits": self.hits,
+            "pushes": self.pushes,
+            "net": self.net,
+            "edge": self.edge,
+            "ci95": [self.ci_low, self.ci_high],
+            "exact_edge": self.exact_edge,
+        }
+
+
+def _ratio_interval(
+    total: float, total2: float, cross: float, hands: int, hands2: int, shoes: int
+) -> tuple[float, float]:
+    """Ratio estimate ``total / hands`` over shoes and its standard error."""
+    ratio = total / hands
+    if shoes < 2:
+        return ratio, math.nan
+    mean_h = hands / shoes
+    spread = total2 - 2 * ratio * cross + ratio * ratio * hands2
+    return ratio, math.sqrt(max(spread, 0.0) / (shoes * (shoes - 1))) / mean_h
+
+
+@cache
+def exact_odds(variant: Variant, decks: int) -> Any:
+    """The exact engine's odds for a full shoe, or None where it cannot say."""
+    try:
+        from baccara.exact import odds as exact
+    except ImportError:  # pragma: no cover - the engine ships with the package
+        return None
+    return exact.odds(exact.full_shoe(decks), variant)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SimulationResult:
+    """Everything a run measured, beside the exact values where the exact engine has them."""
+
+    job: Job
+    totals: Totals
+    seconds: float
+
+    @property
+    def hands(self) -> int:
+        """Coups dealt."""
+        return self.totals.hands
+
+    @property
+    def shoes(self) -> int:
+        """Shoes dealt."""
+        return self.totals.shoes
+
+    def _count(self, keep: Callable[[int], bool]) -> int:
+        return sum(n for key, n in enumerate(self.totals.histogram) if n and keep(key))
+
+    @property
+    def banker(self) -> int:
+        """Banker wins."""
+        return self._count(lambda k: kernels.RESULT[k] == 0)
+
+    @property
+    def player(self) -> int:
+        """Player wins."""
+        return self._count(lambda k: kernels.RESULT[k] == 1)
+
+    @property
+    def tie(self) -> int:
+        """Ties."""
+        return self._count(lambda k: kernels.RESULT[k] == 2)
+
+    @property
+    def hands_per_second(self) -> float:
+        """Coups dealt per second of wall time."""
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    def hands_in_shoe(self, index: int) -> int:
+        """How many coups shoe ``index`` of this series has (dealt again, on its own)."""
+        return len(shoe_coups(self.job.seed, index, 1, self.job.rules)[0])
+
+    def bets(self) -> list[BetStats]:
+        """Each bet's hits, net and house edge with its interval, beside the exact edge."""
+        table, denominator = pay_table(self.job.variant, self.job.bet_kinds)
+        hist = np.array(self.totals.histogram, dtype=np.int64)
+        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        t = self.totals
+        out = []
+        for i, kind in enumerate(self.job.bet_kinds):
+            d2 = float(denominator) ** 2
+            ratio, se = _ratio_interval(
+                t.net[i] / denominator,
+                t.net2[i] / d2,
+                t.net_hands[i] / denominator,
+                t.hands,
+                t.hands2,
+                t.shoes,
+            )
+            exact = None if odds is None else float(odds.edges[kind.value])
+            out.append(
+                BetStats(
+                    kind=kind,
+                    hits=int(hist[table[:, i] > 0].sum()),
+                    pushes=int(hist[table[:, i] == 0].sum()),
+                    net=t.net[i] / denominator,
+                    edge=-ratio,
+                    ci_low=-ratio - Z95 * se,
+                    ci_high=-ratio + Z95 * se,
+                    exact_edge=exact,
+                )
+            )
+        return out
+
+    def shape(self) -> dict[str, dict[str, float | None]]:
+        """Frequencies of naturals, draws and cards dealt, beside the exact probabilities."""
+        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        n = self.hands
+
+        def decode(key: int) -> tuple[int, int, int, int]:
+            return kernels.decode(key)[:4]
+
+        def freq(keep: Callable[[int, int, int, int], bool]) -> float:
+            return self._count(lambda k: keep(*decode(k))) / n
+
+        def exact_value(get: Callable[[Any], Any]) -> float | None:
+            if odds is None:
+                return None
+            try:
+                return float(get(odds))
+            except (AttributeError, KeyError):  # pragma: no cover - an older exact engine
+                return None
+
+        rows: dict[str, tuple[float, float | None]] = {
+            "natural": (
+                freq(lambda p, b, pd, bd: not pd and not bd and max(p, b) >= 8),
+                exact_value(lambda o: o.naturals["any"]),
+            ),
+            "player_natural": (
+                freq(lambda p, b, pd, bd: not pd and not bd and p >= 8),
+                exact_value(lambda o: o.naturals["player_8"] + o.naturals["player_9"]),
+            ),
+            "banker_natural": (
+                freq(lambda p, b, pd, bd: not pd and not bd and b >= 8),
+                exact_value(lambda o: o.naturals["banker_8"] + o.naturals["banker_9"]),
+            ),
+            "player_draws": (
+                freq(lambda p, b, pd, bd: bool(pd)),
+                exact_value(lambda o: o.draws["player"]),
+            ),
+            "banker_draws": (
+                freq(lambda p, b, pd, bd: bool(bd)),
+                exact_value(lambda o: o.draws["banker"]),
+            ),
+        }
+        for cards in (4, 5, 6):
+
+            def dealt(p: int, b: int, pd: int, bd: int, c: int = cards) -> bool:
+                return 4 + pd + bd == c
+
+            def exact_dealt(o: Any, c: int = cards) -> Any:
+                return o.cards_dealt[c]
+
+            rows[f"cards_{cards}"] = (freq(dealt), exact_value(exact_dealt))
+        return {name: {"observed": obs, "exact": ex} for name, (obs, ex) in rows.items()}
+
+    def outcome_stats(self) -> dict[str, dict[str, float | None]]:
+        """Banker, Player and Tie frequencies with the exact probabilities and the z-score."""
+        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        out: dict[str, dict[str, float | None]] = {}
+        for name, count in (("banker", self.banker), ("player", self.player), ("tie", self.tie)):
+            observed = count / self.hands
+            exact = None if odds is None else float(odds.probabilities[name])
+            z = None
+            if exact is not None:
+                z = (observed - exact) / math.sqrt(exact * (1 - exact) / self.hands)
+            out[name] = {"observed": observed, "exact": exact, "z": z}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole report as plain numbers (the ``--json`` object)."""
+        longest = self.totals.longest
+        return {
+            "variant": self.job.variant.name,
+            "decks": self.job.rules.decks,
+            "seed": self.job.seed,
+            "shoes": self.shoes,
+            "hands": self.hands,
+            "banker": self.banker,
+            "player": self.player,
+            "tie": self.tie,
+            "frequencies": self.outcome_stats(),
+            "bets": {b.kind.value: b.to_json() for b in self.bets()},
+            "shape": self.shape(),
+            "longest_streaks": {"banker": longest[0], "player": longest[1], "tie": longest[2]},
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+        }
+
+
+# -- running it ------------------------------------------------------------------------------
+
+Progress = Callable[[int], None]
+"""Called with the number of shoes just finished."""
+
+
+def simulate(
+    job: Job,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    chunk_shoes: int = CHUNK_SHOES,
+    threads: int | None = None,
+) -> SimulationResult:
+    """Run ``job`` in this process (``workers=1``), on worker processes, or on Dask.
+
+    In this process the chunks run on ``threads`` threads (default: one per core).
+    ``scheduler`` is ``"local"`` (a Dask LocalCluster of ``workers`` processes) or
+    the address of a running Dask scheduler. Every way gives the same numbers.
+    """
+    parts = chunks(job.shoes, chunk_shoes)
+    run_chunk(job, 0, 0)  # load (or compile) the kernels before the clock starts
+    started = time.perf_counter()
+    done = execute(
+        partial(run_chunk, job),
+        parts,
+        workers=workers,
+        scheduler=scheduler,
+        threads=threads or os.cpu_count() or 1,
+        progress=progress,
+    )
+    total = done[0]
+    for item in done[1:]:
+        total = total + item
+    return SimulationResult(job=job, totals=total, seconds=time.perf_counter() - started)
+
+
+def execute(
+    func: Callable[[int, int], T],
+    parts: Sequence[tuple[int, int]],
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    threads: int = 1,
+    progress: Progress | None = None,
+) -> list[T]:
+    """``[func(start, count) for start, count in parts]``, run in parallel, in order.
+
+    ``workers > 1`` uses that many processes; ``scheduler`` runs on Dask (``"local"``
+    starts a LocalCluster of ``workers`` processes, anything else is a scheduler's
+    address); otherwise ``threads`` threads of this process. ``func`` must pickle.
+    ``progress`` is called with each finished part's count.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SimulationError(f"bad number of workers {workers!r}: expected at least 1")
+    if scheduler is not None:
+        return _on_dask(func, parts, scheduler, workers, progress)
+    from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+
+    pool: Executor
+    if workers > 1:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # fresh interpreters: safe with threads
+        pool = ProcessPoolExecutor(workers, mp_context=context)
+    else:
+        pool = ThreadPoolExecutor(max(1, threads))
+    with pool:
+        futures = {pool.submit(func, s, c): i for i, (s, c) in enumerate(parts)}
+        results: dict[int, T] = {}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if progress:
+                progress(parts[futures[future]][1])
+    return [results[i] for i in range(len(parts))]
+
+
+def _on_dask(
+    func: Callable[[int, int], T],
+    parts: Sequence[tuple[int, int]],
+    scheduler: str,
+    workers: int,
+    progress: Progress | None,
+) -> list[T]:
+    try:
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError as error:  # pragma: no cover - an optional extra
+        raise SimulationError("--scheduler needs Dask: pip install 'baccara[dist]'") from error
+    client_type, as_completed = distributed.Client, distributed.as_completed
+    cluster = None
+    if scheduler == "local":
+        # BACCARA_DASK_PROCESSES=0 keeps the workers as threads of this process (tests)
+        processes = os.environ.get("BACCARA_DASK_PROCESSES", "1") != "0"
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=processes,
+            dashboard_address=None,
+        )
+        client = client_type(cluster)
+    else:
+        try:
+            client = client_type(scheduler, timeout=5)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise SimulationError(f"cannot reach Dask scheduler {scheduler!r}: {error}") from None
+    try:
+        futures = [client.submit(func, s, c, pure=False) for s, c in parts]
+        index = {future.key: i for i, future in enumerate(futures)}
+        results: dict[int, T] = {}
+        for future in as_completed(futures):
+            results[index[future.key]] = future.result()
+            if progress:
+                progress(parts[index[future.key]][1])
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return [results[i] for i in range(len(parts))]
+
+
+# -- single shoes, card by card ----------------------------------------------------------------
+
+
+def simulated_shoe(seed: int, index: int, rules: ShoeRules | None = None) -> Shoe:
+    """Shoe ``index`` of the series ``seed`` exactly as the simulator deals it.
+
+    ``deal_shoe`` on it gives the coups the compiled loop dealt.
+    """
+    rules = rules or ShoeRules()
+    order = kernels.shoe_order(entropy_words(seed), index, rules.decks)
+    return Shoe([kernels.CARDS[c] for c in order], rules=rules, seed=seed, index=index)
+
+
+def shoe_coups(
+    seed: int, start: int, count: int, rules: ShoeRules | None = None
+) -> list[list[Coup]]:
+    """The coups of shoes ``start .. start + count - 1``, as the compiled loop deals them.
+
+    >>> [len(coups) for coups in shoe_coups(1, 0, 3)]
+    [80, 81, 83]
+    """
+    return [[coup for coup, _ in shoe] for shoe in keyed_coups(seed, start, count, rules)]
+
+
+def keyed_coups(
+    seed: int, start: int, count: int, rules: ShoeRules | None = None
+) -> list[list[tuple[Coup, int]]]:
+    """`shoe_coups` with each coup's key (what every bet pays depends only on it)."""
+    rules = rules or ShoeRules()
+    codes, keys, per_shoe = kernels.deal_cards(
+        entropy_words(seed),
+        start,
+        count,
+        rules.decks,
+        rules.cut_card,
+        rules.burn,
+        _burns(rules),
+    )
+    cards = kernels.CARDS
+    out: list[list[tuple[Coup, int]]] = []
+    row = 0
+    all_keys = keys.tolist()
+    for n in per_shoe.tolist():
+        shoe = []
+        for i, (p1, b1, p2, b2, p3, b3) in enumerate(codes[row : row + n].tolist()):
+            player = (cards[p1], cards[p2]) if p3 < 0 else (cards[p1], cards[p2], cards[p3])
+            banker = (cards[b1], cards[b2]) if b3 < 0 else (cards[b1], cards[b2], cards[b3])
+            shoe.append((Coup(player=player, banker=banker), all_keys[row + i]))
+        out.append(shoe)
+        row += n
+    return out
+
+
+@lru_cache(maxsize=65536)
+def settle_net(kind: BetKind, amount: int, key: int, variant: Variant) -> int:
+    """`baccara.bets.settle`'s net for a coup of this key (on the key's own coup)."""
+    return settle(kind, amount, _representatives()[key], variant).net

@@ -1,0 +1,573 @@
+"""Baccarat Banque at the table: the auctioned bank, two tableaux, one banker's hand.
+
+Rules (sources in docs/skill_variants.md): three decks by default; the bank is put
+up to auction and goes to the highest bidder, who holds it until the shoe is
+finished, he retires, or he is broke; the punters stake on the left or the right
+tableau, the total being at most the bank; each tableau is played by its largest
+stake (an unstaked tableau is played by the rule: draw on 0-5); cards go left,
+right, banker, twice. A punter's natural is shown and settled at once against the
+banker's two cards; a banker's natural settles both. Each punter chooses on 5
+(draws on 0-4, stands on 6-7); the banker then draws or stands as he likes,
+knowing both tableaux, and his one hand settles each tableau on its own.
+
+>>> from baccara.cards import parse_cards
+>>> from baccara.shoe import Shoe
+>>> deal = parse_cards("2h 9d 5s 3d Kc Qc 4c 7h") * 8
+>>> table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000),
+...                     shoe=Shoe.stacked(deal))
+>>> _ = table.bid(0, 20_000); _ = table.close_auction()
+>>> _ = table.stake(1, Tableau.LEFT, 1_000); _ = table.stake(2, Tableau.RIGHT, 2_000)
+>>> table.phase, table.live_tableau, table.totals()
+(<Phase.PUNTER: 'punter'>, <Tableau.LEFT: 'L'>, {'L': 5, 'R': 9, 'B': 5})
+>>> [e.text for e in table.draw()]
+['Left punter has 5 and draws 4c: 9.']
+>>> [e.text for e in table.banker_stand()]
+['Banker has 5 and stands.', 'Left: 9 to 5, the punters win 1000.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from baccara import rules
+from baccara.cards import Card, format_cards, hand_total
+from baccara.coup import Result
+from baccara.shoe import Shoe, ShoeRules
+from baccara.skill import tableaux
+from baccara.variants import Variant, find_variant
+
+__all__ = [
+    "BankAuctioned",
+    "BankerDecided",
+    "BankerLeft",
+    "BanqueError",
+    "BanqueEvent",
+    "BanqueTable",
+    "BidPlaced",
+    "Phase",
+    "StakePlaced",
+    "Tableau",
+    "TableauDecided",
+    "TableauSettled",
+    "TableauxDealt",
+]
+
+
+_COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
+
+
+class BanqueError(ValueError):
+    """An action the table's rules do not allow now."""
+
+
+class Phase(StrEnum):
+    """Where the table is; the value is its name."""
+
+    AUCTION = "auction"
+    STAKES = "stakes"
+    PUNTER = "punter"
+    BANKER = "banker"
+    OVER = "over"
+
+
+class Tableau(StrEnum):
+    """The two tableaux; the value is the notation."""
+
+    LEFT = "L"
+    RIGHT = "R"
+
+    @property
+    def word(self) -> str:
+        """``'left'`` or ``'right'``."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BanqueEvent:
+    """Something that happened at the table; ``text`` says it in words."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidPlaced(BanqueEvent):
+    """A seat bid ``amount`` for the bank."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankAuctioned(BanqueEvent):
+    """The bank went to ``seat`` for ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankerLeft(BanqueEvent):
+    """The banker left the bank (``reason``: retired, broke, shoe), taking ``returned``."""
+
+    seat: int
+    reason: str
+    returned: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StakePlaced(BanqueEvent):
+    """A punter staked ``amount`` on a tableau (0: he sat out)."""
+
+    seat: int
+    tableau: Tableau | None
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableauxDealt(BanqueEvent):
+    """Two cards to each tableau and to the banker."""
+
+    left: tuple[Card, ...]
+    right: tuple[Card, ...]
+    banker: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableauDecided(BanqueEvent):
+    """A tableau's punter drew (``card``) or stood; ``free`` if on 5."""
+
+    tableau: Tableau
+    draws: bool
+    card: Card | None
+    free: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankerDecided(BanqueEvent):
+    """The banker drew (``card``) or stood."""
+
+    draws: bool
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableauSettled(BanqueEvent):
+    """One tableau against the banker: the result and what each seat got back."""
+
+    tableau: Tableau
+    result: Result
+    punter_total: int
+    banker_total: int
+    payouts: tuple[tuple[int, int], ...]
+
+
+class BanqueTable:
+    """A Baccarat Banque table: seats with bankrolls (minor units), a shoe, one bank."""
+
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        bankrolls: Sequence[int],
+        variant: Variant | None = None,
+        shoe: Shoe | None = None,
+        seed: int | None = None,
+        minimum: int = 100,
+    ) -> None:
+        if len(names) < 2 or len(names) != len(bankrolls):
+            raise BanqueError("a table needs at least two seats, each with a bankroll")
+        self.variant = variant or find_variant("banque")
+        self.names = tuple(names)
+        self.bankrolls = list(bankrolls)
+        self.minimum = minimum
+        if shoe is None:
+            shoe = Shoe.shuffled(ShoeRules(decks=self.variant.decks, burn=False), seed=seed)
+        self.shoe = shoe
+        self.log: list[BanqueEvent] = []
+        self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
+        self.banker: int | None = None
+        self.bank = 0
+        self.house = 0
+        self.bids: dict[int, int] = {}
+        self.turn: list[int] = []
+        self.stakes: dict[Tableau, dict[int, int]] = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
+        self.hands: dict[Tableau, list[Card]] = {Tableau.LEFT: [], Tableau.RIGHT: []}
+        self.banker_cards: list[Card] = []
+        self.settled: set[Tableau] = set()
+        self.pending: list[Tableau] = []
+
+    def _record(self, events: list[BanqueEvent]) -> tuple[BanqueEvent, ...]:
+        self.log.extend(events)
+        return tuple(events)
+
+    # -- facts ---------------------------------------------------------------------
+
+    @property
+    def shoe_done(self) -> bool:
+        """Whether the shoe is finished: its last coup dealt, or too few cards for a coup."""
+        return self.shoe.finished or self.shoe.remaining < _COUP_CARDS
+
+    @property
+    def covered(self) -> int:
+        """The total staked on both tableaux."""
+        return sum(sum(s.values()) for s in self.stakes.values())
+
+    @property
+    def to_act(self) -> int | None:
+        """The punter whose turn it is to stake, or None."""
+        return self.turn[0] if self.phase is Phase.STAKES and self.turn else None
+
+    @property
+    def live_tableau(self) -> Tableau | None:
+        """The tableau whose punter must choose on 5, or None."""
+        return self.pending[0] if self.phase is Phase.PUNTER and self.pending else None
+
+    def total(self, tableau: Tableau) -> int:
+        """A tableau's hand total."""
+        return hand_total(self.hands[tableau])
+
+    def totals(self) -> dict[str, int]:
+        """The three hands' totals, keyed L, R and B."""
+        return {
+            "L": self.total(Tableau.LEFT),
+            "R": self.total(Tableau.RIGHT),
+            "B": hand_total(self.banker_cards),
+        }
+
+    def column(self, tableau: Tableau) -> int:
+        """What the banker sees of a tableau: third card 0-9, 10 stood, 11 natural."""
+        hand = self.hands[tableau]
+        if tableau in self.settled:
+            return rules.NO_CARD + 1
+        return hand[2].points if len(hand) == 3 else rules.NO_CARD
+
+    def player_of(self, tableau: Tableau) -> int | None:
+        """The seat that plays ``tableau``: its largest stake, the first in turn on a tie."""
+        stakes = self.stakes[tableau]
+        if not stakes:
+            return None
+        order = list(stakes)
+        return max(order, key=lambda s: (stakes[s], -order.index(s)))
+
+    # -- the auction ---------------------------------------------------------------
+
+    def can_bid(self, seat: int, amount: int) -> bool:
+        """Whether ``seat`` may bid ``amount`` for the bank."""
+        try:
+            self.verify_bid(seat, amount)
+        except BanqueError:
+            return False
+        return True
+
+    def verify_bid(self, seat: int, amount: int) -> None:
+        """Raise `BanqueError` unless the bid beats the best one and the bidder can pay it."""
+        if self.phase is not Phase.AUCTION:
+            raise BanqueError(f"no auction now: the table is at {self.phase.value}")
+        if not 0 <= seat < len(self.names):
+            raise BanqueError(f"no seat {seat}")
+        best = max(self.bids.values(), default=self.minimum - 1)
+        if amount <= best:
+            raise BanqueError(f"bad bid {amount}: it must beat {best}")
+        if amount > self.bankrolls[seat]:
+            raise BanqueError(f"bad bid {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+
+    def bid(self, seat: int, amount: int) -> tuple[BanqueEvent, ...]:
+        """``seat`` offers to risk ``amount`` as the bank."""
+        self.verify_bid(seat, amount)
+        self.bids[seat] = amount
+        return self._record(
+            [
+                BidPlaced(
+                    text=f"{self.names[seat]} bids {amount} for the bank.", seat=seat, amount=amount
+                )
+            ]
+        )
+
+    def can_close_auction(self) -> bool:
+        """Whether the auction can close (someone has bid)."""
+        return self.phase is Phase.AUCTION and bool(self.bids)
+
+    def verify_close_auction(self) -> None:
+        """Raise `BanqueError` unless the auction can close."""
+        if not self.can_close_auction():
+            raise BanqueError("the auction closes only once someone has bid")
+
+    def close_auction(self) -> tuple[BanqueEvent, ...]:
+        """The highest bidder takes the bank."""
+        self.verify_close_auction()
+        seat = max(self.bids, key=lambda s: self.bids[s])
+        amount = self.bids[seat]
+        self.bids = {}
+        self.banker = seat
+        self.bankrolls[seat] -= amount
+        self.bank = amount
+        self._start_stakes()
+        return self._record(
+            [
+                BankAuctioned(
+                    text=f"{self.names[seat]} takes the bank for {amount}.",
+                    seat=seat,
+                    amount=amount,
+                )
+            ]
+        )
+
+    def can_retire(self) -> bool:
+        """Whether the banker may retire now (between coups, before any stake)."""
+        return self.phase is Phase.STAKES and self.covered == 0
+
+    def verify_retire(self) -> None:
+        """Raise `BanqueError` unless the banker may retire."""
+        if not self.can_retire():
+            raise BanqueError("the banker retires only between coups, before any stake")
+
+    def retire(self) -> tuple[BanqueEvent, ...]:
+        """The banker takes his bank back; the bank goes to auction again."""
+        self.verify_retire()
+        return self._record(self._banker_leaves("retired"))
+
+    def _banker_leaves(self, reason: str) -> list[BanqueEvent]:
+        seat = self.banker
+        assert seat is not None
+        returned = self.bank
+        self.bankrolls[seat] += returned
+        self.bank = 0
+        self.banker = None
+        self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
+        return [
+            BankerLeft(
+                text=f"{self.names[seat]} leaves the bank ({reason}) with {returned}.",
+                seat=seat,
+                reason=reason,
+                returned=returned,
+            )
+        ]
+
+    # -- stakes --------------------------------------------------------------------
+
+    def _start_stakes(self) -> None:
+        assert self.banker is not None
+        self.phase = Phase.STAKES
+        self.stakes = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
+        n = len(self.names)
+        order = [(self.banker + i) % n for i in range(1, n)]
+        self.turn = [s for s in order if self.bankrolls[s] > 0]
+        if not self.turn:  # nobody left to punt: the game is over
+            self.bankrolls[self.banker] += self.bank
+            self.bank = 0
+            self.banker = None
+            self.phase = Phase.OVER
+
+    def can_stake(self, seat: int, tableau: Tableau, amount: int) -> bool:
+        """Whether ``seat`` may stake ``amount`` on ``tableau`` now."""
+        try:
+            self.verify_stake(seat, tableau, amount)
+        except BanqueError:
+            return False
+        return True
+
+    def verify_stake(self, seat: int, tableau: Tableau, amount: int) -> None:
+        """Raise `BanqueError` unless it is ``seat``'s turn and the bank covers ``amount``."""
+        if self.to_act != seat:
+            raise BanqueError(f"it is not seat {seat}'s turn to stake")
+        if amount < 0 or amount > self.bankrolls[seat]:
+            raise BanqueError(f"bad stake {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+        if self.covered + amount > self.bank:
+            raise BanqueError(
+                f"bad stake {amount}: the bank covers only {self.bank - self.covered} more"
+            )
+
+    def stake(self, seat: int, tableau: Tableau, amount: int) -> tuple[BanqueEvent, ...]:
+        """``seat`` stakes ``amount`` on ``tableau`` (0 sits out); the deal follows the last one."""
+        self.verify_stake(seat, tableau, amount)
+        self.turn.pop(0)
+        if amount:
+            self.bankrolls[seat] -= amount
+            self.stakes[tableau][seat] = amount
+            text = f"{self.names[seat]} stakes {amount} on the {tableau.word} tableau."
+        else:
+            text = f"{self.names[seat]} sits out this coup."
+        events: list[BanqueEvent] = [
+            StakePlaced(text=text, seat=seat, tableau=tableau if amount else None, amount=amount)
+        ]
+        if not self.turn or self.covered >= self.bank:
+            if self.covered:
+                events.extend(self._deal())
+            else:
+                self._start_stakes()  # nobody played: a new round of stakes
+        return self._record(events)
+
+    # -- the coup ------------------------------------------------------------------
+
+    def _deal(self) -> list[BanqueEvent]:
+        self.shoe.start_coup()
+        left, right, bank = [], [], []
+        for _ in range(2):
+            left.append(self.shoe.draw())
+            right.append(self.shoe.draw())
+            bank.append(self.shoe.draw())
+        self.hands = {Tableau.LEFT: left, Tableau.RIGHT: right}
+        self.banker_cards = bank
+        self.settled = set()
+        events: list[BanqueEvent] = [
+            TableauxDealt(
+                text=f"Left {format_cards(left)}, right {format_cards(right)}, banker {format_cards(bank)}.",
+                left=tuple(left),
+                right=tuple(right),
+                banker=tuple(bank),
+            )
+        ]
+        banker_natural = rules.is_natural(hand_total(bank))
+        for tableau in Tableau:
+            if banker_natural or rules.is_natural(self.total(tableau)):
+                events.extend(self._settle(tableau))
+        self.pending = [t for t in Tableau if t not in self.settled]
+        self.phase = Phase.PUNTER
+        events.extend(self._advance())
+        return events
+
+    def _advance(self) -> list[BanqueEvent]:
+        """Play the bound punter decisions; stop at a free 5, the banker, or the end."""
+        events: list[BanqueEvent] = []
+        while self.phase is Phase.PUNTER and self.pending:
+            tableau = self.pending[0]
+            total = self.total(tableau)
+            free = tableaux.punter_cell(total) is tableaux.Cell.FREE
+            if free and self.player_of(tableau) is not None:
+                return events
+            events.extend(
+                self._punter_acts(tableau, tableaux.house_punter_draws(total), free=False)
+            )
+        if self.phase is Phase.PUNTER:
+            live = [t for t in Tableau if t not in self.settled]
+            if live:
+                self.phase = Phase.BANKER
+            else:
+                events.extend(self._end_coup())
+        return events
+
+    def can_draw(self) -> bool:
+        """Whether the live tableau's punter may draw (on 5)."""
+        return self.live_tableau is not None
+
+    def can_stand(self) -> bool:
+        """Whether the live tableau's punter may stand (on 5)."""
+        return self.live_tableau is not None
+
+    def verify_punter(self) -> None:
+        """Raise `BanqueError` unless a punter has a choice to make."""
+        if self.live_tableau is None:
+            raise BanqueError("no punter has a choice now: a punter chooses only on 5")
+
+    def draw(self) -> tuple[BanqueEvent, ...]:
+        """The live tableau's punter draws on 5."""
+        self.verify_punter()
+        tableau = self.pending[0]
+        return self._record([*self._punter_acts(tableau, True, free=True), *self._advance()])
+
+    def stand(self) -> tuple[BanqueEvent, ...]:
+        """The live tableau's punter stands on 5."""
+        self.verify_punter()
+        tableau = self.pending[0]
+        return self._record([*self._punter_acts(tableau, False, free=True), *self._advance()])
+
+    def _punter_acts(self, tableau: Tableau, draws: bool, *, free: bool) -> list[BanqueEvent]:
+        self.pending.remove(tableau)
+        total = self.total(tableau)
+        card = self.shoe.draw() if draws else None
+        name = f"{tableau.word.title()} punter"
+        if card is not None:
+            self.hands[tableau].append(card)
+            text = f"{name} has {total} and draws {card}: {self.total(tableau)}."
+        else:
+            text = f"{name} has {total} and stands."
+        return [TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free)]
+
+    def can_banker_draw(self) -> bool:
+        """Whether the banker may draw now."""
+        return self.phase is Phase.BANKER
+
+    def can_banker_stand(self) -> bool:
+        """Whether the banker may stand now."""
+        return self.phase is Phase.BANKER
+
+    def verify_banker(self) -> None:
+        """Raise `BanqueError` unless it is the banker's turn."""
+        if self.phase is not Phase.BANKER:
+            raise BanqueError("the banker decides once both tableaux have played")
+
+    def banker_draw(self) -> tuple[BanqueEvent, ...]:
+        """The banker draws a third card."""
+        self.verify_banker()
+        return self._record(self._banker_acts(True))
+
+    def banker_stand(self) -> tuple[BanqueEvent, ...]:
+        """The banker stands."""
+        self.verify_banker()
+        return self._record(self._banker_acts(False))
+
+    def _banker_acts(self, draws: bool) -> list[BanqueEvent]:
+        total = hand_total(self.banker_cards)
+        card = self.shoe.draw() if draws else None
+        if card is not None:
+            self.banker_cards.append(card)
+            text = f"Banker has {total} and draws {card}: {hand_total(self.banker_cards)}."
+        else:
+            text = f"Banker has {total} and stands."
+        events: list[BanqueEvent] = [BankerDecided(text=text, draws=draws, card=card)]
+        for tableau in Tableau:
+            if tableau not in self.settled:
+                events.extend(self._settle(tableau))
+        events.extend(self._end_coup())
+        return events
+
+    def _settle(self, tableau: Tableau) -> list[BanqueEvent]:
+        self.settled.add(tableau)
+        p, b = self.total(tableau), hand_total(self.banker_cards)
+        result = Result.PLAYER if p > b else Result.BANKER if b > p else Result.TIE
+        stakes = self.stakes[tableau]
+        staked = sum(stakes.values())
+        payouts = []
+        if result is Result.BANKER:
+            commission = int(Fraction(staked) * self.variant.commission)
+            self.house += commission
+            self.bank += staked - commission
+            text = f"{tableau.word.title()}: {p} to {b}, the banker wins {staked}."
+            if not staked:
+                text = f"{tableau.word.title()}: {p} to {b}, the banker's side wins (no stakes)."
+        elif result is Result.PLAYER:
+            self.bank -= staked
+            payouts = [(seat, 2 * amount) for seat, amount in stakes.items()]
+            text = f"{tableau.word.title()}: {p} to {b}, the punters win {staked}."
+            if not staked:
+                text = f"{tableau.word.title()}: {p} to {b}, the punter's side wins (no stakes)."
+        else:
+            payouts = list(stakes.items())
+            text = f"{tableau.word.title()}: {p} to {b}, a tie."
+        for seat, amount in payouts:
+            self.bankrolls[seat] += amount
+        return [
+            TableauSettled(
+                text=text,
+                tableau=tableau,
+                result=result,
+                punter_total=p,
+                banker_total=b,
+                payouts=tuple(payouts),
+            )
+        ]
+
+    def _end_coup(self) -> list[BanqueEvent]:
+        self.shoe.finish_coup()
+        self.stakes = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
+        if self.shoe_done:
+            events = self._banker_leaves("shoe")
+            self.phase = Phase.OVER
+            return events
+        if self.bank < self.minimum:
+            return self._banker_leaves("broke")
+        self._start_stakes()
+        return []

@@ -1,0 +1,617 @@
+"""Chemin de Fer at the table: the bank, the stakes, banco, and the two sides' choices.
+
+Rules (sources in docs/skill_variants.md): six decks; the seats play in order; the
+bank is held by one player, who sets its amount; the punters, in turn from the
+banker's next seat, cover part of it or one calls "banco" for the whole of it (a
+punter who lost a banco has "banco suivi", the first call on the next coup); the
+banco caller, or else the punter with the largest stake, plays the hand. The
+punter chooses only on 5; the banker is bound by the ``tableau``
+(`tableaux.House`: ``french``, the default, or ``scarne``) except in its free
+cells, or everywhere with ``free_banker``. When the banker
+wins, his winnings less the house's commission join the bank and he may keep it
+or pass it; when he loses, the bank passes to the next seat.
+
+Every decision is a ``can_...``/``verify_...``/action triplet; each action
+returns the immutable events it caused, which are also appended to `log`.
+
+>>> from baccara.cards import parse_cards
+>>> from baccara.shoe import Shoe
+>>> shoe = Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9)
+>>> table = CheminTable(names=("Ann", "Bob", "Cy"), bankrolls=(10_000,) * 3, shoe=shoe)
+>>> table.phase, table.banker
+(<Phase.BANK: 'bank'>, 0)
+>>> _ = table.open_bank(1_000)
+>>> [type(e).__name__ for e in table.banco(1)]
+['BancoCalled', 'Dealt']
+>>> table.phase, table.punter_total, table.can_draw(), table.can_stand()
+(<Phase.PUNTER: 'punter'>, 5, True, True)
+>>> [e.text for e in table.draw()][-1]
+'Banker wins 1000, 50 commission to the house: the bank is now 1950.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from baccara import rules
+from baccara.cards import Card, format_cards, hand_total
+from baccara.coup import Result
+from baccara.shoe import Shoe, ShoeRules
+from baccara.skill import tableaux
+from baccara.variants import Variant, find_variant
+
+__all__ = [
+    "BancoCalled",
+    "BankOpened",
+    "BankPassed",
+    "BankerDecided",
+    "CheminError",
+    "CheminEvent",
+    "CheminTable",
+    "CoupSettled",
+    "Dealt",
+    "NaturalShown",
+    "Phase",
+    "PunterDecided",
+    "StakePlaced",
+]
+
+
+class CheminError(ValueError):
+    """An action the table's rules do not allow now."""
+
+
+class Phase(StrEnum):
+    """Where the table is; the value is its name."""
+
+    BANK = "bank"  # the seat holding the shoe sets the bank (or declines it)
+    STAKES = "stakes"  # the punters cover the bank in turn, or call banco
+    PUNTER = "punter"  # the punter chooses on 5
+    BANKER = "banker"  # the banker chooses in a free cell
+    AFTER = "after"  # the banker won: he keeps the bank or passes it
+    OVER = "over"  # the shoe is finished
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheminEvent:
+    """Something that happened at the table; ``text`` says it in words."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankOpened(CheminEvent):
+    """A seat holds the bank for ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankPassed(CheminEvent):
+    """The bank left ``seat`` (``reason``: lost, passed, declined, uncovered, broke)."""
+
+    seat: int
+    to_seat: int
+    reason: str
+    returned: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StakePlaced(CheminEvent):
+    """A punter covered ``amount`` of the bank (0: he declined)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BancoCalled(CheminEvent):
+    """A punter called banco for the whole bank (``suivi``: after losing one)."""
+
+    seat: int
+    amount: int
+    suivi: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dealt(CheminEvent):
+    """The four cards: two to the punter who plays, two to the banker."""
+
+    seat: int
+    punter: tuple[Card, ...]
+    banker: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NaturalShown(CheminEvent):
+    """A natural (8 or 9 on two cards) was shown: nobody draws."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PunterDecided(CheminEvent):
+    """The punter drew (``card``) or stood; ``free`` if the tableau left him the choice."""
+
+    seat: int
+    draws: bool
+    card: Card | None
+    free: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankerDecided(CheminEvent):
+    """The banker drew (``card``) or stood; ``free`` if the choice was his."""
+
+    draws: bool
+    card: Card | None
+    free: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoupSettled(CheminEvent):
+    """The coup's result; ``payouts`` maps seats to what they got back; the commission."""
+
+    result: Result
+    punter_total: int
+    banker_total: int
+    payouts: tuple[tuple[int, int], ...]
+    commission: int
+
+
+class CheminTable:
+    """A Chemin de Fer table: seats with bankrolls (minor units), a shoe, the bank."""
+
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        bankrolls: Sequence[int],
+        variant: Variant | None = None,
+        shoe: Shoe | None = None,
+        seed: int | None = None,
+        free_banker: bool = False,
+        tableau: tableaux.House | str = tableaux.House.FRENCH,
+        minimum: int = 100,
+    ) -> None:
+        if len(names) < 2 or len(names) != len(bankrolls):
+            raise CheminError("a table needs at least two seats, each with a bankroll")
+        if any(b < 0 for b in bankrolls):
+            raise CheminError("a bankroll cannot be negative")
+        self.variant = variant or find_variant("chemin-de-fer")
+        self.names = tuple(names)
+        self.bankrolls = list(bankrolls)
+        self.free_banker = free_banker
+        try:
+            self.tableau = tableaux.House.parse(tableau)
+        except ValueError as error:
+            raise CheminError(str(error)) from None
+        self.minimum = minimum
+        if shoe is None:
+            shoe = Shoe.shuffled(ShoeRules(decks=self.variant.decks), seed=seed)
+            shoe.burn()
+        self.shoe = shoe
+        self.log: list[CheminEvent] = []
+        self.banker = 0
+        self.bank = 0
+        self.house = 0
+        self.phase = Phase.BANK
+        self.stakes: dict[int, int] = {}
+        self.banco_seat: int | None = None
+        self.suivi: int | None = None
+        self.turn: list[int] = []
+        self.player_seat: int | None = None
+        self.punter_cards: list[Card] = []
+        self.banker_cards: list[Card] = []
+        self._skip_broke()
+
+    # -- facts ---------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        """Number of seats."""
+        return len(self.names)
+
+    @property
+    def covered(self) -> int:
+        """The part of the bank the punters cover."""
+        return sum(self.stakes.values())
+
+    @property
+    def to_act(self) -> int | None:
+        """The punter whose turn it is to stake, or None."""
+        return self.turn[0] if self.phase is Phase.STAKES and self.turn else None
+
+    @property
+    def punter_total(self) -> int:
+        """The punter's hand total."""
+        return hand_total(self.punter_cards)
+
+    @property
+    def banker_total(self) -> int:
+        """The banker's hand total."""
+        return hand_total(self.banker_cards)
+
+    @property
+    def punter_third(self) -> int | None:
+        """The points of the punter's third card, or None if he stood."""
+        return self.punter_cards[2].points if len(self.punter_cards) == 3 else None
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the order of play."""
+        return (seat + 1) % self.seats
+
+    def _record(self, events: list[CheminEvent]) -> tuple[CheminEvent, ...]:
+        self.log.extend(events)
+        return tuple(events)
+
+    # -- the bank ------------------------------------------------------------------
+
+    def can_open_bank(self, amount: int) -> bool:
+        """Whether the seat holding the shoe may set the bank at ``amount``."""
+        try:
+            self.verify_open_bank(amount)
+        except CheminError:
+            return False
+        return True
+
+    def verify_open_bank(self, amount: int) -> None:
+        """Raise `CheminError` unless the bank may be set at ``amount``."""
+        if self.phase is not Phase.BANK:
+            raise CheminError(f"cannot set the bank now: the table is at {self.phase.value}")
+        if not self.minimum <= amount <= self.bankrolls[self.banker]:
+            raise CheminError(
+                f"bad bank {amount}: between {self.minimum} and the banker's "
+                f"{self.bankrolls[self.banker]}"
+            )
+
+    def open_bank(self, amount: int) -> tuple[CheminEvent, ...]:
+        """The seat holding the shoe puts ``amount`` in the bank."""
+        self.verify_open_bank(amount)
+        self.bankrolls[self.banker] -= amount
+        self.bank = amount
+        self._start_stakes()
+        return self._record(
+            [
+                BankOpened(
+                    text=f"{self.names[self.banker]} holds the bank for {amount}.",
+                    seat=self.banker,
+                    amount=amount,
+                )
+            ]
+        )
+
+    def can_pass_bank(self) -> bool:
+        """Whether the banker may pass the bank now (before setting it, or after a win)."""
+        return self.phase in (Phase.BANK, Phase.AFTER)
+
+    def verify_pass_bank(self) -> None:
+        """Raise `CheminError` unless the banker may pass the bank."""
+        if not self.can_pass_bank():
+            raise CheminError("the bank can be passed only before it is set or after a win")
+
+    def pass_bank(self) -> tuple[CheminEvent, ...]:
+        """The banker takes the bank back and passes the shoe to the next seat."""
+        self.verify_pass_bank()
+        reason = "passed" if self.phase is Phase.AFTER else "declined"
+        return self._record(self._move_bank(reason))
+
+    def can_keep_bank(self) -> bool:
+        """Whether the banker may keep the bank after a win."""
+        return self.phase is Phase.AFTER
+
+    def verify_keep_bank(self) -> None:
+        """Raise `CheminError` unless the banker may keep the bank."""
+        if not self.can_keep_bank():
+            raise CheminError("the banker keeps the bank only after winning a coup")
+
+    def keep_bank(self) -> tuple[CheminEvent, ...]:
+        """The banker keeps the bank, winnings included, for another coup."""
+        self.verify_keep_bank()
+        self._start_stakes()
+        return self._record(
+            [
+                BankOpened(
+                    text=f"{self.names[self.banker]} keeps the bank at {self.bank}.",
+                    seat=self.banker,
+                    amount=self.bank,
+                )
+            ]
+        )
+
+    def _move_bank(self, reason: str) -> list[CheminEvent]:
+        old = self.banker
+        returned = self.bank
+        self.bankrolls[old] += returned
+        self.bank = 0
+        self.suivi = None
+        self.banker = self.next_seat(old)
+        self.phase = Phase.OVER if self.shoe.finished else Phase.BANK
+        self._skip_broke()
+        event = BankPassed(
+            text=f"The bank passes from {self.names[old]} to {self.names[self.banker]} ({reason}).",
+            seat=old,
+            to_seat=self.banker,
+            reason=reason,
+            returned=returned,
+        )
+        return [event]
+
+    def _skip_broke(self) -> None:
+        for _ in range(self.seats):
+            if self.bankrolls[self.banker] >= self.minimum:
+                return
+            self.banker = self.next_seat(self.banker)
+        self.phase = Phase.OVER
+
+    # -- the stakes ----------------------------------------------------------------
+
+    def _start_stakes(self) -> None:
+        self.phase = Phase.STAKES
+        self.stakes = {}
+        self.banco_seat = None
+        order = []
+        seat = self.next_seat(self.banker)
+        while seat != self.banker:
+            order.append(seat)
+            seat = self.next_seat(seat)
+        if self.suivi is not None and self.suivi in order:
+            order.remove(self.suivi)
+            order.insert(0, self.suivi)
+        self.turn = [s for s in order if self.bankrolls[s] > 0]
+        if not self.turn:  # nobody left to punt: the game is over
+            self.bankrolls[self.banker] += self.bank
+            self.bank = 0
+            self.phase = Phase.OVER
+
+    def can_banco(self, seat: int) -> bool:
+        """Whether ``seat`` may call banco now."""
+        try:
+            self.verify_banco(seat)
+        except CheminError:
+            return False
+        return True
+
+    def verify_banco(self, seat: int) -> None:
+        """Raise `CheminError` unless ``seat`` may call banco (his turn, and he can cover it)."""
+        if self.to_act != seat:
+            raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
+        if self.bankrolls[seat] + self.stakes.get(seat, 0) < self.bank:
+            raise CheminError(f"{self.names[seat]} cannot cover a bank of {self.bank}")
+
+    def banco(self, seat: int) -> tuple[CheminEvent, ...]:
+        """``seat`` calls banco: he alone plays for the whole bank; other stakes are withdrawn."""
+        self.verify_banco(seat)
+        suivi = seat == self.suivi
+        withdrawn = sorted(self.stakes)
+        for other, amount in self.stakes.items():
+            self.bankrolls[other] += amount
+        self.stakes = {seat: self.bank}
+        self.bankrolls[seat] -= self.bank
+        self.banco_seat = seat
+        word = "Banco suivi" if suivi else "Banco"
+        text = f"{word}! {self.names[seat]} plays for the whole bank of {self.bank}."
+        if withdrawn:
+            text += " The other stakes are withdrawn."
+        events: list[CheminEvent] = [
+            BancoCalled(text=text, seat=seat, amount=self.bank, suivi=suivi)
+        ]
+        events.extend(self._deal())
+        return self._record(events)
+
+    def can_stake(self, seat: int, amount: int) -> bool:
+        """Whether ``seat`` may cover ``amount`` of the bank now."""
+        try:
+            self.verify_stake(seat, amount)
+        except CheminError:
+            return False
+        return True
+
+    def verify_stake(self, seat: int, amount: int) -> None:
+        """Raise `CheminError` unless ``seat`` may stake ``amount`` (0 declines)."""
+        if self.to_act != seat:
+            raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
+        if amount < 0 or amount > self.bankrolls[seat]:
+            raise CheminError(f"bad stake {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+        if amount > self.bank - self.covered:
+            raise CheminError(
+                f"bad stake {amount}: only {self.bank - self.covered} of the bank is open"
+            )
+
+    def stake(self, seat: int, amount: int) -> tuple[CheminEvent, ...]:
+        """``seat`` covers ``amount`` of the bank (0 to decline); the deal follows the last word."""
+        self.verify_stake(seat, amount)
+        self.turn.pop(0)
+        if amount:
+            self.bankrolls[seat] -= amount
+            self.stakes[seat] = amount
+        text = f"{self.names[seat]} covers {amount}." if amount else f"{self.names[seat]} declines."
+        events: list[CheminEvent] = [StakePlaced(text=text, seat=seat, amount=amount)]
+        if self.covered >= self.bank or not self.turn:
+            if self.covered == 0:
+                events.extend(self._move_bank("uncovered"))
+            else:
+                events.extend(self._deal())
+        return self._record(events)
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < self.seats else f"seat {seat}"
+
+    # -- the coup ------------------------------------------------------------------
+
+    def _deal(self) -> list[CheminEvent]:
+        # The banco caller plays; else the largest stake, the first in turn on a tie.
+        self.player_seat = self.banco_seat
+        if self.player_seat is None:
+            self.player_seat = max(self.stakes, key=lambda s: (self.stakes[s], -self._order(s)))
+        self.shoe.start_coup()
+        p1, b1, p2, b2 = (self.shoe.draw() for _ in range(4))
+        self.punter_cards, self.banker_cards = [p1, p2], [b1, b2]
+        seat = self.player_seat
+        events: list[CheminEvent] = [
+            Dealt(
+                text=f"{self.names[seat]} plays the hand: {format_cards(self.punter_cards)} "
+                f"against the banker's {format_cards(self.banker_cards)}.",
+                seat=seat,
+                punter=(p1, p2),
+                banker=(b1, b2),
+            )
+        ]
+        natural = rules.natural_decision(self.punter_total, self.banker_total)
+        if natural is not None:
+            return [
+                *events,
+                NaturalShown(text=natural.reason.replace("Player", "Punter")),
+                *self._settle(),
+            ]
+        self.phase = Phase.PUNTER
+        if tableaux.punter_cell(self.punter_total) is not tableaux.Cell.FREE:
+            events.extend(
+                self._punter_acts(tableaux.house_punter_draws(self.punter_total), free=False)
+            )
+        return events
+
+    def _order(self, seat: int) -> int:
+        return (seat - self.banker) % self.seats
+
+    def can_draw(self) -> bool:
+        """Whether the punter may draw now (only on a free 5)."""
+        return self.phase is Phase.PUNTER
+
+    def can_stand(self) -> bool:
+        """Whether the punter may stand now (only on a free 5)."""
+        return self.phase is Phase.PUNTER
+
+    def verify_punter(self) -> None:
+        """Raise `CheminError` unless the punter has a choice to make."""
+        if self.phase is not Phase.PUNTER:
+            raise CheminError("the punter chooses only on 5, when it is his turn")
+
+    def draw(self) -> tuple[CheminEvent, ...]:
+        """The punter draws a third card on 5."""
+        self.verify_punter()
+        return self._record(self._punter_acts(True, free=True))
+
+    def stand(self) -> tuple[CheminEvent, ...]:
+        """The punter stands on 5."""
+        self.verify_punter()
+        return self._record(self._punter_acts(False, free=True))
+
+    def _punter_acts(self, draws: bool, *, free: bool) -> list[CheminEvent]:
+        seat = self.player_seat if self.player_seat is not None else -1
+        total = self.punter_total
+        card = self.shoe.draw() if draws else None
+        if card is not None:
+            self.punter_cards.append(card)
+            text = f"Punter has {total} and draws {card}: {self.punter_total}."
+        else:
+            text = f"Punter has {total} and stands."
+        if not free:
+            text += " (bound by the tableau)"
+        events: list[CheminEvent] = [
+            PunterDecided(text=text, seat=seat, draws=draws, card=card, free=free)
+        ]
+        self.phase = Phase.BANKER
+        if not self.banker_free():
+            draws_b = tableaux.house_banker_draws(
+                self.banker_total, self.punter_third, self.tableau
+            )
+            events.extend(self._banker_acts(draws_b, free=False))
+        return events
+
+    def banker_free(self) -> bool:
+        """Whether the banker has a choice in the present cell."""
+        if self.phase is not Phase.BANKER:
+            return False
+        cell = tableaux.banker_cell(self.banker_total, self.punter_third, self.tableau)
+        return self.free_banker or cell is tableaux.Cell.FREE
+
+    def can_banker_draw(self) -> bool:
+        """Whether the banker may choose to draw now."""
+        return self.banker_free()
+
+    def can_banker_stand(self) -> bool:
+        """Whether the banker may choose to stand now."""
+        return self.banker_free()
+
+    def verify_banker(self) -> None:
+        """Raise `CheminError` unless the banker has a choice to make."""
+        if not self.banker_free():
+            raise CheminError(
+                "the banker chooses only in a free cell of the tableau, when it is his turn"
+            )
+
+    def banker_draw(self) -> tuple[CheminEvent, ...]:
+        """The banker draws (a free cell)."""
+        self.verify_banker()
+        return self._record(self._banker_acts(True, free=True))
+
+    def banker_stand(self) -> tuple[CheminEvent, ...]:
+        """The banker stands (a free cell)."""
+        self.verify_banker()
+        return self._record(self._banker_acts(False, free=True))
+
+    def _banker_acts(self, draws: bool, *, free: bool) -> list[CheminEvent]:
+        total = self.banker_total
+        card = self.shoe.draw() if draws else None
+        if card is not None:
+            self.banker_cards.append(card)
+            text = f"Banker has {total} and draws {card}: {self.banker_total}."
+        else:
+            text = f"Banker has {total} and stands."
+        if not free:
+            text += " (bound by the tableau)"
+        return [BankerDecided(text=text, draws=draws, card=card, free=free), *self._settle()]
+
+    def _settle(self) -> list[CheminEvent]:
+        p, b = self.punter_total, self.banker_total
+        result = Result.PLAYER if p > b else Result.BANKER if b > p else Result.TIE
+        covered = self.covered
+        payouts: list[tuple[int, int]] = []
+        commission = 0
+        self.shoe.finish_coup()
+        if result is Result.TIE:
+            for seat, amount in self.stakes.items():
+                self.bankrolls[seat] += amount
+                payouts.append((seat, amount))
+            text = f"{p} to {b}: a tie, the stakes are returned."
+        elif result is Result.BANKER:
+            commission = int(Fraction(covered) * self.variant.commission)
+            self.house += commission
+            self.bank += covered - commission
+            text = (
+                f"Banker wins {covered}, {commission} commission to the house: "
+                f"the bank is now {self.bank}."
+            )
+        else:
+            for seat, amount in self.stakes.items():
+                self.bankrolls[seat] += 2 * amount
+                payouts.append((seat, 2 * amount))
+            self.bank -= covered
+            text = f"Punter wins: {p} to {b}; the banker pays {covered}."
+        events: list[CheminEvent] = [
+            CoupSettled(
+                text=text,
+                result=result,
+                punter_total=p,
+                banker_total=b,
+                payouts=tuple(payouts),
+                commission=commission,
+            )
+        ]
+        lost_banco = self.banco_seat if result is Result.BANKER else None
+        self.stakes = {}
+        if result is Result.PLAYER:
+            events.extend(self._move_bank("lost"))
+        elif self.shoe.finished:
+            self.bankrolls[self.banker] += self.bank
+            self.bank = 0
+            self.phase = Phase.OVER
+        elif result is Result.BANKER:
+            self.suivi = lost_banco
+            self.phase = Phase.AFTER
+        else:
+            self._start_stakes()
+        return events

@@ -1,0 +1,324 @@
+"""Chemin de Fer as an additive game: exact chance weights for the four models.
+
+Every deal is enumerated as six card values in deal order (P1, B1, P2, B2, then
+the fifth and sixth cards), with the exact probability of drawing them from the
+shoe (or with replacement for the Kemeny-Snell model). The punter's information
+is his two-card total or composition; the banker's is his total or composition
+and the punter's third card (or that the punter stood). Each side's expected
+result is then bilinear in the two sides' draw probabilities:
+
+    B(x, y) = c + l.y + sum_c [(1 - x_c)(k[c, 0] + m[c, 0].y) + x_c (k[c, 1] + m[c, 1].y)]
+
+where ``x_c`` is the punter's probability of drawing at his free information set
+``c`` and ``y_I`` the banker's at cell ``I``. `AdditiveGame` holds these arrays
+twice: for the banker's net gain (after commission) and for the punter's loss.
+
+>>> game = build_game("kemeny-snell")
+>>> game.player_labels, len(game.cells)
+(('5',), 88)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from baccara import rules
+from baccara.cards import hand_total
+from baccara.shoe import MAX_DECKS
+from baccara.skill.tableaux import Cell, punter_cell
+
+__all__ = [
+    "COMPOSITION_LABELS",
+    "AdditiveGame",
+    "Model",
+    "SolverError",
+    "banker_compositions",
+    "build_game",
+    "deal_weights",
+]
+
+Array = npt.NDArray[np.float64]
+
+COMPOSITION_LABELS = ("0-5", "1-4", "2-3", "6-9", "7-8")
+"""The punter's five two-card compositions of 5, by point values."""
+
+
+class SolverError(ValueError):
+    """A bad model name, deck count or commission."""
+
+
+class Model(StrEnum):
+    """The information model; the value is the ``--model`` name."""
+
+    KEMENY_SNELL = "kemeny-snell"
+    TOTALS = "totals"
+    DOWNTON_LOCKWOOD = "downton-lockwood"
+    COMPOSITIONS = "compositions"
+
+    @property
+    def banker_sees_cards(self) -> bool:
+        """Whether the banker knows his two cards (B2, B3), not only his total.
+
+        >>> Model.DOWNTON_LOCKWOOD.banker_sees_cards, Model.TOTALS.banker_sees_cards
+        (True, False)
+        """
+        return self in (Model.DOWNTON_LOCKWOOD, Model.COMPOSITIONS)
+
+    @classmethod
+    def parse(cls, text: str) -> Model:
+        """Parse a model name.
+
+        >>> Model.parse("Compositions")
+        <Model.COMPOSITIONS: 'compositions'>
+        """
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            names = ", ".join(m.value for m in cls)
+            raise SolverError(f"unknown model {text!r}: choose from {names}") from None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AdditiveGame:
+    """The bilinear payoffs of one model (see the module docstring).
+
+    ``cells`` are the banker's information cells as (info, third) with info a
+    total (``"5"``) or a composition (``"2-3"``) and third 0-9 or None (stood);
+    ``cell_totals`` their banker totals. Arrays suffixed ``_b`` are the banker's
+    net gain, ``_g`` the punter's loss (gross of commission).
+    """
+
+    model: Model
+    decks: int | None
+    commission: float
+    player_labels: tuple[str, ...]
+    cells: tuple[tuple[str, int | None], ...]
+    cell_totals: tuple[int, ...]
+    const_b: float
+    lin_b: Array
+    k_b: Array
+    m_b: Array
+    const_g: float
+    lin_g: Array
+    k_g: Array
+    m_g: Array
+    reach: Array
+
+    def banker_payoff(self, x: Array, y: Array) -> float:
+        """The banker's expected net gain for draw probabilities ``x`` and ``y``."""
+        return _payoff(self.const_b, self.lin_b, self.k_b, self.m_b, x, y)
+
+    def punter_loss(self, x: Array, y: Array) -> float:
+        """The punter's expected loss (the banker's gain before commission)."""
+        return _payoff(self.const_g, self.lin_g, self.k_g, self.m_g, x, y)
+
+    def banker_slopes(self, x: Array) -> Array:
+        """For each cell, the banker's gain from drawing there rather than standing."""
+        return _slopes(self.lin_b, self.m_b, x)
+
+    def punter_slopes(self, y: Array) -> Array:
+        """For each free punter set, the change in his loss from drawing rather than standing."""
+        return (self.k_g[:, 1] - self.k_g[:, 0]) + (self.m_g[:, 1, :] - self.m_g[:, 0, :]) @ y
+
+
+def _payoff(const: float, lin: Array, k: Array, m: Array, x: Array, y: Array) -> float:
+    stand = k[:, 0] + m[:, 0, :] @ y
+    draw = k[:, 1] + m[:, 1, :] @ y
+    return float(const + lin @ y + np.sum((1 - x) * stand + x * draw))
+
+
+def _slopes(lin: Array, m: Array, x: Array) -> Array:
+    return lin + (1 - x) @ m[:, 0, :] + x @ m[:, 1, :]
+
+
+def deal_weights(decks: int | None) -> Array:
+    """Probabilities of the ordered six-value deals, shape (10,) * 6.
+
+    ``decks=None`` draws with replacement (value 0 weighs 4/13, the others 1/13).
+
+    >>> w = deal_weights(1)
+    >>> round(float(w.sum()), 12), round(float(w[0, 0, 0, 0, 0, 0] * 52 * 51 * 50 * 49 * 48 * 47))
+    (1.0, 5765760)
+    """
+    counts = np.array([16] + [4] * 9, dtype=np.float64)
+    if decks is None:
+        q = counts / 52.0
+        w = np.ones((1,) * 6)
+        for k in range(6):
+            shape = [1] * 6
+            shape[k] = 10
+            w = w * q.reshape(shape)
+        return np.asarray(w, dtype=np.float64)
+    if not 1 <= decks <= MAX_DECKS:
+        raise SolverError(f"bad number of decks {decks}: expected 1 to {MAX_DECKS}")
+    idx = np.indices((10,) * 6, dtype=np.int8)
+    counts = counts * decks
+    size = 52.0 * decks
+    w = np.ones((10,) * 6)
+    for k in range(6):
+        prior = np.zeros((10,) * 6, dtype=np.int8)
+        for j in range(k):
+            prior += idx[j] == idx[k]
+        w *= (counts[idx[k]] - prior) / (size - k)
+    return np.asarray(np.clip(w, 0.0, None), dtype=np.float64)
+
+
+def banker_compositions() -> tuple[tuple[int, int], ...]:
+    """The 44 unordered two-card compositions (by points) that are not naturals.
+
+    >>> comps = banker_compositions()
+    >>> len(comps), comps[:3]
+    (44, ((0, 0), (0, 1), (0, 2)))
+    """
+    return tuple(
+        (a, b) for a in range(10) for b in range(a, 10) if not rules.is_natural(hand_total([a, b]))
+    )
+
+
+# Lookup tables derived from the rules module: two-card totals and naturals.
+_TOTAL = np.array([[hand_total([a, b]) for b in range(10)] for a in range(10)], dtype=np.int64)
+_NATURAL = np.array([rules.is_natural(t) for t in range(10)])
+
+
+def _outcome(banker: npt.NDArray[np.int64], punter: npt.NDArray[np.int64]) -> Array:
+    result: Array = np.sign(banker - punter).astype(np.float64)
+    return result
+
+
+@lru_cache(maxsize=32)
+def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.0) -> AdditiveGame:
+    """Enumerate the deals of ``model`` and return its `AdditiveGame`.
+
+    ``decks`` is ignored by ``kemeny-snell`` (cards drawn with replacement);
+    ``commission`` is the banker's commission on wins (0.05 for 5%).
+    """
+    model = Model.parse(model) if isinstance(model, str) else model
+    if not 0.0 <= commission < 1.0:
+        raise SolverError(f"bad commission {commission!r}: expected 0 to 1 (0.05 for 5%)")
+    deck_count = None if model is Model.KEMENY_SNELL else decks
+    if model is not Model.KEMENY_SNELL and decks is None:
+        raise SolverError(f"model {model.value} needs a number of decks")
+    w6 = deal_weights(deck_count).reshape(-1)
+    idx = np.indices((10,) * 6).reshape(6, -1)
+    p1, b1, p2, b2, c5, c6 = idx
+    pt, bt = _TOTAL[p1, p2], _TOTAL[b1, b2]
+    natural = _NATURAL[pt] | _NATURAL[bt]
+
+    # The punter's group: 0 forced draw, 1 forced stand, 2 + c free set c.
+    group = np.full(pt.shape, -1, dtype=np.int64)
+    forced = {t: punter_cell(t) for t in range(8)}
+    for t, cell in forced.items():
+        if cell is Cell.DRAW:
+            group[pt == t] = 0
+        elif cell is Cell.STAND:
+            group[pt == t] = 1
+    free_totals = [t for t, cell in forced.items() if cell is Cell.FREE]
+    labels: tuple[str, ...]
+    if model is Model.COMPOSITIONS:
+        labels = COMPOSITION_LABELS
+        lo = np.minimum(p1, p2)
+        for i, label in enumerate(labels):
+            a = int(label.split("-")[0])
+            group[(pt == 5) & (lo == a)] = 2 + i
+    else:
+        labels = tuple(str(t) for t in free_totals)
+        for i, t in enumerate(free_totals):
+            group[pt == t] = 2 + i
+
+    # The banker's information and cells.
+    if model.banker_sees_cards:
+        comps = banker_compositions()
+        comp_index = np.full((10, 10), -1, dtype=np.int64)
+        for i, (a, b) in enumerate(comps):
+            comp_index[a, b] = comp_index[b, a] = i
+        info = comp_index[b1, b2]
+        info_labels = [f"{a}-{b}" for a, b in comps]
+        info_totals = [hand_total([a, b]) for a, b in comps]
+    else:
+        info = bt.copy()
+        info_labels = [str(t) for t in range(8)]
+        info_totals = list(range(8))
+    cols = rules.NO_CARD + 1
+    cells = tuple(
+        (label, None if col == rules.NO_CARD else col)
+        for label in info_labels
+        for col in range(cols)
+    )
+    cell_totals = tuple(t for t in info_totals for _ in range(cols))
+    n, k = len(cells), len(labels)
+    groups = 2 + k
+
+    win = 1.0 - commission
+    play = ~natural
+    # Naturals: nobody draws.
+    nat_out = _outcome(bt[natural], pt[natural])
+    const_b = float(np.sum(w6[natural] * np.where(nat_out > 0, win, nat_out)))
+    const_g = float(np.sum(w6[natural] * nat_out))
+
+    kb = np.zeros((groups, 2))
+    kg = np.zeros((groups, 2))
+    mb = np.zeros((groups, 2, n))
+    mg = np.zeros((groups, 2, n))
+    reach = np.zeros((groups, 2, n))
+    for action in (0, 1):  # 0: the punter stands, 1: he draws
+        sel = play & (group >= 0)
+        sel &= (group != 1) if action == 1 else (group != 0)
+        w = w6[sel]
+        g = group[sel]
+        ptot, btot, i5, i6 = pt[sel], bt[sel], c5[sel], c6[sel]
+        if action == 1:
+            pfin = _TOTAL[ptot, i5]
+            col = i5
+            bdraw = _TOTAL[btot, i6]
+        else:
+            pfin = ptot
+            col = np.full(ptot.shape, rules.NO_CARD)
+            bdraw = _TOTAL[btot, i5]
+        cell = info[sel] * cols + col
+        stand_out = _outcome(btot, pfin)
+        draw_out = _outcome(bdraw, pfin)
+        stand_b = np.where(stand_out > 0, win, stand_out)
+        draw_b = np.where(draw_out > 0, win, draw_out)
+        key = g * n + cell
+        kb[:, action] = np.bincount(g, weights=w * stand_b, minlength=groups)
+        kg[:, action] = np.bincount(g, weights=w * stand_out, minlength=groups)
+        size = groups * n
+        mb[:, action, :] = np.bincount(key, weights=w * (draw_b - stand_b), minlength=size).reshape(
+            groups, n
+        )
+        mg[:, action, :] = np.bincount(
+            key, weights=w * (draw_out - stand_out), minlength=size
+        ).reshape(groups, n)
+        reach[:, action, :] = np.bincount(key, weights=w, minlength=size).reshape(groups, n)
+
+    # Fold the forced groups into the constant and linear terms.
+    const_b += float(kb[0, 1] + kb[1, 0])
+    const_g += float(kg[0, 1] + kg[1, 0])
+    lin_b = mb[0, 1] + mb[1, 0]
+    lin_g = mg[0, 1] + mg[1, 0]
+    reach_total = reach[0, 1] + reach[1, 0] + reach[2:].sum(axis=(0, 1))
+    kb, kg, mb, mg = kb[2:].copy(), kg[2:].copy(), mb[2:].copy(), mg[2:].copy()
+    for array in (lin_b, lin_g, kb, kg, mb, mg, reach_total):
+        array.setflags(write=False)  # the games are cached: share them read-only
+    return AdditiveGame(
+        model=model,
+        decks=deck_count,
+        commission=commission,
+        player_labels=labels,
+        cells=cells,
+        cell_totals=cell_totals,
+        const_b=const_b,
+        lin_b=lin_b,
+        k_b=kb,
+        m_b=mb,
+        const_g=const_g,
+        lin_g=lin_g,
+        k_g=kg,
+        m_g=mg,
+        reach=reach_total,
+    )

@@ -1,0 +1,651 @@
+"""The table: a phase state machine for seats, bets, the deal and the settlement.
+
+Every action comes as a triplet: ``can_x(...)`` answers yes or no, ``verify_x(...)``
+raises a `TableError` (a ``ValueError``) whose message names the problem, and
+``x(...)`` does it and returns an immutable event, also appended to ``table.log``.
+Payouts come from `baccara.bets.settle`; money is integer minor units (cents).
+
+>>> table = Table(seed=1)
+>>> table.phase
+<Phase.SHOE_CHANGE: 'shoe_change'>
+>>> table.change_shoe().shoe
+1
+>>> table.seat(player="ann", stack=100000)
+SeatTaken(seat=1, player='ann', stack=100000, strategy=None)
+>>> table.place_bet(1, BetKind.BANKER, 2500).total
+2500
+>>> table.can_place_bet(1, BetKind.TIE, 10**9)
+False
+>>> table.verify_place_bet(5, BetKind.TIE, 100)
+Traceback (most recent call last):
+...
+baccara.table.events.SeatError: seat 5 is empty
+>>> str(table.deal().coup)
+'P:7c,Ks B:2d,Jd,7h'
+>>> table.place_bet(1, BetKind.PLAYER, 1000)
+Traceback (most recent call last):
+...
+baccara.table.events.PhaseError: bets are closed: the cards are out (settle the coup first)
+>>> settled = table.settle()
+>>> settled.results[0].outcome.value, settled.results[0].net, table.stack(1)
+('win', 2375, 102375)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from baccara import rules as tableau
+from baccara.bets import BetKind, BetOutcome, bets_for, settle
+from baccara.cards import Card, hand_total
+from baccara.coup import NUMBER_WORDS, Coup, Side, deal_coup
+from baccara.roads.board import Roads
+from baccara.shoe import Shoe
+from baccara.table.events import (
+    BetCancelled,
+    BetPlaced,
+    BetResult,
+    CoupDealt,
+    CoupSettled,
+    Event,
+    LimitError,
+    Phase,
+    PhaseError,
+    Reveal,
+    SeatError,
+    SeatLeft,
+    SeatTaken,
+    ShoeChanged,
+    StackError,
+    TableError,
+    TableRules,
+    money,
+)
+from baccara.variants import PUNTO_BANCO, Variant
+
+__all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules", "reveal"]
+
+_E = TypeVar("_E", bound=Event)
+_STAYS_ON_PUSH = (BetKind.PLAYER, BetKind.BANKER)
+
+
+@dataclass(slots=True)
+class _Seat:
+    number: int
+    player: str
+    stack: int
+    strategy: str | None
+    bets: dict[BetKind, int] = field(default_factory=dict)
+    pushed: dict[BetKind, int] = field(default_factory=dict)
+    last_bets: dict[BetKind, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatState:
+    """A seat as everybody sees it: who sits there, the stack, the bets on the layout.
+
+    ``last_bets`` are the bets the seat had at the last deal (for a rebet);
+    ``pushed`` the part of each bet that stayed on the layout after a tie.
+    """
+
+    number: int
+    player: str
+    stack: int
+    strategy: str | None
+    bets: tuple[tuple[BetKind, int], ...]
+    pushed: tuple[tuple[BetKind, int], ...]
+    last_bets: tuple[tuple[BetKind, int], ...]
+
+    @property
+    def staked(self) -> int:
+        """Total on the layout."""
+        return sum(amount for _, amount in self.bets)
+
+    def bet(self, kind: BetKind) -> int:
+        """The stake on ``kind`` (0 if none)."""
+        return dict(self.bets).get(kind, 0)
+
+
+class Table:
+    """One baccarat table: a variant, house rules, seats, a shoe and the event log.
+
+    ``seed`` makes the series of shoes reproducible (shoe ``n`` is
+    ``Shoe.shuffled(rules.shoe, seed=seed, index=n - 1)``); without it shoes come
+    from the operating system's CSPRNG. ``house`` is the house's starting bank.
+    """
+
+    def __init__(
+        self,
+        *,
+        variant: Variant = PUNTO_BANCO,
+        rules: TableRules | None = None,
+        seed: int | None = None,
+        house: int = 0,
+    ) -> None:
+        self.variant = variant
+        self.rules = rules if rules is not None else TableRules(seats=min(7, variant.seats))
+        if self.rules.seats > variant.seats:
+            raise TableError(
+                f"bad number of seats {self.rules.seats}: a {variant.title} table has at most "
+                f"{variant.seats}"
+            )
+        self.seed = seed
+        self.house = house
+        self.house_start = house
+        self.bought_in = 0
+        self.cashed_out = 0
+        self.log: list[Event] = []
+        self.shoes: list[tuple[Card, ...] | None] = []
+        self.coups: list[Coup] = []  # this shoe's coups, in order
+        self.current: Coup | None = None
+        self.roads = Roads()
+        self._phase = Phase.SHOE_CHANGE
+        self._shoe: Shoe | None = None
+        self._manual_dealt: Counter[Card] = Counter()
+        self._seats: dict[int, _Seat] = {}
+        self._bet_kinds = frozenset(bets_for(variant))
+
+    # -- what the table looks like ---------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The current phase."""
+        return self._phase
+
+    @property
+    def shoe(self) -> Shoe | None:
+        """The shoe in play (None before the first shoe and at a manual table)."""
+        return self._shoe
+
+    @property
+    def shoe_number(self) -> int:
+        """Number of the shoe in play, counting from 1 (0 before the first)."""
+        return len(self.shoes)
+
+    @property
+    def manual(self) -> bool:
+        """Whether coups are dealt from cards given to `deal` (a real shoe replayed)."""
+        return bool(self.shoes) and self._shoe is None
+
+    @property
+    def coup_number(self) -> int:
+        """Number of coups dealt from this shoe."""
+        return len(self.coups) + (self.current is not None)
+
+    @property
+    def seats(self) -> tuple[SeatState, ...]:
+        """The occupied seats, in seat order."""
+        return tuple(self.seat_state(n) for n in sorted(self._seats))
+
+    def seat_state(self, seat: int) -> SeatState:
+        """The seat ``seat`` as everybody sees it; raise `SeatError` if it is empty."""
+        s = self._occupied(seat)
+        return SeatState(
+            number=s.number,
+            player=s.player,
+            stack=s.stack,
+            strategy=s.strategy,
+            bets=tuple(sorted(s.bets.items())),
+            pushed=tuple(sorted(s.pushed.items())),
+            last_bets=tuple(sorted(s.last_bets.items())),
+        )
+
+    def stack(self, seat: int) -> int:
+        """The chips in front of ``seat`` (bets on the layout not included)."""
+        return self._occupied(seat).stack
+
+    def free_seats(self) -> tuple[int, ...]:
+        """The empty seats, in order."""
+        return tuple(n for n in range(1, self.rules.seats + 1) if n not in self._seats)
+
+    @property
+    def on_layout(self) -> int:
+        """All the chips bet on the layout."""
+        return sum(sum(s.bets.values()) for s in self._seats.values())
+
+    @property
+    def chips(self) -> int:
+        """House bank + stacks + bets: always ``house_start + bought_in - cashed_out``."""
+        return self.house + self.on_layout + sum(s.stack for s in self._seats.values())
+
+    def last_settlement(self) -> CoupSettled | None:
+        """The last coup's settlement, if any."""
+        for event in reversed(self.log):
+            if isinstance(event, CoupSettled):
+                return event
+        return None
+
+    # -- seat --------------------------------------------------------------------------
+
+    def verify_seat(self, seat: int | None = None, *, player: str, stack: int) -> int:
+        """Check that ``player`` may sit at ``seat`` (the first free one if None) with
+        ``stack`` chips; return the seat number."""
+        if self._phase is Phase.DEALING:
+            raise PhaseError("nobody sits down while the cards are out: settle the coup first")
+        if not player.strip():
+            raise SeatError("a player needs a name")
+        _check_amount(stack, "buy-in")
+        if seat is None:
+            free = self.free_seats()
+            if not free:
+                raise SeatError(f"the table is full: all {self.rules.seats} seats are taken")
+            return free[0]
+        self._check_seat_number(seat)
+        if seat in self._seats:
+            raise SeatError(f"seat {seat} is taken by {self._seats[seat].player}")
+        return seat
+
+    def can_seat(self, seat: int | None = None, *, player: str, stack: int) -> bool:
+        """Whether `seat` would succeed."""
+        return _can(self.verify_seat, seat, player=player, stack=stack)
+
+    def seat(
+        self, seat: int | None = None, *, player: str, stack: int, strategy: str | None = None
+    ) -> SeatTaken:
+        """Seat ``player`` with ``stack`` chips bought in (``strategy`` names a bot's play)."""
+        number = self.verify_seat(seat, player=player, stack=stack)
+        self._seats[number] = _Seat(number=number, player=player, stack=stack, strategy=strategy)
+        self.bought_in += stack
+        return self._emit(SeatTaken(seat=number, player=player, stack=stack, strategy=strategy))
+
+    # -- leave -------------------------------------------------------------------------
+
+    def verify_leave(self, seat: int) -> None:
+        """Check that the player at ``seat`` may leave (not with bets in play)."""
+        s = self._occupied(seat)
+        if self._phase is Phase.DEALING and s.bets:
+            raise PhaseError(f"seat {seat} has bets in play: wait for the settlement to leave")
+
+    def can_leave(self, seat: int) -> bool:
+        """Whether `leave` would succeed."""
+        return _can(self.verify_leave, seat)
+
+    def leave(self, seat: int) -> SeatLeft:
+        """The player at ``seat`` leaves with the stack and any bets on the layout."""
+        self.verify_leave(seat)
+        s = self._seats.pop(seat)
+        returned = sum(s.bets.values())
+        total = s.stack + returned
+        self.cashed_out += total
+        return self._emit(SeatLeft(seat=seat, player=s.player, stack=total, returned=returned))
+
+    # -- place a bet --------------------------------------------------------------------
+
+    def verify_place_bet(self, seat: int, kind: BetKind, amount: int) -> None:
+        """Check a bet of ``amount`` on ``kind`` at ``seat``: phase, seat, bet, limits, stack."""
+        self._check_betting_open()
+        s = self._occupied(seat)
+        _check_amount(amount, "bet")
+        if kind not in self._bet_kinds:
+            raise LimitError(f"a {self.variant.title} table does not take {kind.label} bets")
+        limit = self.rules.limit(kind)
+        total = s.bets.get(kind, 0) + amount
+        if total < limit.minimum:
+            raise LimitError(
+                f"{money(total)} on {kind.label} is below the table minimum {money(limit.minimum)}"
+            )
+        if total > limit.maximum:
+            raise LimitError(
+                f"{money(total)} on {kind.label} is over the table maximum {money(limit.maximum)}"
+            )
+        if amount > s.stack:
+            raise StackError(
+                f"seat {seat} has {money(s.stack)} in chips: not enough for {money(amount)}"
+            )
+
+    def can_place_bet(self, seat: int, kind: BetKind, amount: int) -> bool:
+        """Whether `place_bet` would succeed."""
+        return _can(self.verify_place_bet, seat, kind, amount)
+
+    def place_bet(self, seat: int, kind: BetKind, amount: int) -> BetPlaced:
+        """Add ``amount`` to ``seat``'s bet on ``kind``; chips move from the stack to the layout."""
+        self.verify_place_bet(seat, kind, amount)
+        s = self._seats[seat]
+        s.stack -= amount
+        s.bets[kind] = s.bets.get(kind, 0) + amount
+        self._phase = Phase.BETTING
+        return self._emit(BetPlaced(seat=seat, kind=kind, amount=amount, total=s.bets[kind]))
+
+    # -- cancel a bet -------------------------------------------------------------------
+
+    def withdrawable(self, seat: int, kind: BetKind) -> int:
+        """How much of ``seat``'s bet on ``kind`` may be taken back now."""
+        s = self._occupied(seat)
+        locked = 0 if self.rules.pushed_bets_withdrawable else s.pushed.get(kind, 0)
+        return s.bets.get(kind, 0) - locked
+
+    def verify_cancel_bet(self, seat: int, kind: BetKind, amount: int | None = None) -> int:
+        """Check taking back ``amount`` (all that may be, if None) of a bet; return the amount."""
+        if self._phase is Phase.DEALING:
+            raise PhaseError("bets are locked: the cards are out (settle the coup first)")
+        s = self._occupied(seat)
+        stake = s.bets.get(kind, 0)
+        if not stake:
+            raise SeatError(f"seat {seat} has no bet on {kind.label}")
+        free = self.withdrawable(seat, kind)
+        if amount is None:
+            amount = free
+        else:
+            _check_amount(amount, "amount to take back")
+        if free == 0:
+            raise LimitError(
+                f"the {kind.label} bet at seat {seat} pushed and stays on the layout "
+                "(house rule): it plays the next coup"
+            )
+        if amount > free:
+            raise StackError(
+                f"seat {seat} can take back at most {money(free)} from {kind.label}, "
+                f"not {money(amount)}"
+            )
+        left = stake - amount
+        minimum = self.rules.limit(kind).minimum
+        if 0 < left < minimum:
+            raise LimitError(
+                f"taking back {money(amount)} would leave {money(left)} on {kind.label}, "
+                f"below the table minimum {money(minimum)}"
+            )
+        return amount
+
+    def can_cancel_bet(self, seat: int, kind: BetKind, amount: int | None = None) -> bool:
+        """Whether `cancel_bet` would succeed."""
+        return _can(self.verify_cancel_bet, seat, kind, amount)
+
+    def cancel_bet(self, seat: int, kind: BetKind, amount: int | None = None) -> BetCancelled:
+        """Take back ``amount`` (all that may be, if None) of ``seat``'s bet on ``kind``."""
+        amount = self.verify_cancel_bet(seat, kind, amount)
+        s = self._seats[seat]
+        left = s.bets[kind] - amount
+        s.stack += amount
+        if left:
+            s.bets[kind] = left
+            if kind in s.pushed:
+                s.pushed[kind] = min(s.pushed[kind], left)
+        else:
+            del s.bets[kind]
+            s.pushed.pop(kind, None)
+        return self._emit(BetCancelled(seat=seat, kind=kind, amount=amount, total=left))
+
+    # -- deal --------------------------------------------------------------------------
+
+    def verify_deal(self, cards: Sequence[Card] | None = None) -> None:
+        """Check that a coup may be dealt (``cards`` in deal order at a manual table)."""
+        if self._phase is Phase.DEALING:
+            raise PhaseError("the cards are already out: settle the coup first")
+        if self._phase is Phase.SHOE_CHANGE:
+            what = "there is no shoe yet" if not self.shoes else "the shoe is finished"
+            raise PhaseError(f"{what}: change the shoe first")
+        if self._shoe is not None:
+            if cards is not None:
+                raise TableError("this table deals from its shoe: give no cards")
+            return
+        if cards is None:
+            raise TableError("a manual table is dealt from given cards: give the coup's cards")
+        counts = self._manual_dealt + Counter(cards)
+        for card, count in counts.items():
+            if count > self.rules.shoe.decks:
+                raise TableError(
+                    f"card {card} would be dealt {count} times from a "
+                    f"{self.rules.shoe.decks}-deck shoe"
+                )
+        Coup.from_deal(list(cards))  # raises CoupError (a ValueError) if impossible
+
+    def can_deal(self, cards: Sequence[Card] | None = None) -> bool:
+        """Whether `deal` would succeed."""
+        return _can(self.verify_deal, cards)
+
+    def deal(self, cards: Sequence[Card] | None = None) -> CoupDealt:
+        """Deal a coup: from the shoe, or from ``cards`` (deal order) at a manual table.
+
+        Bets are locked until `settle`. Show the cards one at a time with `reveal`.
+        """
+        self.verify_deal(cards)
+        if self._shoe is not None:
+            coup = deal_coup(self._shoe)
+            last = self._shoe.finished
+        else:
+            assert cards is not None
+            coup = Coup.from_deal(list(cards))
+            self._manual_dealt.update(coup.deal_order())
+            last = False
+        for s in self._seats.values():
+            if s.bets:
+                s.last_bets = dict(s.bets)
+        self.current = coup
+        self._phase = Phase.DEALING
+        return self._emit(
+            CoupDealt(shoe=self.shoe_number, number=self.coup_number, coup=coup, last=last)
+        )
+
+    # -- settle ------------------------------------------------------------------------
+
+    def verify_settle(self) -> None:
+        """Check that there is a dealt coup to settle."""
+        if self._phase is not Phase.DEALING or self.current is None:
+            raise PhaseError("there is no coup to settle: deal first")
+
+    def can_settle(self) -> bool:
+        """Whether `settle` would succeed."""
+        return _can(self.verify_settle)
+
+    def settle(self) -> CoupSettled:
+        """Collect losing bets, pay winning ones, leave pushed Player/Banker bets on."""
+        self.verify_settle()
+        coup = self.current
+        assert coup is not None
+        results: list[BetResult] = []
+        for number in sorted(self._seats):
+            s = self._seats[number]
+            kept: dict[BetKind, int] = {}
+            for kind, stake in sorted(s.bets.items()):
+                done = settle(
+                    kind,
+                    stake,
+                    coup,
+                    self.variant,
+                    commission_rounding=self.rules.commission_rounding,
+                    payout_rounding=self.rules.payout_rounding,
+                )
+                stays = stake if done.outcome is BetOutcome.PUSH and kind in _STAYS_ON_PUSH else 0
+                returned = done.returned - stays
+                s.stack += returned
+                self.house -= done.net
+                if stays:
+                    kept[kind] = stays
+                results.append(
+                    BetResult(
+                        seat=number,
+                        kind=kind,
+                        stake=stake,
+                        outcome=done.outcome,
+                        net=done.net,
+                        returned=returned,
+                        stays=stays,
+                        commission=done.commission,
+                        reason=done.reason,
+                    )
+                )
+            s.bets = dict(kept)
+            s.pushed = dict(kept)
+        self.coups.append(coup)
+        self.current = None
+        self.roads.add(coup)
+        finished = self._shoe is not None and self._shoe.finished
+        self._phase = Phase.SHOE_CHANGE if finished else Phase.SETTLED
+        return self._emit(
+            CoupSettled(
+                shoe=self.shoe_number,
+                number=len(self.coups),
+                coup=coup,
+                results=tuple(results),
+                house=-sum(r.net for r in results),
+                shoe_finished=finished,
+            )
+        )
+
+    # -- change the shoe ---------------------------------------------------------------
+
+    def verify_change_shoe(
+        self, cards: Sequence[Card] | None = None, *, manual: bool = False
+    ) -> None:
+        """Check that the shoe may be changed now (between coups), with ``cards`` if given."""
+        if self._phase is Phase.DEALING:
+            raise PhaseError("the cards are out: settle the coup before changing the shoe")
+        if manual and cards is not None:
+            raise TableError("a manual shoe has no card order: give cards or manual, not both")
+        if cards is not None:
+            counts = Counter(cards)
+            extra = [c for c, n in counts.items() if n > self.rules.shoe.decks]
+            if extra:
+                raise TableError(
+                    f"card {extra[0]} appears {counts[extra[0]]} times in a "
+                    f"{self.rules.shoe.decks}-deck shoe"
+                )
+            if len(cards) < 6:
+                raise TableError(f"a shoe needs at least 6 cards, got {len(cards)}")
+
+    def can_change_shoe(self, cards: Sequence[Card] | None = None, *, manual: bool = False) -> bool:
+        """Whether `change_shoe` would succeed."""
+        return _can(self.verify_change_shoe, cards, manual=manual)
+
+    def change_shoe(
+        self, cards: Sequence[Card] | None = None, *, manual: bool = False
+    ) -> ShoeChanged:
+        """Bring a new shoe and burn: the next of the ``seed`` series, ``cards`` in that
+        order, or (``manual``) a real shoe whose coups are given to `deal`."""
+        self.verify_change_shoe(cards, manual=manual)
+        index = len(self.shoes)
+        seed: int | None = None
+        if manual:
+            self._shoe = None
+            self._manual_dealt = Counter()
+            self.shoes.append(None)
+        else:
+            if cards is not None:
+                shoe = Shoe(tuple(cards), rules=self.rules.shoe, index=index)
+            else:
+                shoe = Shoe.shuffled(self.rules.shoe, seed=self.seed, index=index)
+                seed = self.seed
+            shoe.burn()
+            self._shoe = shoe
+            self.shoes.append(shoe.cards)
+        self.coups = []
+        self.roads = Roads()
+        shoe_now = self._shoe
+        self._phase = (
+            Phase.SETTLED if shoe_now is None or not shoe_now.finished else Phase.SHOE_CHANGE
+        )
+        return self._emit(
+            ShoeChanged(
+                shoe=len(self.shoes),
+                seed=seed,
+                cards=len(shoe_now) if shoe_now is not None else 0,
+                cut_index=shoe_now.cut_index if shoe_now is not None else 0,
+                burned=shoe_now.burned if shoe_now is not None else (),
+                manual=manual,
+            )
+        )
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _emit(self, event: _E) -> _E:
+        self.log.append(event)
+        return event
+
+    def _check_seat_number(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.rules.seats:
+            raise SeatError(f"unknown seat {seat!r}: this table has seats 1 to {self.rules.seats}")
+
+    def _occupied(self, seat: int) -> _Seat:
+        self._check_seat_number(seat)
+        found = self._seats.get(seat)
+        if found is None:
+            raise SeatError(f"seat {seat} is empty")
+        return found
+
+    def _check_betting_open(self) -> None:
+        if self._phase is Phase.DEALING:
+            raise PhaseError("bets are closed: the cards are out (settle the coup first)")
+        if self._phase is Phase.SHOE_CHANGE:
+            what = "there is no shoe yet" if not self.shoes else "the shoe is finished"
+            raise PhaseError(f"bets are closed: {what} (change the shoe first)")
+
+    def __repr__(self) -> str:
+        return (
+            f"<Table {self.variant.name} {self._phase.value}, shoe {self.shoe_number}, "
+            f"coup {self.coup_number}, {len(self._seats)}/{self.rules.seats} seats>"
+        )
+
+
+def _check_amount(amount: int, what: str) -> None:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise StackError(f"bad {what} {amount!r}: a positive whole number of minor units")
+
+
+def _can(check: object, *args: object, **kwargs: object) -> bool:
+    try:
+        check(*args, **kwargs)  # type: ignore[operator]
+    except ValueError:
+        return False
+    return True
+
+
+def _spaced(cards: Sequence[Card]) -> str:
+    return " ".join(str(card) for card in cards)
+
+
+def reveal(coup: Coup) -> tuple[Reveal, ...]:
+    """The deal shown one card at a time, with the croupier's words and the rule.
+
+    >>> for step in reveal(Coup.parse("P:2h,3d,4c B:5s,Qc,9d")):
+    ...     print(step.card, "|", step.words)
+    2h | Card for the Player: 2h.
+    5s | Card for the Banker: 5s.
+    3d | Player: 2h 3d, five.
+    Qc | Banker: 5s Qc, five.
+    4c | Player draws: 4c, nine.
+    9d | Banker draws: 9d, four.
+    None | Nine to the Player, four to the Banker: Player wins.
+    """
+    shown = {Side.PLAYER: 0, Side.BANKER: 0}
+    steps: list[Reveal] = []
+
+    def step(side: Side | None, words: str, card: Card | None = None, reason: str = "") -> None:
+        player, banker = coup.player[: shown[Side.PLAYER]], coup.banker[: shown[Side.BANKER]]
+        steps.append(
+            Reveal(card=card, side=side, player=player, banker=banker, words=words, reason=reason)
+        )
+
+    def turn(side: Side) -> tuple[Card, tuple[Card, ...], str]:
+        shown[side] += 1
+        hand = coup.hand(side)[: shown[side]]
+        return hand[-1], hand, NUMBER_WORDS[hand_total(hand)]
+
+    for i, side in enumerate((Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)):
+        card, hand, total = turn(side)
+        name = side.word.title()
+        words = f"Card for the {name}: {card}." if i < 2 else f"{name}: {_spaced(hand)}, {total}."
+        step(side, words, card)
+    p2, b2 = hand_total(coup.player[:2]), hand_total(coup.banker[:2])
+    natural = tableau.natural_decision(p2, b2)
+    if natural is not None:
+        step(None, "A natural: no more cards.", reason=natural.reason)
+    else:
+        third: int | None = None
+        for side in (Side.PLAYER, Side.BANKER):
+            rule = (
+                tableau.player_decision(p2)
+                if side is Side.PLAYER
+                else tableau.banker_decision(b2, third)
+            )
+            name = side.word.title()
+            if rule.draws:
+                card, _, total = turn(side)
+                third = card.points if side is Side.PLAYER else third
+                step(side, f"{name} draws: {card}, {total}.", card, rule.reason)
+            else:
+                step(side, f"{name} stands.", reason=rule.reason)
+    step(None, coup.announcement())
+    return tuple(steps)

@@ -1,0 +1,312 @@
+"""The table's vocabulary: its phases, house rules, errors and the events it logs.
+
+Every action of a `baccara.table.engine.Table` returns one of these frozen events and
+appends it to ``table.log``; the terminal game, the web server and the store
+consume them. Events hold only what everybody at the table may see (no card of
+the shoe before it is dealt).
+
+>>> rules = TableRules()
+>>> rules.limit(BetKind.BANKER)
+BetLimit(kind=<BetKind.BANKER: 'banker'>, minimum=1000, maximum=500000)
+>>> TableRules(seats=15)
+Traceback (most recent call last):
+...
+baccara.table.events.RulesError: bad number of seats 15: a table has 1 to 14
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from baccara.bets import BetKind, BetOutcome, Rounding
+from baccara.cards import Card
+from baccara.coup import Coup, Side
+from baccara.shoe import ShoeRules
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_SEATS",
+    "BetCancelled",
+    "BetLimit",
+    "BetPlaced",
+    "BetResult",
+    "CoupDealt",
+    "CoupSettled",
+    "Event",
+    "LimitError",
+    "Phase",
+    "PhaseError",
+    "Reveal",
+    "RulesError",
+    "SeatError",
+    "SeatLeft",
+    "SeatTaken",
+    "ShoeChanged",
+    "StackError",
+    "TableError",
+    "TableRules",
+    "money",
+]
+
+MAX_SEATS = 14
+
+
+def money(amount: int) -> str:
+    """Minor units as major units with two decimals: ``money(125050)`` is ``'1,250.50'``.
+
+    >>> money(1000), money(-5), money(125050)
+    ('10.00', '-0.05', '1,250.50')
+    """
+    sign = "-" if amount < 0 else ""
+    major, minor = divmod(abs(amount), 100)
+    return f"{sign}{major:,}.{minor:02d}"
+
+
+class TableError(ValueError):
+    """An action the table refuses; the message names the problem."""
+
+
+class PhaseError(TableError):
+    """An action outside the phase that allows it (a bet while the cards are out, say)."""
+
+
+class SeatError(TableError):
+    """An unknown, taken or empty seat."""
+
+
+class LimitError(TableError):
+    """A bet below the table minimum, over its maximum, or on a bet the table does not take."""
+
+
+class StackError(TableError):
+    """A bet or buy-in that the seat's chips cannot cover."""
+
+
+class RulesError(TableError):
+    """House rules that do not make sense."""
+
+
+class Phase(StrEnum):
+    """Where the table is in its cycle; the value is the JSON name.
+
+    ``BETTING``: bets are open. ``DEALING``: the cards are out, bets are locked until
+    the settlement. ``SETTLED``: the last coup is paid; bets for the next are open
+    (the first bet starts ``BETTING``). ``SHOE_CHANGE``: the shoe is finished (or
+    there is none yet): only a new shoe, seats and withdrawals.
+    """
+
+    BETTING = "betting"
+    DEALING = "dealing"
+    SETTLED = "settled"
+    SHOE_CHANGE = "shoe_change"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetLimit:
+    """The minimum and maximum stake (minor units) on one kind of bet."""
+
+    kind: BetKind
+    minimum: int
+    maximum: int
+
+    def __post_init__(self) -> None:
+        if not 0 < self.minimum <= self.maximum:
+            raise RulesError(
+                f"bad limits for {self.kind.value}: minimum {self.minimum} and maximum "
+                f"{self.maximum} must satisfy 0 < minimum <= maximum"
+            )
+
+
+def _limits(
+    main: tuple[int, int], tie: tuple[int, int], side: tuple[int, int]
+) -> tuple[BetLimit, ...]:
+    def pick(kind: BetKind) -> tuple[int, int]:
+        if kind is BetKind.TIE:
+            return tie
+        return main if kind.is_main else side
+
+    return tuple(BetLimit(kind=k, minimum=pick(k)[0], maximum=pick(k)[1]) for k in BetKind)
+
+
+DEFAULT_LIMITS: tuple[BetLimit, ...] = _limits((1000, 500000), (100, 50000), (100, 25000))
+"""Player/Banker 10.00 to 5,000.00; Tie 1.00 to 500.00; side bets 1.00 to 250.00."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableRules:
+    """The house rules of one table (all amounts in minor units).
+
+    ``seats`` is how many seats the table has (at most 14; a variant may allow fewer,
+    7 at mini). ``pushed_bets_withdrawable``: whether a Player or Banker bet that
+    pushed on a tie (and so stays on the layout) may be taken down before the next
+    coup. Rounding of the Banker commission and of fractional wins goes to
+    `baccara.bets.settle`; the shoe's burn and cut card are its `ShoeRules`.
+    """
+
+    seats: int = 7
+    limits: tuple[BetLimit, ...] = DEFAULT_LIMITS
+    pushed_bets_withdrawable: bool = True
+    commission_rounding: Rounding = Rounding.DOWN
+    payout_rounding: Rounding = Rounding.DOWN
+    shoe: ShoeRules = field(default_factory=ShoeRules)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.seats <= MAX_SEATS:
+            raise RulesError(f"bad number of seats {self.seats}: a table has 1 to {MAX_SEATS}")
+        kinds = [limit.kind for limit in self.limits]
+        if len(set(kinds)) != len(kinds):
+            raise RulesError("bad limits: a bet kind is listed twice")
+
+    def limit(self, kind: BetKind) -> BetLimit:
+        """The limits on ``kind``; a kind without limits is not taken at this table."""
+        for limit in self.limits:
+            if limit.kind is kind:
+                return limit
+        raise LimitError(f"this table does not take {kind.label} bets")
+
+    def with_limits(self, limits: Mapping[BetKind, tuple[int, int]]) -> TableRules:
+        """A copy whose limits for the given kinds are replaced by (minimum, maximum).
+
+        >>> TableRules().with_limits({BetKind.TIE: (500, 1000)}).limit(BetKind.TIE).maximum
+        1000
+        """
+        new = tuple(
+            BetLimit(kind=lim.kind, minimum=limits[lim.kind][0], maximum=limits[lim.kind][1])
+            if lim.kind in limits
+            else lim
+            for lim in self.limits
+        )
+        return TableRules(
+            seats=self.seats,
+            limits=new,
+            pushed_bets_withdrawable=self.pushed_bets_withdrawable,
+            commission_rounding=self.commission_rounding,
+            payout_rounding=self.payout_rounding,
+            shoe=self.shoe,
+        )
+
+
+# -- events ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatTaken:
+    """A player sat down at ``seat`` with ``stack`` chips (bought in from outside)."""
+
+    seat: int
+    player: str
+    stack: int
+    strategy: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatLeft:
+    """A player left ``seat`` taking ``stack`` chips (bets on the layout returned)."""
+
+    seat: int
+    player: str
+    stack: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetPlaced:
+    """``amount`` more on ``kind`` at ``seat``; ``total`` is the bet now on the layout."""
+
+    seat: int
+    kind: BetKind
+    amount: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetCancelled:
+    """``amount`` taken back from ``kind`` at ``seat``; ``total`` is what stays."""
+
+    seat: int
+    kind: BetKind
+    amount: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShoeChanged:
+    """A new shoe: its number at this table, its seed (if any) and the burn.
+
+    ``burned`` holds the exposed card then the cards burned face down; ``manual``
+    tables are dealt from cards given one coup at a time (a real shoe replayed).
+    """
+
+    shoe: int
+    seed: int | None
+    cards: int
+    cut_index: int
+    burned: tuple[Card, ...]
+    manual: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoupDealt:
+    """Coup ``number`` of shoe ``shoe`` was dealt; ``last`` when the cut card says so."""
+
+    shoe: int
+    number: int
+    coup: Coup
+    last: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetResult:
+    """One bet's settlement at one seat (`baccara.bets.Settlement` plus where it went).
+
+    ``returned`` goes back to the stack; ``stays`` is the stake left on the layout (a
+    pushed Player or Banker bet stays for the next coup).
+    """
+
+    seat: int
+    kind: BetKind
+    stake: int
+    outcome: BetOutcome
+    net: int
+    returned: int
+    stays: int
+    commission: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoupSettled:
+    """Coup ``number`` settled: every bet's result; ``house`` is the house's net."""
+
+    shoe: int
+    number: int
+    coup: Coup
+    results: tuple[BetResult, ...]
+    house: int
+    shoe_finished: bool
+
+    def seat_net(self, seat: int) -> int:
+        """What ``seat`` won (negative: lost) on this coup."""
+        return sum(r.net for r in self.results if r.seat == seat)
+
+
+Event = SeatTaken | SeatLeft | BetPlaced | BetCancelled | ShoeChanged | CoupDealt | CoupSettled
+"""Everything the table logs."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Reveal:
+    """One step of the deal as the croupier shows it: a card, or a word with no card.
+
+    ``player`` and ``banker`` are the cards face up after this step; ``words`` is
+    what the croupier says, ``reason`` the rule behind a draw or a stand (teaching).
+    """
+
+    card: Card | None
+    side: Side | None
+    player: tuple[Card, ...]
+    banker: tuple[Card, ...]
+    words: str
+    reason: str = ""

@@ -1,0 +1,2 @@
+"""The terminal games: `table` (Punto Banco with humans and bots) and `skill` (Chemin de
+Fer and Baccarat Banque)."""

@@ -1,0 +1,220 @@
+"""Run a server process and drive it like players do (tests, load test, benchmark).
+
+`ServerProcess` starts ``python -m tests.support.harness CONFIG_JSON`` (the app under
+uvicorn, on 127.0.0.1 only) and waits until it answers; `Player` registers over HTTP
+and plays over the WebSocket with the ``websockets`` client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from baccara.server.app import ServerConfig
+
+__all__ = ["Player", "ServerProcess", "free_port"]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """A ``baccara`` server in a child process on 127.0.0.1."""
+
+    def __init__(
+        self, config: ServerConfig, *, log: Path, env: dict[str, str] | None = None
+    ) -> None:
+        self.config = config
+        self.port = free_port()
+        self.log = log
+        self.env = env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """The WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 60.0, **env: str) -> ServerProcess:
+        """Start (or restart) the process and wait until ``/api/health`` answers."""
+        data = asdict(self.config)
+        environment = {**os.environ, **self.env, **env}
+        # ``-m tests.support.harness`` imports from the repository's root
+        environment["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(REPO_ROOT), environment.get("PYTHONPATH")])
+        )
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "tests.support.harness", json.dumps(data), str(self.port)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=environment,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.proc.returncode}): see {self.log}")
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start in {timeout} s: see {self.log}")
+
+    def wait_exit(self, timeout: float = 60.0) -> int:
+        """Wait for the process to end (a crash point kills it); return its status."""
+        assert self.proc is not None
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL the process (no clean shutdown)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Stop the process cleanly (SIGTERM), or kill it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Player:
+    """One player: an HTTP session (cookie) and a WebSocket at one table."""
+
+    def __init__(self, server: ServerProcess, name: str | None = None) -> None:
+        self.server = server
+        self.name = name or f"p{uuid.uuid4().hex[:10]}"
+        self.password = "pw-" + self.name
+        self.token = ""
+        self.ws: Any = None
+        self.inbox: list[dict[str, Any]] = []
+        self.seq = 0
+        self.table = ""
+
+    async def register(self) -> int:
+        """Register (or log in if the name exists); return the balance."""
+        body = {"name": self.name, "password": self.password}
+        async with httpx.AsyncClient(base_url=self.server.url, timeout=30) as client:
+            reply = await client.post("/api/register", json=body)
+            if reply.status_code != 200:
+                reply = await client.post("/api/login", json=body)
+            reply.raise_for_status()
+            self.token = reply.cookies["baccara_session"]
+            return int(reply.json()["balance"])
+
+    async def join(self, table: str, *, since: int | None = None) -> dict[str, Any]:
+        """Open the WebSocket, join ``table`` and return the snapshot."""
+        from websockets.asyncio.client import connect
+
+        self.table = table
+        self.ws = await connect(
+            self.server.ws_url,
+            additional_headers={"Cookie": f"baccara_session={self.token}"},
+            open_timeout=30,
+            close_timeout=1,
+        )
+        message: dict[str, Any] = {"type": "join", "table": table}
+        if since is not None:
+            message["since"] = since
+        await self.send(message)
+        return await self.expect(lambda m: m["type"] == "snapshot")
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        """Send one message (a dict as JSON, a str as it is)."""
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def expect(
+        self, match: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """Read messages until one matches; all of them go to ``inbox``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.name}: no matching message in {timeout} s")
+            text = await asyncio.wait_for(self.ws.recv(), left)
+            message: dict[str, Any] = json.loads(text)
+            if "seq" in message:
+                self.seq = max(self.seq, int(message["seq"]))
+            self.inbox.append(message)
+            if match(message):
+                return message
+
+    async def bet(
+        self, kind: str, amount: Any, bet_id: str | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        """Place a bet and return its answer (``bet_ack`` or ``error``)."""
+        bet_id = bet_id or uuid.uuid4().hex[:16]
+        await self.send({"type": "bet", "bet_id": bet_id, "kind": kind, "amount": amount, **extra})
+        return await self.expect(
+            lambda m: m["type"] in ("bet_ack", "error") and m.get("bet_id") == bet_id
+        )
+
+    async def close(self) -> None:
+        """Close the WebSocket."""
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+
+def _main(argv: list[str]) -> None:
+    import logging
+
+    import uvicorn
+
+    from baccara.server.app import create_app
+
+    logging.basicConfig(level=logging.WARNING)
+    data = json.loads(argv[0])
+    data["tables"] = tuple(data["tables"])
+    data["allowed_origins"] = tuple(data["allowed_origins"])
+    app = create_app(ServerConfig(**data))
+    # No permessage-deflate: compressing every frame for every client costs more CPU
+    # than the loopback/LAN bytes it saves (as `baccara serve`).
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=int(argv[1]),
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])

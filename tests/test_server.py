@@ -351,7 +351,8 @@ def test_squeeze_table(tmp_path: Path) -> None:
         if not (snap["phase"] == "betting" and snap["time_left"] > 2.5):
             snap = await ann.expect(lambda m: m["type"] == "round_open", 40)
         round_id = snap["round"]
-        assert (await ann.bet("banker", 5_000))["type"] == "bet_ack"
+        first = await ann.bet("banker", 5_000)
+        assert first["type"] == "bet_ack", first
         assert (await bob.bet("banker", 2_000))["type"] == "bet_ack"
         assert (await bob.bet("player", 1_000))["type"] == "bet_ack"
         squeeze = await bob.expect(lambda m: m["type"] == "squeeze", 20)

@@ -147,12 +147,23 @@ def test_player_win_banker_commission_and_tie() -> None:
     table.deal()
     settled = table.settle()
     assert [(r.kind, r.outcome, r.net, r.returned, r.stays) for r in settled.results] == [
-        (BetKind.PLAYER, BetOutcome.PUSH, 0, 0, 1_000),
+        (BetKind.PLAYER, BetOutcome.PUSH, 0, 1_000, 0),
         (BetKind.TIE, BetOutcome.WIN, 4_000, 4_500, 0),
     ]
     ann = table.seat_state(1)
+    assert ann.bets == () and ann.pushed == ()  # a push goes back, as at the web table
+    assert ann.stack == 102_000 - 1_500 + 1_000 + 4_500
+
+
+def test_a_pushed_bet_stays_on_the_layout_by_house_rule() -> None:
+    table = seated(TIE, rules=TableRules(shoe=SHORT, pushes_stay=True))
+    table.place_bet(1, BetKind.PLAYER, 1_000)
+    table.deal()
+    result = table.settle().results[0]
+    assert (result.outcome, result.returned, result.stays) == (BetOutcome.PUSH, 0, 1_000)
+    ann = table.seat_state(1)
     assert ann.bets == ((BetKind.PLAYER, 1_000),) and ann.pushed == ((BetKind.PLAYER, 1_000),)
-    assert ann.stack == 102_000 - 1_500 + 4_500
+    assert ann.stack == 99_000
 
 
 def test_commission_rounding_is_a_house_rule() -> None:
@@ -164,7 +175,7 @@ def test_commission_rounding_is_a_house_rule() -> None:
 
 
 def test_pushed_bet_may_be_withdrawn_or_not_by_house_rule() -> None:
-    table = seated(TIE)
+    table = seated(TIE, rules=TableRules(shoe=SHORT, pushes_stay=True))
     table.place_bet(1, BetKind.BANKER, 2_000)
     table.deal()
     table.settle()
@@ -174,7 +185,8 @@ def test_pushed_bet_may_be_withdrawn_or_not_by_house_rule() -> None:
     )
     assert table.stack(1) == 100_000
 
-    strict = seated(TIE, rules=TableRules(shoe=SHORT, pushed_bets_withdrawable=False))
+    strict_rules = TableRules(shoe=SHORT, pushes_stay=True, pushed_bets_withdrawable=False)
+    strict = seated(TIE, rules=strict_rules)
     strict.place_bet(1, BetKind.BANKER, 2_000)
     strict.deal()
     strict.settle()
@@ -523,3 +535,22 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TestTableMachine = TableMachine.TestCase
+
+
+def test_a_pending_shoe_takes_bets_and_keeps_them_when_sealed() -> None:
+    """The online table's fair shoe: announced, bets placed, then sealed and dealt."""
+    table = Table(rules=TableRules(shoe=SHORT))
+    table.seat(1, player="ann", stack=0, wallet=True)
+    assert table.change_shoe(pending=True).pending
+    table.place_bet(1, BetKind.PLAYER, 1_000)
+    with pytest.raises(PhaseError, match="not sealed yet"):
+        table.deal()
+    sealed = table.change_shoe(cards=parse_cards(f"{PLAYER} {FILLER}"))
+    assert (sealed.shoe, table.shoe_number, table.phase) == (1, 1, Phase.BETTING)
+    assert table.seat_state(1).bets == ((BetKind.PLAYER, 1_000),)
+    table.deal()
+    result = table.settle().results[0]
+    assert (result.outcome, result.returned) == (BetOutcome.WIN, 2_000)
+    # a wallet seat keeps no stack: the chips came from outside and went back out
+    assert table.stack(1) == 0 and (table.bought_in, table.cashed_out) == (1_000, 2_000)
+    assert table.chips == table.house_start + table.bought_in - table.cashed_out

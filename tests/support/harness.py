@@ -192,6 +192,28 @@ class Player:
             self.ws = None
 
 
+class CrashPoints:
+    """The crash tests' fault hook: ``BACCARA_CRASH_AT=name`` SIGKILLs the server the
+    ``BACCARA_CRASH_AFTER``-th (default 1st) time it reaches the point ``name``.
+
+    Points: ``after_debit`` (bet committed, reply not sent), ``bet_debited`` (inside
+    the bet transaction), ``settling`` (inside the settlement transaction),
+    ``mid_deal`` (after the third card is shown). Only rounds with bets reach the last two.
+    """
+
+    def __init__(self) -> None:
+        self.target = os.environ.get("BACCARA_CRASH_AT")
+        self.after = int(os.environ.get("BACCARA_CRASH_AFTER", "1"))
+        self.hits = 0
+
+    def __call__(self, name: str) -> None:
+        if name != self.target:
+            return
+        self.hits += 1
+        if self.hits >= self.after:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
 def _main(argv: list[str]) -> None:
     import logging
 
@@ -203,7 +225,7 @@ def _main(argv: list[str]) -> None:
     data = json.loads(argv[0])
     data["tables"] = tuple(data["tables"])
     data["allowed_origins"] = tuple(data["allowed_origins"])
-    app = create_app(ServerConfig(**data))
+    app = create_app(ServerConfig(**data), fault=CrashPoints())
     # No permessage-deflate: compressing every frame for every client costs more CPU
     # than the loopback/LAN bytes it saves (as `baccara serve`).
     uvicorn.run(

@@ -26,7 +26,8 @@ from fastapi.staticfiles import StaticFiles
 
 from baccara.db.ledger import Ledger
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.rounds import BetBatcher, CrashPoints, TableRunner, Timing, shoe_records
+from baccara.server.runner import Fault, TableRunner, Timing, no_fault, shoe_records
+from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
 from baccara.variants import find_variant
 
@@ -55,7 +56,6 @@ class ServerConfig:
     logins_per_minute: float = 20.0
     secure_cookies: bool = False
     workers: int = 8
-    crash_at: str | None = None
     decks: int | None = None
     squeeze: bool = False
     squeeze_seconds: float = 8.0
@@ -123,8 +123,9 @@ def _lock_tables(state: ServerState, ids: list[str]) -> list[str]:
     return mine
 
 
-def create_app(config: ServerConfig) -> FastAPI:
-    """The web application for ``config``."""
+def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
+    """The web application for ``config``; ``fault`` is called at the runner's and the
+    ledger's named points (the crash tests' hook; nothing by default)."""
     ledger = Ledger.connect(config.database_url)
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
     state = ServerState(
@@ -137,7 +138,6 @@ def create_app(config: ServerConfig) -> FastAPI:
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
     )
-    crash = CrashPoints(config.crash_at)
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
     batcher = BetBatcher(ledger)
@@ -161,7 +161,7 @@ def create_app(config: ServerConfig) -> FastAPI:
                     executor=executor,
                     batcher=batcher,
                     timing=timing,
-                    crash=crash,
+                    fault=fault,
                     decks=config.decks,
                     squeeze=squeeze,
                 )

@@ -35,7 +35,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from baccara.db.ledger import BetError
 from baccara.fair import FairError
-from baccara.server.rounds import Listener, TableRunner
+from baccara.server.runner import Listener, TableRunner
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerState

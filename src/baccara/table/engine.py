@@ -11,7 +11,7 @@ Payouts come from `baccara.bets.settle`; money is integer minor units (cents).
 >>> table.change_shoe().shoe
 1
 >>> table.seat(player="ann", stack=100000)
-SeatTaken(seat=1, player='ann', stack=100000, strategy=None)
+SeatTaken(seat=1, player='ann', stack=100000, strategy=None, wallet=False)
 >>> table.place_bet(1, BetKind.BANKER, 2500).total
 2500
 >>> table.can_place_bet(1, BetKind.TIE, 10**9)
@@ -78,6 +78,7 @@ class _Seat:
     player: str
     stack: int
     strategy: str | None
+    wallet: bool = False
     bets: dict[BetKind, int] = field(default_factory=dict)
     pushed: dict[BetKind, int] = field(default_factory=dict)
     last_bets: dict[BetKind, int] = field(default_factory=dict)
@@ -88,13 +89,15 @@ class SeatState:
     """A seat as everybody sees it: who sits there, the stack, the bets on the layout.
 
     ``last_bets`` are the bets the seat had at the last deal (for a rebet);
-    ``pushed`` the part of each bet that stayed on the layout after a tie.
+    ``pushed`` the part of each bet that stayed on the layout after a tie; a
+    ``wallet`` seat bets from the player's wallet, not from a stack (always 0).
     """
 
     number: int
     player: str
     stack: int
     strategy: str | None
+    wallet: bool
     bets: tuple[tuple[BetKind, int], ...]
     pushed: tuple[tuple[BetKind, int], ...]
     last_bets: tuple[tuple[BetKind, int], ...]
@@ -144,6 +147,7 @@ class Table:
         self.roads = Roads()
         self._phase = Phase.SHOE_CHANGE
         self._shoe: Shoe | None = None
+        self._pending = False  # a shoe announced, its order not yet sealed
         self._manual_dealt: Counter[Card] = Counter()
         self._seats: dict[int, _Seat] = {}
         self._bet_kinds = frozenset(bets_for(variant))
@@ -168,7 +172,7 @@ class Table:
     @property
     def manual(self) -> bool:
         """Whether coups are dealt from cards given to `deal` (a real shoe replayed)."""
-        return bool(self.shoes) and self._shoe is None
+        return bool(self.shoes) and self._shoe is None and not self._pending
 
     @property
     def coup_number(self) -> int:
@@ -188,6 +192,7 @@ class Table:
             player=s.player,
             stack=s.stack,
             strategy=s.strategy,
+            wallet=s.wallet,
             bets=tuple(sorted(s.bets.items())),
             pushed=tuple(sorted(s.pushed.items())),
             last_bets=tuple(sorted(s.last_bets.items())),
@@ -220,14 +225,22 @@ class Table:
 
     # -- seat --------------------------------------------------------------------------
 
-    def verify_seat(self, seat: int | None = None, *, player: str, stack: int) -> int:
+    def verify_seat(
+        self, seat: int | None = None, *, player: str, stack: int, wallet: bool = False
+    ) -> int:
         """Check that ``player`` may sit at ``seat`` (the first free one if None) with
-        ``stack`` chips; return the seat number."""
+        ``stack`` chips (none at a ``wallet`` seat); return the seat number."""
         if self._phase is Phase.DEALING:
             raise PhaseError("nobody sits down while the cards are out: settle the coup first")
         if not player.strip():
             raise SeatError("a player needs a name")
-        _check_amount(stack, "buy-in")
+        if wallet:
+            if self.seat_of(player) is not None:  # one wallet, one seat
+                raise SeatError(f"{player} is already seated")
+            if stack != 0:
+                raise StackError("a wallet seat has no stack: its bets come from the wallet")
+        else:
+            _check_amount(stack, "buy-in")
         if seat is None:
             free = self.free_seats()
             if not free:
@@ -238,18 +251,35 @@ class Table:
             raise SeatError(f"seat {seat} is taken by {self._seats[seat].player}")
         return seat
 
-    def can_seat(self, seat: int | None = None, *, player: str, stack: int) -> bool:
+    def can_seat(
+        self, seat: int | None = None, *, player: str, stack: int, wallet: bool = False
+    ) -> bool:
         """Whether `seat` would succeed."""
-        return _can(self.verify_seat, seat, player=player, stack=stack)
+        return _can(self.verify_seat, seat, player=player, stack=stack, wallet=wallet)
 
     def seat(
-        self, seat: int | None = None, *, player: str, stack: int, strategy: str | None = None
+        self,
+        seat: int | None = None,
+        *,
+        player: str,
+        stack: int,
+        strategy: str | None = None,
+        wallet: bool = False,
     ) -> SeatTaken:
-        """Seat ``player`` with ``stack`` chips bought in (``strategy`` names a bot's play)."""
-        number = self.verify_seat(seat, player=player, stack=stack)
-        self._seats[number] = _Seat(number=number, player=player, stack=stack, strategy=strategy)
+        """Seat ``player`` with ``stack`` chips bought in (``strategy`` names a bot's play),
+        or, with ``wallet``, a player who bets from a wallet kept outside the table."""
+        number = self.verify_seat(seat, player=player, stack=stack, wallet=wallet)
+        self._seats[number] = _Seat(
+            number=number, player=player, stack=stack, strategy=strategy, wallet=wallet
+        )
         self.bought_in += stack
-        return self._emit(SeatTaken(seat=number, player=player, stack=stack, strategy=strategy))
+        return self._emit(
+            SeatTaken(seat=number, player=player, stack=stack, strategy=strategy, wallet=wallet)
+        )
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat where ``player`` sits, or None."""
+        return next((n for n, s in self._seats.items() if s.player == player), None)
 
     # -- leave -------------------------------------------------------------------------
 
@@ -280,18 +310,21 @@ class Table:
         s = self._occupied(seat)
         _check_amount(amount, "bet")
         if kind not in self._bet_kinds:
-            raise LimitError(f"a {self.variant.title} table does not take {kind.label} bets")
+            raise LimitError(
+                f"a {self.variant.title} table does not take {kind.label} bets", code="unknown_bet"
+            )
         limit = self.rules.limit(kind)
         total = s.bets.get(kind, 0) + amount
         if total < limit.minimum:
             raise LimitError(
-                f"{money(total)} on {kind.label} is below the table minimum {money(limit.minimum)}"
+                f"{money(total)} on {kind.label} is below the table minimum {money(limit.minimum)}",
+                code="under_limit",
             )
         if total > limit.maximum:
             raise LimitError(
                 f"{money(total)} on {kind.label} is over the table maximum {money(limit.maximum)}"
             )
-        if amount > s.stack:
+        if not s.wallet and amount > s.stack:
             raise StackError(
                 f"seat {seat} has {money(s.stack)} in chips: not enough for {money(amount)}"
             )
@@ -304,7 +337,10 @@ class Table:
         """Add ``amount`` to ``seat``'s bet on ``kind``; chips move from the stack to the layout."""
         self.verify_place_bet(seat, kind, amount)
         s = self._seats[seat]
-        s.stack -= amount
+        if s.wallet:  # the chips come from the wallet, bought in bet by bet
+            self.bought_in += amount
+        else:
+            s.stack -= amount
         s.bets[kind] = s.bets.get(kind, 0) + amount
         self._phase = Phase.BETTING
         return self._emit(BetPlaced(seat=seat, kind=kind, amount=amount, total=s.bets[kind]))
@@ -358,7 +394,7 @@ class Table:
         amount = self.verify_cancel_bet(seat, kind, amount)
         s = self._seats[seat]
         left = s.bets[kind] - amount
-        s.stack += amount
+        self._give(s, amount)
         if left:
             s.bets[kind] = left
             if kind in s.pushed:
@@ -381,6 +417,8 @@ class Table:
             if cards is not None:
                 raise TableError("this table deals from its shoe: give no cards")
             return
+        if self._pending:
+            raise PhaseError("the shoe is not sealed yet: give its cards to change_shoe")
         if cards is None:
             raise TableError("a manual table is dealt from given cards: give the coup's cards")
         counts = self._manual_dealt + Counter(cards)
@@ -448,9 +486,10 @@ class Table:
                     commission_rounding=self.rules.commission_rounding,
                     payout_rounding=self.rules.payout_rounding,
                 )
-                stays = stake if done.outcome is BetOutcome.PUSH and kind in _STAYS_ON_PUSH else 0
+                push = done.outcome is BetOutcome.PUSH and kind in _STAYS_ON_PUSH
+                stays = stake if push and self.rules.pushes_stay else 0
                 returned = done.returned - stays
-                s.stack += returned
+                self._give(s, returned)
                 self.house -= done.net
                 if stays:
                     kept[kind] = stays
@@ -488,13 +527,17 @@ class Table:
     # -- change the shoe ---------------------------------------------------------------
 
     def verify_change_shoe(
-        self, cards: Sequence[Card] | None = None, *, manual: bool = False
+        self, cards: Sequence[Card] | None = None, *, manual: bool = False, pending: bool = False
     ) -> None:
         """Check that the shoe may be changed now (between coups), with ``cards`` if given."""
         if self._phase is Phase.DEALING:
             raise PhaseError("the cards are out: settle the coup before changing the shoe")
         if manual and cards is not None:
             raise TableError("a manual shoe has no card order: give cards or manual, not both")
+        if pending and cards is not None:
+            raise TableError("a pending shoe has no card order yet: give its cards when sealed")
+        if manual and pending:
+            raise TableError("a shoe is manual or pending, not both")
         if cards is not None:
             counts = Counter(cards)
             extra = [c for c, n in counts.items() if n > self.rules.shoe.decks]
@@ -506,19 +549,29 @@ class Table:
             if len(cards) < 6:
                 raise TableError(f"a shoe needs at least 6 cards, got {len(cards)}")
 
-    def can_change_shoe(self, cards: Sequence[Card] | None = None, *, manual: bool = False) -> bool:
+    def can_change_shoe(
+        self, cards: Sequence[Card] | None = None, *, manual: bool = False, pending: bool = False
+    ) -> bool:
         """Whether `change_shoe` would succeed."""
-        return _can(self.verify_change_shoe, cards, manual=manual)
+        return _can(self.verify_change_shoe, cards, manual=manual, pending=pending)
 
     def change_shoe(
-        self, cards: Sequence[Card] | None = None, *, manual: bool = False
+        self, cards: Sequence[Card] | None = None, *, manual: bool = False, pending: bool = False
     ) -> ShoeChanged:
         """Bring a new shoe and burn: the next of the ``seed`` series, ``cards`` in that
-        order, or (``manual``) a real shoe whose coups are given to `deal`."""
-        self.verify_change_shoe(cards, manual=manual)
+        order, or (``manual``) a real shoe whose coups are given to `deal`.
+
+        A ``pending`` shoe opens the betting before its order is sealed; the next
+        call (with its ``cards``) seals that same shoe and leaves the layout as it is.
+        """
+        self.verify_change_shoe(cards, manual=manual, pending=pending)
+        betting = self._phase is Phase.BETTING
+        if self._pending and not pending:  # the pending shoe sealed: the same shoe
+            self.shoes.pop()
+        self._pending = pending
         index = len(self.shoes)
         seed: int | None = None
-        if manual:
+        if manual or pending:
             self._shoe = None
             self._manual_dealt = Counter()
             self.shoes.append(None)
@@ -534,9 +587,10 @@ class Table:
         self.coups = []
         self.roads = Roads()
         shoe_now = self._shoe
-        self._phase = (
-            Phase.SETTLED if shoe_now is None or not shoe_now.finished else Phase.SHOE_CHANGE
-        )
+        if shoe_now is not None and shoe_now.finished:
+            self._phase = Phase.SHOE_CHANGE
+        else:
+            self._phase = Phase.BETTING if betting and self.on_layout else Phase.SETTLED
         return self._emit(
             ShoeChanged(
                 shoe=len(self.shoes),
@@ -545,10 +599,18 @@ class Table:
                 cut_index=shoe_now.cut_index if shoe_now is not None else 0,
                 burned=shoe_now.burned if shoe_now is not None else (),
                 manual=manual,
+                pending=pending,
             )
         )
 
     # -- helpers -----------------------------------------------------------------------
+
+    def _give(self, s: _Seat, amount: int) -> None:
+        """Chips back to a seat: to its stack, or out of the table to its wallet."""
+        if s.wallet:
+            self.cashed_out += amount
+        else:
+            s.stack += amount
 
     def _emit(self, event: _E) -> _E:
         self.log.append(event)

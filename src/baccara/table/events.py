@@ -65,27 +65,50 @@ def money(amount: int) -> str:
 
 
 class TableError(ValueError):
-    """An action the table refuses; the message names the problem."""
+    """An action the table refuses; the message names the problem and ``code`` its kind
+    (the online table sends both).
+
+    >>> LimitError("too much", code="over_limit").code, PhaseError("closed").code
+    ('over_limit', 'wrong_phase')
+    """
+
+    code = "refused"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
 
 
 class PhaseError(TableError):
     """An action outside the phase that allows it (a bet while the cards are out, say)."""
 
+    code = "wrong_phase"
+
 
 class SeatError(TableError):
     """An unknown, taken or empty seat."""
 
+    code = "bad_seat"
+
 
 class LimitError(TableError):
-    """A bet below the table minimum, over its maximum, or on a bet the table does not take."""
+    """A bet below the table minimum (``under_limit``), over its maximum (``over_limit``),
+    or on a bet the table does not take (``unknown_bet``)."""
+
+    code = "over_limit"
 
 
 class StackError(TableError):
     """A bet or buy-in that the seat's chips cannot cover."""
 
+    code = "insufficient_funds"
+
 
 class RulesError(TableError):
     """House rules that do not make sense."""
+
+    code = "bad_rules"
 
 
 class Phase(StrEnum):
@@ -139,14 +162,17 @@ class TableRules:
     """The house rules of one table (all amounts in minor units).
 
     ``seats`` is how many seats the table has (at most 14; a variant may allow fewer,
-    7 at mini). ``pushed_bets_withdrawable``: whether a Player or Banker bet that
-    pushed on a tie (and so stays on the layout) may be taken down before the next
-    coup. Rounding of the Banker commission and of fractional wins goes to
+    7 at mini). ``pushes_stay``: whether a Player or Banker bet that pushed on a tie
+    stays on the layout for the next coup (a house rule); by default it goes back to
+    the player like any returned stake, the same at every table, terminal or web.
+    ``pushed_bets_withdrawable``: whether such a staying bet may be taken down before
+    the next coup. Rounding of the Banker commission and of fractional wins goes to
     `baccara.bets.settle`; the shoe's burn and cut card are its `ShoeRules`.
     """
 
     seats: int = 7
     limits: tuple[BetLimit, ...] = DEFAULT_LIMITS
+    pushes_stay: bool = False
     pushed_bets_withdrawable: bool = True
     commission_rounding: Rounding = Rounding.DOWN
     payout_rounding: Rounding = Rounding.DOWN
@@ -164,7 +190,7 @@ class TableRules:
         for limit in self.limits:
             if limit.kind is kind:
                 return limit
-        raise LimitError(f"this table does not take {kind.label} bets")
+        raise LimitError(f"this table does not take {kind.label} bets", code="unknown_bet")
 
     def with_limits(self, limits: Mapping[BetKind, tuple[int, int]]) -> TableRules:
         """A copy whose limits for the given kinds are replaced by (minimum, maximum).
@@ -181,6 +207,7 @@ class TableRules:
         return TableRules(
             seats=self.seats,
             limits=new,
+            pushes_stay=self.pushes_stay,
             pushed_bets_withdrawable=self.pushed_bets_withdrawable,
             commission_rounding=self.commission_rounding,
             payout_rounding=self.payout_rounding,
@@ -193,12 +220,17 @@ class TableRules:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SeatTaken:
-    """A player sat down at ``seat`` with ``stack`` chips (bought in from outside)."""
+    """A player sat down at ``seat`` with ``stack`` chips (bought in from outside).
+
+    A ``wallet`` seat has no chips in front of it: each bet comes from the player's
+    wallet (the online table's ledger) and each return goes back to it.
+    """
 
     seat: int
     player: str
     stack: int
     strategy: str | None = None
+    wallet: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,7 +268,10 @@ class ShoeChanged:
     """A new shoe: its number at this table, its seed (if any) and the burn.
 
     ``burned`` holds the exposed card then the cards burned face down; ``manual``
-    tables are dealt from cards given one coup at a time (a real shoe replayed).
+    tables are dealt from cards given one coup at a time (a real shoe replayed). A
+    ``pending`` shoe is announced before its order is sealed (the online table's
+    provably fair shoe takes the players' seeds until the first deal): bets are open,
+    and the shoe's cards come with a second event for the same shoe number.
     """
 
     shoe: int
@@ -245,6 +280,7 @@ class ShoeChanged:
     cut_index: int
     burned: tuple[Card, ...]
     manual: bool
+    pending: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

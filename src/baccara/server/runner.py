@@ -1,8 +1,11 @@
 """One online table: the round loop on the server clock, bets, the deal, the settlement.
 
-The table engine (`baccara.table.engine.Table`) keeps the shoe, the phases, the coups and the
-roads; the money goes through the ledger (`baccara.db.ledger.Ledger`), one database
-transaction per bet and one per settlement. Shoes are provably fair
+The table engine (`baccara.table.engine.Table`, the terminal's engine) keeps the shoe, the
+seats, the layout, the limits, the coups, the settlement and the roads: every bet passes
+its ``verify_place_bet`` and every result is its ``settle``. The runner adds only the
+clock, the ledger and the broadcast. Players sit at wallet seats: the money goes
+through the ledger (`baccara.db.ledger.Ledger`), one database transaction per batch of
+bets and one per settlement, and the layout at the close is the ledger's. Shoes are provably fair
 (`baccara.fair.FairShoe`), stored with their seed so that a restarted server deals
 exactly the coups the shoe holds.
 
@@ -15,9 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
-import signal
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -30,16 +30,26 @@ import sqlalchemy as sa
 
 from baccara.bets import BetKind, bets_for
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, BetReceipt, Ledger, check_amount, metadata, rounds
+from baccara.db.ledger import BetError, Ledger, accounts, check_amount, metadata, rounds
 from baccara.fair import FairShoe, ShoeRecord
 from baccara.roads.render import render_svg
 from baccara.server.auth import User
+from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeRules
 from baccara.table.engine import Table, TableRules, reveal
-from baccara.table.events import Phase
+from baccara.table.events import CoupSettled, Phase, TableError
 from baccara.variants import Variant
 
-__all__ = ["BetBatcher", "CrashPoints", "Listener", "TableRunner", "Timing"]
+__all__ = ["Fault", "Listener", "TableRunner", "Timing", "no_fault"]
+
+Fault = Callable[[str], None]
+"""A hook the runner calls at its named points (``after_debit``, ``mid_deal``; the ledger
+adds ``bet_debited`` and ``settling``): the crash tests kill the process there."""
+
+
+def no_fault(point: str) -> None:
+    """The default `Fault`: nothing happens."""
+
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
@@ -67,29 +77,6 @@ class Timing:
     squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
 
 
-class CrashPoints:
-    """Crash injection for tests: ``BACCARA_CRASH_AT=name`` SIGKILLs the server at the
-    ``BACCARA_CRASH_AFTER``-th (default 1st) time it reaches the point ``name``.
-
-    Points: ``after_debit`` (bet committed, reply not sent), ``bet_debited`` (inside
-    the bet transaction), ``settling`` (inside the settlement transaction),
-    ``mid_deal`` (after the third card is shown). Only rounds with bets reach the last two.
-    """
-
-    def __init__(self, target: str | None = None, after: int = 1) -> None:
-        self.target = target if target is not None else os.environ.get("BACCARA_CRASH_AT")
-        self.after = int(os.environ.get("BACCARA_CRASH_AFTER", after))
-        self.hits = 0
-
-    def __call__(self, name: str) -> None:
-        if name != self.target:
-            return
-        self.hits += 1
-        if self.hits >= self.after:
-            log.warning("crash point %s: SIGKILL", name)
-            os.kill(os.getpid(), signal.SIGKILL)
-
-
 class Listener:
     """One connected client of a table: a bounded queue of messages to send."""
 
@@ -110,94 +97,6 @@ class Listener:
             self.dropped = True
 
 
-class BetBatcher:
-    """The database writer: one thread that group-commits bets and runs the other writes.
-
-    Bets waiting for the database go in one transaction together (up to ``size``),
-    so one commit serves many bets and a refused bet changes nothing; each bet is
-    answered only after its batch commits. Other writes (`call`: rounds opened,
-    closed, settled) run between batches, after any bets waiting. The thread takes its
-    work straight from the queue, so a busy event loop delays the answers, never the
-    writing. One thread serves both databases: SQLite has one writer at a time, and
-    on PostgreSQL more writer threads measured slower (they fight over the GIL).
-    """
-
-    def __init__(self, ledger: Ledger, size: int = 200) -> None:
-        self.ledger = ledger
-        self.size = size
-        self.bets: deque[tuple[dict[str, Any], asyncio.Future[Any]]] = deque()
-        self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
-        self.ready = threading.Condition()
-        self.stopping = False
-        self.thread: threading.Thread | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    def start(self) -> None:
-        """Start the writer thread (from the event loop that will await the answers)."""
-        self.loop = asyncio.get_running_loop()
-        self.thread = threading.Thread(target=self._work, name="baccara-writer", daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        """Finish the write in progress and stop the thread."""
-        with self.ready:
-            self.stopping = True
-            self.ready.notify()
-        if self.thread is not None:
-            self.thread.join(timeout=10)
-
-    async def submit(self, **request: Any) -> BetReceipt:
-        """Queue one bet (`Ledger.place_bet`'s arguments); its receipt, or `BetError`."""
-        future: asyncio.Future[BetReceipt] = asyncio.get_running_loop().create_future()
-        with self.ready:
-            self.bets.append((request, future))
-            self.ready.notify()
-        return await future
-
-    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run another write on the writer thread, after any bets waiting."""
-        future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
-        with self.ready:
-            self.jobs.append((partial(fn, *args, **kwargs), future))
-            self.ready.notify()
-        return await future
-
-    def _work(self) -> None:
-        loop = self.loop
-        assert loop is not None
-        while (task := self._next()) is not None:
-            futures, work = task
-            try:
-                answers = work()
-            except Exception as error:
-                answers = [error] * len(futures)
-            loop.call_soon_threadsafe(_answer, list(zip(futures, answers, strict=True)))
-
-    def _next(self) -> tuple[list[asyncio.Future[Any]], Callable[[], list[Any]]] | None:
-        """The next batch of bets, or else the next other write (None: stop)."""
-        with self.ready:
-            while not (self.bets or self.jobs or self.stopping):
-                self.ready.wait()
-            if self.stopping:
-                return None
-            if self.bets:
-                batch = [self.bets.popleft() for _ in range(min(self.size, len(self.bets)))]
-                requests = [request for request, _ in batch]
-                return [future for _, future in batch], partial(self.ledger.place_bets, requests)
-            job, future = self.jobs.popleft()
-            return [future], lambda: [job()]
-
-
-def _answer(pairs: list[tuple[asyncio.Future[Any], Any]]) -> None:
-    for future, answer in pairs:
-        if future.done():
-            continue
-        if isinstance(answer, Exception):
-            future.set_exception(answer)
-        else:
-            future.set_result(answer)
-
-
 class TableRunner:
     """One table of the server: its engine, its round loop and its listeners."""
 
@@ -210,7 +109,7 @@ class TableRunner:
         executor: ThreadPoolExecutor,
         batcher: BetBatcher,
         timing: Timing,
-        crash: CrashPoints,
+        fault: Fault = no_fault,
         decks: int | None = None,
         squeeze: bool = False,
     ) -> None:
@@ -222,7 +121,7 @@ class TableRunner:
         self.executor = executor
         self.batcher = batcher
         self.timing = timing
-        self.crash = crash
+        self.fault = fault
         self.shoe_rules = ShoeRules(decks=decks or variant.decks)
         self.rules = TableRules(seats=min(14, variant.seats), shoe=self.shoe_rules)
         self.table = Table(variant=variant, rules=self.rules)
@@ -232,20 +131,19 @@ class TableRunner:
         self.events: deque[tuple[int, str]] = deque(maxlen=1000)
         self.seq = 0
         self.listeners: set[Listener] = set()
-        self.seats: dict[str, int] = {}
+        self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
         self.fair: FairShoe | None = None
         self.shoe_id: int | None = None
         self.round_id: int | None = None
         self.round_number = 0
         self.phase = "starting"
         self.closes_at = 0.0
-        self.round_bets: dict[str, dict[str, int]] = {}
         self.bets_changed = False
         self.history: deque[dict[str, Any]] = deque(maxlen=10)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.revealed: list[dict[str, Any]] = []
         self.stopping = False
-        ledger.fault = crash
+        ledger.fault = fault
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -306,6 +204,8 @@ class TableRunner:
                 if self.table.phase is Phase.SHOE_CHANGE:  # crashed before the reveal
                     self._finish_shoe()
                     notes.append("the last shoe had ended: its seed is revealed")
+            else:
+                self.table.change_shoe(pending=True)
         for row in self.ledger.unfinished_rounds(self.id):
             if row["phase"] == "open":
                 self.ledger.void_round(row["id"])
@@ -317,6 +217,9 @@ class TableRunner:
                 continue
             if not self.fair.sealed:
                 self._seal()
+            placed = self.ledger.round_bets(row["id"])
+            self._learn_accounts(placed)
+            self.set_layout(placed)
             coup = self.table.deal().coup
             self.ledger.settle_round(row["id"], coup, self.variant.name)
             self.table.settle()
@@ -355,6 +258,7 @@ class TableRunner:
             ).inserted_primary_key
         assert key is not None
         self.shoe_id = int(key[0])
+        self.table.change_shoe(pending=True)  # bets open; the players' seeds until the seal
 
     def _seal(self) -> None:
         assert self.fair is not None
@@ -420,7 +324,6 @@ class TableRunner:
         assert self.fair is not None
         self.round_number += 1
         self.closes_at = time.time() + self.timing.bet_seconds
-        self.round_bets = {}
         self.revealed = []
         self.round_id = await self.db_write(
             self.ledger.open_round,
@@ -448,6 +351,8 @@ class TableRunner:
         assert self.fair is not None
         if not self.fair.sealed:
             await self.db_write(self._seal)
+        self.set_layout(await self.db(self.ledger.round_bets, self.round_id))
+        had_bets = bool(self.table.on_layout)
         coup = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         if self.squeeze:
@@ -464,11 +369,11 @@ class TableRunner:
             self.revealed.append(shown)
             self.emit("card", round=self.round_id, step=index, **shown)
             await asyncio.sleep(self.timing.card_seconds)
-            if index == 2 and self.round_bets:
-                self.crash("mid_deal")  # the third card is out (and sent)
+            if index == 2 and had_bets:
+                self.fault("mid_deal")  # the third card is out (and sent)
+        settled = self.table.settle()
         await self.db_write(self.ledger.settle_round, self.round_id, coup, self.variant.name)
-        self.table.settle()
-        await self._announce(coup)
+        await self._announce(coup, settled)
         if self.table.phase is Phase.SHOE_CHANGE:
             record = await self.db_write(self._finish_shoe)
             self.emit("shoe_end", record=record)
@@ -484,8 +389,9 @@ class TableRunner:
         after ``Timing.squeeze_seconds`` or as soon as every squeezer has peeled fully.
         """
         squeezers: dict[str, str | None] = {}
+        layout = self.layout()
         for side in ("player", "banker"):
-            stakes = [(bets[side], n) for n, bets in self.round_bets.items() if bets.get(side)]
+            stakes = [(bets[side], n) for n, bets in layout.items() if bets.get(side)]
             squeezers[side] = max(stakes, key=lambda stake: stake[0])[1] if stakes else None
         ends_at = time.time() + self.timing.squeeze_seconds
         announced: dict[str, Any] = {
@@ -539,21 +445,60 @@ class TableRunner:
         if not self.bets_changed:
             return
         self.bets_changed = False
+        players = self.layout()
         totals: dict[str, int] = {}
-        for stakes in self.round_bets.values():
+        for stakes in players.values():
             for kind, amount in stakes.items():
                 totals[kind] = totals.get(kind, 0) + amount
-        players = {name: dict(stakes) for name, stakes in self.round_bets.items()}
         self.emit("bets", round=self.round_id, totals=totals, players=players)
 
-    async def _announce(self, coup: Coup) -> None:
-        assert self.round_id is not None
-        placed = await self.db(self.ledger.round_bets, self.round_id)
-        by_player: dict[int, dict[str, int]] = {}
+    def layout(self) -> dict[str, dict[str, int]]:
+        """Every player's stakes on the layout this round, from the engine's seats."""
+        return {
+            s.player: {kind.value: amount for kind, amount in s.bets}
+            for s in self.table.seats
+            if s.bets
+        }
+
+    def set_layout(self, placed: list[dict[str, Any]]) -> None:
+        """Make the engine's layout the ledger's committed bets (the money's truth) before
+        the deal: bets answered after the close, or lost in a restart, are put right."""
+        want: dict[tuple[str, BetKind], int] = {}
         for bet in placed:
-            mine = by_player.setdefault(bet["account_id"], {"staked": 0, "returned": 0})
-            mine["staked"] += int(bet["amount"])
-            mine["returned"] += int(bet["returned"] or 0)
+            if bet["status"] == "placed":
+                key = (self.accounts[bet["account_id"]], BetKind(bet["kind"]))
+                want[key] = want.get(key, 0) + int(bet["amount"])
+        for s in self.table.seats:
+            for kind, amount in s.bets:
+                if want.get((s.player, kind)) != amount:
+                    self.table.cancel_bet(s.number, kind)
+        for (name, kind), amount in want.items():
+            seat = self.table.seat_of(name)
+            if seat is None:
+                seat = self.table.seat(player=name, stack=0, wallet=True).seat
+            missing = amount - self.table.seat_state(seat).bet(kind)
+            if missing:
+                log.warning("table %s: %s's %s bet set to the ledger's", self.id, name, kind)
+                self.table.place_bet(seat, kind, missing)
+
+    def _learn_accounts(self, placed: list[dict[str, Any]]) -> None:
+        """Name the wallet accounts of ``placed`` bets (after a restart)."""
+        unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
+        if unknown:
+            with self.ledger.engine.connect() as conn:
+                for key, name in conn.execute(
+                    sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(unknown))
+                ):
+                    self.accounts[int(key)] = str(name).removeprefix("wallet:")
+
+    async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
+        assert self.round_id is not None
+        seats = {s.number: s.player for s in self.table.seats}
+        by_player: dict[str, dict[str, int]] = {}
+        for r in settled.results:
+            mine = by_player.setdefault(seats[r.seat], {"staked": 0, "returned": 0})
+            mine["staked"] += r.stake
+            mine["returned"] += r.returned
         result = {
             "round": self.round_id,
             "number": self.round_number,
@@ -566,38 +511,37 @@ class TableRunner:
         }
         self.history.appendleft(result)
         self.emit("result", **result, roads=self.roads_json())
-        names = {
-            listener.user.account: listener.user.name
+        here = {
+            listener.user.name: listener.user.account
             for listener in self.listeners
-            if listener.user
+            if listener.user and listener.user.name in by_player
         }
-        here = [account for account in by_player if account in names]
-        balances = await self.db(self.ledger.balances, here) if here else {}
-        for account in here:
+        balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
+        for name, account in here.items():
             self.send_to(
-                names[account],
+                name,
                 {
                     "type": "payout",
                     "table": self.id,
                     "round": self.round_id,
                     "balance": balances[account],
-                    **by_player[account],
+                    **by_player[name],
                 },
             )
 
     # -- players --------------------------------------------------------------------------
 
     def take_seat(self, user: User) -> int | None:
-        """Seat a player (or find their seat); None when the table is full."""
-        if user.name in self.seats:
-            return self.seats[user.name]
-        taken = set(self.seats.values())
-        for number in range(1, self.rules.seats + 1):
-            if number not in taken:
-                self.seats[user.name] = number
-                self.emit("seat", seat=number, player=user.name)
-                return number
-        return None
+        """Seat a player at a wallet seat (or find their seat); None when the table is full."""
+        self.accounts[user.account] = user.name
+        seat = self.table.seat_of(user.name)
+        if seat is not None:
+            return seat
+        if not self.table.can_seat(player=user.name, stack=0, wallet=True):
+            return None
+        seat = self.table.seat(player=user.name, stack=0, wallet=True).seat
+        self.emit("seat", seat=seat, player=user.name)
+        return seat
 
     async def place_bet(self, user: User, message: dict[str, Any]) -> dict[str, Any]:
         """Check and place one bet; the answer is an ack or raises `BetError`."""
@@ -623,16 +567,13 @@ class TableRunner:
                     "bet_id_reused", f"bet id {bet_id!r} was already used for another bet"
                 )
             raise BetError("betting_closed", "no more bets: wait for the next round")
-        if self.take_seat(user) is None:
+        seat = self.take_seat(user)
+        if seat is None:
             raise BetError("table_full", f"all {self.rules.seats} seats are taken")
-        limit = self.rules.limit(kind)
-        already = self.round_bets.get(user.name, {}).get(kind.value, 0)
-        if amount < limit.minimum:
-            raise BetError("under_limit", f"{kind.label} minimum is {limit.minimum}")
-        if already + amount > limit.maximum:
-            raise BetError(
-                "over_limit", f"{kind.label} maximum is {limit.maximum} (you have {already} on it)"
-            )
+        try:  # the engine's own checks: the bet, the limits on this seat's total
+            self.table.verify_place_bet(seat, kind, amount)
+        except TableError as error:
+            raise BetError(error.code, str(error)) from None
         assert self.round_id is not None
         request: dict[str, Any] = {
             "account": user.account,
@@ -642,10 +583,12 @@ class TableRunner:
             "amount": amount,
         }
         receipt = await self.batcher.submit(**request)
-        self.crash("after_debit")
+        self.fault("after_debit")
         if not receipt.duplicate:
-            mine = self.round_bets.setdefault(user.name, {})
-            mine[kind.value] = mine.get(kind.value, 0) + amount
+            try:
+                self.table.place_bet(seat, kind, amount)
+            except TableError:  # answered after the close: the deal takes the ledger's layout
+                log.warning("table %s: bet %s of %s came after the close", self.id, bet_id, user)
             self.bets_changed = True  # the round loop sends the layout a few times a second
         return _ack(receipt, self.id)
 
@@ -671,7 +614,7 @@ class TableRunner:
             "phase": self.phase,
             "players": len({listener.user.name for listener in self.listeners if listener.user}),
             "seats": self.rules.seats,
-            "seated": len(self.seats),
+            "seated": len(self.table.seats),
             "squeeze": self.squeeze,
             "limits": self.limits(),
             "roads": self.roads_json(),
@@ -721,11 +664,11 @@ class TableRunner:
             "squeeze_seconds": self.timing.squeeze_seconds if self.squeeze else 0.0,
             "squeezing": None if self.squeezing is None else dict(self.squeezing),
             "user": None if user is None else user.name,
-            "seat": None if user is None else self.seats.get(user.name),
-            "seats": dict(self.seats),
+            "seat": None if user is None else self.table.seat_of(user.name),
+            "seats": {s.player: s.number for s in self.table.seats},
             "balance": balance,
             "my_bets": mine,
-            "table_bets": {name: dict(b) for name, b in self.round_bets.items()},
+            "table_bets": self.layout(),
             "revealed": list(self.revealed),
             "history": list(self.history),
             "roads": self.roads_json(),

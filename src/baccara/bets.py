@@ -37,6 +37,7 @@ __all__ = [
     "describe_pays",
     "payout",
     "settle",
+    "short_pays",
 ]
 
 LOSE = Fraction(-1)
@@ -389,6 +390,31 @@ _SIDE_PAYS = {
     BetKind.BANKER_NATURAL_9: "9:1 when the Banker has a natural 9",
     BetKind.BANKER_NATURAL_8: "9:1 when the Banker has a natural 8",
 }
+
+
+def short_pays(kind: BetKind, variant: Variant = PUNTO_BANCO) -> str:
+    """What a bet pays, in a few characters, as printed on the layout's spot.
+
+    >>> from baccara.variants import find_variant
+    >>> [short_pays(k, find_variant("super6")) for k in (BetKind.BANKER, BetKind.LUCKY_6)]
+    ['1:1 (6 pays 1:2)', '12:1 or 20:1']
+    >>> short_pays(BetKind.BANKER), short_pays(BetKind.DRAGON_BONUS_PLAYER)
+    ('0.95:1', 'up to 30:1')
+    """
+    if kind is BetKind.BANKER:
+        text = _ratio(variant.banker_pays)
+        if variant.banker_six_pays is not None:
+            text += f" (6 pays {_ratio(variant.banker_six_pays)})"
+        if variant.banker_three_card_seven_pushes:
+            text += " (3-card 7 pushes)"
+        return text
+    if kind in (BetKind.DRAGON_BONUS_PLAYER, BetKind.DRAGON_BONUS_BANKER):
+        return f"up to {max(DRAGON_BONUS_MARGIN_PAYS.values())}:1"
+    if kind is BetKind.LUCKY_6:
+        return " or ".join(f"{pays}:1" for pays in LUCKY_6_PAYS.values())
+    if kind in (BetKind.PLAYER, BetKind.TIE):
+        return describe_pays(kind, variant)
+    return _SIDE_PAYS[kind].split(" ")[0]  # the ratio that opens each side bet's line
 
 
 def _ratio(value: Fraction | int) -> str:

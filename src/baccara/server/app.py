@@ -25,8 +25,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from baccara.db.ledger import Ledger
+from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.runner import Fault, TableRunner, Timing, no_fault, shoe_records
+from baccara.server.protocol import TableSummary, schema
+from baccara.server.runner import Fault, TableRunner, Timing, no_fault
+from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
 from baccara.variants import find_variant
@@ -278,28 +281,34 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         return JSONResponse({"name": user.name, "balance": balance})
 
     @app.get("/api/tables")
-    async def lobby() -> list[dict[str, Any]]:
-        return [runner.summary() for runner in state.tables.values()]
+    async def lobby() -> list[TableSummary]:
+        return [views.summary(runner) for runner in state.tables.values()]
+
+    @app.get("/api/protocol")
+    async def protocol() -> dict[str, Any]:
+        """The JSON Schema of every WebSocket message, both ways."""
+        return schema()
 
     @app.get("/api/tables/{table_id}")
     async def table_view(table_id: str, request: Request) -> JSONResponse:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return JSONResponse(await runner.snapshot(await current_user(request)))
+        snap = await views.snapshot(runner, await current_user(request))
+        return JSONResponse(snap.model_dump(mode="json"))
 
     @app.get("/api/tables/{table_id}/roads.svg")
     async def roads_svg(table_id: str) -> Response:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return Response(runner.roads_json()["svg"], media_type="image/svg+xml")
+        return Response(views.roads_view(runner.table.roads).svg, media_type="image/svg+xml")
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
         if table_id not in state.tables:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return JSONResponse(await state.run(shoe_records, ledger, table_id))
+        return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:

@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from baccara.cli.common import echo_json, fail, shoe_options, variant_option
+from baccara.cli.common import HOUSE_GAMES, echo_json, fail, shoe_options, variant_option
 from baccara.shoe import MAX_DECKS, ShoeRules
 from baccara.sim.bankroll import Plan, StrategyReport, play, plot
 from baccara.sim.runner import Job, SimulationResult, simulate
@@ -80,7 +80,7 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
 
 
 @click.command(name="simulate")
-@variant_option()
+@variant_option(families=HOUSE_GAMES)
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), help="Decks (default: the variant's).")
 @click.option(
     "--shoes",

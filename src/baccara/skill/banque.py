@@ -37,7 +37,7 @@ from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
-from baccara.variants import Variant, find_variant
+from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
     "BankAuctioned",
@@ -180,6 +180,7 @@ class BanqueTable:
         if len(names) < 2 or len(names) != len(bankrolls):
             raise BanqueError("a table needs at least two seats, each with a bankroll")
         self.variant = variant or find_variant("banque")
+        require_family(self.variant, Family.BANQUE, user="the Banque table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
         self.minimum = minimum

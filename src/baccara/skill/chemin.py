@@ -41,7 +41,7 @@ from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
-from baccara.variants import Variant, find_variant
+from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
     "BancoCalled",
@@ -181,6 +181,7 @@ class CheminTable:
         if any(b < 0 for b in bankrolls):
             raise CheminError("a bankroll cannot be negative")
         self.variant = variant or find_variant("chemin-de-fer")
+        require_family(self.variant, Family.CHEMIN_DE_FER, user="the Chemin de Fer table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
         self.free_banker = free_banker

@@ -26,7 +26,7 @@ returns the immutable events it caused, which are also appended to `log`.
 >>> table.phase, table.punter_total, table.can_draw(), table.can_stand()
 (<Phase.PUNTER: 'punter'>, 5, True, True)
 >>> [e.text for e in table.draw()][-1]
-'Banker wins 1000, 50 commission to the house: the bank is now 1950.'
+'Banker wins 10.00, 0.50 commission to the house: the bank is now 19.50.'
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from fractions import Fraction
 from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
+from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
 from baccara.variants import Family, Variant, find_variant, require_family
@@ -264,8 +265,8 @@ class CheminTable:
             raise CheminError(f"cannot set the bank now: the table is at {self.phase.value}")
         if not self.minimum <= amount <= self.bankrolls[self.banker]:
             raise CheminError(
-                f"bad bank {amount}: between {self.minimum} and the banker's "
-                f"{self.bankrolls[self.banker]}"
+                f"bad bank {format_money(amount)}: between {format_money(self.minimum)} and the banker's "
+                f"{format_money(self.bankrolls[self.banker])}"
             )
 
     def open_bank(self, amount: int) -> tuple[CheminEvent, ...]:
@@ -277,7 +278,7 @@ class CheminTable:
         return self._record(
             [
                 BankOpened(
-                    text=f"{self.names[self.banker]} holds the bank for {amount}.",
+                    text=f"{self.names[self.banker]} holds the bank for {format_money(amount)}.",
                     seat=self.banker,
                     amount=amount,
                 )
@@ -315,7 +316,7 @@ class CheminTable:
         return self._record(
             [
                 BankOpened(
-                    text=f"{self.names[self.banker]} keeps the bank at {self.bank}.",
+                    text=f"{self.names[self.banker]} keeps the bank at {format_money(self.bank)}.",
                     seat=self.banker,
                     amount=self.bank,
                 )
@@ -380,7 +381,9 @@ class CheminTable:
         if self.to_act != seat:
             raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
         if self.bankrolls[seat] + self.stakes.get(seat, 0) < self.bank:
-            raise CheminError(f"{self.names[seat]} cannot cover a bank of {self.bank}")
+            raise CheminError(
+                f"{self.names[seat]} cannot cover a bank of {format_money(self.bank)}"
+            )
 
     def banco(self, seat: int) -> tuple[CheminEvent, ...]:
         """``seat`` calls banco: he alone plays for the whole bank; other stakes are withdrawn."""
@@ -393,7 +396,7 @@ class CheminTable:
         self.bankrolls[seat] -= self.bank
         self.banco_seat = seat
         word = "Banco suivi" if suivi else "Banco"
-        text = f"{word}! {self.names[seat]} plays for the whole bank of {self.bank}."
+        text = f"{word}! {self.names[seat]} plays for the whole bank of {format_money(self.bank)}."
         if withdrawn:
             text += " The other stakes are withdrawn."
         events: list[CheminEvent] = [
@@ -415,10 +418,12 @@ class CheminTable:
         if self.to_act != seat:
             raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
         if amount < 0 or amount > self.bankrolls[seat]:
-            raise CheminError(f"bad stake {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+            raise CheminError(
+                f"bad stake {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
+            )
         if amount > self.bank - self.covered:
             raise CheminError(
-                f"bad stake {amount}: only {self.bank - self.covered} of the bank is open"
+                f"bad stake {format_money(amount)}: only {format_money(self.bank - self.covered)} of the bank is open"
             )
 
     def stake(self, seat: int, amount: int) -> tuple[CheminEvent, ...]:
@@ -428,7 +433,11 @@ class CheminTable:
         if amount:
             self.bankrolls[seat] -= amount
             self.stakes[seat] = amount
-        text = f"{self.names[seat]} covers {amount}." if amount else f"{self.names[seat]} declines."
+        text = (
+            f"{self.names[seat]} covers {format_money(amount)}."
+            if amount
+            else f"{self.names[seat]} declines."
+        )
         events: list[CheminEvent] = [StakePlaced(text=text, seat=seat, amount=amount)]
         if self.covered >= self.bank or not self.turn:
             if self.covered == 0:
@@ -583,15 +592,15 @@ class CheminTable:
             self.house += commission
             self.bank += covered - commission
             text = (
-                f"Banker wins {covered}, {commission} commission to the house: "
-                f"the bank is now {self.bank}."
+                f"Banker wins {format_money(covered)}, {format_money(commission)} commission to the house: "
+                f"the bank is now {format_money(self.bank)}."
             )
         else:
             for seat, amount in self.stakes.items():
                 self.bankrolls[seat] += 2 * amount
                 payouts.append((seat, 2 * amount))
             self.bank -= covered
-            text = f"Punter wins: {p} to {b}; the banker pays {covered}."
+            text = f"Punter wins: {p} to {b}; the banker pays {format_money(covered)}."
         events: list[CheminEvent] = [
             CoupSettled(
                 text=text,

@@ -115,7 +115,7 @@ def test_variants_are_registered_with_aliases() -> None:
 def test_the_banker_sets_the_bank_within_his_bankroll() -> None:
     table = table_with("")
     assert not table.can_open_bank(20_000) and not table.can_open_bank(50)
-    with pytest.raises(CheminError, match="bad bank 200.00"):
+    with pytest.raises(CheminError, match=r"bad bank 200\.00"):
         table.open_bank(20_000)
     table.open_bank(1_000)
     assert table.bankrolls[0] == 9_000 and table.phase is Phase.STAKES and table.to_act == 1

@@ -32,7 +32,6 @@ returns the immutable events it caused, which are also appended to `log`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
@@ -42,6 +41,18 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
+from baccara.skill.chemin_events import (
+    BancoCalled,
+    BankerDecided,
+    BankOpened,
+    BankPassed,
+    CheminEvent,
+    CoupSettled,
+    Dealt,
+    NaturalShown,
+    PunterDecided,
+    StakePlaced,
+)
 from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
@@ -74,92 +85,6 @@ class Phase(StrEnum):
     BANKER = "banker"  # the banker chooses in a free cell
     AFTER = "after"  # the banker won: he keeps the bank or passes it
     OVER = "over"  # the shoe is finished
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheminEvent:
-    """Something that happened at the table; ``text`` says it in words."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankOpened(CheminEvent):
-    """A seat holds the bank for ``amount``."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankPassed(CheminEvent):
-    """The bank left ``seat`` (``reason``: lost, passed, declined, uncovered, broke)."""
-
-    seat: int
-    to_seat: int
-    reason: str
-    returned: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StakePlaced(CheminEvent):
-    """A punter covered ``amount`` of the bank (0: he declined)."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BancoCalled(CheminEvent):
-    """A punter called banco for the whole bank (``suivi``: after losing one)."""
-
-    seat: int
-    amount: int
-    suivi: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Dealt(CheminEvent):
-    """The four cards: two to the punter who plays, two to the banker."""
-
-    seat: int
-    punter: tuple[Card, ...]
-    banker: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NaturalShown(CheminEvent):
-    """A natural (8 or 9 on two cards) was shown: nobody draws."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PunterDecided(CheminEvent):
-    """The punter drew (``card``) or stood; ``free`` if the tableau left him the choice."""
-
-    seat: int
-    draws: bool
-    card: Card | None
-    free: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankerDecided(CheminEvent):
-    """The banker drew (``card``) or stood; ``free`` if the choice was his."""
-
-    draws: bool
-    card: Card | None
-    free: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CoupSettled(CheminEvent):
-    """The coup's result; ``payouts`` maps seats to what they got back; the commission."""
-
-    result: Result
-    punter_total: int
-    banker_total: int
-    payouts: tuple[tuple[int, int], ...]
-    commission: int
 
 
 class CheminTable:

@@ -241,3 +241,5 @@ def test_play_dispatches_the_players_games_by_family(capsys: pytest.CaptureFixtu
     code, out, _ = run(["play", "--variant", "chemmy", "--seats", "0", "--bots", "2"], capsys)
     assert code == 0 and "Chemin de Fer: 2 seats, 6 decks, 5% commission" in out
     assert re.search(r"Bankrolls: \w+ [\d,]+\.\d\d, ", out)
+    code, out, _ = run(["play", "--variant", "banque", "--seats", "0", "--decks", "4"], capsys)
+    assert code == 0 and "Baccarat Banque: 2 seats, 4 decks, two tableaux." in out

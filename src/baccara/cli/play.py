@@ -119,6 +119,8 @@ def play(
     if not variant.house_banked:  # the players' games have their own game loop
         from baccara.cli.skill_play import play_skill  # lazy: it loads the solver (scipy)
 
+        if decks is not None:
+            variant = variant.with_changes(decks=decks)
         play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
         return
     console = Console(highlight=False)

@@ -32,7 +32,7 @@ from baccara.roads.render import render_text
 from baccara.sim.strategies import Strategy, make_strategy
 from baccara.table.engine import Phase, Table, reveal
 from baccara.table.events import BetPlaced, CoupSettled, SeatTaken
-from baccara.tui.teach import CHIPS, HELP, PRIMER, TableEdges, chips
+from baccara.tui.teach import CHIPS, HELP, TableEdges, chips, primer
 
 __all__ = [
     "BOT_STRATEGIES",
@@ -166,7 +166,7 @@ class Game:
     def run(self, read: Callable[[str], str | None]) -> None:
         """Play until ``q`` or the end of input; save on the way out, even on Ctrl-C."""
         if self.teach:
-            self.say(PRIMER, style="italic cyan")
+            self.say(primer(self.table.variant), style="italic cyan")
         self.show_table()
         try:
             if self.table.current is not None:  # quit while the cards were out: finish it

@@ -20,7 +20,7 @@ from baccara.exact.odds import full_shoe, odds
 from baccara.money import format_money
 from baccara.variants import Variant
 
-__all__ = ["CHIPS", "HELP", "PRIMER", "TableEdges", "chips"]
+__all__ = ["CHIPS", "HELP", "TableEdges", "chips", "primer"]
 
 HELP = """\
 Bets (amounts in whole units, e.g. 25 or 12.50), for the active seat:
@@ -32,13 +32,26 @@ seat N  switch to (or sit at) seat N    next  next human seat    leave  stand up
 table  layout & stacks   roads  scoreboards   history [N]  last coups   limits
 teach  teaching mode on/off    help  this text    q  save and quit (also Ctrl-D)"""
 
-PRIMER = """\
+_PRIMER = """\
 How baccarat works: bet on the Player, the Banker or a Tie before the deal. Each
 hand gets two cards; a hand is worth its total's last digit (tens and faces count
 0, aces 1). An 8 or 9 on two cards is a natural and ends the coup; otherwise the
 tableau decides a third card for each side, never the players. The higher total
-wins. Player pays 1:1, Banker 1:1 less commission, Tie 8:1; Player and Banker bets
-stay on the layout on a tie. Teaching mode explains every draw and every payout."""
+wins. {pays}; Player and Banker bets stay on the layout on a tie. Teaching mode
+explains every draw and every payout."""
+
+
+def primer(variant: Variant) -> str:
+    """How the game works, with ``variant``'s own pay table for the main bets.
+
+    >>> from baccara.variants import find_variant
+    >>> primer(find_variant("tie-9")).split("wins. ")[1].split(";")[0]
+    'Player pays 1:1, Banker 1:1 less 5% commission, Tie 9:1'
+    """
+    main = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
+    pays = ", ".join(f"{k.label} {describe_pays(k, variant)}" for k in main)
+    return _PRIMER.format(pays=pays.replace("Player ", "Player pays ", 1))
+
 
 CHIPS = (100_000, 50_000, 10_000, 2_500, 500, 100, 25, 1)
 """Chip values in minor units: 1,000, 500, 100, 25, 5, 1, 0.25 and 0.01."""

@@ -24,7 +24,7 @@ from math import ceil, floor
 
 from baccara.cards import Card
 from baccara.coup import Coup, Result, Side
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = [
     "DRAGON_BONUS_MARGIN_PAYS",
@@ -294,6 +294,8 @@ def payout(kind: BetKind, coup: Coup, variant: Variant = PUNTO_BANCO) -> Payout:
     >>> payout(BetKind.DRAGON_BONUS_PLAYER, Coup.parse("P:2h,3d,4c B:5s,Qc,9d")).reason
     'Player wins by 5: pays 2:1.'
     """
+    if variant.family is not Family.PUNTO_BANCO:
+        require_family(variant, Family.PUNTO_BANCO, user="the pay table")
     return _RULES[kind](coup, variant)
 
 
@@ -346,7 +348,12 @@ def bets_for(variant: Variant) -> tuple[BetKind, ...]:
     >>> from baccara.variants import find_variant
     >>> BetKind.DRAGON_7 in bets_for(find_variant("ez")), BetKind.DRAGON_7 in bets_for(PUNTO_BANCO)
     (True, False)
+    >>> bets_for(find_variant("banque"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: banque is a players' game (Baccarat Banque); the pay table covers the house-banked games: ...
     """
+    require_family(variant, Family.PUNTO_BANCO, user="the pay table")
     return (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE, *(BetKind(b) for b in variant.side_bets))
 
 

@@ -32,7 +32,7 @@ from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
-from baccara.variants import find_variant
+from baccara.variants import Family, find_variant, variants_of
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 
@@ -86,6 +86,12 @@ class ServerState:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
 
+WEB_GAMES = "the house-banked games: " + ", ".join(
+    v.name for v in variants_of([Family.PUNTO_BANCO])
+)
+"""What the web table plays, for the one-line refusal of the others."""
+
+
 def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
     """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze); a bad one raises.
 
@@ -95,6 +101,10 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     Traceback (most recent call last):
     ...
     baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
+    >>> _table_specs(("chemmy",))
+    Traceback (most recent call last):
+    ...
+    ValueError: bad table 'chemmy': chemin-de-fer is a players' game (Chemin de Fer); the web table plays the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini; the players' games come online in a later release
     """
     out = []
     for number, spec in enumerate(specs, start=1):
@@ -103,7 +113,13 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
             raise ValueError(f"bad table option {option!r} in {spec!r}: only ':squeeze'")
         name, _, variant = base.partition("=")
         table_id, variant = (name, variant) if variant else (f"t{number}", name)
-        find_variant(variant)  # refused here, in one line, not at start-up
+        found = find_variant(variant)  # refused here, in one line, not at start-up
+        if not found.house_banked:
+            raise ValueError(
+                f"bad table {spec!r}: {found.name} is a players' game ({found.family.label}); "
+                f"the web table plays {WEB_GAMES}; the players' games come online in a later "
+                "release"
+            )
         out.append((table_id, variant, squeeze or option == "squeeze"))
     return out
 

@@ -42,6 +42,7 @@ from baccara import rules as tableau
 from baccara.bets import BetKind, BetOutcome, bets_for, settle
 from baccara.cards import Card, hand_total
 from baccara.coup import NUMBER_WORDS, Coup, Side, deal_coup
+from baccara.money import format_money
 from baccara.roads.board import Roads
 from baccara.shoe import Shoe
 from baccara.table.events import (
@@ -62,9 +63,8 @@ from baccara.table.events import (
     StackError,
     TableError,
     TableRules,
-    money,
 )
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules", "reveal"]
 
@@ -128,7 +128,7 @@ class Table:
         seed: int | None = None,
         house: int = 0,
     ) -> None:
-        self.variant = variant
+        self.variant = require_family(variant, Family.PUNTO_BANCO, user="the Punto Banco table")
         self.rules = rules if rules is not None else TableRules(seats=min(7, variant.seats))
         if self.rules.seats > variant.seats:
             raise TableError(
@@ -317,16 +317,17 @@ class Table:
         total = s.bets.get(kind, 0) + amount
         if total < limit.minimum:
             raise LimitError(
-                f"{money(total)} on {kind.label} is below the table minimum {money(limit.minimum)}",
+                f"{format_money(total)} on {kind.label} is below the table minimum "
+                f"{format_money(limit.minimum)}",
                 code="under_limit",
             )
         if total > limit.maximum:
             raise LimitError(
-                f"{money(total)} on {kind.label} is over the table maximum {money(limit.maximum)}"
+                f"{format_money(total)} on {kind.label} is over the table maximum {format_money(limit.maximum)}"
             )
         if not s.wallet and amount > s.stack:
             raise StackError(
-                f"seat {seat} has {money(s.stack)} in chips: not enough for {money(amount)}"
+                f"seat {seat} has {format_money(s.stack)} in chips: not enough for {format_money(amount)}"
             )
 
     def can_place_bet(self, seat: int, kind: BetKind, amount: int) -> bool:
@@ -373,15 +374,15 @@ class Table:
             )
         if amount > free:
             raise StackError(
-                f"seat {seat} can take back at most {money(free)} from {kind.label}, "
-                f"not {money(amount)}"
+                f"seat {seat} can take back at most {format_money(free)} from {kind.label}, "
+                f"not {format_money(amount)}"
             )
         left = stake - amount
         minimum = self.rules.limit(kind).minimum
         if 0 < left < minimum:
             raise LimitError(
-                f"taking back {money(amount)} would leave {money(left)} on {kind.label}, "
-                f"below the table minimum {money(minimum)}"
+                f"taking back {format_money(amount)} would leave {format_money(left)} on {kind.label}, "
+                f"below the table minimum {format_money(minimum)}"
             )
         return amount
 
@@ -643,7 +644,12 @@ class Table:
 
 def _check_amount(amount: int, what: str) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise StackError(f"bad {what} {amount!r}: a positive whole number of minor units")
+        shown = (
+            repr(amount)
+            if isinstance(amount, bool) or not isinstance(amount, int)
+            else format_money(amount)
+        )
+        raise StackError(f"bad {what} {shown}: an amount above {format_money(0)}")
 
 
 def _can(check: object, *args: object, **kwargs: object) -> bool:

@@ -23,6 +23,7 @@ from enum import StrEnum
 from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card
 from baccara.coup import Coup, Side
+from baccara.money import format_money
 from baccara.shoe import ShoeRules
 
 __all__ = [
@@ -47,21 +48,9 @@ __all__ = [
     "StackError",
     "TableError",
     "TableRules",
-    "money",
 ]
 
 MAX_SEATS = 14
-
-
-def money(amount: int) -> str:
-    """Minor units as major units with two decimals: ``money(125050)`` is ``'1,250.50'``.
-
-    >>> money(1000), money(-5), money(125050)
-    ('10.00', '-0.05', '1,250.50')
-    """
-    sign = "-" if amount < 0 else ""
-    major, minor = divmod(abs(amount), 100)
-    return f"{sign}{major:,}.{minor:02d}"
 
 
 class TableError(ValueError):
@@ -137,8 +126,8 @@ class BetLimit:
     def __post_init__(self) -> None:
         if not 0 < self.minimum <= self.maximum:
             raise RulesError(
-                f"bad limits for {self.kind.value}: minimum {self.minimum} and maximum "
-                f"{self.maximum} must satisfy 0 < minimum <= maximum"
+                f"bad limits for {self.kind.value}: minimum {format_money(self.minimum)} and "
+                f"maximum {format_money(self.maximum)} must satisfy 0 < minimum <= maximum"
             )
 
 

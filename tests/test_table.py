@@ -13,7 +13,7 @@ from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card, parse_cards
 from baccara.coup import Coup, CoupError, Result
 from baccara.shoe import ShoeRules
-from baccara.table.engine import Phase, Table, reveal
+from baccara.table.engine import Phase, Table
 from baccara.table.events import (
     BetCancelled,
     BetPlaced,
@@ -30,6 +30,7 @@ from baccara.table.events import (
     TableError,
     TableRules,
 )
+from baccara.table.narration import reveal
 from baccara.variants import VARIANTS, find_variant
 
 SHORT = ShoeRules(decks=1, cut_card=0, burn=False)

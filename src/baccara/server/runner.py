@@ -39,8 +39,9 @@ from baccara.server.auth import User
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeRules
-from baccara.table.engine import Table, TableRules, reveal
+from baccara.table.engine import Table, TableRules
 from baccara.table.events import CoupSettled, Phase, TableError
+from baccara.table.narration import reveal
 from baccara.variants import Variant
 
 __all__ = ["Fault", "Listener", "TableRunner", "Timing", "no_fault"]

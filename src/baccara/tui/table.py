@@ -30,8 +30,9 @@ from baccara.db.store import Store, wallet_account
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.roads.render import render_text
 from baccara.sim.strategies import Strategy, make_strategy
-from baccara.table.engine import Phase, Table, reveal
+from baccara.table.engine import Phase, Table
 from baccara.table.events import BetPlaced, CoupSettled, SeatTaken
+from baccara.table.narration import reveal
 from baccara.tui.teach import CHIPS, HELP, TableEdges, chips, primer
 
 __all__ = [

@@ -27,12 +27,13 @@ from baccara.exact.odds import (
     BETS,
     CompositionError,
     batch_odds,
-    effects_of_removal,
     full_shoe,
     odds,
     outcome_counts,
     remove_cards,
 )
+from baccara.exact.outcomes import VALUE_BETS, Outcome, outcomes
+from baccara.exact.removal import effects_of_removal
 from baccara.shoe import Shoe
 from baccara.variants import PUNTO_BANCO, Family, find_variant, variants_of
 
@@ -181,7 +182,7 @@ def test_dragon_bonus_counts() -> None:
     for side, expected in table.items():
         sign = 1 if side == "player" else -1
 
-        def margin(o: exact.Outcome, s: int = sign) -> int:
+        def margin(o: Outcome, s: int = sign) -> int:
             return s * (o.player_total - o.banker_total)
 
         by_margin = [
@@ -375,7 +376,7 @@ def test_tiny_shoe_card_by_card_with_real_coups() -> None:
 def test_outcome_table_agrees_with_real_coups_and_payouts() -> None:
     """A sample of the 10**6 value sequences, dealt as real coups by `deal_coup`."""
     rng = np.random.default_rng(7)
-    classes = exact.outcomes()
+    classes = outcomes()
     by_key = {(o.player_total, o.banker_total, o.player_cards, o.banker_cards): o for o in classes}
     for seq in rng.integers(0, 10, size=(300, 6)).tolist():
         dealt = [
@@ -386,7 +387,7 @@ def test_outcome_table_agrees_with_real_coups_and_payouts() -> None:
         key = (coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
         outcome = by_key[key]
         for variant in variants_of([Family.PUNTO_BANCO]):
-            for kind in exact.VALUE_BETS:
+            for kind in VALUE_BETS:
                 assert (
                     payout(kind, coup, variant).ratio == payout(kind, outcome.coup, variant).ratio
                 )

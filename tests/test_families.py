@@ -13,7 +13,8 @@ import pytest
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cli import cli, main
 from baccara.coup import Coup
-from baccara.exact.odds import batch_odds, effects_of_removal, full_shoe, odds
+from baccara.exact.odds import batch_odds, full_shoe, odds
+from baccara.exact.removal import effects_of_removal
 from baccara.sim.runner import Job
 from baccara.skill.banque import BanqueTable
 from baccara.skill.chemin import CheminTable

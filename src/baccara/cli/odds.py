@@ -117,7 +117,8 @@ def _percent(x: Any) -> str:
 
 
 def _print_odds(result: Odds) -> None:
-    from baccara.exact.odds import PROBABILITY_KEYS, VALUE_NAMES
+    from baccara.exact.composition import VALUE_NAMES
+    from baccara.exact.outcomes import PROBABILITY_KEYS
 
     console = Console(highlight=False)
     n = sum(result.composition)
@@ -232,7 +233,9 @@ def eor_command(decks: int, variant: Variant, levels: int, as_json: bool) -> Non
     For each bet, also a balanced count (tags proportional to the effects) and its
     betting correlation.
     """
-    from baccara.exact.odds import PROBABILITY_KEYS, VALUE_NAMES, effects_of_removal
+    from baccara.exact.composition import VALUE_NAMES
+    from baccara.exact.outcomes import PROBABILITY_KEYS
+    from baccara.exact.removal import effects_of_removal
 
     effects = effects_of_removal(decks, variant)
     counts = {kind.value: effects.balanced_count(kind, levels) for kind in BetKind}

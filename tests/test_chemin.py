@@ -115,7 +115,7 @@ def test_variants_are_registered_with_aliases() -> None:
 def test_the_banker_sets_the_bank_within_his_bankroll() -> None:
     table = table_with("")
     assert not table.can_open_bank(20_000) and not table.can_open_bank(50)
-    with pytest.raises(CheminError, match="bad bank 20000"):
+    with pytest.raises(CheminError, match=r"bad bank 200\.00"):
         table.open_bank(20_000)
     table.open_bank(1_000)
     assert table.bankrolls[0] == 9_000 and table.phase is Phase.STAKES and table.to_act == 1
@@ -203,12 +203,12 @@ def test_actions_out_of_turn_are_refused() -> None:
     assert not table.can_stake(2, 100) and not table.can_banco(2)
     with pytest.raises(CheminError, match="not P2's turn"):
         table.banco(2)
-    with pytest.raises(CheminError, match="only 1000 of the bank is open"):
+    with pytest.raises(CheminError, match=r"only 10\.00 of the bank is open"):
         table.stake(1, 1_500)
     poor = table_with("", bankroll=500)
     poor.bankrolls[0] = 10_000
     poor.open_bank(1_000)
-    with pytest.raises(CheminError, match="cannot cover a bank of 1000"):
+    with pytest.raises(CheminError, match=r"cannot cover a bank of 10\.00"):
         poor.banco(1)
 
 
@@ -302,7 +302,7 @@ def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
 
 
 def test_a_human_plays_through_the_prompts() -> None:
-    answers = iter(["1000", "k", *(["s", "300", "d", "k", "b"] * 200)])
+    answers = iter(["10", "k", *(["s", "3", "d", "k", "b"] * 200)])
     asked: list[str] = []
 
     def ask(question: str) -> str:
@@ -320,9 +320,9 @@ def test_baccara_play_runs_chemin_de_fer_with_a_human() -> None:
     from baccara.cli import cli
 
     args = ["play", "--variant", "chemmy", "--seats", "1", "--bots", "2", "--seed", "4", "--teach"]
-    result = CliRunner().invoke(cli, args, input="5000\nd\nq\n")
+    result = CliRunner().invoke(cli, args, input="50\nd\nq\n")
     assert result.exit_code == 0, result.output
-    assert "Player 1 holds the bank for 5000." in result.output
+    assert "Player 1 holds the bank for 50.00." in result.output
     assert "Goodbye." in result.output
 
 

@@ -13,7 +13,7 @@ from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card, parse_cards
 from baccara.coup import Coup, CoupError, Result
 from baccara.shoe import ShoeRules
-from baccara.table.engine import Phase, Table, reveal
+from baccara.table.engine import Phase, Table
 from baccara.table.events import (
     BetCancelled,
     BetPlaced,
@@ -30,6 +30,7 @@ from baccara.table.events import (
     TableError,
     TableRules,
 )
+from baccara.table.narration import reveal
 from baccara.variants import VARIANTS, find_variant
 
 SHORT = ShoeRules(decks=1, cut_card=0, burn=False)
@@ -241,8 +242,8 @@ def test_no_shoe_yet() -> None:
         (8, "ann", 1_000, SeatError, "unknown seat 8: this table has seats 1 to 7"),
         (1, "bob", 1_000, SeatError, "seat 1 is taken by ann"),
         (2, " ", 1_000, SeatError, "a player needs a name"),
-        (2, "bob", 0, StackError, "bad buy-in 0"),
-        (2, "bob", -5, StackError, "bad buy-in -5"),
+        (2, "bob", 0, StackError, "bad buy-in 0.00"),
+        (2, "bob", -5, StackError, "bad buy-in -0.05"),
         (2, "bob", True, StackError, "bad buy-in True"),
     ],
 )
@@ -277,7 +278,7 @@ def test_full_table_and_seat_counts() -> None:
         (1, BetKind.PLAYER, 999, LimitError, "9.99 on Player is below the table minimum 10.00"),
         (1, BetKind.TIE, 50_100, LimitError, "501.00 on Tie is over the table maximum 500.00"),
         (1, BetKind.DRAGON_7, 1_000, LimitError, "a Punto Banco table does not take Dragon 7 bets"),
-        (1, BetKind.BANKER, 0, StackError, "bad bet 0"),
+        (1, BetKind.BANKER, 0, StackError, "bad bet 0.00"),
         (1, BetKind.BANKER, 6_000, StackError, "seat 1 has 50.00 in chips: not enough for 60.00"),
     ],
 )
@@ -341,7 +342,7 @@ def test_bets_closed_when_the_shoe_is_finished() -> None:
     [
         (3_000, StackError, "seat 1 can take back at most 20.00 from Banker, not 30.00"),
         (1_500, LimitError, "would leave 5.00 on Banker, below the table minimum 10.00"),
-        (-1, StackError, "bad amount to take back -1"),
+        (-1, StackError, "bad amount to take back -0.01"),
     ],
 )
 def test_illegal_cancel(amount: int, error: type, message: str) -> None:

@@ -24,7 +24,7 @@ from math import ceil, floor
 
 from baccara.cards import Card
 from baccara.coup import Coup, Result, Side
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = [
     "DRAGON_BONUS_MARGIN_PAYS",
@@ -37,6 +37,7 @@ __all__ = [
     "describe_pays",
     "payout",
     "settle",
+    "short_pays",
 ]
 
 LOSE = Fraction(-1)
@@ -293,6 +294,8 @@ def payout(kind: BetKind, coup: Coup, variant: Variant = PUNTO_BANCO) -> Payout:
     >>> payout(BetKind.DRAGON_BONUS_PLAYER, Coup.parse("P:2h,3d,4c B:5s,Qc,9d")).reason
     'Player wins by 5: pays 2:1.'
     """
+    if variant.family is not Family.PUNTO_BANCO:
+        require_family(variant, Family.PUNTO_BANCO, user="the pay table")
     return _RULES[kind](coup, variant)
 
 
@@ -345,7 +348,12 @@ def bets_for(variant: Variant) -> tuple[BetKind, ...]:
     >>> from baccara.variants import find_variant
     >>> BetKind.DRAGON_7 in bets_for(find_variant("ez")), BetKind.DRAGON_7 in bets_for(PUNTO_BANCO)
     (True, False)
+    >>> bets_for(find_variant("banque"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: banque is a players' game (Baccarat Banque); the pay table covers the house-banked games: ...
     """
+    require_family(variant, Family.PUNTO_BANCO, user="the pay table")
     return (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE, *(BetKind(b) for b in variant.side_bets))
 
 
@@ -389,6 +397,31 @@ _SIDE_PAYS = {
     BetKind.BANKER_NATURAL_9: "9:1 when the Banker has a natural 9",
     BetKind.BANKER_NATURAL_8: "9:1 when the Banker has a natural 8",
 }
+
+
+def short_pays(kind: BetKind, variant: Variant = PUNTO_BANCO) -> str:
+    """What a bet pays, in a few characters, as printed on the layout's spot.
+
+    >>> from baccara.variants import find_variant
+    >>> [short_pays(k, find_variant("super6")) for k in (BetKind.BANKER, BetKind.LUCKY_6)]
+    ['1:1 (6 pays 1:2)', '12:1 or 20:1']
+    >>> short_pays(BetKind.BANKER), short_pays(BetKind.DRAGON_BONUS_PLAYER)
+    ('0.95:1', 'up to 30:1')
+    """
+    if kind is BetKind.BANKER:
+        text = _ratio(variant.banker_pays)
+        if variant.banker_six_pays is not None:
+            text += f" (6 pays {_ratio(variant.banker_six_pays)})"
+        if variant.banker_three_card_seven_pushes:
+            text += " (3-card 7 pushes)"
+        return text
+    if kind in (BetKind.DRAGON_BONUS_PLAYER, BetKind.DRAGON_BONUS_BANKER):
+        return f"up to {max(DRAGON_BONUS_MARGIN_PAYS.values())}:1"
+    if kind is BetKind.LUCKY_6:
+        return " or ".join(f"{pays}:1" for pays in LUCKY_6_PAYS.values())
+    if kind in (BetKind.PLAYER, BetKind.TIE):
+        return describe_pays(kind, variant)
+    return _SIDE_PAYS[kind].split(" ")[0]  # the ratio that opens each side bet's line
 
 
 def _ratio(value: Fraction | int) -> str:

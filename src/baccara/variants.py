@@ -1,6 +1,13 @@
-"""Variants of the game as data: pay tables and table sizes in a registry with aliases.
+"""Variants of the game as data: game family, drawing rules, money model, pay table.
 
-House differences are fields, never ``if variant == ...`` elsewhere:
+A variant names its game `Family`: the house-banked Punto Banco family (Punto Banco,
+its 4% commission, Tie 9:1, Super 6, EZ and mini forms), or one of the players' games,
+Chemin de Fer and Baccarat Banque. The family carries the drawing rules (`Drawing`:
+Punto Banco's tableau, bound in every cell, or a tableau with free cells where the
+players choose) and the money model (`Banking`: bets against the house on a pay table,
+or stakes against a player's bank with the house taking a commission of the banker's
+wins). House differences are fields, never ``if variant == ...`` elsewhere; an engine
+or front end that plays only some families says so with `require_family`:
 
 >>> find_variant("punto-2000").name
 'super6'
@@ -10,14 +17,35 @@ Fraction(19, 20)
 Traceback (most recent call last):
 ...
 baccara.variants.VariantError: unknown variant 'chemmy-x': choose from punto-banco, tie-9, commission-4, super6, ez, mini...
+>>> chemmy = find_variant("chemmy")
+>>> chemmy.family, chemmy.drawing, chemmy.banking, chemmy.commission
+(<Family.CHEMIN_DE_FER: 'chemin-de-fer'>, <Drawing.HOUSE_TABLEAU: 'house-tableau'>, <Banking.PLAYERS: 'players'>, Fraction(1, 20))
+>>> require_family(chemmy, Family.PUNTO_BANCO, user="the exact engine")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+baccara.variants.FamilyError: chemin-de-fer is a players' game (Chemin de Fer); the exact engine covers the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 
-__all__ = ["VARIANTS", "Variant", "VariantError", "find_variant", "register_variant"]
+__all__ = [
+    "VARIANTS",
+    "Banking",
+    "Drawing",
+    "Family",
+    "FamilyError",
+    "Variant",
+    "VariantError",
+    "find_variant",
+    "register_variant",
+    "require_family",
+    "variants_of",
+]
 
 _COMMON_SIDE_BETS = (
     "player_pair",
@@ -38,19 +66,87 @@ class VariantError(ValueError):
     """An unknown variant name."""
 
 
+class FamilyError(ValueError):
+    """A variant of a game family that an engine or front end does not play."""
+
+
+class Drawing(StrEnum):
+    """Who decides a third card; the value is the name.
+
+    ``PUNTO_BANCO``: `baccara.rules`, bound in every cell. ``HOUSE_TABLEAU``: the punter
+    chooses on 5 and the banker in the free cells of a house tableau
+    (`baccara.skill.tableaux`, French by default), bound elsewhere. ``BANKER_FREE``: the
+    punters choose on 5 and the banker in every cell, knowing both tableaux (Banque).
+    """
+
+    PUNTO_BANCO = "punto-banco"
+    HOUSE_TABLEAU = "house-tableau"
+    BANKER_FREE = "banker-free"
+
+
+class Banking(StrEnum):
+    """Who holds the bank; the value is the name.
+
+    ``HOUSE``: the players bet against the house, which pays by the variant's pay table.
+    ``PLAYERS``: a player holds the bank and the others stake against it; the house takes
+    the variant's `Variant.commission` of the banker's wins.
+    """
+
+    HOUSE = "house"
+    PLAYERS = "players"
+
+
+class Family(StrEnum):
+    """A game: its title, drawing rules and money model come with it.
+
+    >>> Family.BANQUE.label, Family.BANQUE.drawing, Family.BANQUE.banking
+    ('Baccarat Banque', <Drawing.BANKER_FREE: 'banker-free'>, <Banking.PLAYERS: 'players'>)
+    """
+
+    PUNTO_BANCO = "punto-banco"
+    CHEMIN_DE_FER = "chemin-de-fer"
+    BANQUE = "banque"
+
+    @property
+    def label(self) -> str:
+        """The game's name."""
+        return _FAMILIES[self][0]
+
+    @property
+    def drawing(self) -> Drawing:
+        """Who decides a third card."""
+        return _FAMILIES[self][1]
+
+    @property
+    def banking(self) -> Banking:
+        """Who holds the bank."""
+        return _FAMILIES[self][2]
+
+
+_FAMILIES: dict[Family, tuple[str, Drawing, Banking]] = {
+    Family.PUNTO_BANCO: ("Punto Banco", Drawing.PUNTO_BANCO, Banking.HOUSE),
+    Family.CHEMIN_DE_FER: ("Chemin de Fer", Drawing.HOUSE_TABLEAU, Banking.PLAYERS),
+    Family.BANQUE: ("Baccarat Banque", Drawing.BANKER_FREE, Banking.PLAYERS),
+}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Variant:
-    """The rules of one game: what each main bet pays and how the table is laid out.
+    """The rules of one game: its family, what each main bet pays, the table's size.
 
-    ``banker_pays`` is the Banker bet's win per unit (0.95 with a 5% commission);
-    ``banker_six_pays`` replaces it when the Banker wins with 6 (Super 6: 1/2);
-    ``banker_three_card_seven_pushes`` makes a Banker win with three cards totalling
-    7 a push (EZ Baccarat).
+    ``family`` gives the drawing rules and the money model (`Family`). In the
+    house-banked games ``banker_pays`` is the Banker bet's win per unit (0.95 with a 5%
+    commission); ``banker_six_pays`` replaces it when the Banker wins with 6 (Super 6:
+    1/2); ``banker_three_card_seven_pushes`` makes a Banker win with three cards
+    totalling 7 a push (EZ Baccarat). In the players' games the banker keeps
+    ``banker_pays`` of each unit he wins, the rest being the house's commission, and the
+    pay-table fields (tie, side bets) do not apply.
     """
 
     name: str
     title: str
     description: str
+    family: Family = Family.PUNTO_BANCO
     aliases: tuple[str, ...] = ()
     banker_pays: Fraction = Fraction(19, 20)
     banker_six_pays: Fraction | None = None
@@ -62,8 +158,42 @@ class Variant:
 
     @property
     def commission(self) -> Fraction:
-        """The commission on a winning Banker bet (0 if the Banker pays even money)."""
+        """The commission on a Banker win: a winning Banker bet's, or the players' banker's."""
         return 1 - self.banker_pays
+
+    @property
+    def drawing(self) -> Drawing:
+        """Who decides a third card (from the family)."""
+        return self.family.drawing
+
+    @property
+    def banking(self) -> Banking:
+        """Who holds the bank (from the family)."""
+        return self.family.banking
+
+    @property
+    def house_banked(self) -> bool:
+        """Whether the players bet against the house on a pay table."""
+        return self.family.banking is Banking.HOUSE
+
+    @property
+    def money_model(self) -> str:
+        """The money model in one sentence.
+
+        >>> find_variant("banque").money_model
+        "Player-banked: the punters' stakes are against the banker's bank; the house takes no commission."
+        """
+        if self.house_banked:
+            return "House-banked: every bet is against the house, paid by the pay table."
+        taken = (
+            f"{float(self.commission * 100):g}% of the banker's wins"
+            if self.commission
+            else "no commission"
+        )
+        return (
+            "Player-banked: the punters' stakes are against the banker's bank; "
+            f"the house takes {taken}."
+        )
 
     def with_changes(self, **changes: object) -> Variant:
         """A copy with some fields changed (a house's own rules)."""
@@ -84,6 +214,43 @@ def register_variant(variant: Variant) -> Variant:
     for alias in (variant.name, *variant.aliases):
         _ALIASES[_key(alias)] = variant.name
     return variant
+
+
+def variants_of(families: Iterable[Family]) -> tuple[Variant, ...]:
+    """The registered variants of ``families``, in registration order.
+
+    >>> [v.name for v in variants_of([Family.BANQUE, Family.CHEMIN_DE_FER])]
+    ['chemin-de-fer', 'banque']
+    """
+    wanted = set(families)
+    return tuple(v for v in VARIANTS.values() if v.family in wanted)
+
+
+def _describe_families(families: tuple[Family, ...]) -> str:
+    names = ", ".join(v.name for v in variants_of(families))
+    if all(f.banking is Banking.HOUSE for f in families):
+        return f"the house-banked games: {names}"
+    return " and ".join(f.label for f in families) + f": {names}"
+
+
+def require_family(variant: Variant, families: Family | Iterable[Family], *, user: str) -> Variant:
+    """``variant`` if ``user`` (an engine, a command) plays its family; else `FamilyError`.
+
+    The message names the variant's game and what ``user`` covers, in one line:
+
+    >>> require_family(PUNTO_BANCO, Family.BANQUE, user="the Banque table")
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: punto-banco is a house-banked game (Punto Banco); the Banque table covers Baccarat Banque: banque
+    """
+    wanted = (families,) if isinstance(families, Family) else tuple(families)
+    if variant.family in wanted:
+        return variant
+    kind = "a house-banked game" if variant.house_banked else "a players' game"
+    raise FamilyError(
+        f"{variant.name} is {kind} ({variant.family.label}); "
+        f"{user} covers {_describe_families(wanted)}"
+    )
 
 
 def find_variant(name: str) -> Variant:
@@ -155,7 +322,7 @@ register_variant(
     )
 )
 
-# The skill variants (rules and table in `baccara.skill.chemin` and `baccara.skill.banque`).
+# The players' games (tableaux, tables and solvers in `baccara.skill`).
 register_variant(
     Variant(
         name="chemin-de-fer",
@@ -164,6 +331,7 @@ register_variant(
             "Six decks; the bank passes round the table; the punter chooses on 5, the banker "
             "in the tableau's free cells; 5% commission on the banker's wins."
         ),
+        family=Family.CHEMIN_DE_FER,
         aliases=("chemmy", "chemin", "chemin-de-fer-baccara"),
         decks=6,
         seats=12,
@@ -178,6 +346,7 @@ register_variant(
             "Three decks; the bank is auctioned and held for the shoe; the banker plays one hand "
             "against two tableaux and chooses knowing both; no commission."
         ),
+        family=Family.BANQUE,
         aliases=("baccarat-banque", "baccara-banque", "a-deux-tableaux"),
         banker_pays=Fraction(1),
         decks=3,

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 
 from baccara.server.app import ServerConfig
+from baccara.server.protocol import SERVER
 
 __all__ = ["Player", "ServerProcess", "free_port"]
 
@@ -169,6 +170,7 @@ class Player:
                 raise TimeoutError(f"{self.name}: no matching message in {timeout} s")
             text = await asyncio.wait_for(self.ws.recv(), left)
             message: dict[str, Any] = json.loads(text)
+            SERVER.validate_python(message)  # every message the tests see fits the protocol
             if "seq" in message:
                 self.seq = max(self.seq, int(message["seq"]))
             self.inbox.append(message)

@@ -9,14 +9,16 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from baccara.variants import Variant, find_variant
+from baccara.variants import Family, FamilyError, Variant, find_variant, require_family
 
 __all__ = [
     "EXIT_BAD_INPUT",
+    "HOUSE_GAMES",
     "BadInput",
     "echo_json",
     "fail",
     "main_group",
+    "refuse_family",
     "run",
     "shoe_options",
     "variant_option",
@@ -80,14 +82,46 @@ def run(command: click.Command, argv: Sequence[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
-def variant_option(default: str = "punto-banco") -> Callable[[F], F]:
-    """The ``--variant NAME`` option: any registered name or alias, given as a `Variant`."""
+HOUSE_GAMES = (Family.PUNTO_BANCO,)
+"""The families of the house-banked games (odds, simulation, the Punto Banco tables)."""
+
+_WHERE = {
+    Family.PUNTO_BANCO: "`baccara odds`, `baccara simulate` or `baccara play`",
+    Family.CHEMIN_DE_FER: (
+        "`baccara solve chemin-de-fer` (its equilibrium) or "
+        "`baccara play --variant chemin-de-fer` (bots alone with --seats 0)"
+    ),
+    Family.BANQUE: (
+        "`baccara solve banque` (its equilibrium) or "
+        "`baccara play --variant banque` (bots alone with --seats 0)"
+    ),
+}
+"""Where each family is played or computed, for the one-line refusals."""
+
+
+def refuse_family(variant: Variant, families: tuple[Family, ...], command: str) -> Variant:
+    """``variant`` if ``command`` plays its family; else stop with one line naming what it does."""
+    try:
+        return require_family(variant, families, user=f"`{command}`")
+    except FamilyError as error:
+        fail(f"{error}; for {variant.family.label} use {_WHERE[variant.family]}")
+
+
+def variant_option(
+    default: str = "punto-banco", *, families: tuple[Family, ...] = tuple(Family)
+) -> Callable[[F], F]:
+    """The ``--variant NAME`` option: any registered name or alias, given as a `Variant`.
+
+    A variant of a family outside ``families`` stops the command with one line
+    (`refuse_family`).
+    """
 
     def convert(ctx: click.Context, param: click.Parameter, value: str) -> Variant:
         try:
-            return find_variant(value)
+            variant = find_variant(value)
         except ValueError as error:
             raise click.BadParameter(str(error), ctx, param) from None
+        return refuse_family(variant, families, ctx.command_path)
 
     return click.option(
         "--variant",

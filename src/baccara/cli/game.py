@@ -13,9 +13,11 @@ from rich.text import Text
 from baccara import rules as tableau
 from baccara.bets import bets_for, describe_pays
 from baccara.cards import Card
-from baccara.cli.common import echo_json, shoe_options, variant_option
+from baccara.cli.common import HOUSE_GAMES, echo_json, shoe_options, variant_option
+from baccara.cli.game_rules import players_game_json, print_players_game
 from baccara.coup import Coup, Result, deal_coup, explain
 from baccara.shoe import MAX_DECKS, Shoe, ShoeRules
+from baccara.skill.tableaux import House
 from baccara.variants import PUNTO_BANCO, Variant
 
 __all__ = ["COMMANDS", "coup_json", "coup_text", "deal_coups"]
@@ -103,7 +105,7 @@ def coup_text(coup: Coup) -> Text:
     help="Seed for a reproducible series of shoes.",
 )
 @click.option("--hands", type=click.IntRange(min=1), default=10, show_default=True)
-@variant_option()
+@variant_option(families=HOUSE_GAMES)
 @shoe_options
 @click.option("--explain", "explain_", is_flag=True, help="Explain every draw and stand.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line and coup.")
@@ -165,9 +167,26 @@ def explain_command(coup: tuple[str, ...], as_json: bool) -> None:
 
 @click.command(name="rules")
 @variant_option()
+@click.option(
+    "--house",
+    type=click.Choice([h.value for h in House]),
+    default=House.FRENCH.value,
+    show_default=True,
+    help="Chemin de Fer only: the house tableau.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tableau and pay table as JSON.")
-def rules_command(variant: Variant, as_json: bool) -> None:
-    """Print the tableau (who draws) and the pay table of a variant."""
+def rules_command(variant: Variant, house: str, as_json: bool) -> None:
+    """Print a variant's tableau (who draws) and its money: pay table or commission.
+
+    \b
+    Example: baccara rules --variant chemin-de-fer --house scarne
+    """
+    if not variant.house_banked:
+        if as_json:
+            echo_json(players_game_json(variant, House(house)))
+        else:
+            print_players_game(Console(highlight=False, soft_wrap=True), variant, House(house))
+        return
     banker = {
         str(total): {
             ("none" if col == tableau.NO_CARD else str(col)): tableau.BANKER_DRAWS[total][col]
@@ -181,6 +200,10 @@ def rules_command(variant: Variant, as_json: bool) -> None:
             {
                 "variant": variant.name,
                 "title": variant.title,
+                "family": variant.family.value,
+                "drawing": variant.drawing.value,
+                "banking": variant.banking.value,
+                "money_model": variant.money_model,
                 "player_draws": [t for t in range(8) if tableau.PLAYER_DRAWS[t]],
                 "banker_draws": banker,
                 "pays": pays,
@@ -191,6 +214,7 @@ def rules_command(variant: Variant, as_json: bool) -> None:
     console.print(Text(variant.title, style="bold underline"))
     console.print(variant.description)
     console.print()
+    console.print(f"Money: {variant.money_model}")
     console.print("Naturals: a two-card 8 or 9 on either side and nobody draws.")
     console.print("Player: draws on 0-5, stands on 6 or 7.")
     table = Table(title="Banker: D draws, . stands", title_justify="left")

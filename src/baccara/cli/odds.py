@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from baccara.bets import BetKind, describe_pays
-from baccara.cli.common import echo_json, fail, variant_option
+from baccara.cli.common import HOUSE_GAMES, echo_json, fail, variant_option
 from baccara.shoe import MAX_DECKS
 from baccara.variants import Variant
 
@@ -159,7 +159,7 @@ def _print_odds(result: Odds) -> None:
 @click.option("--counts", metavar="C0,...,C9", help="10 counts by point value, tens/faces first.")
 @click.option("--ranks", metavar="A,2,...,K", help="13 counts by rank, ace first.")
 @click.option("--remove", metavar="CARDS", help="Cards already seen, e.g. 'Kh,9s,9d'.")
-@variant_option()
+@variant_option(families=HOUSE_GAMES)
 @click.option("--exact", is_flag=True, help="Exact integer counts and fractions.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option(
@@ -221,7 +221,7 @@ def odds_command(
 
 @click.command(name="eor")
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=8, show_default=True)
-@variant_option()
+@variant_option(families=HOUSE_GAMES)
 @click.option(
     "--levels", type=click.IntRange(1, 9), default=3, show_default=True, help="Largest count tag."
 )

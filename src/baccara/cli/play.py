@@ -116,12 +116,11 @@ def play(
     Example: baccara play --seats 2 --bots 3 --teach
     Scripted: printf 'b 100\\ndeal\\nq\\n' | baccara play --seed 1 --db game.db
     """
-    from baccara.cli.skill_play import (  # lazy: it loads the solver (scipy)
-        SKILL_VARIANTS,
-        play_skill,
-    )
+    if not variant.house_banked:  # the players' games have their own game loop
+        from baccara.cli.skill_play import play_skill  # lazy: it loads the solver (scipy)
 
-    if variant.name in SKILL_VARIANTS:  # Chemin de Fer and Banque have their own game loop
+        if decks is not None:
+            variant = variant.with_changes(decks=decks)
         play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
         return
     console = Console(highlight=False)

@@ -7,10 +7,30 @@ from pathlib import Path
 
 import click
 
-from baccara.cli.common import echo_json, fail
+from baccara.cli.common import HOUSE_GAMES, echo_json, fail
 from baccara.fair import FairError, verify
+from baccara.variants import find_variant, variants_of
 
 __all__ = ["COMMANDS", "default_database_url"]
+
+
+def check_tables(tables: tuple[str, ...]) -> None:
+    """Stop in one line if a ``[id=]variant[:squeeze]`` spec names a game the web table lacks.
+
+    The web table plays the house-banked games; the players' games (Chemin de Fer,
+    Banque) are refused here, at start-up, before anything is opened.
+    """
+    for spec in tables:
+        base = spec.partition(":")[0]
+        variant = find_variant(base.partition("=")[2] or base)
+        if variant.family not in HOUSE_GAMES:
+            games = ", ".join(v.name for v in variants_of(HOUSE_GAMES))
+            fail(
+                f"bad table {spec!r}: {variant.name} is a players' game "
+                f"({variant.family.label}); the web table plays the house-banked games: "
+                f"{games}; the players' games come online in a later release "
+                f"(meanwhile: baccara play --variant {variant.name})"
+            )
 
 
 def default_database_url() -> str:
@@ -94,7 +114,13 @@ def serve_command(
     squeeze: bool,
     squeeze_seconds: float,
 ) -> None:
-    """Run the online table: the web page, the lobby and the WebSocket API."""
+    """Run the online table: the web page, the lobby and the WebSocket API.
+
+    It plays the house-banked games (Punto Banco and its forms); the players' games are
+    refused at start-up.
+    """
+    table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
+    check_tables(table_specs)
     try:
         import uvicorn
 
@@ -103,7 +129,7 @@ def serve_command(
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     config = ServerConfig(
         database_url=db_url or default_database_url(),
-        tables=tuple(t.strip() for t in tables.split(",") if t.strip()),
+        tables=table_specs,
         bet_seconds=bet_seconds,
         card_seconds=card_seconds,
         result_seconds=result_seconds,

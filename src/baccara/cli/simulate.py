@@ -6,38 +6,21 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from baccara.cli.common import echo_json, fail, shoe_options, variant_option
+from baccara.cli.common import HOUSE_GAMES, echo_json, fail, shoe_options, variant_option
+from baccara.money import MINOR, format_money, parse_money
 from baccara.shoe import MAX_DECKS, ShoeRules
 from baccara.sim.bankroll import Plan, StrategyReport, play, plot
 from baccara.sim.runner import Job, SimulationResult, simulate
 from baccara.sim.strategies import STRATEGIES
 from baccara.variants import Variant
 
-__all__ = ["COMMANDS", "money"]
-
-MINOR = 100  # minor units per unit of currency
-
-
-def money(text: str) -> int:
-    """Parse an amount of currency (``"25"``, ``"10.50"``) into minor units.
-
-    >>> money("10.50"), money("25")
-    (1050, 2500)
-    """
-    try:
-        value = Decimal(text.strip()) * MINOR
-    except InvalidOperation:
-        raise ValueError(f"bad amount {text!r}: expected a number such as 25 or 10.50") from None
-    if value != value.to_integral_value() or value <= 0:
-        raise ValueError(f"bad amount {text!r}: a positive amount with at most 2 decimals")
-    return int(value)
+__all__ = ["COMMANDS"]
 
 
 def _money_option(name: str, default: str | None, text: str) -> Callable[[Any], Any]:
@@ -45,7 +28,7 @@ def _money_option(name: str, default: str | None, text: str) -> Callable[[Any], 
         if value is None:
             return None
         try:
-            return money(value)
+            return parse_money(value, positive=True)
         except ValueError as error:
             raise click.BadParameter(str(error), ctx, param) from None
 
@@ -80,7 +63,7 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
 
 
 @click.command(name="simulate")
-@variant_option()
+@variant_option(families=HOUSE_GAMES)
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), help="Decks (default: the variant's).")
 @click.option(
     "--shoes",
@@ -133,8 +116,8 @@ def simulate_command(
 ) -> None:
     """Deal real shoes fast and measure every bet, with exact values beside.
 
-    Same --seed, same numbers, for any --workers and on Dask. Money is in
-    currency units (10.50); reports give minor units (cents).
+    Same --seed, same numbers, for any --workers and on Dask. Money is typed and
+    shown in currency units (10.50); the JSON report gives minor units (cents).
     """
     if plot_path and not strategies:
         strategies = ("flat:banker",)
@@ -150,7 +133,10 @@ def simulate_command(
     if strategies:
         floor = table_min if table_min is not None else unit
         if bankroll < floor:
-            fail(f"bankroll {bankroll / MINOR:.2f} is below the table minimum {floor / MINOR:.2f}")
+            fail(
+                f"bankroll {format_money(bankroll)} is below the table minimum "
+                f"{format_money(floor)}"
+            )
         plan = Plan(
             specs=strategies,
             bankroll=bankroll,
@@ -249,8 +235,8 @@ def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: s
         columns.append(
             (
                 f"{report.sessions:,}",
-                f"{final['mean'] / MINOR:,.2f}",
-                f"{final['p05'] / MINOR:,.0f}..{final['p95'] / MINOR:,.0f}",
+                format_money(round(final["mean"])),
+                f"{format_money(round(final['p05']))}..{format_money(round(final['p95']))}",
                 f"{report.risk_of_ruin:.2%}",
                 f"{ev / MINOR:+.3f}",
                 f"{ev_lo / MINOR:+.2f}..{ev_hi / MINOR:+.2f}",

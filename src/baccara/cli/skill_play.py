@@ -1,7 +1,8 @@
-"""``baccara play --variant chemin-de-fer|banque``: the skill variants in the terminal.
+"""``baccara play --variant chemin-de-fer|banque``: the players' games in the terminal.
 
-`baccara play` hands these two variants to `play_skill`; the game loop and its
-equilibrium bots live in `baccara.tui.skill`. Amounts are in minor units (cents).
+`baccara play` hands the variants of these families to `play_skill`; the game loops
+and their equilibrium bots live in `baccara.tui.skill`. Amounts are typed and shown
+as money (``25``, ``12.50``), kept in minor units inside.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from collections.abc import Callable
 from rich.console import Console
 
 from baccara.tui.skill import GameResult, play_banque, play_chemin
-from baccara.variants import Variant
+from baccara.variants import Family, Variant, require_family, variants_of
 
-__all__ = ["SKILL_VARIANTS", "play_skill"]
+__all__ = ["SKILL_FAMILIES", "SKILL_VARIANTS", "play_skill"]
 
-SKILL_VARIANTS = ("chemin-de-fer", "banque")
+SKILL_FAMILIES = (Family.CHEMIN_DE_FER, Family.BANQUE)
+"""The families `play_skill` runs."""
+SKILL_VARIANTS = tuple(v.name for v in variants_of(SKILL_FAMILIES))
 """The variants `play_skill` runs (by registry name)."""
 
 
@@ -59,17 +62,15 @@ def play_skill(
 
     ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``, `tableaux.House`).
     """
-    if variant.name not in SKILL_VARIANTS:
-        raise ValueError(
-            f"bad variant {variant.name!r}: play_skill runs {', '.join(SKILL_VARIANTS)}"
-        )
+    require_family(variant, SKILL_FAMILIES, user="the terminal's players' games")
     console = Console(highlight=False)
     humans = tuple(f"Player {i + 1}" for i in range(seats))
     ask = _ask(console)
     say = console.print
     try:
-        if variant.name == "chemin-de-fer":
+        if variant.family is Family.CHEMIN_DE_FER:
             return play_chemin(
+                variant=variant,
                 humans=humans,
                 bots=bots,
                 seed=seed,
@@ -81,7 +82,14 @@ def play_skill(
                 say=say,
             )
         return play_banque(
-            humans=humans, bots=bots, seed=seed, bankroll=bankroll, teach=teach, ask=ask, say=say
+            variant=variant,
+            humans=humans,
+            bots=bots,
+            seed=seed,
+            bankroll=bankroll,
+            teach=teach,
+            ask=ask,
+            say=say,
         )
     except _Quit:
         console.print("Goodbye.")

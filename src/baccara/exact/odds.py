@@ -37,7 +37,7 @@ from baccara.coup import Coup, Result, Side
 from baccara.exact import _kernels as ek
 from baccara.exact import batch as eb
 from baccara.shoe import MAX_DECKS
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = [
     "BETS",
@@ -558,7 +558,13 @@ def odds(
     Traceback (most recent call last):
     ...
     baccara.exact.odds.CompositionError: bad composition of 3 counts: give 10 (by value), 13 (by rank) or 52 (by card)
+    >>> odds(full_shoe(6), find_variant("chemmy"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: chemin-de-fer is a players' game (Chemin de Fer); the exact engine covers the house-banked games: punto-banco, ...
     """
+    if variant.family is not Family.PUNTO_BANCO:
+        require_family(variant, Family.PUNTO_BANCO, user="the exact engine")
     plan = _plan(variant)
     if not exact and not replacement and len(counts) == 10 and _plain_ints(counts):
         out = plan.fast(counts)  # one compiled call: 16 edges, then 3 probabilities
@@ -702,6 +708,7 @@ def batch_odds(
     >>> b["edge_banker"].round(6).tolist()
     [0.010579, 0.010117]
     """
+    require_family(variant, Family.PUNTO_BANCO, user="the exact engine")
     comps = _check_batch(compositions).astype(np.float64)
     plan = _plan(variant, side_bets)
     cols = eb.batch_columns(comps, plan.table, plan.table4)
@@ -816,6 +823,7 @@ def effects_of_removal(decks: int = 8, variant: Variant = PUNTO_BANCO) -> Effect
     >>> round(e.probabilities["player"][4], 10), round(e.probabilities["player"][0], 10)
     (-4.35175e-05, -3.7381e-05)
     """
+    require_family(variant, Family.PUNTO_BANCO, user="the exact engine")
     if isinstance(decks, bool) or not isinstance(decks, Integral) or not 1 <= decks <= MAX_DECKS:
         raise CompositionError(f"bad number of decks {decks!r}: expected 1 to {MAX_DECKS}")
     full = (int(decks),) * 52

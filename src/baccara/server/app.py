@@ -25,11 +25,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from baccara.db.ledger import Ledger
+from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.runner import Fault, TableRunner, Timing, no_fault, shoe_records
+from baccara.server.protocol import TableSummary, schema
+from baccara.server.runner import Fault, TableRunner, Timing, no_fault
+from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
-from baccara.variants import find_variant
+from baccara.variants import Family, find_variant, variants_of
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 
@@ -83,6 +86,12 @@ class ServerState:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
 
+WEB_GAMES = "the house-banked games: " + ", ".join(
+    v.name for v in variants_of([Family.PUNTO_BANCO])
+)
+"""What the web table plays, for the one-line refusal of the others."""
+
+
 def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
     """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze); a bad one raises.
 
@@ -92,6 +101,10 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     Traceback (most recent call last):
     ...
     baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
+    >>> _table_specs(("chemmy",))
+    Traceback (most recent call last):
+    ...
+    ValueError: bad table 'chemmy': chemin-de-fer is a players' game (Chemin de Fer); the web table plays the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini; the players' games come online in a later release
     """
     out = []
     for number, spec in enumerate(specs, start=1):
@@ -100,7 +113,13 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
             raise ValueError(f"bad table option {option!r} in {spec!r}: only ':squeeze'")
         name, _, variant = base.partition("=")
         table_id, variant = (name, variant) if variant else (f"t{number}", name)
-        find_variant(variant)  # refused here, in one line, not at start-up
+        found = find_variant(variant)  # refused here, in one line, not at start-up
+        if not found.house_banked:
+            raise ValueError(
+                f"bad table {spec!r}: {found.name} is a players' game ({found.family.label}); "
+                f"the web table plays {WEB_GAMES}; the players' games come online in a later "
+                "release"
+            )
         out.append((table_id, variant, squeeze or option == "squeeze"))
     return out
 
@@ -278,28 +297,34 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         return JSONResponse({"name": user.name, "balance": balance})
 
     @app.get("/api/tables")
-    async def lobby() -> list[dict[str, Any]]:
-        return [runner.summary() for runner in state.tables.values()]
+    async def lobby() -> list[TableSummary]:
+        return [views.summary(runner) for runner in state.tables.values()]
+
+    @app.get("/api/protocol")
+    async def protocol() -> dict[str, Any]:
+        """The JSON Schema of every WebSocket message, both ways."""
+        return schema()
 
     @app.get("/api/tables/{table_id}")
     async def table_view(table_id: str, request: Request) -> JSONResponse:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return JSONResponse(await runner.snapshot(await current_user(request)))
+        snap = await views.snapshot(runner, await current_user(request))
+        return JSONResponse(snap.model_dump(mode="json"))
 
     @app.get("/api/tables/{table_id}/roads.svg")
     async def roads_svg(table_id: str) -> Response:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return Response(runner.roads_json()["svg"], media_type="image/svg+xml")
+        return Response(views.roads_view(runner.table.roads).svg, media_type="image/svg+xml")
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
         if table_id not in state.tables:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return JSONResponse(await state.run(shoe_records, ledger, table_id))
+        return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:

@@ -16,7 +16,6 @@ shoe and settled; a round still open is voided and every bet refunded.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
@@ -27,17 +26,22 @@ from functools import partial
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from pydantic import BaseModel
 
-from baccara.bets import BetKind, bets_for
+from baccara.bets import BetKind
+from baccara.cards import hand_total
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, Ledger, accounts, check_amount, metadata, rounds
-from baccara.fair import FairShoe, ShoeRecord
-from baccara.roads.render import render_svg
+from baccara.db.ledger import BetError, Ledger, accounts
+from baccara.fair import FairShoe
+from baccara.server import protocol as P
+from baccara.server import views
 from baccara.server.auth import User
+from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeRules
-from baccara.table.engine import Table, TableRules, reveal
+from baccara.table.engine import Table, TableRules
 from baccara.table.events import CoupSettled, Phase, TableError
+from baccara.table.narration import reveal
 from baccara.variants import Variant
 
 __all__ = ["Fault", "Listener", "TableRunner", "Timing", "no_fault"]
@@ -53,18 +57,6 @@ def no_fault(point: str) -> None:
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
-
-online_shoes = sa.Table(
-    "online_shoes",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(64), nullable=False, index=True),
-    sa.Column("server_seed", sa.String(64), nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
-    sa.Column("client_seeds", sa.JSON, nullable=False),
-    sa.Column("sealed", sa.Boolean, nullable=False),
-    sa.Column("finished", sa.Boolean, nullable=False),
-)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -85,9 +77,9 @@ class Listener:
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=2000)
         self.dropped = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (as JSON)."""
-        self.send_text(json.dumps(message, separators=(",", ":")))
+    def send(self, message: BaseModel) -> None:
+        """Queue a message of the protocol (as JSON)."""
+        self.send_text(message.model_dump_json())
 
     def send_text(self, text: str) -> None:
         """Queue a JSON text; a client too slow to keep up is dropped (it will reconnect)."""
@@ -125,7 +117,6 @@ class TableRunner:
         self.shoe_rules = ShoeRules(decks=decks or variant.decks)
         self.rules = TableRules(seats=min(14, variant.seats), shoe=self.shoe_rules)
         self.table = Table(variant=variant, rules=self.rules)
-        self.kinds = frozenset(bets_for(variant))
         # The last events as sent (seq, JSON text) for reconnecting clients: text, not
         # dicts, so that thousands of them give the garbage collector nothing to scan.
         self.events: deque[tuple[int, str]] = deque(maxlen=1000)
@@ -133,6 +124,7 @@ class TableRunner:
         self.listeners: set[Listener] = set()
         self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
         self.fair: FairShoe | None = None
+        self.shoes = ShoeBook(ledger, table_id)
         self.shoe_id: int | None = None
         self.round_id: int | None = None
         self.round_number = 0
@@ -141,7 +133,7 @@ class TableRunner:
         self.bets_changed = False
         self.history: deque[dict[str, Any]] = deque(maxlen=10)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
-        self.revealed: list[dict[str, Any]] = []
+        self.revealed: list[P.Shown] = []
         self.stopping = False
         ledger.fault = fault
 
@@ -156,17 +148,16 @@ class TableRunner:
         """Run a database write on the writer thread (after any bets waiting)."""
         return await self.batcher.call(fn, *args, **kwargs)
 
-    def emit(self, kind: str, /, **data: Any) -> dict[str, Any]:
-        """Log an event and send it to every listener."""
+    def emit(self, kind: type[P.Event], /, **data: Any) -> None:
+        """Log an event of the protocol and send it to every listener."""
         self.seq += 1
-        event = {"type": kind, "table": self.id, "seq": self.seq, "time": time.time(), **data}
-        text = json.dumps(event, separators=(",", ":"))  # once, for every listener
+        event = kind(table=self.id, seq=self.seq, time=time.time(), **data)
+        text = event.model_dump_json()  # once, for every listener
         self.events.append((self.seq, text))
         for listener in list(self.listeners):
             listener.send_text(text)
-        return event
 
-    def send_to(self, name: str, message: dict[str, Any]) -> None:
+    def send_to(self, name: str, message: BaseModel) -> None:
         """Send a private message to every connection of player ``name``."""
         for listener in list(self.listeners):
             if listener.user is not None and listener.user.name == name:
@@ -177,28 +168,10 @@ class TableRunner:
     def recover(self) -> list[str]:
         """Finish what a crash left: rebuild the shoe, settle closed rounds, void open ones."""
         notes: list[str] = []
-        with self.ledger.engine.connect() as conn:
-            shoe = (
-                conn.execute(
-                    sa.select(online_shoes)
-                    .where(online_shoes.c.table_id == self.id, online_shoes.c.finished.is_(False))
-                    .order_by(online_shoes.c.id.desc())
-                )
-                .mappings()
-                .first()
-            )
-            last = conn.execute(
-                sa.select(sa.func.max(rounds.c.number)).where(rounds.c.table_id == self.id)
-            ).scalar()
-        self.round_number = int(last or 0)
-        if shoe is not None:
-            self.shoe_id = int(shoe["id"])
-            self.fair = FairShoe(
-                server_seed=shoe["server_seed"],
-                rules=dict(shoe["rules"]),
-                client_seeds=list(shoe["client_seeds"]),
-                sealed=bool(shoe["sealed"]),
-            )
+        self.round_number = self.shoes.last_round_number()
+        found = self.shoes.unfinished()
+        if found is not None:
+            self.shoe_id, self.fair = found
             if self.fair.sealed:
                 self._replay_shoe()
                 if self.table.phase is Phase.SHOE_CHANGE:  # crashed before the reveal
@@ -229,15 +202,9 @@ class TableRunner:
         return notes
 
     def _replay_shoe(self) -> None:
-        assert self.fair is not None
+        assert self.fair is not None and self.shoe_id is not None
         self.table.change_shoe(self.fair.shoe().cards)
-        with self.ledger.engine.connect() as conn:
-            done = conn.execute(
-                sa.select(rounds.c.coup)
-                .where(rounds.c.shoe_id == self.shoe_id, rounds.c.phase == "settled")
-                .order_by(rounds.c.coup_index)
-            ).all()
-        for (notation,) in done:
+        for notation in self.shoes.settled_coups(self.shoe_id):
             coup = self.table.deal().coup
             if coup.notation() != notation:
                 raise RuntimeError(f"shoe {self.shoe_id} replays {coup}, the store has {notation}")
@@ -245,53 +212,29 @@ class TableRunner:
 
     def _new_shoe(self) -> None:
         self.fair = FairShoe.new(self.variant, self.shoe_rules)
-        with self.ledger.engine.begin() as conn:
-            key = conn.execute(
-                online_shoes.insert().values(
-                    table_id=self.id,
-                    server_seed=self.fair.server_seed,
-                    rules=self.fair.rules,
-                    client_seeds=[],
-                    sealed=False,
-                    finished=False,
-                )
-            ).inserted_primary_key
-        assert key is not None
-        self.shoe_id = int(key[0])
+        self.shoe_id = self.shoes.add(self.fair)
         self.table.change_shoe(pending=True)  # bets open; the players' seeds until the seal
 
     def _seal(self) -> None:
-        assert self.fair is not None
-        with self.ledger.engine.begin() as conn:
-            conn.execute(
-                online_shoes.update()
-                .where(online_shoes.c.id == self.shoe_id)
-                .values(sealed=True, client_seeds=list(self.fair.client_seeds))
-            )
-        self.table.change_shoe(self.fair.shoe().cards)
+        assert self.fair is not None and self.shoe_id is not None
+        cards = self.fair.shoe().cards  # seals the client seeds
+        self.shoes.update(self.shoe_id, self.fair)
+        self.table.change_shoe(cards)
 
     def _finish_shoe(self) -> dict[str, Any]:
-        assert self.fair is not None
+        assert self.fair is not None and self.shoe_id is not None
         record = self.fair.record([c.notation() for c in self.table.coups]).to_json()
-        with self.ledger.engine.begin() as conn:
-            conn.execute(
-                online_shoes.update().where(online_shoes.c.id == self.shoe_id).values(finished=True)
-            )
+        self.shoes.update(self.shoe_id, self.fair, finished=True)
         self.records.append(record)
         self.fair = None
         return record
 
     def add_client_seed(self, seed: str) -> None:
         """A player's seed for the shoe not yet shuffled (stored before it is used)."""
-        if self.fair is None or self.fair.sealed:
+        if self.fair is None or self.fair.sealed or self.shoe_id is None:
             raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
         self.fair.add_client_seed(seed)
-        with self.ledger.engine.begin() as conn:
-            conn.execute(
-                online_shoes.update()
-                .where(online_shoes.c.id == self.shoe_id)
-                .values(client_seeds=list(self.fair.client_seeds))
-            )
+        self.shoes.update(self.shoe_id, self.fair)
 
     # -- the round loop -------------------------------------------------------------------
 
@@ -305,7 +248,7 @@ class TableRunner:
             raise
         for note in notes:
             log.warning("table %s: %s", self.id, note)
-            self.emit("notice", text=note)
+            self.emit(P.Notice, text=note)
         while not self.stopping:
             try:
                 await self.play_round()
@@ -320,7 +263,7 @@ class TableRunner:
         if self.fair is None or (self.table.phase is Phase.SHOE_CHANGE and self.fair.sealed):
             await self.db_write(self._new_shoe)
             assert self.fair is not None
-            self.emit("shoe", **self.fair.commitment())
+            self.emit(P.ShoeAnnounced, **self.fair.commitment())
         assert self.fair is not None
         self.round_number += 1
         self.closes_at = time.time() + self.timing.bet_seconds
@@ -335,7 +278,7 @@ class TableRunner:
         )
         self.phase = "betting"
         self.emit(
-            "round_open",
+            P.RoundOpen,
             round=self.round_id,
             number=self.round_number,
             closes_at=self.closes_at,
@@ -347,7 +290,7 @@ class TableRunner:
         self.phase = "closing"
         await self.db_write(self.ledger.close_round, self.round_id)
         self.phase = "dealing"
-        self.emit("no_more_bets", round=self.round_id)
+        self.emit(P.NoMoreBets, round=self.round_id)
         assert self.fair is not None
         if not self.fair.sealed:
             await self.db_write(self._seal)
@@ -358,16 +301,18 @@ class TableRunner:
         if self.squeeze:
             await self._squeeze()
         for index, step in enumerate(reveal(coup)):
-            shown = {
-                "card": None if step.card is None else str(step.card),
-                "side": None if step.side is None else step.side.word,
-                "player": [str(c) for c in step.player],
-                "banker": [str(c) for c in step.banker],
-                "words": step.words,
-                "reason": step.reason,
-            }
+            shown = P.Shown(
+                card=None if step.card is None else str(step.card),
+                side=None if step.side is None else step.side.word,  # type: ignore[arg-type]
+                player=[str(c) for c in step.player],
+                banker=[str(c) for c in step.banker],
+                player_total=hand_total(step.player) if step.player else None,
+                banker_total=hand_total(step.banker) if step.banker else None,
+                words=step.words,
+                reason=step.reason,
+            )
             self.revealed.append(shown)
-            self.emit("card", round=self.round_id, step=index, **shown)
+            self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
             await asyncio.sleep(self.timing.card_seconds)
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # the third card is out (and sent)
@@ -376,7 +321,7 @@ class TableRunner:
         await self._announce(coup, settled)
         if self.table.phase is Phase.SHOE_CHANGE:
             record = await self.db_write(self._finish_shoe)
-            self.emit("shoe_end", record=record)
+            self.emit(P.ShoeEnd, record=record)
         self.phase = "settled"
         await asyncio.sleep(self.timing.result_seconds)
 
@@ -404,7 +349,7 @@ class TableRunner:
         peel = {"player": 0.0, "banker": 0.0}
         self.squeezing = {**announced, "peel": peel}
         self.phase = "squeeze"
-        self.emit("squeeze", **announced)
+        self.emit(P.SqueezeStart, **announced)
         sent = dict(peel)
         squeezed = [side for side, name in squeezers.items() if name is not None]
         while (left := ends_at - time.time()) > 0:
@@ -413,8 +358,13 @@ class TableRunner:
                 if value != sent[side]:  # the squeezer's hand, relayed (not logged)
                     sent[side] = value
                     self._relay(
-                        {"type": "peel", "table": self.id, "round": self.round_id, "side": side}
-                        | {"by": squeezers[side], "peel": value}
+                        P.Peel(
+                            table=self.id,
+                            round=self.round_id,
+                            side=side,  # type: ignore[arg-type]
+                            by=squeezers[side],
+                            peel=value,
+                        )
                     )
             if squeezed and all(peel[side] >= 1.0 for side in squeezed):
                 break
@@ -435,8 +385,8 @@ class TableRunner:
             raise BetError("bad_peel", "peel must be a number from 0 to 1")
         squeezing["peel"][side] = max(squeezing["peel"][side], float(amount))
 
-    def _relay(self, message: dict[str, Any]) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+    def _relay(self, message: BaseModel) -> None:
+        text = message.model_dump_json()
         for listener in list(self.listeners):
             listener.send_text(text)
 
@@ -450,7 +400,7 @@ class TableRunner:
         for stakes in players.values():
             for kind, amount in stakes.items():
                 totals[kind] = totals.get(kind, 0) + amount
-        self.emit("bets", round=self.round_id, totals=totals, players=players)
+        self.emit(P.Bets, round=self.round_id, totals=totals, players=players)
 
     def layout(self) -> dict[str, dict[str, int]]:
         """Every player's stakes on the layout this round, from the engine's seats."""
@@ -507,10 +457,10 @@ class TableRunner:
             "player_total": coup.player_total,
             "banker_total": coup.banker_total,
             "announcement": coup.announcement(),
-            "steps": list(self.revealed),
+            "steps": [step.model_dump() for step in self.revealed],
         }
         self.history.appendleft(result)
-        self.emit("result", **result, roads=self.roads_json())
+        self.emit(P.RoundResult, **result, roads=views.roads_view(self.table.roads))
         here = {
             listener.user.name: listener.user.account
             for listener in self.listeners
@@ -520,13 +470,13 @@ class TableRunner:
         for name, account in here.items():
             self.send_to(
                 name,
-                {
-                    "type": "payout",
-                    "table": self.id,
-                    "round": self.round_id,
-                    "balance": balances[account],
-                    **by_player[name],
-                },
+                P.Payout(
+                    table=self.id,
+                    round=self.round_id,
+                    balance=balances[account],
+                    staked=by_player[name]["staked"],
+                    returned=by_player[name]["returned"],
+                ),
             )
 
     # -- players --------------------------------------------------------------------------
@@ -540,28 +490,21 @@ class TableRunner:
         if not self.table.can_seat(player=user.name, stack=0, wallet=True):
             return None
         seat = self.table.seat(player=user.name, stack=0, wallet=True).seat
-        self.emit("seat", seat=seat, player=user.name)
+        self.emit(P.SeatEvent, seat=seat, player=user.name)
         return seat
 
-    async def place_bet(self, user: User, message: dict[str, Any]) -> dict[str, Any]:
-        """Check and place one bet; the answer is an ack or raises `BetError`."""
-        bet_id = message.get("bet_id")
-        if not isinstance(bet_id, str) or not 1 <= len(bet_id) <= 64:
-            raise BetError("bad_bet_id", "bad bet id: a string of 1 to 64 characters")
+    async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
+        """Check and place one bet (validated at the edge); its ack, or raise `BetError`."""
+        bet_id, amount = message.bet_id, message.amount
         try:
-            kind = BetKind.parse(str(message.get("kind", "")))
+            kind = BetKind.parse(message.kind)
         except ValueError as error:
             raise BetError("unknown_bet", str(error)) from None
-        if kind not in self.kinds:
-            raise BetError(
-                "unknown_bet", f"this {self.variant.title} table takes no {kind.label} bets"
-            )
-        amount = check_amount(message.get("amount"))
         open_now = self.phase == "betting" and time.time() < self.closes_at
-        if not open_now or message.get("round") not in (None, self.round_id):
+        if not open_now or message.round not in (None, self.round_id):
             stored = await self.db(self.ledger.find_bet, user.account, bet_id)
             if stored is not None and (stored.amount, stored.kind) == (amount, kind.value):
-                return _ack(stored, self.id)
+                return views.ack(stored, self.id)
             if stored is not None:
                 raise BetError(
                     "bet_id_reused", f"bet id {bet_id!r} was already used for another bet"
@@ -590,137 +533,4 @@ class TableRunner:
             except TableError:  # answered after the close: the deal takes the ledger's layout
                 log.warning("table %s: bet %s of %s came after the close", self.id, bet_id, user)
             self.bets_changed = True  # the round loop sends the layout a few times a second
-        return _ack(receipt, self.id)
-
-    # -- views ------------------------------------------------------------------------------
-
-    def roads_json(self) -> dict[str, Any]:
-        """Roads, ask-road predictions and statistics of the current shoe."""
-        roads = self.table.roads
-        return {
-            "svg": render_svg(roads, cell=18),
-            "predictions": {side.word: p.to_json() for side, p in roads.predictions().items()},
-            "statistics": roads.statistics().to_json(),
-            "results": "".join(cell.result.value for cell in roads.bead_plate),
-        }
-
-    def summary(self) -> dict[str, Any]:
-        """The lobby's line for this table."""
-        return {
-            "id": self.id,
-            "variant": self.variant.name,
-            "title": self.variant.title,
-            "description": self.variant.description,
-            "phase": self.phase,
-            "players": len({listener.user.name for listener in self.listeners if listener.user}),
-            "seats": self.rules.seats,
-            "seated": len(self.table.seats),
-            "squeeze": self.squeeze,
-            "limits": self.limits(),
-            "roads": self.roads_json(),
-        }
-
-    def limits(self) -> dict[str, dict[str, int]]:
-        """Minimum and maximum of each bet this table takes."""
-        return {
-            kind.value: {
-                "min": self.rules.limit(kind).minimum,
-                "max": self.rules.limit(kind).maximum,
-            }
-            for kind in bets_for(self.variant)
-        }
-
-    async def snapshot(self, user: User | None) -> dict[str, Any]:
-        """Everything a (re)connecting client needs to draw the table."""
-        balance = None if user is None else await self.db(self.ledger.balance, user.account)
-        mine: list[dict[str, Any]] = []
-        if user is not None and self.round_id is not None:
-            rows = await self.db(self.ledger.round_bets, self.round_id, user.account)
-            mine = [
-                {
-                    "bet_id": r["bet_id"],
-                    "kind": r["kind"],
-                    "amount": r["amount"],
-                    "status": r["status"],
-                }
-                for r in rows
-            ]
-        return {
-            "type": "snapshot",
-            "table": self.id,
-            "seq": self.seq,
-            "variant": self.variant.name,
-            "title": self.variant.title,
-            "pays": _pays(self.variant),
-            "limits": self.limits(),
-            "phase": self.phase,
-            "round": self.round_id,
-            "number": self.round_number,
-            "closes_at": self.closes_at,
-            "server_time": time.time(),
-            "time_left": max(0.0, self.closes_at - time.time()) if self.phase == "betting" else 0.0,
-            "bet_seconds": self.timing.bet_seconds,
-            "squeeze": self.squeeze,
-            "squeeze_seconds": self.timing.squeeze_seconds if self.squeeze else 0.0,
-            "squeezing": None if self.squeezing is None else dict(self.squeezing),
-            "user": None if user is None else user.name,
-            "seat": None if user is None else self.table.seat_of(user.name),
-            "seats": {s.player: s.number for s in self.table.seats},
-            "balance": balance,
-            "my_bets": mine,
-            "table_bets": self.layout(),
-            "revealed": list(self.revealed),
-            "history": list(self.history),
-            "roads": self.roads_json(),
-            "fair": None if self.fair is None else self.fair.commitment(),
-            "records": list(self.records)[-3:],
-            "shoe_coups": len(self.table.coups),
-        }
-
-
-def _ack(receipt: Any, table: str) -> dict[str, Any]:
-    return {
-        "type": "bet_ack",
-        "table": table,
-        "bet_id": receipt.bet_id,
-        "round": receipt.round_id,
-        "kind": receipt.kind,
-        "amount": receipt.amount,
-        "balance": receipt.balance,
-        "duplicate": receipt.duplicate,
-        "status": receipt.status,
-        "returned": receipt.returned,
-    }
-
-
-def _pays(variant: Variant) -> dict[str, str]:
-    from baccara.bets import describe_pays
-
-    return {kind.value: describe_pays(kind, variant) for kind in bets_for(variant)}
-
-
-def shoe_records(ledger: Ledger, table_id: str, limit: int = 20) -> list[dict[str, Any]]:
-    """Finished shoes of a table as verify records (seed revealed), newest first."""
-    with ledger.engine.connect() as conn:
-        shoes = conn.execute(
-            sa.select(online_shoes)
-            .where(online_shoes.c.table_id == table_id, online_shoes.c.finished.is_(True))
-            .order_by(online_shoes.c.id.desc())
-            .limit(limit)
-        ).mappings()
-        out = []
-        for shoe in list(shoes):
-            coups = conn.execute(
-                sa.select(rounds.c.coup)
-                .where(rounds.c.shoe_id == shoe["id"], rounds.c.phase == "settled")
-                .order_by(rounds.c.coup_index)
-            ).all()
-            fair = FairShoe(
-                server_seed=shoe["server_seed"],
-                rules=dict(shoe["rules"]),
-                client_seeds=list(shoe["client_seeds"]),
-                sealed=True,
-            )
-            record: ShoeRecord = fair.record([c for (c,) in coups])
-            out.append(record.to_json())
-    return out
+        return views.ack(receipt, self.id)

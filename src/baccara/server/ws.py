@@ -1,4 +1,4 @@
-"""The WebSocket protocol: one JSON object per message.
+"""The WebSocket connection: one JSON object per message (`baccara.server.protocol`).
 
 Client to server::
 
@@ -25,24 +25,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import BaseModel
 
 from baccara.db.ledger import BetError
 from baccara.fair import FairError
+from baccara.server import views
+from baccara.server.protocol import (
+    BetMessage,
+    ErrorMessage,
+    JoinMessage,
+    PingMessage,
+    Pong,
+    ProtocolError,
+    SeedAck,
+    SqueezeMessage,
+    read_client,
+)
 from baccara.server.runner import Listener, TableRunner
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerState
 
 __all__ = ["origin_allowed", "serve_socket"]
-
-MAX_MESSAGE = 4096
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -59,10 +68,6 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     if origin in allowed:
         return True
     return urlsplit(origin).netloc == (host or "")
-
-
-def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 async def serve_socket(socket: WebSocket, state: ServerState) -> None:
@@ -84,7 +89,9 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         while True:
             text = await socket.receive_text()
             if not state.message_limiter.allow(user.name):
-                listener.send(_error("rate_limited", "too many messages: slow down"))
+                listener.send(
+                    ErrorMessage(code="rate_limited", message="too many messages: slow down")
+                )
                 continue
             reply = await _handle(text, state, listener, runner)
             if isinstance(reply, TableRunner):
@@ -110,59 +117,49 @@ async def _send_loop(socket: WebSocket, listener: Listener) -> None:
 
 async def _handle(
     text: str, state: ServerState, listener: Listener, runner: TableRunner | None
-) -> dict[str, Any] | TableRunner | None:
-    if len(text) > MAX_MESSAGE:
-        return _error("bad_message", f"message too long: at most {MAX_MESSAGE} characters")
+) -> BaseModel | TableRunner | None:
     try:
-        message = json.loads(text, parse_constant=lambda name: math.nan)
-    except ValueError:
-        return _error("bad_message", "malformed message: expected one JSON object")
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        return _error("bad_message", "malformed message: expected an object with a 'type'")
-    kind = message["type"]
+        message = read_client(text)
+    except ProtocolError as error:
+        return ErrorMessage(code=error.code, message=str(error), bet_id=error.bet_id)
     user = listener.user
     assert user is not None
-    if kind == "ping":
-        return {"type": "pong", "server_time": time.time()}
-    if kind == "join":
-        target = state.tables.get(str(message.get("table")))
+    if isinstance(message, PingMessage):
+        return Pong(server_time=time.time())
+    if isinstance(message, JoinMessage):
+        target = state.tables.get(message.table)
         if target is None:
-            return _error("unknown_table", f"unknown table {message.get('table')!r}")
+            return ErrorMessage(code="unknown_table", message=f"unknown table {message.table!r}")
         if runner is not None:
             runner.listeners.discard(listener)
-        snapshot = await target.snapshot(user)
+        snapshot = await views.snapshot(target, user)
         listener.send(snapshot)
-        since = message.get("since")
-        if isinstance(since, int) and not isinstance(since, bool):
-            for seq, text in list(target.events):
-                if since < seq <= snapshot["seq"]:
-                    listener.send_text(text[:-1] + ',"missed":true}')
+        if message.since is not None:
+            for seq, event in list(target.events):
+                if message.since < seq <= snapshot.seq:
+                    listener.send_text(event[:-1] + ',"missed":true}')
         target.listeners.add(listener)
         target.take_seat(user)
         return target
     if runner is None:
-        return _error("not_joined", "join a table first")
-    if kind == "bet":
-        bet_id = message.get("bet_id")
+        return ErrorMessage(code="not_joined", message="join a table first")
+    if isinstance(message, BetMessage):
         if not state.bet_limiter.allow(user.name):
-            return _error("rate_limited", "too many bets: slow down", bet_id=bet_id)
+            return ErrorMessage(
+                code="rate_limited", message="too many bets: slow down", bet_id=message.bet_id
+            )
         try:
             return await runner.place_bet(user, message)
         except BetError as error:
-            return _error(error.code, str(error), bet_id=bet_id)
-    if kind == "squeeze":
+            return ErrorMessage(code=error.code, message=str(error), bet_id=message.bet_id)
+    if isinstance(message, SqueezeMessage):
         try:
-            runner.peel(user, message.get("side"), message.get("peel"))
+            runner.peel(user, message.side, message.peel)
         except BetError as error:
-            return _error(error.code, str(error))
+            return ErrorMessage(code=error.code, message=str(error))
         return None
-    if kind == "seed":
-        seed = message.get("seed")
-        try:
-            if not isinstance(seed, str):
-                raise FairError("bad client seed: a string is required")
-            await runner.db_write(runner.add_client_seed, seed)
-        except (FairError, BetError) as error:
-            return _error(getattr(error, "code", "bad_seed"), str(error))
-        return {"type": "seed_ack", "table": runner.id, "seed": seed}
-    return _error("bad_message", f"unknown message type {kind!r}")
+    try:
+        await runner.db_write(runner.add_client_seed, message.seed)
+    except (FairError, BetError) as error:
+        return ErrorMessage(code=getattr(error, "code", "bad_seed"), message=str(error))
+    return SeedAck(table=runner.id, seed=message.seed)

@@ -29,6 +29,7 @@ from typing import Any
 
 from baccara.bets import bets_for
 from baccara.coup import Coup
+from baccara.money import format_money
 from baccara.sim.runner import (
     Progress,
     SimulationError,
@@ -53,7 +54,7 @@ class Plan:
     >>> Plan(specs=("flat:banker",), bankroll=500, unit=100, table_min=1000)
     Traceback (most recent call last):
     ...
-    baccara.sim.runner.SimulationError: bankroll 500 is below the table minimum 1000
+    baccara.sim.runner.SimulationError: bankroll 5.00 is below the table minimum 10.00
     """
 
     specs: tuple[str, ...]
@@ -68,13 +69,19 @@ class Plan:
         if not self.specs:
             raise SimulationError("no strategy given")
         if self.bankroll <= 0:
-            raise SimulationError(f"bad bankroll {self.bankroll}: expected a positive amount")
+            raise SimulationError(
+                f"bad bankroll {format_money(self.bankroll)}: expected a positive amount"
+            )
         if self.table_min is not None and self.bankroll < self.table_min:
             raise SimulationError(
-                f"bankroll {self.bankroll} is below the table minimum {self.table_min}"
+                f"bankroll {format_money(self.bankroll)} is below the table minimum "
+                f"{format_money(self.table_min)}"
             )
         if self.unit > self.bankroll:
-            raise SimulationError(f"unit {self.unit} is more than the bankroll {self.bankroll}")
+            raise SimulationError(
+                f"unit {format_money(self.unit)} is more than the bankroll "
+                f"{format_money(self.bankroll)}"
+            )
         if self.session_shoes < 1:
             raise SimulationError(f"bad session length {self.session_shoes}: at least 1 shoe")
         for spec in self.specs:

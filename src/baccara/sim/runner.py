@@ -38,7 +38,7 @@ from baccara.cards import RANKS, SUITS, Card
 from baccara.coup import Coup
 from baccara.shoe import Shoe, ShoeRules
 from baccara.sim import _kernels as kernels
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = [
     "CHUNK_SHOES",
@@ -89,6 +89,11 @@ class Job:
     Traceback (most recent call last):
     ...
     baccara.sim.runner.SimulationError: bad number of shoes 0: expected at least 1
+    >>> from baccara.variants import find_variant
+    >>> Job(shoes=1, variant=find_variant("banque"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: banque is a players' game (Baccarat Banque); the simulator covers the house-banked games: punto-banco, ...
     """
 
     shoes: int
@@ -103,6 +108,7 @@ class Job:
         if self.shoes >= 2**32:
             raise SimulationError(f"bad number of shoes {self.shoes}: at most 2**32 - 1")
         entropy_words(self.seed)
+        require_family(self.variant, Family.PUNTO_BANCO, user="the simulator")
         allowed = bets_for(self.variant)
         for kind in self.bet_kinds:
             if kind not in allowed:

@@ -33,6 +33,7 @@ from typing import Protocol
 from baccara.bets import BetKind
 from baccara.cards import Card
 from baccara.coup import Coup, Result, Side
+from baccara.money import format_money
 from baccara.roads.board import Roads
 from baccara.variants import PUNTO_BANCO, Variant
 
@@ -421,9 +422,14 @@ def make_strategy(
     if isinstance(unit, bool) or not isinstance(unit, int) or unit <= 0:
         raise StrategyError(f"bad unit {unit!r}: a stake is a positive whole number of minor units")
     if table_min is not None and table_min <= 0:
-        raise StrategyError(f"bad table minimum {table_min!r}: expected a positive amount")
+        raise StrategyError(
+            f"bad table minimum {format_money(table_min)}: expected a positive amount"
+        )
     if table_max is not None and table_max < (table_min or 1):
-        raise StrategyError(f"bad table maximum {table_max!r}: below the table minimum")
+        raise StrategyError(
+            f"bad table maximum {format_money(table_max)}: below the table minimum "
+            f"{format_money(table_min or 1)}"
+        )
     text = spec.strip().lower()
     name, _, argument = text.partition(":")
     limits = _Limits(table_min, table_max)

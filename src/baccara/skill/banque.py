@@ -22,7 +22,7 @@ knowing both tableaux, and his one hand settles each tableau on its own.
 >>> [e.text for e in table.draw()]
 ['Left punter has 5 and draws 4c: 9.']
 >>> [e.text for e in table.banker_stand()]
-['Banker has 5 and stands.', 'Left: 9 to 5, the punters win 1000.']
+['Banker has 5 and stands.', 'Left: 9 to 5, the punters win 10.00.']
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from fractions import Fraction
 from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
+from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
-from baccara.variants import Variant, find_variant
+from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
     "BankAuctioned",
@@ -180,6 +181,7 @@ class BanqueTable:
         if len(names) < 2 or len(names) != len(bankrolls):
             raise BanqueError("a table needs at least two seats, each with a bankroll")
         self.variant = variant or find_variant("banque")
+        require_family(self.variant, Family.BANQUE, user="the Banque table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
         self.minimum = minimum
@@ -270,9 +272,11 @@ class BanqueTable:
             raise BanqueError(f"no seat {seat}")
         best = max(self.bids.values(), default=self.minimum - 1)
         if amount <= best:
-            raise BanqueError(f"bad bid {amount}: it must beat {best}")
+            raise BanqueError(f"bad bid {format_money(amount)}: it must beat {format_money(best)}")
         if amount > self.bankrolls[seat]:
-            raise BanqueError(f"bad bid {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+            raise BanqueError(
+                f"bad bid {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
+            )
 
     def bid(self, seat: int, amount: int) -> tuple[BanqueEvent, ...]:
         """``seat`` offers to risk ``amount`` as the bank."""
@@ -281,7 +285,9 @@ class BanqueTable:
         return self._record(
             [
                 BidPlaced(
-                    text=f"{self.names[seat]} bids {amount} for the bank.", seat=seat, amount=amount
+                    text=f"{self.names[seat]} bids {format_money(amount)} for the bank.",
+                    seat=seat,
+                    amount=amount,
                 )
             ]
         )
@@ -308,7 +314,7 @@ class BanqueTable:
         return self._record(
             [
                 BankAuctioned(
-                    text=f"{self.names[seat]} takes the bank for {amount}.",
+                    text=f"{self.names[seat]} takes the bank for {format_money(amount)}.",
                     seat=seat,
                     amount=amount,
                 )
@@ -339,7 +345,7 @@ class BanqueTable:
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
         return [
             BankerLeft(
-                text=f"{self.names[seat]} leaves the bank ({reason}) with {returned}.",
+                text=f"{self.names[seat]} leaves the bank ({reason}) with {format_money(returned)}.",
                 seat=seat,
                 reason=reason,
                 returned=returned,
@@ -374,10 +380,12 @@ class BanqueTable:
         if self.to_act != seat:
             raise BanqueError(f"it is not seat {seat}'s turn to stake")
         if amount < 0 or amount > self.bankrolls[seat]:
-            raise BanqueError(f"bad stake {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+            raise BanqueError(
+                f"bad stake {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
+            )
         if self.covered + amount > self.bank:
             raise BanqueError(
-                f"bad stake {amount}: the bank covers only {self.bank - self.covered} more"
+                f"bad stake {format_money(amount)}: the bank covers only {format_money(self.bank - self.covered)} more"
             )
 
     def stake(self, seat: int, tableau: Tableau, amount: int) -> tuple[BanqueEvent, ...]:
@@ -387,7 +395,9 @@ class BanqueTable:
         if amount:
             self.bankrolls[seat] -= amount
             self.stakes[tableau][seat] = amount
-            text = f"{self.names[seat]} stakes {amount} on the {tableau.word} tableau."
+            text = (
+                f"{self.names[seat]} stakes {format_money(amount)} on the {tableau.word} tableau."
+            )
         else:
             text = f"{self.names[seat]} sits out this coup."
         events: list[BanqueEvent] = [
@@ -535,13 +545,13 @@ class BanqueTable:
             commission = int(Fraction(staked) * self.variant.commission)
             self.house += commission
             self.bank += staked - commission
-            text = f"{tableau.word.title()}: {p} to {b}, the banker wins {staked}."
+            text = f"{tableau.word.title()}: {p} to {b}, the banker wins {format_money(staked)}."
             if not staked:
                 text = f"{tableau.word.title()}: {p} to {b}, the banker's side wins (no stakes)."
         elif result is Result.PLAYER:
             self.bank -= staked
             payouts = [(seat, 2 * amount) for seat, amount in stakes.items()]
-            text = f"{tableau.word.title()}: {p} to {b}, the punters win {staked}."
+            text = f"{tableau.word.title()}: {p} to {b}, the punters win {format_money(staked)}."
             if not staked:
                 text = f"{tableau.word.title()}: {p} to {b}, the punter's side wins (no stakes)."
         else:

@@ -26,22 +26,34 @@ returns the immutable events it caused, which are also appended to `log`.
 >>> table.phase, table.punter_total, table.can_draw(), table.can_stand()
 (<Phase.PUNTER: 'punter'>, 5, True, True)
 >>> [e.text for e in table.draw()][-1]
-'Banker wins 1000, 50 commission to the house: the bank is now 1950.'
+'Banker wins 10.00, 0.50 commission to the house: the bank is now 19.50.'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
 from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
+from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
-from baccara.variants import Variant, find_variant
+from baccara.skill.chemin_events import (
+    BancoCalled,
+    BankerDecided,
+    BankOpened,
+    BankPassed,
+    CheminEvent,
+    CoupSettled,
+    Dealt,
+    NaturalShown,
+    PunterDecided,
+    StakePlaced,
+)
+from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
     "BancoCalled",
@@ -75,92 +87,6 @@ class Phase(StrEnum):
     OVER = "over"  # the shoe is finished
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CheminEvent:
-    """Something that happened at the table; ``text`` says it in words."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankOpened(CheminEvent):
-    """A seat holds the bank for ``amount``."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankPassed(CheminEvent):
-    """The bank left ``seat`` (``reason``: lost, passed, declined, uncovered, broke)."""
-
-    seat: int
-    to_seat: int
-    reason: str
-    returned: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StakePlaced(CheminEvent):
-    """A punter covered ``amount`` of the bank (0: he declined)."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BancoCalled(CheminEvent):
-    """A punter called banco for the whole bank (``suivi``: after losing one)."""
-
-    seat: int
-    amount: int
-    suivi: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Dealt(CheminEvent):
-    """The four cards: two to the punter who plays, two to the banker."""
-
-    seat: int
-    punter: tuple[Card, ...]
-    banker: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NaturalShown(CheminEvent):
-    """A natural (8 or 9 on two cards) was shown: nobody draws."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PunterDecided(CheminEvent):
-    """The punter drew (``card``) or stood; ``free`` if the tableau left him the choice."""
-
-    seat: int
-    draws: bool
-    card: Card | None
-    free: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankerDecided(CheminEvent):
-    """The banker drew (``card``) or stood; ``free`` if the choice was his."""
-
-    draws: bool
-    card: Card | None
-    free: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CoupSettled(CheminEvent):
-    """The coup's result; ``payouts`` maps seats to what they got back; the commission."""
-
-    result: Result
-    punter_total: int
-    banker_total: int
-    payouts: tuple[tuple[int, int], ...]
-    commission: int
-
-
 class CheminTable:
     """A Chemin de Fer table: seats with bankrolls (minor units), a shoe, the bank."""
 
@@ -181,6 +107,7 @@ class CheminTable:
         if any(b < 0 for b in bankrolls):
             raise CheminError("a bankroll cannot be negative")
         self.variant = variant or find_variant("chemin-de-fer")
+        require_family(self.variant, Family.CHEMIN_DE_FER, user="the Chemin de Fer table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
         self.free_banker = free_banker
@@ -263,8 +190,8 @@ class CheminTable:
             raise CheminError(f"cannot set the bank now: the table is at {self.phase.value}")
         if not self.minimum <= amount <= self.bankrolls[self.banker]:
             raise CheminError(
-                f"bad bank {amount}: between {self.minimum} and the banker's "
-                f"{self.bankrolls[self.banker]}"
+                f"bad bank {format_money(amount)}: between {format_money(self.minimum)} and the banker's "
+                f"{format_money(self.bankrolls[self.banker])}"
             )
 
     def open_bank(self, amount: int) -> tuple[CheminEvent, ...]:
@@ -276,7 +203,7 @@ class CheminTable:
         return self._record(
             [
                 BankOpened(
-                    text=f"{self.names[self.banker]} holds the bank for {amount}.",
+                    text=f"{self.names[self.banker]} holds the bank for {format_money(amount)}.",
                     seat=self.banker,
                     amount=amount,
                 )
@@ -314,7 +241,7 @@ class CheminTable:
         return self._record(
             [
                 BankOpened(
-                    text=f"{self.names[self.banker]} keeps the bank at {self.bank}.",
+                    text=f"{self.names[self.banker]} keeps the bank at {format_money(self.bank)}.",
                     seat=self.banker,
                     amount=self.bank,
                 )
@@ -379,7 +306,9 @@ class CheminTable:
         if self.to_act != seat:
             raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
         if self.bankrolls[seat] + self.stakes.get(seat, 0) < self.bank:
-            raise CheminError(f"{self.names[seat]} cannot cover a bank of {self.bank}")
+            raise CheminError(
+                f"{self.names[seat]} cannot cover a bank of {format_money(self.bank)}"
+            )
 
     def banco(self, seat: int) -> tuple[CheminEvent, ...]:
         """``seat`` calls banco: he alone plays for the whole bank; other stakes are withdrawn."""
@@ -392,7 +321,7 @@ class CheminTable:
         self.bankrolls[seat] -= self.bank
         self.banco_seat = seat
         word = "Banco suivi" if suivi else "Banco"
-        text = f"{word}! {self.names[seat]} plays for the whole bank of {self.bank}."
+        text = f"{word}! {self.names[seat]} plays for the whole bank of {format_money(self.bank)}."
         if withdrawn:
             text += " The other stakes are withdrawn."
         events: list[CheminEvent] = [
@@ -414,10 +343,12 @@ class CheminTable:
         if self.to_act != seat:
             raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
         if amount < 0 or amount > self.bankrolls[seat]:
-            raise CheminError(f"bad stake {amount}: {self.names[seat]} has {self.bankrolls[seat]}")
+            raise CheminError(
+                f"bad stake {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
+            )
         if amount > self.bank - self.covered:
             raise CheminError(
-                f"bad stake {amount}: only {self.bank - self.covered} of the bank is open"
+                f"bad stake {format_money(amount)}: only {format_money(self.bank - self.covered)} of the bank is open"
             )
 
     def stake(self, seat: int, amount: int) -> tuple[CheminEvent, ...]:
@@ -427,7 +358,11 @@ class CheminTable:
         if amount:
             self.bankrolls[seat] -= amount
             self.stakes[seat] = amount
-        text = f"{self.names[seat]} covers {amount}." if amount else f"{self.names[seat]} declines."
+        text = (
+            f"{self.names[seat]} covers {format_money(amount)}."
+            if amount
+            else f"{self.names[seat]} declines."
+        )
         events: list[CheminEvent] = [StakePlaced(text=text, seat=seat, amount=amount)]
         if self.covered >= self.bank or not self.turn:
             if self.covered == 0:
@@ -582,15 +517,15 @@ class CheminTable:
             self.house += commission
             self.bank += covered - commission
             text = (
-                f"Banker wins {covered}, {commission} commission to the house: "
-                f"the bank is now {self.bank}."
+                f"Banker wins {format_money(covered)}, {format_money(commission)} commission to the house: "
+                f"the bank is now {format_money(self.bank)}."
             )
         else:
             for seat, amount in self.stakes.items():
                 self.bankrolls[seat] += 2 * amount
                 payouts.append((seat, 2 * amount))
             self.bank -= covered
-            text = f"Punter wins: {p} to {b}; the banker pays {covered}."
+            text = f"Punter wins: {p} to {b}; the banker pays {format_money(covered)}."
         events: list[CheminEvent] = [
             CoupSettled(
                 text=text,

@@ -35,13 +35,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TypeVar
 
-from baccara import rules as tableau
 from baccara.bets import BetKind, BetOutcome, bets_for, settle
-from baccara.cards import Card, hand_total
-from baccara.coup import NUMBER_WORDS, Coup, Side, deal_coup
+from baccara.cards import Card
+from baccara.coup import Coup, deal_coup
+from baccara.money import format_money
 from baccara.roads.board import Roads
 from baccara.shoe import Shoe
 from baccara.table.events import (
@@ -54,7 +53,6 @@ from baccara.table.events import (
     LimitError,
     Phase,
     PhaseError,
-    Reveal,
     SeatError,
     SeatLeft,
     SeatTaken,
@@ -62,54 +60,14 @@ from baccara.table.events import (
     StackError,
     TableError,
     TableRules,
-    money,
 )
-from baccara.variants import PUNTO_BANCO, Variant
+from baccara.table.seats import Seat, SeatState, check_chips
+from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
-__all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules", "reveal"]
+__all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules"]
 
 _E = TypeVar("_E", bound=Event)
 _STAYS_ON_PUSH = (BetKind.PLAYER, BetKind.BANKER)
-
-
-@dataclass(slots=True)
-class _Seat:
-    number: int
-    player: str
-    stack: int
-    strategy: str | None
-    wallet: bool = False
-    bets: dict[BetKind, int] = field(default_factory=dict)
-    pushed: dict[BetKind, int] = field(default_factory=dict)
-    last_bets: dict[BetKind, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeatState:
-    """A seat as everybody sees it: who sits there, the stack, the bets on the layout.
-
-    ``last_bets`` are the bets the seat had at the last deal (for a rebet);
-    ``pushed`` the part of each bet that stayed on the layout after a tie; a
-    ``wallet`` seat bets from the player's wallet, not from a stack (always 0).
-    """
-
-    number: int
-    player: str
-    stack: int
-    strategy: str | None
-    wallet: bool
-    bets: tuple[tuple[BetKind, int], ...]
-    pushed: tuple[tuple[BetKind, int], ...]
-    last_bets: tuple[tuple[BetKind, int], ...]
-
-    @property
-    def staked(self) -> int:
-        """Total on the layout."""
-        return sum(amount for _, amount in self.bets)
-
-    def bet(self, kind: BetKind) -> int:
-        """The stake on ``kind`` (0 if none)."""
-        return dict(self.bets).get(kind, 0)
 
 
 class Table:
@@ -128,7 +86,7 @@ class Table:
         seed: int | None = None,
         house: int = 0,
     ) -> None:
-        self.variant = variant
+        self.variant = require_family(variant, Family.PUNTO_BANCO, user="the Punto Banco table")
         self.rules = rules if rules is not None else TableRules(seats=min(7, variant.seats))
         if self.rules.seats > variant.seats:
             raise TableError(
@@ -149,7 +107,7 @@ class Table:
         self._shoe: Shoe | None = None
         self._pending = False  # a shoe announced, its order not yet sealed
         self._manual_dealt: Counter[Card] = Counter()
-        self._seats: dict[int, _Seat] = {}
+        self._seats: dict[int, Seat] = {}
         self._bet_kinds = frozenset(bets_for(variant))
 
     # -- what the table looks like ---------------------------------------------------
@@ -186,17 +144,7 @@ class Table:
 
     def seat_state(self, seat: int) -> SeatState:
         """The seat ``seat`` as everybody sees it; raise `SeatError` if it is empty."""
-        s = self._occupied(seat)
-        return SeatState(
-            number=s.number,
-            player=s.player,
-            stack=s.stack,
-            strategy=s.strategy,
-            wallet=s.wallet,
-            bets=tuple(sorted(s.bets.items())),
-            pushed=tuple(sorted(s.pushed.items())),
-            last_bets=tuple(sorted(s.last_bets.items())),
-        )
+        return self._occupied(seat).state()
 
     def stack(self, seat: int) -> int:
         """The chips in front of ``seat`` (bets on the layout not included)."""
@@ -240,7 +188,7 @@ class Table:
             if stack != 0:
                 raise StackError("a wallet seat has no stack: its bets come from the wallet")
         else:
-            _check_amount(stack, "buy-in")
+            check_chips(stack, "buy-in")
         if seat is None:
             free = self.free_seats()
             if not free:
@@ -269,7 +217,7 @@ class Table:
         """Seat ``player`` with ``stack`` chips bought in (``strategy`` names a bot's play),
         or, with ``wallet``, a player who bets from a wallet kept outside the table."""
         number = self.verify_seat(seat, player=player, stack=stack, wallet=wallet)
-        self._seats[number] = _Seat(
+        self._seats[number] = Seat(
             number=number, player=player, stack=stack, strategy=strategy, wallet=wallet
         )
         self.bought_in += stack
@@ -308,7 +256,7 @@ class Table:
         """Check a bet of ``amount`` on ``kind`` at ``seat``: phase, seat, bet, limits, stack."""
         self._check_betting_open()
         s = self._occupied(seat)
-        _check_amount(amount, "bet")
+        check_chips(amount, "bet")
         if kind not in self._bet_kinds:
             raise LimitError(
                 f"a {self.variant.title} table does not take {kind.label} bets", code="unknown_bet"
@@ -317,16 +265,17 @@ class Table:
         total = s.bets.get(kind, 0) + amount
         if total < limit.minimum:
             raise LimitError(
-                f"{money(total)} on {kind.label} is below the table minimum {money(limit.minimum)}",
+                f"{format_money(total)} on {kind.label} is below the table minimum "
+                f"{format_money(limit.minimum)}",
                 code="under_limit",
             )
         if total > limit.maximum:
             raise LimitError(
-                f"{money(total)} on {kind.label} is over the table maximum {money(limit.maximum)}"
+                f"{format_money(total)} on {kind.label} is over the table maximum {format_money(limit.maximum)}"
             )
         if not s.wallet and amount > s.stack:
             raise StackError(
-                f"seat {seat} has {money(s.stack)} in chips: not enough for {money(amount)}"
+                f"seat {seat} has {format_money(s.stack)} in chips: not enough for {format_money(amount)}"
             )
 
     def can_place_bet(self, seat: int, kind: BetKind, amount: int) -> bool:
@@ -365,7 +314,7 @@ class Table:
         if amount is None:
             amount = free
         else:
-            _check_amount(amount, "amount to take back")
+            check_chips(amount, "amount to take back")
         if free == 0:
             raise LimitError(
                 f"the {kind.label} bet at seat {seat} pushed and stays on the layout "
@@ -373,15 +322,15 @@ class Table:
             )
         if amount > free:
             raise StackError(
-                f"seat {seat} can take back at most {money(free)} from {kind.label}, "
-                f"not {money(amount)}"
+                f"seat {seat} can take back at most {format_money(free)} from {kind.label}, "
+                f"not {format_money(amount)}"
             )
         left = stake - amount
         minimum = self.rules.limit(kind).minimum
         if 0 < left < minimum:
             raise LimitError(
-                f"taking back {money(amount)} would leave {money(left)} on {kind.label}, "
-                f"below the table minimum {money(minimum)}"
+                f"taking back {format_money(amount)} would leave {format_money(left)} on {kind.label}, "
+                f"below the table minimum {format_money(minimum)}"
             )
         return amount
 
@@ -605,7 +554,7 @@ class Table:
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _give(self, s: _Seat, amount: int) -> None:
+    def _give(self, s: Seat, amount: int) -> None:
         """Chips back to a seat: to its stack, or out of the table to its wallet."""
         if s.wallet:
             self.cashed_out += amount
@@ -620,7 +569,7 @@ class Table:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.rules.seats:
             raise SeatError(f"unknown seat {seat!r}: this table has seats 1 to {self.rules.seats}")
 
-    def _occupied(self, seat: int) -> _Seat:
+    def _occupied(self, seat: int) -> Seat:
         self._check_seat_number(seat)
         found = self._seats.get(seat)
         if found is None:
@@ -641,73 +590,9 @@ class Table:
         )
 
 
-def _check_amount(amount: int, what: str) -> None:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise StackError(f"bad {what} {amount!r}: a positive whole number of minor units")
-
-
 def _can(check: object, *args: object, **kwargs: object) -> bool:
     try:
         check(*args, **kwargs)  # type: ignore[operator]
     except ValueError:
         return False
     return True
-
-
-def _spaced(cards: Sequence[Card]) -> str:
-    return " ".join(str(card) for card in cards)
-
-
-def reveal(coup: Coup) -> tuple[Reveal, ...]:
-    """The deal shown one card at a time, with the croupier's words and the rule.
-
-    >>> for step in reveal(Coup.parse("P:2h,3d,4c B:5s,Qc,9d")):
-    ...     print(step.card, "|", step.words)
-    2h | Card for the Player: 2h.
-    5s | Card for the Banker: 5s.
-    3d | Player: 2h 3d, five.
-    Qc | Banker: 5s Qc, five.
-    4c | Player draws: 4c, nine.
-    9d | Banker draws: 9d, four.
-    None | Nine to the Player, four to the Banker: Player wins.
-    """
-    shown = {Side.PLAYER: 0, Side.BANKER: 0}
-    steps: list[Reveal] = []
-
-    def step(side: Side | None, words: str, card: Card | None = None, reason: str = "") -> None:
-        player, banker = coup.player[: shown[Side.PLAYER]], coup.banker[: shown[Side.BANKER]]
-        steps.append(
-            Reveal(card=card, side=side, player=player, banker=banker, words=words, reason=reason)
-        )
-
-    def turn(side: Side) -> tuple[Card, tuple[Card, ...], str]:
-        shown[side] += 1
-        hand = coup.hand(side)[: shown[side]]
-        return hand[-1], hand, NUMBER_WORDS[hand_total(hand)]
-
-    for i, side in enumerate((Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)):
-        card, hand, total = turn(side)
-        name = side.word.title()
-        words = f"Card for the {name}: {card}." if i < 2 else f"{name}: {_spaced(hand)}, {total}."
-        step(side, words, card)
-    p2, b2 = hand_total(coup.player[:2]), hand_total(coup.banker[:2])
-    natural = tableau.natural_decision(p2, b2)
-    if natural is not None:
-        step(None, "A natural: no more cards.", reason=natural.reason)
-    else:
-        third: int | None = None
-        for side in (Side.PLAYER, Side.BANKER):
-            rule = (
-                tableau.player_decision(p2)
-                if side is Side.PLAYER
-                else tableau.banker_decision(b2, third)
-            )
-            name = side.word.title()
-            if rule.draws:
-                card, _, total = turn(side)
-                third = card.points if side is Side.PLAYER else third
-                step(side, f"{name} draws: {card}, {total}.", card, rule.reason)
-            else:
-                step(side, f"{name} stands.", reason=rule.reason)
-    step(None, coup.announcement())
-    return tuple(steps)

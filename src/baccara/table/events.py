@@ -17,12 +17,13 @@ baccara.table.events.RulesError: bad number of seats 15: a table has 1 to 14
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card
 from baccara.coup import Coup, Side
+from baccara.money import format_money
 from baccara.shoe import ShoeRules
 
 __all__ = [
@@ -47,21 +48,9 @@ __all__ = [
     "StackError",
     "TableError",
     "TableRules",
-    "money",
 ]
 
 MAX_SEATS = 14
-
-
-def money(amount: int) -> str:
-    """Minor units as major units with two decimals: ``money(125050)`` is ``'1,250.50'``.
-
-    >>> money(1000), money(-5), money(125050)
-    ('10.00', '-0.05', '1,250.50')
-    """
-    sign = "-" if amount < 0 else ""
-    major, minor = divmod(abs(amount), 100)
-    return f"{sign}{major:,}.{minor:02d}"
 
 
 class TableError(ValueError):
@@ -137,8 +126,8 @@ class BetLimit:
     def __post_init__(self) -> None:
         if not 0 < self.minimum <= self.maximum:
             raise RulesError(
-                f"bad limits for {self.kind.value}: minimum {self.minimum} and maximum "
-                f"{self.maximum} must satisfy 0 < minimum <= maximum"
+                f"bad limits for {self.kind.value}: minimum {format_money(self.minimum)} and "
+                f"maximum {format_money(self.maximum)} must satisfy 0 < minimum <= maximum"
             )
 
 
@@ -162,7 +151,7 @@ class TableRules:
     """The house rules of one table (all amounts in minor units).
 
     ``seats`` is how many seats the table has (at most 14; a variant may allow fewer,
-    7 at mini). ``pushes_stay``: whether a Player or Banker bet that pushed on a tie
+    7 at mini); ``chips`` the values of the chips it plays with. ``pushes_stay``: whether a Player or Banker bet that pushed on a tie
     stays on the layout for the next coup (a house rule); by default it goes back to
     the player like any returned stake, the same at every table, terminal or web.
     ``pushed_bets_withdrawable``: whether such a staying bet may be taken down before
@@ -172,6 +161,7 @@ class TableRules:
 
     seats: int = 7
     limits: tuple[BetLimit, ...] = DEFAULT_LIMITS
+    chips: tuple[int, ...] = (100, 500, 2_500, 10_000, 50_000, 100_000)
     pushes_stay: bool = False
     pushed_bets_withdrawable: bool = True
     commission_rounding: Rounding = Rounding.DOWN
@@ -204,15 +194,7 @@ class TableRules:
             else lim
             for lim in self.limits
         )
-        return TableRules(
-            seats=self.seats,
-            limits=new,
-            pushes_stay=self.pushes_stay,
-            pushed_bets_withdrawable=self.pushed_bets_withdrawable,
-            commission_rounding=self.commission_rounding,
-            payout_rounding=self.payout_rounding,
-            shoe=self.shoe,
-        )
+        return replace(self, limits=new)
 
 
 # -- events ---------------------------------------------------------------------------

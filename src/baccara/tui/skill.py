@@ -1,8 +1,8 @@
 """Chemin de Fer and Baccarat Banque in the terminal: humans and equilibrium bots.
 
 Each seat is a human (asked through ``ask``) or a bot that plays the solver's
-equilibrium: in Chemin de Fer the ``compositions`` model with the 5% commission
-(the banker choosing in the tableau's free cells, or everywhere with a free
+equilibrium: in Chemin de Fer the ``compositions`` model with the variant's decks and
+commission (the banker choosing in the tableau's free cells, or everywhere with a free
 banker); in Banque the symmetric equilibrium of `baccara.skill.solver.banque`. In teaching
 mode every choice is explained with what the equilibrium would do.
 
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from baccara.cards import hand_total
+from baccara.money import MoneyError, format_money, parse_money
 from baccara.skill import tableaux
 from baccara.skill.banque import BanqueTable, Tableau
 from baccara.skill.banque import Phase as BPhase
@@ -29,6 +30,7 @@ from baccara.skill.chemin import CheminTable, Phase
 from baccara.skill.solver.banque import BanqueSolution, banker_decisions, solve_banque
 from baccara.skill.solver.chemin import CheminSolution, solve_chemin
 from baccara.skill.solver.models import COMPOSITION_LABELS
+from baccara.variants import Variant
 
 __all__ = [
     "GameResult",
@@ -55,9 +57,24 @@ class GameResult:
 
 
 @lru_cache(maxsize=4)
-def _chemin_solution(free_banker: bool, house: str) -> CheminSolution:
+def _chemin_solution(
+    free_banker: bool, house: str, decks: int, commission: float
+) -> CheminSolution:
     banker = "free" if free_banker else "tableau"
-    return solve_chemin("compositions", decks=6, commission=0.05, banker=banker, house=house)
+    return solve_chemin(
+        "compositions", decks=decks, commission=commission, banker=banker, house=house
+    )
+
+
+def _table_solution(table: CheminTable) -> CheminSolution:
+    variant = table.variant
+    return _chemin_solution(
+        table.free_banker, table.tableau, variant.decks, float(variant.commission)
+    )
+
+
+def _terms(variant: Variant) -> str:
+    return f"{variant.decks} decks, {float(variant.commission * 100):g}% commission"
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +89,7 @@ def _composition(points: Sequence[int]) -> str:
 
 def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the punter on 5, and why."""
-    sol = _chemin_solution(table.free_banker, table.tableau)
+    sol = _table_solution(table)
     points = [c.points for c in table.punter_cards[:2]]
     low = min(points)
     label = next(lb for lb in COMPOSITION_LABELS if int(lb.split("-")[0]) == low)
@@ -80,13 +97,13 @@ def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
     what = "draws" if p == 1 else "stands" if p == 0 else f"draws with probability {p:.3f}"
     return p, (
         f"The tableau leaves the punter free on 5. With {label} the equilibrium {what} "
-        f"(Ethier-Gamez compositions model, 6 decks, 5% commission); by the rule he would draw."
+        f"(Ethier-Gamez compositions model, {_terms(table.variant)}); by the rule he would draw."
     )
 
 
 def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the banker in this cell, and why."""
-    sol = _chemin_solution(table.free_banker, table.tableau)
+    sol = _table_solution(table)
     info = _composition([c.points for c in table.banker_cards[:2]])
     third = table.punter_third
     p = sol.banker_draw[(info, third)]
@@ -108,10 +125,19 @@ def _ask_choice(ask: Ask, question: str, choices: dict[str, str]) -> str:
 
 
 def _ask_amount(ask: Ask, question: str, low: int, high: int) -> int:
+    """Ask for an amount between ``low`` and ``high`` (minor units), typed as money; 0 passes."""
     while True:
-        answer = ask(f"{question} ({low}-{high}, 0 to pass)").strip()
-        if answer.isdigit() and (int(answer) == 0 or low <= int(answer) <= high):
-            return int(answer)
+        answer = ask(f"{question} ({format_money(low)} to {format_money(high)}, 0 to pass)")
+        try:
+            amount = parse_money(answer)
+        except MoneyError:
+            continue
+        if amount == 0 or low <= amount <= high:
+            return amount
+
+
+def _bankrolls(names: Sequence[str], bankrolls: Sequence[int]) -> str:
+    return ", ".join(f"{n} {format_money(b)}" for n, b in zip(names, bankrolls, strict=True))
 
 
 def _seats(humans: Sequence[str], bots: int) -> tuple[tuple[str, ...], tuple[bool, ...]]:
@@ -126,6 +152,7 @@ def _seats(humans: Sequence[str], bots: int) -> tuple[tuple[str, ...], tuple[boo
 
 def play_chemin(
     *,
+    variant: Variant | None = None,
     humans: Sequence[str] = (),
     bots: int = 3,
     seed: int | None = None,
@@ -139,13 +166,15 @@ def play_chemin(
 ) -> GameResult:
     """Play Chemin de Fer until the shoe ends (or ``coups`` coups); return the result.
 
-    ``tableau`` names the house tableau (`tableaux.House`) whose free cells the banker chooses in.
+    ``tableau`` names the house tableau (`tableaux.House`) whose free cells the banker chooses in;
+    ``variant`` (a Chemin de Fer variant) gives the decks and the commission.
     """
     names, human = _seats(humans, bots)
     if any(human) and ask is None:
         raise ValueError("human seats need an input function")
     rng = random.Random(seed)
     table = CheminTable(
+        variant=variant,
         names=names,
         bankrolls=[bankroll] * len(names),
         seed=seed,
@@ -156,7 +185,7 @@ def play_chemin(
     opening = dict.fromkeys(range(len(names)), 0)
     played = 0
     seen = 0
-    say(f"Chemin de Fer: {len(names)} seats, 6 decks, 5% commission on the banker's wins.")
+    say(f"{table.variant.title}: {len(names)} seats, {_terms(table.variant)} on the banker's wins.")
     say(f"House tableau: {table.tableau.value}.")
     while table.phase is not Phase.OVER and (coups is None or played < coups):
         banker = table.banker
@@ -185,7 +214,7 @@ def play_chemin(
                 keep = (
                     _ask_choice(
                         ask,
-                        f"{names[banker]}, you won: the bank is {table.bank}. Keep it or pass?",
+                        f"{names[banker]}, you won: the bank is {format_money(table.bank)}. Keep it or pass?",
                         {"k": "keep", "p": "pass"},
                     )
                     == "keep"
@@ -201,7 +230,7 @@ def play_chemin(
                     table.can_banco(seat)
                     and _ask_choice(
                         ask,
-                        f"{names[seat]}: banco ({table.bank}) or a stake?",
+                        f"{names[seat]}: banco ({format_money(table.bank)}) or a stake?",
                         {"b": "banco", "s": "stake"},
                     )
                     == "banco"
@@ -210,7 +239,7 @@ def play_chemin(
                 else:
                     amount = _ask_amount(
                         ask,
-                        f"{names[seat]}: how much of the open {open_part} do you cover",
+                        f"{names[seat]}: how much of the open {format_money(open_part)} do you cover",
                         1,
                         min(open_part, table.bankrolls[seat]),
                     )
@@ -257,7 +286,7 @@ def play_chemin(
     if table.bank:
         table.bankrolls[table.banker] += table.bank
         table.bank = 0
-    say("Bankrolls: " + ", ".join(f"{n} {b}" for n, b in zip(names, table.bankrolls, strict=True)))
+    say("Bankrolls: " + _bankrolls(names, table.bankrolls))
     return GameResult(
         coups=played,
         names=names,
@@ -284,12 +313,13 @@ def _banque_banker_p(table: BanqueTable) -> tuple[float, str]:
     what = "draws" if p == 1 else "stands" if p == 0 else f"draws with probability {p:.3f}"
     return p, (
         f"Banker {b} against left {names[left]} and right {names[right]} "
-        f"(stakes {stake_l} and {stake_r}): the equilibrium {what}."
+        f"(stakes {format_money(stake_l)} and {format_money(stake_r)}): the equilibrium {what}."
     )
 
 
 def play_banque(
     *,
+    variant: Variant | None = None,
     humans: Sequence[str] = (),
     bots: int = 3,
     seed: int | None = None,
@@ -304,12 +334,12 @@ def play_banque(
     if any(human) and ask is None:
         raise ValueError("human seats need an input function")
     rng = random.Random(seed)
-    table = BanqueTable(names=names, bankrolls=[bankroll] * len(names), seed=seed)
+    table = BanqueTable(variant=variant, names=names, bankrolls=[bankroll] * len(names), seed=seed)
     start = sum(table.bankrolls)
     p5 = _banque_solution().player_draw_on_5
     played, seen = 0, 0
     asked_retire = -1
-    say(f"Baccarat Banque: {len(names)} seats, {table.variant.decks} decks, two tableaux.")
+    say(f"{table.variant.title}: {len(names)} seats, {table.variant.decks} decks, two tableaux.")
     between = (BPhase.AUCTION, BPhase.STAKES)
     while table.phase is not BPhase.OVER and not (
         coups is not None and played >= coups and table.phase in between and table.covered == 0
@@ -321,7 +351,7 @@ def play_banque(
                     assert ask is not None
                     amount = _ask_amount(
                         ask,
-                        f"{names[bidder]}: your bid for the bank (best {max(best, 0)})",
+                        f"{names[bidder]}: your bid for the bank (best {format_money(max(best, 0))})",
                         best + 1,
                         table.bankrolls[bidder],
                     )
@@ -345,7 +375,7 @@ def play_banque(
                 if (
                     _ask_choice(
                         ask,
-                        f"{names[banker]}, the bank is {table.bank}: keep it or retire?",
+                        f"{names[banker]}, the bank is {format_money(table.bank)}: keep it or retire?",
                         {"k": "keep", "r": "retire"},
                     )
                     == "retire"
@@ -409,7 +439,7 @@ def play_banque(
     if table.banker is not None and table.bank:
         table.bankrolls[table.banker] += table.bank
         table.bank = 0
-    say("Bankrolls: " + ", ".join(f"{n} {b}" for n, b in zip(names, table.bankrolls, strict=True)))
+    say("Bankrolls: " + _bankrolls(names, table.bankrolls))
     return GameResult(
         coups=played,
         names=names,

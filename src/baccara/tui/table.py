@@ -10,15 +10,13 @@ game resumes where this one stopped.
 >>> parse_amount("1.234")
 Traceback (most recent call last):
 ...
-baccara.tui.table.CommandError: bad amount '1.234': write it like 25 or 12.50
+baccara.tui.table.CommandError: bad amount '1.234': write it like 25 or 12.50 (at most 2 decimals)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 
 from rich import box
 from rich.console import Console
@@ -29,10 +27,13 @@ from baccara.bets import BetKind, BetOutcome, bets_for, describe_pays
 from baccara.cards import Card
 from baccara.coup import Coup, Result
 from baccara.db.store import Store, wallet_account
+from baccara.money import MoneyError, format_money, parse_money
 from baccara.roads.render import render_text
 from baccara.sim.strategies import Strategy, make_strategy
-from baccara.table.engine import Phase, Table, reveal
-from baccara.table.events import BetPlaced, CoupSettled, SeatTaken, money
+from baccara.table.engine import Phase, Table
+from baccara.table.events import BetPlaced, CoupSettled, SeatTaken
+from baccara.table.narration import reveal
+from baccara.tui.teach import CHIPS, HELP, TableEdges, chips, primer
 
 __all__ = [
     "BOT_STRATEGIES",
@@ -54,86 +55,17 @@ _SHORT = {"b": "banker", "p": "player", "t": "tie", "pp": "player_pair", "bp": "
 _RESULT_STYLE = {Result.BANKER: "bold red", Result.PLAYER: "bold blue", Result.TIE: "bold green"}
 _OUTCOME_STYLE = {BetOutcome.WIN: "green", BetOutcome.LOSE: "red", BetOutcome.PUSH: "yellow"}
 
-HELP = """\
-Bets (amounts in whole units, e.g. 25 or 12.50), for the active seat:
-  b 100  Banker   p 50  Player   t 10  Tie   pp 10 / bp 10  pairs
-  bet KIND 10     any bet this table takes (bets: list them)
-  undo  take back the last bet   rebet  last coup's bets   clear  take all back
-deal (or d)  bots bet, the cards come out one at a time, bets are paid
-seat N  switch to (or sit at) seat N    next  next human seat    leave  stand up
-table  layout & stacks   roads  scoreboards   history [N]  last coups   limits
-teach  teaching mode on/off    help  this text    q  save and quit (also Ctrl-D)"""
-
 
 class CommandError(ValueError):
     """A command the game does not understand."""
 
 
 def parse_amount(text: str) -> int:
-    """Whole units (``25``, ``12.50``) to minor units; raise `CommandError` otherwise."""
+    """An amount typed at the table (``25``, ``12.50``) in minor units (`parse_money`)."""
     try:
-        value = Decimal(text.replace(",", "").replace("_", ""))
-    except InvalidOperation:
-        raise CommandError(f"bad amount {text!r}: write it like 25 or 12.50") from None
-    cents = value * 100
-    if cents != cents.to_integral_value() or not value.is_finite():
-        raise CommandError(f"bad amount {text!r}: write it like 25 or 12.50")
-    return int(cents)
-
-
-CHIPS = (100_000, 50_000, 10_000, 2_500, 500, 100, 25, 1)
-"""Chip values in minor units: 1,000, 500, 100, 25, 5, 1, 0.25 and 0.01."""
-
-
-def chips(amount: int) -> str:
-    """An amount as the fewest casino chips, largest first.
-
-    >>> chips(12_650)
-    '100x1 25x1 1x1 0.25x2'
-    >>> chips(0)
-    'no chips'
-    """
-    parts = []
-    for value in CHIPS:
-        count, amount = divmod(amount, value)
-        if count:
-            label = f"{value // 100}" if value % 100 == 0 else f"{value / 100:g}"
-            parts.append(f"{label}x{count}")
-    return " ".join(parts) or "no chips"
-
-
-PRIMER = """\
-How baccarat works: bet on the Player, the Banker or a Tie before the deal. Each
-hand gets two cards; a hand is worth its total's last digit (tens and faces count
-0, aces 1). An 8 or 9 on two cards is a natural and ends the coup; otherwise the
-tableau decides a third card for each side, never the players. The higher total
-wins. Player pays 1:1, Banker 1:1 less commission, Tie 8:1; Player and Banker bets
-stay on the layout on a tie. Teaching mode explains every draw and every payout."""
-
-
-def house_edge_note(kind: BetKind, table: Table) -> str:
-    """A teaching note: what the bet pays and its house edge (8 decks)."""
-    variant = table.variant
-    pays = describe_pays(kind, variant)
-    edge: str | None = None
-    if kind is BetKind.PLAYER:
-        edge = "1.24%"
-    elif kind is BetKind.BANKER:
-        if variant.banker_six_pays is not None:
-            edge = "1.46%"
-        elif variant.banker_three_card_seven_pushes:
-            edge = "1.02%"
-        elif variant.commission == Fraction(1, 25):
-            edge = "0.60%"
-        else:
-            edge = "1.06%" if variant.commission else None
-    elif kind is BetKind.TIE:
-        edge = {8: "14.36%", 9: "4.84%"}.get(variant.tie_pays)
-    note = f"{kind.label} pays {pays}."
-    if edge:
-        note += f" House edge {edge} (8 decks)"
-        note += ": the best bet at the table." if kind is BetKind.BANKER else "."
-    return note
+        return parse_money(text)
+    except MoneyError as error:
+        raise CommandError(str(error)) from None
 
 
 class Game:
@@ -165,6 +97,7 @@ class Game:
         self.undo_stack: dict[int, list[BetPlaced]] = {}
         self.active: int | None = None
         self.fancy = (console.encoding or "").lower().replace("-", "") == "utf8"
+        self.edges = TableEdges.of(table.variant, decks=table.rules.shoe.decks)
         unit = table.rules.limit(BetKind.BANKER)
         self._bot_limits = (unit.minimum, unit.maximum)
         for state in table.seats:
@@ -185,7 +118,9 @@ class Game:
         wallet = self.store.balance(wallet_account(player))
         if wallet < minimum:
             self.store.deposit(player, STARTING_WALLET - wallet)
-            self.say(f"The cashier gives {player} {money(STARTING_WALLET - wallet)} in chips.")
+            self.say(
+                f"The cashier gives {player} {format_money(STARTING_WALLET - wallet)} in chips."
+            )
             wallet = STARTING_WALLET
         event = self.table.seat(seat, player=player, stack=wallet)
         self.save()
@@ -232,7 +167,7 @@ class Game:
     def run(self, read: Callable[[str], str | None]) -> None:
         """Play until ``q`` or the end of input; save on the way out, even on Ctrl-C."""
         if self.teach:
-            self.say(PRIMER, style="italic cyan")
+            self.say(primer(self.table.variant), style="italic cyan")
         self.show_table()
         try:
             if self.table.current is not None:  # quit while the cards were out: finish it
@@ -254,7 +189,7 @@ class Game:
         if self.active is None or self.active not in self.humans():
             return "table> "
         state = self.table.seat_state(self.active)
-        return f"seat {state.number} {state.player} [{money(state.stack)}]> "
+        return f"seat {state.number} {state.player} [{format_money(state.stack)}]> "
 
     def quit(self) -> None:
         """Save and say where the balances are."""
@@ -340,12 +275,12 @@ class Game:
         event = self.table.place_bet(seat, kind, amount)
         self.undo_stack.setdefault(seat, []).append(event)
         self.save()
-        line = f"Seat {seat}: {money(amount)} on {kind.label}"
+        line = f"Seat {seat}: {format_money(amount)} on {kind.label}"
         if event.total != amount:
-            line += f" (now {money(event.total)})"
-        self.say(line + f", stack {money(self.table.stack(seat))}.")
+            line += f" (now {format_money(event.total)})"
+        self.say(line + f", stack {format_money(self.table.stack(seat))}.")
         if self.teach:
-            self.say(house_edge_note(kind, self.table), style="italic cyan")
+            self.say(self.edges.note(kind), style="italic cyan")
 
     def undo(self) -> None:
         """Take back the active seat's last bet of this round."""
@@ -356,7 +291,9 @@ class Game:
             if self.table.seat_state(seat).bet(last.kind) >= last.amount:
                 self.table.cancel_bet(seat, last.kind, last.amount)
                 self.save()
-                self.say(f"Seat {seat}: took back {money(last.amount)} from {last.kind.label}.")
+                self.say(
+                    f"Seat {seat}: took back {format_money(last.amount)} from {last.kind.label}."
+                )
                 return
         raise CommandError("nothing to undo: no bet placed since the last coup")
 
@@ -384,7 +321,7 @@ class Game:
                 taken += self.table.cancel_bet(seat, kind).amount
         self.undo_stack[seat] = []
         self.save()
-        self.say(f"Seat {seat}: took back {money(taken)}.")
+        self.say(f"Seat {seat}: took back {format_money(taken)}.")
 
     def choose_seat(self, seat: int | None) -> None:
         """Switch to a human seat, sit a new player at a free one, or list the seats."""
@@ -400,7 +337,7 @@ class Game:
             raise CommandError(f"seat {seat} is a bot's")
         player = f"guest{seat}"
         self.sit_human(player, seat)
-        self.say(f"{player} sits at seat {seat} with {money(self.table.stack(seat))}.")
+        self.say(f"{player} sits at seat {seat} with {format_money(self.table.stack(seat))}.")
 
     def next_seat(self) -> None:
         """Switch to the next human seat."""
@@ -416,7 +353,7 @@ class Game:
         seat = self._seat()
         event = self.table.leave(seat)
         self.save()
-        self.say(f"{event.player} leaves seat {seat} with {money(event.stack)}.")
+        self.say(f"{event.player} leaves seat {seat} with {format_money(event.stack)}.")
         humans = self.humans()
         self.active = humans[0] if humans else None
 
@@ -517,22 +454,24 @@ class Game:
         self.say(head)
         for r in settled.results:
             name = self.table.seat_state(r.seat).player
-            line = Text(f"  seat {r.seat} {name:<8} {r.kind.label:<12} {money(r.stake):>9}  ")
+            line = Text(
+                f"  seat {r.seat} {name:<8} {r.kind.label:<12} {format_money(r.stake):>9}  "
+            )
             sign = "+" if r.net > 0 else ""
             line.append(
-                f"{r.outcome.value:<4} {sign}{money(r.net)}", style=_OUTCOME_STYLE[r.outcome]
+                f"{r.outcome.value:<4} {sign}{format_money(r.net)}", style=_OUTCOME_STYLE[r.outcome]
             )
             if r.stays:
                 line.append("  stays on", style="yellow")
             if r.commission:
-                line.append(f"  commission {money(r.commission)}", style="dim")
+                line.append(f"  commission {format_money(r.commission)}", style="dim")
             self.say(line)
             if self.teach and r.seat not in self.bots:
                 self.say(f"   why: {r.reason}", style="italic cyan")
         if not settled.results:
             self.say("  No bets on the layout.", style="dim")
         stacks = "  ".join(
-            f"{s.number}:{money(s.stack)}" for s in self.table.seats if s.strategy is None
+            f"{s.number}:{format_money(s.stack)}" for s in self.table.seats if s.strategy is None
         )
         if stacks:
             self.say(f"Stacks  {stacks}")
@@ -567,8 +506,8 @@ class Game:
         for state in table.seats:
             who = state.player + ("" if state.strategy is None else f" ({state.strategy})")
             mark = " >" if state.number == self.active else ""
-            bets = ", ".join(f"{k.label} {money(a)}" for k, a in state.bets) or "-"
-            grid.add_row(f"{state.number}{mark}", who, money(state.stack), bets)
+            bets = ", ".join(f"{k.label} {format_money(a)}" for k, a in state.bets) or "-"
+            grid.add_row(f"{state.number}{mark}", who, format_money(state.stack), bets)
         if not table.seats:
             grid.add_row("-", "nobody is seated", "", "")
         self.console.print(grid)
@@ -587,7 +526,7 @@ class Game:
         for kind in bets_for(self.table.variant):
             limit = self.table.rules.limit(kind)
             self.say(
-                f"{kind.value:<20} {money(limit.minimum):>6} to {money(limit.maximum):>8}  "
+                f"{kind.value:<20} {format_money(limit.minimum):>6} to {format_money(limit.maximum):>8}  "
                 f"pays {describe_pays(kind, self.table.variant)}"
             )
 

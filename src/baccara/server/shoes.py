@@ -1,0 +1,124 @@
+"""The online table's provably fair shoes in the database: committed, sealed, finished.
+
+A shoe is stored with its server seed before it is used, so that a restarted server
+rebuilds exactly the shoe it was dealing (`baccara.fair.FairShoe`); its record goes
+to the players (``baccara verify``) once the shoe is finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from baccara.db.ledger import Ledger, metadata, rounds
+from baccara.fair import FairShoe
+
+__all__ = ["ShoeBook", "online_shoes"]
+
+online_shoes = sa.Table(
+    "online_shoes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), nullable=False, index=True),
+    sa.Column("server_seed", sa.String(64), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("client_seeds", sa.JSON, nullable=False),
+    sa.Column("sealed", sa.Boolean, nullable=False),
+    sa.Column("finished", sa.Boolean, nullable=False),
+)
+
+
+class ShoeBook:
+    """One table's shoes in the ledger's database."""
+
+    def __init__(self, ledger: Ledger, table_id: str) -> None:
+        self.engine = ledger.engine
+        self.table_id = table_id
+
+    def unfinished(self) -> tuple[int, FairShoe] | None:
+        """The table's shoe in play (its id and the shoe), if a crash left one."""
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(
+                    sa.select(online_shoes)
+                    .where(
+                        online_shoes.c.table_id == self.table_id,
+                        online_shoes.c.finished.is_(False),
+                    )
+                    .order_by(online_shoes.c.id.desc())
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else (int(row["id"]), _fair(row))
+
+    def last_round_number(self) -> int:
+        """The number of the table's last round (0 before the first)."""
+        with self.engine.connect() as conn:
+            last = conn.execute(
+                sa.select(sa.func.max(rounds.c.number)).where(rounds.c.table_id == self.table_id)
+            ).scalar()
+        return int(last or 0)
+
+    def settled_coups(self, shoe_id: int) -> list[str]:
+        """The coups settled from shoe ``shoe_id``, in order (compact notation)."""
+        with self.engine.connect() as conn:
+            return [
+                str(coup)
+                for (coup,) in conn.execute(
+                    sa.select(rounds.c.coup)
+                    .where(rounds.c.shoe_id == shoe_id, rounds.c.phase == "settled")
+                    .order_by(rounds.c.coup_index)
+                )
+            ]
+
+    def add(self, fair: FairShoe) -> int:
+        """Store a new shoe (its seed before any use); its id."""
+        with self.engine.begin() as conn:
+            key = conn.execute(
+                online_shoes.insert().values(
+                    table_id=self.table_id,
+                    server_seed=fair.server_seed,
+                    rules=fair.rules,
+                    client_seeds=list(fair.client_seeds),
+                    sealed=fair.sealed,
+                    finished=False,
+                )
+            ).inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def update(self, shoe_id: int, fair: FairShoe, *, finished: bool = False) -> None:
+        """Store the shoe's client seeds and whether it is sealed (and finished)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                online_shoes.update()
+                .where(online_shoes.c.id == shoe_id)
+                .values(client_seeds=list(fair.client_seeds), sealed=fair.sealed, finished=finished)
+            )
+
+    def records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Finished shoes as verify records (seed revealed), newest first."""
+        with self.engine.connect() as conn:
+            shoes = list(
+                conn.execute(
+                    sa.select(online_shoes)
+                    .where(
+                        online_shoes.c.table_id == self.table_id,
+                        online_shoes.c.finished.is_(True),
+                    )
+                    .order_by(online_shoes.c.id.desc())
+                    .limit(limit)
+                ).mappings()
+            )
+        return [_fair(shoe).record(self.settled_coups(int(shoe["id"]))).to_json() for shoe in shoes]
+
+
+def _fair(row: Any) -> FairShoe:
+    return FairShoe(
+        server_seed=row["server_seed"],
+        rules=dict(row["rules"]),
+        client_seeds=list(row["client_seeds"]),
+        sealed=bool(row["sealed"]),
+    )

@@ -1,0 +1,139 @@
+"""What the clients see of a table, built from the engine and the rulebook.
+
+Labels, pays, limits, chips and totals all come from here (the page derives none),
+as the protocol's models (`baccara.server.protocol`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from baccara.bets import bets_for, describe_pays, short_pays
+from baccara.db.ledger import BetReceipt
+from baccara.roads.board import Roads
+from baccara.roads.render import render_svg
+from baccara.server import protocol as P
+from baccara.server.auth import User
+from baccara.table.events import TableRules
+from baccara.variants import Variant
+
+if TYPE_CHECKING:
+    from baccara.server.runner import TableRunner
+
+__all__ = ["ack", "bet_spots", "roads_view", "snapshot", "summary"]
+
+
+def roads_view(roads: Roads) -> P.RoadsView:
+    """The roads as drawn, the ask road's predictions and the statistics."""
+    return P.RoadsView(
+        svg=render_svg(roads, cell=18),
+        predictions={side.word: p.to_json() for side, p in roads.predictions().items()},  # type: ignore[misc]
+        statistics=P.Statistics(**roads.statistics().to_json()),
+        results="".join(cell.result.value for cell in roads.bead_plate),
+    )
+
+
+def bet_spots(variant: Variant, rules: TableRules) -> list[P.BetSpot]:
+    """Every bet the table takes, in layout order (the main bets first).
+
+    >>> from baccara.variants import find_variant
+    >>> [spot.label for spot in bet_spots(find_variant("ez"), TableRules())][-2:]
+    ['Dragon 7', 'Panda 8']
+    """
+    return [
+        P.BetSpot(
+            kind=kind.value,
+            label=kind.label,
+            pays=describe_pays(kind, variant),
+            short_pays=short_pays(kind, variant),
+            main=kind.is_main,
+            min=rules.limit(kind).minimum,
+            max=rules.limit(kind).maximum,
+        )
+        for kind in bets_for(variant)
+    ]
+
+
+def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
+    return {spot.kind: {"min": spot.min, "max": spot.max} for spot in spots}
+
+
+def summary(runner: TableRunner) -> P.TableSummary:
+    """The lobby's line for a table."""
+    spots = bet_spots(runner.variant, runner.rules)
+    return P.TableSummary(
+        id=runner.id,
+        variant=runner.variant.name,
+        title=runner.variant.title,
+        description=runner.variant.description,
+        phase=runner.phase,
+        players=len({listener.user.name for listener in runner.listeners if listener.user}),
+        seats=runner.rules.seats,
+        seated=len(runner.table.seats),
+        squeeze=runner.squeeze,
+        bets=spots,
+        limits=_limits(spots),
+        roads=roads_view(runner.table.roads),
+    )
+
+
+async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
+    """Everything a (re)connecting client needs to draw the table."""
+    balance = None if user is None else await runner.db(runner.ledger.balance, user.account)
+    mine: list[dict[str, str | int]] = []
+    if user is not None and runner.round_id is not None:
+        rows = await runner.db(runner.ledger.round_bets, runner.round_id, user.account)
+        mine = [
+            {"bet_id": r["bet_id"], "kind": r["kind"], "amount": r["amount"], "status": r["status"]}
+            for r in rows
+        ]
+    spots = bet_spots(runner.variant, runner.rules)
+    now = time.time()
+    return P.Snapshot(
+        table=runner.id,
+        seq=runner.seq,
+        variant=runner.variant.name,
+        title=runner.variant.title,
+        bets=spots,
+        chips=list(runner.rules.chips),
+        pays={spot.kind: spot.pays for spot in spots},
+        limits=_limits(spots),
+        phase=runner.phase,
+        round=runner.round_id,
+        number=runner.round_number,
+        closes_at=runner.closes_at,
+        server_time=now,
+        time_left=max(0.0, runner.closes_at - now) if runner.phase == "betting" else 0.0,
+        bet_seconds=runner.timing.bet_seconds,
+        squeeze=runner.squeeze,
+        squeeze_seconds=runner.timing.squeeze_seconds if runner.squeeze else 0.0,
+        squeezing=None if runner.squeezing is None else dict(runner.squeezing),
+        user=None if user is None else user.name,
+        seat=None if user is None else runner.table.seat_of(user.name),
+        seats={s.player: s.number for s in runner.table.seats},
+        balance=balance,
+        my_bets=mine,
+        table_bets=runner.layout(),
+        revealed=list(runner.revealed),
+        history=list(runner.history),
+        roads=roads_view(runner.table.roads),
+        fair=None if runner.fair is None else P.Commitment(**runner.fair.commitment()),
+        records=list(runner.records)[-3:],
+        shoe_coups=len(runner.table.coups),
+    )
+
+
+def ack(receipt: BetReceipt, table: str) -> P.BetAck:
+    """The answer to a bet placed (or found again)."""
+    return P.BetAck(
+        table=table,
+        bet_id=receipt.bet_id,
+        round=receipt.round_id,
+        kind=receipt.kind,
+        amount=receipt.amount,
+        balance=receipt.balance,
+        duplicate=receipt.duplicate,
+        status=receipt.status,
+        returned=receipt.returned,
+    )

@@ -1,0 +1,111 @@
+"""The events of a Chemin de Fer table (`baccara.skill.chemin`): immutable, with their words.
+
+Each action of `CheminTable` returns the events it caused and appends them to its log;
+``text`` says each one for people, with amounts as money (`baccara.money`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baccara.cards import Card
+from baccara.coup import Result
+
+__all__ = [
+    "BancoCalled",
+    "BankOpened",
+    "BankPassed",
+    "BankerDecided",
+    "CheminEvent",
+    "CoupSettled",
+    "Dealt",
+    "NaturalShown",
+    "PunterDecided",
+    "StakePlaced",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheminEvent:
+    """Something that happened at the table; ``text`` says it in words."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankOpened(CheminEvent):
+    """A seat holds the bank for ``amount``."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankPassed(CheminEvent):
+    """The bank left ``seat`` (``reason``: lost, passed, declined, uncovered, broke)."""
+
+    seat: int
+    to_seat: int
+    reason: str
+    returned: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StakePlaced(CheminEvent):
+    """A punter covered ``amount`` of the bank (0: he declined)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BancoCalled(CheminEvent):
+    """A punter called banco for the whole bank (``suivi``: after losing one)."""
+
+    seat: int
+    amount: int
+    suivi: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dealt(CheminEvent):
+    """The four cards: two to the punter who plays, two to the banker."""
+
+    seat: int
+    punter: tuple[Card, ...]
+    banker: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NaturalShown(CheminEvent):
+    """A natural (8 or 9 on two cards) was shown: nobody draws."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PunterDecided(CheminEvent):
+    """The punter drew (``card``) or stood; ``free`` if the tableau left him the choice."""
+
+    seat: int
+    draws: bool
+    card: Card | None
+    free: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BankerDecided(CheminEvent):
+    """The banker drew (``card``) or stood; ``free`` if the choice was his."""
+
+    draws: bool
+    card: Card | None
+    free: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoupSettled(CheminEvent):
+    """The coup's result; ``payouts`` maps seats to what they got back; the commission."""
+
+    result: Result
+    punter_total: int
+    banker_total: int
+    payouts: tuple[tuple[int, int], ...]
+    commission: int

@@ -1,4 +1,4 @@
-// Server messages shaped as src/baccara/server/runner.py sends them (snapshot, events,
+// Server messages shaped as src/baccara/server/protocol.py's models (snapshot, events,
 // private answers), for the client's tests. Amounts are integer cents.
 
 export const BETS = [
@@ -12,9 +12,9 @@ export const CHIPS = [100, 500, 2500, 10000, 50000, 100000];
 const ROADS = {
   svg: "<svg></svg>", results: "",
   predictions: { banker: { big_eye_boy: null, small_road: null, cockroach_pig: null }, player: { big_eye_boy: null, small_road: null, cockroach_pig: null } },
-  statistics: { banker: 0, player: 0, tie: 0, banker_pairs: 0, player_pairs: 0, naturals: 0, coups: 0, longest_streak: { banker: 0, player: 0 } },
+  statistics: { banker: 0, player: 0, tie: 0, banker_pairs: 0, player_pairs: 0, naturals: 0, coups: 0, longest_streak: { banker: 0, player: 0 }, current_streak: { side: null, length: 0 } },
 };
-const FAIR = { server_seed_hash: "ab".repeat(32), rules_hash: "cd".repeat(32), client_seeds: [] };
+const FAIR = { server_seed_hash: "ab".repeat(32), rules_hash: "cd".repeat(32), rules: { decks: 8 }, client_seeds: [] };
 
 export function snapshot(overrides = {}) {
   return {
@@ -32,7 +32,7 @@ export function snapshot(overrides = {}) {
 
 let seq = 40;
 export const resetSeq = (value = 40) => { seq = value; };
-const event = (type, data) => ({ type, table: "t1", seq: ++seq, time: 1000 + seq, ...data });
+const event = (type, data) => ({ type, table: "t1", seq: ++seq, time: 1000 + seq, missed: false, ...data });
 
 export const roundOpen = (round = 89, number = 13) => event("round_open", { round, number, closes_at: 1020.0, seconds: 15.0 });
 export const bets = (round, players) => {
@@ -44,12 +44,12 @@ export const noMoreBets = (round) => event("no_more_bets", { round });
 export const squeeze = (round, squeezers) => event("squeeze", { round, cards: { player: 2, banker: 2 }, squeezers, seconds: 30.0, ends_at: 1050.0 });
 export const peel = (round, side, value, by) => ({ type: "peel", table: "t1", round, side, by, peel: value });
 
-// P:9h,3d B:Ks,5c,2h: the Player stands on a natural 9 after two cards each (4 steps).
+// P:9h,3d,Jd B:Ks,5c: the Player draws on 2, the Banker stands on 5; Banker wins (6 steps).
 export const COUP_STEPS = [
-  { card: "9h", side: "player", player: ["9h"], banker: [], player_total: 9, banker_total: null, words: "Player nine", reason: null },
-  { card: "Ks", side: "banker", player: ["9h"], banker: ["Ks"], player_total: 9, banker_total: 0, words: "Banker zero", reason: null },
-  { card: "3d", side: "player", player: ["9h", "3d"], banker: ["Ks"], player_total: 2, banker_total: 0, words: "Player two", reason: null },
-  { card: "5c", side: "banker", player: ["9h", "3d"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Banker five", reason: null },
+  { card: "9h", side: "player", player: ["9h"], banker: [], player_total: 9, banker_total: null, words: "Player nine", reason: "" },
+  { card: "Ks", side: "banker", player: ["9h"], banker: ["Ks"], player_total: 9, banker_total: 0, words: "Banker zero", reason: "" },
+  { card: "3d", side: "player", player: ["9h", "3d"], banker: ["Ks"], player_total: 2, banker_total: 0, words: "Player two", reason: "" },
+  { card: "5c", side: "banker", player: ["9h", "3d"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Banker five", reason: "" },
   { card: "Jd", side: "player", player: ["9h", "3d", "Jd"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Player draws: two", reason: "Player draws on 0-5" },
   { card: null, side: null, player: ["9h", "3d", "Jd"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Banker five, Player two: Banker wins", reason: "Banker stands on 5 when the Player's third card is a 10" },
 ];
@@ -66,6 +66,6 @@ export const betAck = (betId, kind, amount, round, { balance = 100000 - amount, 
   type: "bet_ack", table: "t1", bet_id: betId, round, kind, amount, balance, duplicate, status, returned: null,
 });
 export const payout = (round, staked, returned, balance) => ({ type: "payout", table: "t1", round, staked, returned, balance });
-export const error = (code, message, betId) => ({ type: "error", code, message, ...(betId ? { bet_id: betId } : {}) });
+export const error = (code, message, betId = null) => ({ type: "error", code, message, bet_id: betId });
 
 export const at = (message, received_at) => ({ ...message, received_at });

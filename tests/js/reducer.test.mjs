@@ -299,6 +299,7 @@ describe("the squeeze", () => {
     assert.equal(s.squeeze.remote.player, 0.6);
     s = run(s, msg.card(88, 0));
     assert.equal(s.squeeze, null);
+    assert.equal(s.message, "");  // the squeeze hint is gone
     assert.equal(s.phase, "dealing");
     assert.deepEqual(s.hands.down, { player: 2, banker: 2 });  // the rest stay face down until dealt
     assert.deepEqual(s.hands.player, ["9h"]);

@@ -176,9 +176,11 @@ function onRoundOpen(state, m) {
 }
 
 function onCard(state, m) {
+  const squeezeOver = state.squeeze !== null;  // its "you squeeze…" hint is done with
   return {
     ...state, phase: state.phase === "squeeze" ? "dealing" : state.phase, squeeze: null,
     hands: { ...state.hands, ...handsOf(m) }, croupier: m.words, reason: m.reason ?? "",
+    message: squeezeOver ? "" : state.message,
   };
 }
 

@@ -69,3 +69,18 @@ export const payout = (round, staked, returned, balance) => ({ type: "payout", t
 export const error = (code, message, betId = null) => ({ type: "error", code, message, bet_id: betId });
 
 export const at = (message, received_at) => ({ ...message, received_at });
+
+/** One of every server message, as sent (tests/test_client_messages.py checks them against the protocol). */
+export function everyMessage() {
+  resetSeq(40);
+  const { received_at, ...snap } = snapshot({ my_bets: [{ bet_id: "w1-banker", kind: "banker", amount: 2500, status: "placed" }] });
+  return [
+    snap, roundOpen(89, 13), bets(89, { ann: { banker: 2500 } }), noMoreBets(89),
+    squeeze(89, { player: null, banker: "ann" }), peel(89, "banker", 0.5, "ann"),
+    ...COUP_STEPS.map((_, i) => card(89, i)), result(89, 13), payout(89, 2500, 4875, 102375),
+    shoeEnd(), seat("cy", 3), notice("round 7 was open: voided, bets refunded"),
+    betAck("w1-banker", "banker", 2500, 89), error("betting_closed", "no more bets: wait for the next round", "w2-tie"),
+    error("rate_limited", "too many messages: slow down"),
+    { type: "pong", server_time: 1000.5 }, { type: "seed_ack", table: "t1", seed: "lucky" },
+  ];
+}

@@ -24,6 +24,7 @@ lint: install
 	$(BIN)/lint-imports
 
 test: install lint
+	node --test tests/js/
 	$(BIN)/python -m pytest
 
 bench: install

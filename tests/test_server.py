@@ -274,11 +274,17 @@ def test_shoe_ends_with_a_verifiable_record(server: ServerProcess) -> None:
     assert httpx.get(f"{server.url}/api/tables/nope").status_code == 404
 
 
+JAVASCRIPT = ("text/javascript", "application/javascript")
+
+
 def test_page_is_served(server: ServerProcess) -> None:
     page = httpx.get(server.url + "/")
     assert page.status_code == 200 and "<title>" in page.text
-    for name in ("table.css", "table.js"):
-        assert httpx.get(f"{server.url}/static/{name}").status_code == 200
+    for name in ("table.css", "app.js", "protocol.js", "reducer.js", "render.js", "squeeze.js"):
+        reply = httpx.get(f"{server.url}/static/{name}")
+        assert reply.status_code == 200
+        if name.endswith(".js"):  # browsers run ES modules only with a JavaScript type
+            assert reply.headers["content-type"].split(";")[0] in JAVASCRIPT
 
 
 def test_postgres_round(database_url: str, tmp_path: Path) -> None:

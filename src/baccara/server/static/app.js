@@ -1,0 +1,130 @@
+// The web table's wiring: login and lobby, one table's connection, the reducer's state,
+// the renderer, the squeeze, the buttons and the keys. No build step: ES modules.
+import { api, socketUrl, TableConnection } from "./protocol.js";
+import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from "./reducer.js";
+import { createRenderer } from "./render.js";
+import { createSqueeze } from "./squeeze.js";
+
+const $ = (id) => document.getElementById(id);
+const AUTO_CONFIRM_SECONDS = 1.2;  // staged chips go out by themselves this close to the close
+
+let state = initialState();
+let connection = null;
+
+function dispatch(action) {
+  const prev = state;
+  state = reduce(state, action);
+  for (const message of state.outbox) connection?.send(message);
+  if (state !== prev) view.render(prev, state);
+}
+
+const squeeze = createSqueeze({ getState: () => state, dispatch });
+const view = createRenderer(document, {
+  stage: (kind) => dispatch({ type: "stage", kind }),
+  pickChip: (index) => dispatch({ type: "pick_chip", index }),
+  recall: (index) => dispatch({ type: "recall", index }),
+  sit: (id) => openTable(id),
+  downCard: squeeze.bind,
+});
+
+function newBetId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return "w" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+const confirm = () => dispatch({ type: "confirm", id: newBetId() });
+
+// -- login, lobby, table ----------------------------------------------------------------
+async function start() {
+  try { loggedIn(await api("/api/me")); } catch { view.show("login"); $("name").focus(); }
+}
+
+function loggedIn(me) {
+  dispatch({ type: "login", name: me.name, balance: me.balance });
+  const wanted = new URLSearchParams(location.search).get("table");
+  if (wanted) openTable(wanted); else lobby();
+}
+
+async function auth(register) {
+  $("login-error").textContent = "";
+  const body = { name: $("name").value.trim(), password: $("password").value };
+  try { loggedIn(await api(register ? "/api/register" : "/api/login", body)); }
+  catch (e) { $("login-error").textContent = e.message; }
+}
+
+function leaveTable() {
+  connection?.close();
+  connection = null;
+  dispatch({ type: "leave_table" });
+}
+
+async function lobby() {
+  leaveTable();
+  history.replaceState(null, "", "/");
+  view.show("lobby");
+  view.renderLobby(await api("/api/tables"));
+}
+
+function openTable(id) {
+  leaveTable();
+  dispatch({ type: "open_table", table: id });
+  history.replaceState(null, "", "/?table=" + encodeURIComponent(id));
+  view.show("table");
+  connection = new TableConnection({
+    url: socketUrl(location), table: id, since: () => state.seq,
+    onMessage: dispatch, onStatus: (open) => dispatch({ type: "connection", open }),
+  });
+  connection.open();
+}
+
+// -- the clock: the timer bar, and staged chips sent just before the close -------------------
+setInterval(() => {
+  if (!state.table) return;
+  const now = Date.now() / 1000;
+  view.renderTimer(state, now);
+  const left = betTimeLeft(state, now);
+  if (state.phase === "betting" && left > 0 && left < AUTO_CONFIRM_SECONDS && state.staged.length) confirm();
+}, 100);
+
+// -- keys and buttons ---------------------------------------------------------------------------
+const KEYS = {
+  u: () => dispatch({ type: "undo" }), c: () => dispatch({ type: "clear" }),
+  r: () => dispatch({ type: "rebet" }), d: () => dispatch({ type: "double" }),
+};
+
+document.addEventListener("keydown", (e) => {
+  if (!state.table || $("table").hidden || e.target.tagName === "INPUT") return;
+  const key = e.key.toLowerCase();
+  const bets = betKeys(state);
+  if (/^[1-9]$/.test(key) && Number(key) <= state.chips.length) dispatch({ type: "pick_chip", index: Number(key) - 1 });
+  else if (Object.hasOwn(bets, key)) dispatch({ type: "stage", kind: bets[key] });
+  else if (key === "s" && state.squeeze) for (const { side, value } of squeezeKeyActions(state)) squeeze.bend(side, value);
+  else if (Object.hasOwn(KEYS, key)) KEYS[key]();
+  else if (key === "enter" && !(e.target instanceof HTMLButtonElement)) confirm();
+  else return;
+  e.preventDefault();
+});
+
+$("login-form").addEventListener("submit", (e) => { e.preventDefault(); auth(false); });
+$("do-register").addEventListener("click", () => auth(true));
+$("logout").addEventListener("click", async () => { leaveTable(); await api("/api/logout", {}); view.show("login"); });
+$("to-lobby").addEventListener("click", lobby);
+$("undo").addEventListener("click", KEYS.u);
+$("clear").addEventListener("click", KEYS.c);
+$("rebet").addEventListener("click", KEYS.r);
+$("double").addEventListener("click", KEYS.d);
+$("confirm").addEventListener("click", confirm);
+$("ask-b").addEventListener("click", () => dispatch({ type: "ask", side: "banker" }));
+$("ask-p").addEventListener("click", () => dispatch({ type: "ask", side: "player" }));
+$("recall-prev").addEventListener("click", () => dispatch({ type: "recall_step", delta: -1 }));
+$("recall-next").addEventListener("click", () => dispatch({ type: "recall_step", delta: 1 }));
+$("recall-close").addEventListener("click", () => dispatch({ type: "recall_close" }));
+$("teaching").addEventListener("change", (e) => dispatch({ type: "teaching", on: e.target.checked }));
+$("seed-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const seed = $("client-seed").value.trim();
+  if (seed) connection?.send({ type: "seed", seed });
+  $("client-seed").value = "";
+});
+
+view.render(null, state);
+start();

@@ -1,0 +1,74 @@
+// The wire: HTTP calls, the shapes of the messages the client sends, and one table's
+// WebSocket that reconnects by itself and asks for the events it missed (`since`).
+// No DOM: fetch, WebSocket and the timer are injectable so node can test this module.
+
+/** The messages a client sends (see server/ws.py); amounts are integer cents. */
+export const outgoing = {
+  join: (table, since) => (since ? { type: "join", table, since } : { type: "join", table }),
+  bet: (betId, kind, amount, round) => ({ type: "bet", bet_id: betId, kind, amount, round }),
+  squeeze: (side, peel) => ({ type: "squeeze", side, peel: Math.round(peel * 100) / 100 }),
+  seed: (seed) => ({ type: "seed", seed }),
+  ping: () => ({ type: "ping" }),
+};
+
+/** GET (no body) or POST JSON to the server's API; throws the server's message on failure. */
+export async function api(path, body, fetchImpl = globalThis.fetch) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const reply = await fetchImpl(path, { credentials: "same-origin", ...init });
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) throw new Error(data.message || reply.statusText);
+  return data;
+}
+
+/** The WebSocket address on the page's own host. */
+export function socketUrl({ protocol, host }) {
+  return (protocol === "https:" ? "wss://" : "ws://") + host + "/ws";
+}
+
+/**
+ * One table's connection. Every message received goes to `onMessage` with
+ * `received_at` (the client's clock, in seconds) added; `onStatus(true|false)` reports
+ * the connection opening and closing. After a drop it reconnects every `retryMs` and
+ * joins with `since` (the last event seq the caller has seen), until `close()`.
+ */
+export class TableConnection {
+  constructor({ url, table, since, onMessage, onStatus = () => {},
+    WebSocketImpl = globalThis.WebSocket, retryMs = 1000, setTimer = setTimeout, now = Date.now }) {
+    Object.assign(this, { url, table, since, onMessage, onStatus, WebSocketImpl, retryMs, setTimer, now });
+    this.socket = null;
+    this.wanted = false;
+  }
+
+  open() {
+    this.wanted = true;
+    const socket = new this.WebSocketImpl(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      socket.send(JSON.stringify(outgoing.join(this.table, this.since())));
+      this.onStatus(true);
+    };
+    socket.onmessage = (event) => {
+      this.onMessage({ ...JSON.parse(event.data), received_at: this.now() / 1000 });
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket || !this.wanted) return;
+      this.onStatus(false);
+      this.setTimer(() => { if (this.wanted && this.socket === socket) this.open(); }, this.retryMs);
+    };
+  }
+
+  /** Send one message; false when the socket is not open (the caller keeps what matters). */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== 1) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.wanted = false;
+    this.socket?.close();
+    this.socket = null;
+  }
+}

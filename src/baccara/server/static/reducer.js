@@ -1,0 +1,346 @@
+// The table's state as a pure reducer: `reduce(state, message) -> newState` over every
+// server message and the player's local actions. No DOM, no clock, no randomness: the
+// time comes in the messages (`received_at`), bet ids in the `confirm` action. Nothing
+// here knows a rule of the game: labels, pays, limits, main bets, chips and hand totals
+// all come from the server. `outbox` holds the messages the last action asks to send.
+import { money } from "./money.js";
+import { outgoing } from "./protocol.js";
+
+export const SIDES = ["player", "banker"];
+const NO_PEEL = Object.freeze({ player: 0, banker: 0 });
+const NEW_ROUND = Object.freeze({
+  staged: [], mine: {}, tableBets: {}, tableTotals: {}, result: null, squeeze: null,
+  croupier: "", reason: "",
+});
+
+function emptyHands() {
+  return { player: [], banker: [], player_total: null, banker_total: null, down: NO_PEEL };
+}
+
+export function initialState() {
+  return {
+    me: null, balance: null, table: null, seq: 0, clockOffset: 0, connected: false,
+    title: "", seat: null, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
+    bets: [], chips: [], chip: 2, pays: {},
+    staged: [], mine: {}, pending: {}, lastBets: [],
+    seats: {}, tableBets: {}, tableTotals: {},
+    hands: emptyHands(), croupier: "", reason: "", result: null,
+    squeezeTable: false, squeeze: null,
+    history: [], recall: null, roads: null, ask: null, fair: null, records: [],
+    teaching: false, message: "", outbox: [],
+  };
+}
+
+// -- selectors ------------------------------------------------------------------------
+
+/** The server's description of a bet kind (label, pays, short_pays, main, min, max). */
+export function betOf(state, kind) {
+  return state.bets.find((bet) => bet.kind === kind) ?? null;
+}
+
+export function labelOf(state, kind) {
+  return betOf(state, kind)?.label ?? kind;
+}
+
+function sumByKind(list) {
+  const totals = {};
+  for (const { kind, amount } of list) totals[kind] = (totals[kind] ?? 0) + amount;
+  return totals;
+}
+
+/** My accepted stakes this round, by kind. */
+export const myStakes = (state) => sumByKind(Object.values(state.mine));
+/** The chips staged but not yet sent, by kind. */
+export const stagedStakes = (state) => sumByKind(state.staged);
+
+/** Seconds left to bet at client time `now` (seconds), corrected to the server's clock. */
+export function betTimeLeft(state, now) {
+  return Math.max(0, state.closesAt - (now + state.clockOffset));
+}
+
+export function squeezeTimeLeft(state, now) {
+  return state.squeeze ? Math.max(0, state.squeeze.endsAt - (now + state.clockOffset)) : 0;
+}
+
+const PHASE_LABELS = {
+  betting: "Place your bets", closing: "No more bets", dealing: "Dealing", squeeze: "Squeeze",
+  settled: "Result", closed: "Closed",
+};
+
+export function phaseLabel(state) {
+  const quiet = state.phase === "dealing" && !state.hands.player.length && !state.hands.banker.length;
+  return quiet ? "No more bets" : PHASE_LABELS[state.phase] ?? (state.phase || "—");
+}
+
+/** A stake as the chips that make it up (indices into `chips`, biggest first, at most 7). */
+export function chipStack(cents, chips, most = 7) {
+  const discs = [];
+  let left = cents;
+  for (let i = chips.length - 1; i >= 0 && discs.length < most; i--) {
+    while (left >= chips[i] && discs.length < most) { discs.push(i); left -= chips[i]; }
+  }
+  return discs;
+}
+
+const CONTROL_KEYS = new Set(["s", "u", "c", "r", "d"]);
+
+/** The keys that stake the main bets: each one's first letter (P, B, T), unless taken. */
+export function betKeys(state) {
+  const keys = {};
+  for (const bet of state.bets) {
+    const key = bet.label[0]?.toLowerCase();
+    if (bet.main && key && !CONTROL_KEYS.has(key) && !(key in keys)) keys[key] = bet.kind;
+  }
+  return keys;
+}
+
+/** The squeeze key (S): bend my hands' cards a quarter more, or everybody's when I squeeze none. */
+export function squeezeKeyActions(state) {
+  const sq = state.squeeze;
+  if (!sq) return [];
+  const mine = SIDES.filter((side) => sq.squeezers[side] === state.me);
+  return (mine.length ? mine : SIDES).map((side) => ({ type: "bend", side, value: sq.peel[side] + 0.25 }));
+}
+
+// -- server messages ----------------------------------------------------------------------
+
+function handsOf(step) {
+  return {
+    player: step.player, banker: step.banker,
+    player_total: step.player_total ?? null, banker_total: step.banker_total ?? null,
+  };
+}
+
+function squeezeOf(announced) {
+  return {
+    round: announced.round, squeezers: announced.squeezers, endsAt: announced.ends_at,
+    seconds: announced.seconds, peel: NO_PEEL, remote: { ...NO_PEEL, ...announced.peel }, sent: NO_PEEL,
+  };
+}
+
+function squeezeWords(state, squeezers) {
+  const who = SIDES.map((side) => {
+    const name = squeezers[side];
+    return `${labelOf(state, side)}: ${name === state.me ? "you" : name || "the croupier"}`;
+  });
+  const mine = SIDES.filter((side) => squeezers[side] === state.me);
+  return {
+    croupier: `Squeeze! ${who.join(" · ")}.`,
+    message: mine.length
+      ? `You squeeze the ${mine.join(" and ")} cards: drag them, click, or press S.`
+      : "Peel the cards to watch the squeeze (drag, click or S).",
+  };
+}
+
+function onSnapshot(state, m) {
+  const mine = {};
+  for (const bet of m.my_bets) if (bet.status !== "refunded") mine[bet.bet_id] = { kind: bet.kind, amount: bet.amount };
+  const pending = Object.fromEntries(Object.entries(state.pending).filter(([id]) => !(id in mine)));
+  const last = m.revealed.at(-1);
+  let hands = last ? { ...emptyHands(), ...handsOf(last) } : emptyHands();
+  let squeeze = null;
+  let words = { croupier: last?.words ?? "", message: state.message };
+  if (m.squeezing && !last) {
+    squeeze = squeezeOf(m.squeezing);
+    hands = { ...hands, down: m.squeezing.cards };
+    words = squeezeWords({ ...state, bets: m.bets }, m.squeezing.squeezers);
+  }
+  const sameRound = m.round === state.round && m.phase === "betting";
+  const chips = m.chips;
+  return {
+    ...state, table: m.table, seq: m.seq, clockOffset: m.server_time - m.received_at,
+    title: m.title, seat: m.seat, balance: m.balance ?? state.balance, me: m.user ?? state.me,
+    phase: m.squeezing && !last ? "squeeze" : m.phase, round: m.round, number: m.number,
+    closesAt: m.closes_at, betSeconds: m.bet_seconds, squeezeTable: m.squeeze,
+    bets: m.bets, chips, chip: Math.min(state.chip, chips.length - 1), pays: m.pays ?? {},
+    staged: sameRound ? state.staged : [], mine, pending,
+    seats: { ...m.seats }, tableBets: m.table_bets ?? {}, tableTotals: {},
+    hands, squeeze, croupier: words.croupier, reason: last?.reason ?? "", message: words.message,
+    result: m.phase === "settled" && m.history[0]?.round === m.round ? m.history[0] : null,
+    history: m.history, roads: m.roads, fair: m.fair, records: m.records,
+    // bets sent but never answered go again under the same ids (the server acks a
+    // bet id once and answers a repeat with the same bet, `duplicate: true`)
+    outbox: Object.entries(pending).map(([id, b]) => outgoing.bet(id, b.kind, b.amount, b.round)),
+  };
+}
+
+function onRoundOpen(state, m) {
+  const stakes = myStakes(state);
+  const lastBets = Object.keys(stakes).length
+    ? Object.entries(stakes).map(([kind, amount]) => ({ kind, amount }))
+    : state.lastBets;
+  return {
+    ...state, ...NEW_ROUND, hands: emptyHands(), lastBets, phase: "betting",
+    round: m.round, number: m.number, closesAt: m.closes_at, betSeconds: m.seconds,
+  };
+}
+
+function onCard(state, m) {
+  const squeezeOver = state.squeeze !== null;  // its "you squeeze…" hint is done with
+  return {
+    ...state, phase: state.phase === "squeeze" ? "dealing" : state.phase, squeeze: null,
+    hands: { ...state.hands, ...handsOf(m) }, croupier: m.words, reason: m.reason ?? "",
+    message: squeezeOver ? "" : state.message,
+  };
+}
+
+function onResult(state, m) {
+  const { roads, type, table, seq, time, missed, received_at, ...coup } = m;
+  return {
+    ...state, phase: "settled", squeeze: null, result: coup, roads,
+    history: [coup, ...state.history].slice(0, 10),
+  };
+}
+
+function onPayout(state, m) {
+  const won = m.returned - m.staked;
+  const message = won > 0 ? `You win ${money(won)}!` : won === 0 ? "Your bets push." : `You lose ${money(-won)}.`;
+  return { ...state, balance: m.balance, message };
+}
+
+function onBetAck(state, m) {
+  const { [m.bet_id]: _, ...pending } = state.pending;
+  const counts = m.round === state.round && m.status !== "refunded";
+  const mine = counts ? { ...state.mine, [m.bet_id]: { kind: m.kind, amount: m.amount } } : state.mine;
+  return {
+    ...state, pending, mine, balance: m.balance,
+    message: `Bet accepted: ${labelOf(state, m.kind)} ${money(m.amount)}.`,
+  };
+}
+
+function onError(state, m) {
+  if (!m.bet_id) return { ...state, message: m.message };
+  const { [m.bet_id]: _, ...pending } = state.pending;
+  return { ...state, pending, message: m.message };
+}
+
+function onPeel(state, m) {
+  const sq = state.squeeze;
+  if (!sq || m.round !== sq.round) return state;
+  return { ...state, squeeze: { ...sq, remote: { ...sq.remote, [m.side]: Math.max(sq.remote[m.side], m.peel) } } };
+}
+
+const SERVER = {
+  snapshot: onSnapshot,
+  round_open: onRoundOpen,
+  bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals }),
+  no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
+  squeeze: (s, m) => ({
+    ...s, ...squeezeWords(s, m.squeezers), phase: "squeeze", squeeze: squeezeOf(m),
+    hands: { ...emptyHands(), down: m.cards },
+  }),
+  peel: onPeel,
+  card: onCard,
+  result: onResult,
+  payout: onPayout,
+  shoe: (s, m) => ({ ...s, fair: { server_seed_hash: m.server_seed_hash, rules_hash: m.rules_hash, client_seeds: m.client_seeds } }),
+  shoe_end: (s, m) => ({ ...s, records: [...s.records, m.record] }),
+  seat: (s, m) => ({ ...s, seats: { ...s.seats, [m.player]: m.seat } }),
+  notice: (s, m) => ({ ...s, message: m.text }),
+  bet_ack: onBetAck,
+  error: onError,
+  seed_ack: (s) => ({ ...s, message: "Client seed added to the next shuffle." }),
+  pong: (s, m) => ({ ...s, clockOffset: m.server_time - m.received_at }),
+};
+
+// -- local actions ---------------------------------------------------------------------------
+
+function stage(state, { kind }) {
+  const bet = betOf(state, kind);
+  if (!bet) return state;
+  if (state.phase !== "betting") return { ...state, message: "Wait for the next round to bet." };
+  const amount = state.chips[state.chip];
+  return {
+    ...state, staged: [...state.staged, { kind, amount }],
+    message: `${bet.label} +${money(amount)} — Confirm (Enter) to send.`,
+  };
+}
+
+function addStaged(state, more) {
+  if (state.phase !== "betting" || !more.length) return state;
+  return { ...state, staged: [...state.staged, ...more.map((b) => ({ kind: b.kind, amount: b.amount }))] };
+}
+
+/** Send the staged chips: one bet per kind, its id `${id}-${kind}` (`id` fresh per confirm). */
+function confirm(state, { id }) {
+  if (!state.staged.length) return state;
+  const pending = { ...state.pending };
+  const outbox = [];
+  for (const [kind, amount] of Object.entries(stagedStakes(state))) {
+    const betId = `${id}-${kind}`;
+    pending[betId] = { kind, amount, round: state.round };
+    outbox.push(outgoing.bet(betId, kind, amount, state.round));
+  }
+  return { ...state, staged: [], pending, outbox };
+}
+
+/** Bend a hand's cards (0 flat .. 1 turned): only its squeezer may turn them over. */
+function bend(state, { side, value }) {
+  const sq = state.squeeze;
+  if (!sq) return state;
+  const most = sq.squeezers[side] === state.me ? 1 : 0.8;
+  return { ...state, squeeze: { ...sq, peel: { ...sq.peel, [side]: Math.max(0, Math.min(most, value)) } } };
+}
+
+/** The squeeze messages for my hands bent further than last sent. */
+function sendPeels(state) {
+  const sq = state.squeeze;
+  if (!sq) return state;
+  const sides = SIDES.filter((side) => sq.squeezers[side] === state.me && sq.peel[side] > sq.sent[side]);
+  if (!sides.length) return state;
+  const sent = { ...sq.sent };
+  for (const side of sides) sent[side] = sq.peel[side];
+  return { ...state, squeeze: { ...sq, sent }, outbox: sides.map((side) => outgoing.squeeze(side, sq.peel[side])) };
+}
+
+function recallStep(state, { delta }) {
+  if (!state.recall) return state;
+  const last = state.recall.round.steps.length - 1;
+  return { ...state, recall: { ...state.recall, step: Math.max(0, Math.min(last, state.recall.step + delta)) } };
+}
+
+const LOCAL = {
+  login: (s, a) => ({ ...s, me: a.name, balance: a.balance }),
+  open_table: (s, a) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching, table: a.table }),
+  leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching }),
+  connection: (s, a) => ({ ...s, connected: a.open, message: a.open ? s.message : "Connection lost: reconnecting…" }),
+  pick_chip: (s, a) => (a.index >= 0 && a.index < s.chips.length ? { ...s, chip: a.index } : s),
+  stage,
+  undo: (s) => ({ ...s, staged: s.staged.slice(0, -1) }),
+  clear: (s) => ({ ...s, staged: [] }),
+  rebet: (s) => addStaged(s, s.lastBets),
+  double: (s) => addStaged(s, s.staged.length ? s.staged
+    : Object.entries(myStakes(s)).map(([kind, amount]) => ({ kind, amount }))),
+  confirm,
+  bend,
+  send_peels: sendPeels,
+  recall: (s, a) => (s.history[a.index] ? { ...s, recall: { round: s.history[a.index], step: 0 } } : s),
+  recall_step: recallStep,
+  recall_close: (s) => ({ ...s, recall: null }),
+  ask: (s, a) => ({ ...s, ask: a.side }),
+  teaching: (s, a) => ({ ...s, teaching: a.on }),
+};
+
+/**
+ * The next state after one server message or local action. A table event already seen
+ * (its `seq` not above the state's, as the events replayed after a reconnect's snapshot
+ * are) changes nothing but a notice's text: the snapshot already holds it.
+ */
+export function reduce(state, action) {
+  const quiet = state.outbox.length ? { ...state, outbox: [] } : state;
+  const fromServer = Object.hasOwn(SERVER, action.type);
+  if (fromServer && action.table && state.table && action.table !== state.table) return quiet;  // another table's
+  if (fromServer && action.seq !== undefined && action.type !== "snapshot") {
+    if (action.seq <= state.seq) return action.type === "notice" ? { ...quiet, message: action.text } : quiet;
+    return step(quiet, action, { seq: action.seq });
+  }
+  return step(quiet, action, null);
+}
+
+function step(state, action, extra) {
+  const handlers = [SERVER, LOCAL].find((table) => Object.hasOwn(table, action.type));
+  if (!handlers) return state;
+  const handler = handlers[action.type];
+  const next = handler(state, action);
+  return extra ? { ...next, ...extra } : next;
+}

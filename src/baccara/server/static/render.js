@@ -1,0 +1,303 @@
+// The page from the state: `render(prev, next)` redraws what changed (the reducer never
+// mutates, so a changed part is a new object). Every amount shown goes through money().
+import { money } from "./money.js";
+import { SIDES, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
+
+const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the table's chip set
+const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
+
+const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+const limits = (bet) => `${money(bet.min)}–${money(bet.max)}`;
+
+/**
+ * @param {Document} doc
+ * @param {object} on  callbacks: stage(kind), pickChip(index), recall(index), sit(tableId),
+ *   downCard(element, side) (makes a face-down card squeezable)
+ */
+export function createRenderer(doc, on) {
+  const $ = (id) => doc.getElementById(id);
+  const el = (tag, className, text) => {
+    const node = doc.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
+
+  function show(view) {
+    for (const id of ["login", "lobby", "table"]) $(id).hidden = id !== view;
+    $("nav").hidden = view === "login";
+  }
+
+  function renderLobby(tables) {
+    const box = $("tables");
+    box.textContent = "";
+    for (const t of tables) {
+      const card = el("article", "table-card");
+      const title = el("h2", "", `${t.title} (${t.id})`);
+      if (t.squeeze) title.append(" ", el("span", "tag", "Squeeze"));
+      const st = t.roads.statistics;
+      const main = (t.bets ?? []).filter((bet) => bet.main);
+      const range = main.length
+        ? ` Limits ${money(Math.min(...main.map((b) => b.min)))}–${money(Math.max(...main.map((b) => b.max)))}.` : "";
+      const label = (kind, fallback) => t.bets?.find((b) => b.kind === kind)?.label[0] ?? fallback;
+      const roads = el("div", "mini-roads");
+      roads.innerHTML = t.roads.svg;  // the server's SVG
+      const sit = el("button", "primary", "Sit down");
+      sit.addEventListener("click", () => on.sit(t.id));
+      card.append(title, el("p", "desc", t.description + range),
+        el("p", "", `${t.seated}/${t.seats} seated · ${t.phase} · ${label("banker", "B")} ${st.banker} ${label("player", "P")} ${st.player} ${label("tie", "T")} ${st.tie}`),
+        roads, sit);
+      box.append(card);
+    }
+    box.querySelector("button")?.focus();
+  }
+
+  // -- spots, chips and everybody's stakes ------------------------------------------------
+  function buildSpots(state) {
+    const main = $("main-spots"), side = $("side-spots");
+    main.textContent = ""; side.textContent = "";
+    for (const bet of state.bets) {
+      const spot = el("button", "spot " + bet.kind);
+      spot.type = "button"; spot.dataset.kind = bet.kind;
+      spot.append(el("span", "name", bet.label), el("span", "pays", bet.short_pays), el("span", "stake"),
+        el("span", "pending"), el("span", "stacks"));
+      spot.querySelector(".stacks").setAttribute("aria-hidden", "true");
+      spot.addEventListener("click", () => on.stage(bet.kind));
+      (bet.main ? main : side).append(spot);
+    }
+    const pays = $("pays");
+    pays.textContent = "";
+    for (const bet of state.bets) pays.append(el("dt", "", bet.label), el("dd", "", `${bet.pays} (limits ${limits(bet)})`));
+    const keys = Object.keys(betKeys(state)).map((k) => k.toUpperCase()).join("/");
+    setText("keys", `Keys: 1–${state.chips.length} chip · ${keys} bet · U undo · C clear · R rebet · D double · Enter confirm · S squeeze`);
+  }
+
+  function stackEl(state, name, cents) {
+    // One player's stake on a spot: a stack of chips seen from above (the top chip the
+    // biggest), the amount on it, and the seat (or "You") beside it.
+    const mine = name === state.me;
+    const discs = chipStack(cents, state.chips);
+    const stack = el("span", `stack k${(discs[0] ?? 0) % CHIP_COLOURS}` + (mine ? " mine" : ""), money(cents, { compact: true }));
+    const seat = state.seats[name];
+    stack.title = `${mine ? "You" : name}${seat ? ` (seat ${seat})` : ""}: ${money(cents)}`;
+    stack.style.boxShadow = discs.slice(1).map((i, k) => `0 ${3 * (k + 1)}px 0 -1px ${CHIP_EDGE[i % CHIP_COLOURS]}`)
+      .concat([`0 ${3 * discs.length + 1}px 4px rgba(0,0,0,.6)`]).join(", ");
+    stack.style.marginBottom = 3 * Math.max(0, discs.length - 1) + "px";
+    stack.append(el("b", "", mine ? "You" : String(seat ?? name.slice(0, 2))));
+    return stack;
+  }
+
+  function renderSpots(state) {
+    const stakes = myStakes(state), staged = stagedStakes(state);
+    const byKind = {};
+    for (const [name, bets] of Object.entries(state.tableBets)) {
+      for (const [kind, amount] of Object.entries(bets)) (byKind[kind] ??= []).push([name, amount]);
+    }
+    for (const spot of doc.querySelectorAll(".spot")) {
+      const kind = spot.dataset.kind, bet = betOf(state, kind), total = state.tableTotals[kind];
+      spot.querySelector(".stake").textContent = stakes[kind] ? money(stakes[kind]) : "";
+      spot.querySelector(".pending").textContent = staged[kind] ? "+" + money(staged[kind]) : "";
+      spot.dataset.table = total ? money(total) : "";
+      spot.title = `Limits ${limits(bet)}` + (total ? ` · table total ${money(total)}` : "");
+      spot.classList.toggle("won", state.result?.winner === kind);
+      const list = (byKind[kind] ?? []).sort((a, b) => (state.seats[a[0]] ?? 99) - (state.seats[b[0]] ?? 99));
+      spot.querySelector(".stacks").replaceChildren(...list.map(([name, amount]) => stackEl(state, name, amount)));
+      const others = list.filter(([name]) => name !== state.me).map(([name, amount]) => `${name} ${money(amount)}`);
+      spot.setAttribute("aria-label", `Bet on ${bet.label}, pays ${bet.pays}` + (others.length ? `; other players: ${others.join(", ")}` : ""));
+    }
+  }
+
+  function renderRail(state) {
+    const seated = Object.entries(state.seats).sort((a, b) => a[1] - b[1]);
+    $("rail").replaceChildren(...seated.map(([name, seat]) => {
+      const stakes = state.tableBets[name] ?? {};
+      const total = Object.values(stakes).reduce((sum, amount) => sum + amount, 0);
+      const li = el("li", "seat" + (name === state.me ? " mine" : "") + (total ? " in" : ""));
+      li.append(el("span", "num", String(seat)), el("span", "pname", name === state.me ? `${name} (you)` : name),
+        el("span", "pstake", total ? money(total) : "—"));
+      li.title = Object.entries(stakes).map(([kind, amount]) => `${labelOf(state, kind)} ${money(amount)}`).join(", ") || "no bet this round";
+      return li;
+    }));
+  }
+
+  function buildChips(state) {
+    $("chips").replaceChildren(...state.chips.map((value, i) => {
+      const chip = el("button", `chip k${i % CHIP_COLOURS}`, money(value, { compact: true }));
+      chip.type = "button";
+      chip.setAttribute("role", "radio");
+      chip.setAttribute("aria-label", `Chip ${money(value)}`);
+      chip.addEventListener("click", () => on.pickChip(i));
+      return chip;
+    }));
+  }
+
+  // -- cards and the squeeze ------------------------------------------------------------------
+  function cardEl(text, third) {
+    const rank = text[0] === "T" ? "10" : text[0], suit = SUITS[text[1]];
+    const card = el("div", "pcard" + (third ? " third" : ""));
+    card.setAttribute("role", "img"); card.setAttribute("aria-label", text); card.dataset.card = text;
+    const face = el("div", "face" + (text[1] === "h" || text[1] === "d" ? " red" : ""));
+    const corner = el("span", "", rank + suit);
+    corner.style.cssText = "align-self:flex-end;transform:rotate(180deg)";
+    face.append(el("span", "", rank + suit), el("span", "pip", suit), corner);
+    card.append(el("div", "back"), face);
+    return card;
+  }
+
+  function downCardEl(side, i) {
+    const card = el("div", "pcard down");
+    card.dataset.side = side; card.tabIndex = 0;
+    card.setAttribute("role", "button");
+    card.setAttribute("aria-label", `${side} card ${i + 1}, face down: squeeze it (Space, or S)`);
+    card.append(el("div", "sq-face", "?"), el("div", "sq-back"), el("div", "sq-flap"));
+    on.downCard(card, side);
+    return card;
+  }
+
+  function renderHands(state) {
+    for (const side of SIDES) {
+      const box = $(side + "-cards"), cards = state.hands[side];
+      const slots = Math.max(cards.length, state.hands.down[side]);
+      for (let i = 0; i < slots; i++) {
+        const old = box.children[i];
+        if (i < cards.length) {  // a squeezed card lying face down is turned in place
+          if (old?.dataset.card !== cards[i]) {
+            const card = cardEl(cards[i], i === 2);
+            if (old) old.replaceWith(card); else box.append(card);
+          }
+        } else if (!old?.classList.contains("down")) {
+          const card = downCardEl(side, i);
+          if (old) old.replaceWith(card); else box.append(card);
+        }
+      }
+      while (box.children.length > slots) box.lastElementChild.remove();
+      const total = state.hands[side + "_total"];
+      setText(side + "-total", total === null ? "" : String(total));
+    }
+  }
+
+  function renderPeel(state) {
+    const sq = state.squeeze;
+    if (!sq) return;
+    for (const side of SIDES) {
+      const bent = Math.max(sq.peel[side], sq.remote[side]);
+      for (const card of doc.querySelectorAll(`#${side}-cards .pcard.down`)) {
+        card.style.setProperty("--p", (bent * 85).toFixed(1) + "%");
+        card.classList.toggle("turned", bent >= 1);
+        card.classList.toggle("mine", sq.squeezers[side] === state.me);
+      }
+    }
+  }
+
+  // -- roads, history, recall, provably fair ------------------------------------------------------
+  function renderRoads(state) {
+    const roads = state.roads;
+    if (!roads) return;
+    $("roads").innerHTML = roads.svg;  // the server's SVG
+    const st = roads.statistics;
+    const items = [[labelOf(state, "banker"), st.banker], [labelOf(state, "player"), st.player], [labelOf(state, "tie"), st.tie],
+      ["B pairs", st.banker_pairs], ["P pairs", st.player_pairs], ["Naturals", st.naturals], ["Coups", st.coups],
+      ["Best B run", st.longest_streak.banker], ["Best P run", st.longest_streak.player]];
+    $("stats").replaceChildren(...items.map(([name, value]) => {
+      const row = el("div", "", name + " ");
+      row.append(el("b", "", String(value)));
+      return row;
+    }));
+  }
+
+  function renderAsk(state) {
+    const p = state.ask && state.roads?.predictions?.[state.ask];
+    const txt = (v) => v ?? "—";
+    setText("ask-out", p ? `If ${labelOf(state, state.ask)}: Big Eye Boy ${txt(p.big_eye_boy)}, Small Road ${txt(p.small_road)}, Cockroach Pig ${txt(p.cockroach_pig)}` : "");
+  }
+
+  function renderHistory(state) {
+    $("history").replaceChildren(...state.history.map((h, i) => {
+      const li = el("li");
+      const recall = el("button", "", "Recall");
+      recall.type = "button";
+      recall.addEventListener("click", () => on.recall(i));
+      li.append(el("span", `w-${h.winner}`, `#${h.number} ${labelOf(state, h.winner).toUpperCase()} ${h.player_total}–${h.banker_total} · ${h.coup}`), " ", recall);
+      return li;
+    }));
+  }
+
+  function renderRecall(state) {
+    $("recall").hidden = !state.recall;
+    if (!state.recall) return;
+    const { round, step } = state.recall, s = round.steps[step];
+    if (!s) return;
+    setText("recall-p", `${labelOf(state, "player")} ${s.player.join(" ")}`);
+    setText("recall-b", `${labelOf(state, "banker")} ${s.banker.join(" ")}`);
+    setText("recall-words", `Round ${round.number}, step ${step + 1}/${round.steps.length}: ${s.words}` + (state.teaching && s.reason ? ` (${s.reason})` : ""));
+  }
+
+  function renderFair(state) {
+    const f = state.fair;
+    setText("seed-hash", f?.server_seed_hash ?? "—");
+    setText("rules-hash", f?.rules_hash ?? "—");
+    setText("client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(none yet)");
+  }
+
+  function renderRecords(state) {
+    const box = $("records");
+    for (const link of box.querySelectorAll("a")) URL.revokeObjectURL(link.href);
+    box.replaceChildren(...state.records.map((record) => {
+      const link = el("a", "", `Shoe ${record.server_seed_hash.slice(0, 12)}… revealed (${record.coups.length} coups): download`);
+      link.href = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+      link.download = `shoe-${record.server_seed_hash.slice(0, 8)}.json`;
+      return link;
+    }).reverse());
+  }
+
+  // -- the whole table -----------------------------------------------------------------------------
+  function render(prev, next) {
+    if (changed(prev, next, "balance")) setText("balance", next.balance === null ? "—" : money(next.balance));
+    if (changed(prev, next, "me")) setText("who", next.me ?? "");
+    if (changed(prev, next, "title", "table", "seat")) setText("table-title", `${next.title} · table ${next.table}` + (next.seat ? ` · seat ${next.seat}` : ""));
+    $("squeeze-tag").hidden = !next.squeezeTable;
+    setText("phase", phaseLabel(next));
+    if (changed(prev, next, "bets", "chips")) { buildSpots(next); buildChips(next); }
+    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result")) renderSpots(next);
+    if (changed(prev, next, "seats", "tableBets", "me", "bets")) renderRail(next);
+    if (changed(prev, next, "chips", "chip")) {
+      doc.querySelectorAll(".chip").forEach((chip, i) => chip.setAttribute("aria-checked", String(i === next.chip)));
+    }
+    if (changed(prev, next, "hands", "squeeze")) { renderHands(next); renderPeel(next); }
+    setText("croupier", next.croupier);
+    setText("reason", next.reason);
+    setText("bet-msg", next.message);
+    if (changed(prev, next, "result")) {
+      const banner = $("result-banner");
+      banner.hidden = !next.result;
+      if (next.result) { banner.className = "result-banner w-" + next.result.winner; banner.textContent = next.result.announcement; }
+    }
+    if (changed(prev, next, "roads", "bets")) renderRoads(next);
+    if (changed(prev, next, "roads", "ask")) renderAsk(next);
+    if (changed(prev, next, "history", "bets")) renderHistory(next);
+    if (changed(prev, next, "recall", "teaching")) renderRecall(next);
+    if (changed(prev, next, "teaching")) doc.body.classList.toggle("teaching", next.teaching);
+    if (changed(prev, next, "fair")) renderFair(next);
+    if (changed(prev, next, "records")) renderRecords(next);
+  }
+
+  /** The bet timer (or the squeeze's), at client time `now` in seconds. */
+  function renderTimer(state, now) {
+    let width = 0, text = "";
+    if (state.squeeze) {
+      const left = squeezeTimeLeft(state, now);
+      width = 100 * left / (state.squeeze.seconds || 1);
+      text = `squeeze ${left.toFixed(1)} s`;
+    } else if (state.phase === "betting") {
+      const left = betTimeLeft(state, now);
+      width = left > 0 ? 100 * left / (state.betSeconds || 1) : 0;
+      text = left > 0 ? `${left.toFixed(1)} s` : "closing";
+    }
+    $("timer-bar").style.width = width + "%";
+    setText("timer-text", text);
+  }
+
+  return { show, render, renderLobby, renderTimer };
+}

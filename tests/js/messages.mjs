@@ -1,0 +1,86 @@
+// Server messages shaped as src/baccara/server/protocol.py's models (snapshot, events,
+// private answers), for the client's tests. Amounts are integer cents.
+
+export const BETS = [
+  { kind: "player", label: "Player", pays: "1:1", short_pays: "1:1", main: true, min: 1000, max: 500000 },
+  { kind: "banker", label: "Banker", pays: "1:1 less 5% commission", short_pays: "0.95:1", main: true, min: 1000, max: 500000 },
+  { kind: "tie", label: "Tie", pays: "8:1", short_pays: "8:1", main: true, min: 1000, max: 50000 },
+  { kind: "player_pair", label: "Player Pair", pays: "11:1 when the Player's first two cards are a pair", short_pays: "11:1", main: false, min: 500, max: 25000 },
+  { kind: "dragon_bonus_player", label: "Dragon Bonus P", pays: "Player natural win 1:1, natural tie push; non-natural win by 9/8/7/6/5/4: 30/10/6/4/2/1 to 1", short_pays: "up to 30:1", main: false, min: 500, max: 25000 },
+];
+export const CHIPS = [100, 500, 2500, 10000, 50000, 100000];
+const ROADS = {
+  svg: "<svg></svg>", results: "",
+  predictions: { banker: { big_eye_boy: null, small_road: null, cockroach_pig: null }, player: { big_eye_boy: null, small_road: null, cockroach_pig: null } },
+  statistics: { banker: 0, player: 0, tie: 0, banker_pairs: 0, player_pairs: 0, naturals: 0, coups: 0, longest_streak: { banker: 0, player: 0 }, current_streak: { side: null, length: 0 } },
+};
+const FAIR = { server_seed_hash: "ab".repeat(32), rules_hash: "cd".repeat(32), rules: { decks: 8 }, client_seeds: [] };
+
+export function snapshot(overrides = {}) {
+  return {
+    type: "snapshot", table: "t1", seq: 40, variant: "punto-banco", title: "Punto Banco",
+    pays: Object.fromEntries(BETS.map((b) => [b.kind, b.pays])),
+    limits: Object.fromEntries(BETS.map((b) => [b.kind, { min: b.min, max: b.max }])),
+    bets: BETS, chips: CHIPS,
+    phase: "betting", round: 88, number: 12, closes_at: 1000.0, server_time: 992.0, received_at: 990.0,
+    time_left: 8.0, bet_seconds: 15.0, squeeze: false, squeeze_seconds: 0.0, squeezing: null,
+    user: "ann", seat: 1, seats: { ann: 1, bob: 2 }, balance: 100000, my_bets: [], table_bets: {},
+    revealed: [], history: [], roads: ROADS, fair: FAIR, records: [], shoe_coups: 11,
+    ...overrides,
+  };
+}
+
+let seq = 40;
+export const resetSeq = (value = 40) => { seq = value; };
+const event = (type, data) => ({ type, table: "t1", seq: ++seq, time: 1000 + seq, missed: false, ...data });
+
+export const roundOpen = (round = 89, number = 13) => event("round_open", { round, number, closes_at: 1020.0, seconds: 15.0 });
+export const bets = (round, players) => {
+  const totals = {};
+  for (const stakes of Object.values(players)) for (const [k, a] of Object.entries(stakes)) totals[k] = (totals[k] ?? 0) + a;
+  return event("bets", { round, totals, players });
+};
+export const noMoreBets = (round) => event("no_more_bets", { round });
+export const squeeze = (round, squeezers) => event("squeeze", { round, cards: { player: 2, banker: 2 }, squeezers, seconds: 30.0, ends_at: 1050.0 });
+export const peel = (round, side, value, by) => ({ type: "peel", table: "t1", round, side, by, peel: value });
+
+// P:9h,3d,Jd B:Ks,5c: the Player draws on 2, the Banker stands on 5; Banker wins (6 steps).
+export const COUP_STEPS = [
+  { card: "9h", side: "player", player: ["9h"], banker: [], player_total: 9, banker_total: null, words: "Player nine", reason: "" },
+  { card: "Ks", side: "banker", player: ["9h"], banker: ["Ks"], player_total: 9, banker_total: 0, words: "Banker zero", reason: "" },
+  { card: "3d", side: "player", player: ["9h", "3d"], banker: ["Ks"], player_total: 2, banker_total: 0, words: "Player two", reason: "" },
+  { card: "5c", side: "banker", player: ["9h", "3d"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Banker five", reason: "" },
+  { card: "Jd", side: "player", player: ["9h", "3d", "Jd"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Player draws: two", reason: "Player draws on 0-5" },
+  { card: null, side: null, player: ["9h", "3d", "Jd"], banker: ["Ks", "5c"], player_total: 2, banker_total: 5, words: "Banker five, Player two: Banker wins", reason: "Banker stands on 5 when the Player's third card is a 10" },
+];
+export const card = (round, index) => event("card", { round, step: index, ...COUP_STEPS[index] });
+export const result = (round, number) => event("result", {
+  round, number, coup: "P:9h,3d,Jd B:Ks,5c", winner: "banker", player_total: 2, banker_total: 5,
+  announcement: "Banker five, Player two: Banker wins", steps: COUP_STEPS, roads: { ...ROADS, results: "B" },
+});
+export const notice = (text) => event("notice", { text });
+export const shoeEnd = () => event("shoe_end", { record: { server_seed_hash: "ef".repeat(32), coups: ["P:9h,3d,Jd B:Ks,5c"] } });
+export const seat = (player, number) => event("seat", { seat: number, player });
+
+export const betAck = (betId, kind, amount, round, { balance = 100000 - amount, duplicate = false, status = "placed" } = {}) => ({
+  type: "bet_ack", table: "t1", bet_id: betId, round, kind, amount, balance, duplicate, status, returned: null,
+});
+export const payout = (round, staked, returned, balance) => ({ type: "payout", table: "t1", round, staked, returned, balance });
+export const error = (code, message, betId = null) => ({ type: "error", code, message, bet_id: betId });
+
+export const at = (message, received_at) => ({ ...message, received_at });
+
+/** One of every server message, as sent (tests/test_client_messages.py checks them against the protocol). */
+export function everyMessage() {
+  resetSeq(40);
+  const { received_at, ...snap } = snapshot({ my_bets: [{ bet_id: "w1-banker", kind: "banker", amount: 2500, status: "placed" }] });
+  return [
+    snap, roundOpen(89, 13), bets(89, { ann: { banker: 2500 } }), noMoreBets(89),
+    squeeze(89, { player: null, banker: "ann" }), peel(89, "banker", 0.5, "ann"),
+    ...COUP_STEPS.map((_, i) => card(89, i)), result(89, 13), payout(89, 2500, 4875, 102375),
+    shoeEnd(), seat("cy", 3), notice("round 7 was open: voided, bets refunded"),
+    betAck("w1-banker", "banker", 2500, 89), error("betting_closed", "no more bets: wait for the next round", "w2-tie"),
+    error("rate_limited", "too many messages: slow down"),
+    { type: "pong", server_time: 1000.5 }, { type: "seed_ack", table: "t1", seed: "lucky" },
+  ];
+}

@@ -1,0 +1,346 @@
+// The client's reducer over real message sequences (node --test tests/js/).
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+
+import {
+  betKeys, betTimeLeft, chipStack, initialState, myStakes, phaseLabel, reduce, squeezeKeyActions, stagedStakes,
+} from "../../src/baccara/server/static/reducer.js";
+import * as msg from "./messages.mjs";
+
+function deepFreeze(value) {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Fold actions through the reducer; every state is frozen, so a mutation throws. */
+function run(state, ...actions) {
+  for (const action of actions) state = deepFreeze(reduce(deepFreeze(state), action));
+  return state;
+}
+
+const joined = (overrides) => run(initialState(), { type: "login", name: "ann", balance: 100000 },
+  { type: "open_table", table: "t1" }, msg.snapshot(overrides));
+
+beforeEach(() => msg.resetSeq(40));
+
+describe("snapshot", () => {
+  test("takes the layout, chips, limits and clock from the server", () => {
+    const s = joined();
+    assert.equal(s.seq, 40);
+    assert.equal(s.phase, "betting");
+    assert.equal(phaseLabel(s), "Place your bets");
+    assert.deepEqual(s.chips, msg.CHIPS);
+    assert.deepEqual(s.bets.map((b) => b.kind), ["player", "banker", "tie", "player_pair", "dragon_bonus_player"]);
+    assert.equal(s.clockOffset, 2);  // server_time 992 received at 990
+    assert.equal(betTimeLeft(s, 990), 8);
+    assert.deepEqual(betKeys(s), { p: "player", b: "banker", t: "tie" });
+    assert.deepEqual(s.outbox, []);
+  });
+
+  test("my bets of the round count by bet id, refunded ones do not", () => {
+    const s = joined({ my_bets: [
+      { bet_id: "a-banker", kind: "banker", amount: 2500, status: "placed" },
+      { bet_id: "b-banker", kind: "banker", amount: 500, status: "placed" },
+      { bet_id: "c-tie", kind: "tie", amount: 1000, status: "refunded" },
+    ] });
+    assert.deepEqual(myStakes(s), { banker: 3000 });
+  });
+
+  test("mid-deal: the cards revealed so far with the server's totals", () => {
+    const s = joined({ phase: "dealing", revealed: msg.COUP_STEPS.slice(0, 3) });
+    assert.deepEqual(s.hands.player, ["9h", "3d"]);
+    assert.deepEqual(s.hands.banker, ["Ks"]);
+    assert.equal(s.hands.player_total, 2);
+    assert.equal(s.hands.banker_total, 0);
+    assert.equal(s.croupier, "Player two");
+    assert.equal(phaseLabel(s), "Dealing");
+  });
+
+  test("a settled round shows its result from the history", () => {
+    const last = { ...msg.result(88, 12), round: 88 };
+    const s = joined({ phase: "settled", history: [last] });
+    assert.equal(s.result.announcement, "Banker five, Player two: Banker wins");
+  });
+
+  test("a squeeze under way: cards face down with the peel so far", () => {
+    const squeezing = { round: 88, cards: { player: 2, banker: 2 }, squeezers: { player: "bob", banker: "ann" },
+      seconds: 30, ends_at: 1010, peel: { player: 0.4, banker: 0 } };
+    const s = joined({ phase: "squeeze", squeeze: true, squeezing });
+    assert.equal(s.phase, "squeeze");
+    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });
+    assert.equal(s.squeeze.remote.player, 0.4);
+    assert.equal(s.croupier, "Squeeze! Player: bob · Banker: you.");
+  });
+});
+
+describe("a whole round", () => {
+  test("bets, the deal card by card, the result and the payout", () => {
+    let s = joined({ phase: "settled" });
+    s = run(s, msg.roundOpen(89, 13));
+    assert.equal(s.round, 89);
+    assert.equal(s.seq, 41);
+    assert.equal(s.betSeconds, 15);
+
+    // stake the 100.00 chip twice on Banker and 5.00 on the Player Pair, then confirm
+    s = run(s, { type: "pick_chip", index: 3 }, { type: "stage", kind: "banker" }, { type: "stage", kind: "banker" },
+      { type: "pick_chip", index: 1 }, { type: "stage", kind: "player_pair" });
+    assert.equal(s.message, "Player Pair +5.00 — Confirm (Enter) to send.");
+    assert.deepEqual(stagedStakes(s), { banker: 20000, player_pair: 500 });
+    s = run(s, { type: "confirm", id: "w1" });
+    assert.deepEqual(s.outbox, [
+      { type: "bet", bet_id: "w1-banker", kind: "banker", amount: 20000, round: 89 },
+      { type: "bet", bet_id: "w1-player_pair", kind: "player_pair", amount: 500, round: 89 },
+    ]);
+    assert.deepEqual(s.staged, []);
+    assert.deepEqual(Object.keys(s.pending), ["w1-banker", "w1-player_pair"]);
+
+    s = run(s, msg.betAck("w1-banker", "banker", 20000, 89, { balance: 80000 }));
+    assert.deepEqual(s.outbox, []);  // effects last one action
+    assert.equal(s.balance, 80000);
+    assert.equal(s.message, "Bet accepted: Banker 200.00.");
+    s = run(s, msg.betAck("w1-player_pair", "player_pair", 500, 89, { balance: 79500 }));
+    assert.deepEqual(myStakes(s), { banker: 20000, player_pair: 500 });
+    assert.deepEqual(s.pending, {});
+
+    s = run(s, msg.bets(89, { ann: { banker: 20000, player_pair: 500 }, bob: { player: 10000 } }));
+    assert.deepEqual(s.tableTotals, { banker: 20000, player_pair: 500, player: 10000 });
+    assert.deepEqual(s.tableBets.bob, { player: 10000 });
+
+    s = run(s, msg.noMoreBets(89));
+    assert.equal(phaseLabel(s), "No more bets");
+    s = run(s, { type: "stage", kind: "tie" });
+    assert.deepEqual(s.staged, []);
+    assert.equal(s.message, "Wait for the next round to bet.");
+
+    for (let i = 0; i < msg.COUP_STEPS.length; i++) s = run(s, msg.card(89, i));
+    assert.deepEqual(s.hands.player, ["9h", "3d", "Jd"]);
+    assert.deepEqual(s.hands.banker, ["Ks", "5c"]);
+    assert.equal(s.hands.player_total, 2);
+    assert.equal(s.hands.banker_total, 5);
+    assert.equal(s.reason, "Banker stands on 5 when the Player's third card is a 10");
+
+    s = run(s, msg.result(89, 13));
+    assert.equal(s.phase, "settled");
+    assert.equal(s.result.winner, "banker");
+    assert.equal(s.history.length, 1);
+    assert.equal(s.history[0].roads, undefined);  // the roads go to state.roads
+    assert.equal(s.roads.results, "B");
+
+    s = run(s, msg.payout(89, 20500, 39000, 118500));
+    assert.equal(s.balance, 118500);
+    assert.equal(s.message, "You win 185.00!");
+
+    // the next round clears the layout and remembers the bets for Rebet
+    s = run(s, msg.roundOpen(90, 14));
+    assert.deepEqual(myStakes(s), {});
+    assert.deepEqual(s.tableBets, {});
+    assert.deepEqual(s.hands.player, []);
+    assert.equal(s.hands.player_total, null);
+    assert.equal(s.result, null);
+    s = run(s, { type: "rebet" });
+    assert.deepEqual(stagedStakes(s), { banker: 20000, player_pair: 500 });
+    s = run(s, { type: "double" });
+    assert.deepEqual(stagedStakes(s), { banker: 40000, player_pair: 1000 });
+    s = run(s, { type: "undo" });
+    assert.deepEqual(stagedStakes(s), { banker: 40000, player_pair: 500 });
+    s = run(s, { type: "clear" });
+    assert.deepEqual(s.staged, []);
+  });
+
+  test("a loss and a push say so in money", () => {
+    const s = joined();
+    assert.equal(run(s, msg.payout(88, 1000, 0, 99000)).message, "You lose 10.00.");
+    assert.equal(run(s, msg.payout(88, 1000, 1000, 100000)).message, "Your bets push.");
+  });
+
+  test("double with nothing staged doubles the accepted bets", () => {
+    let s = run(joined(), msg.betAck("x-tie", "tie", 1000, 88));
+    s = run(s, { type: "double" });
+    assert.deepEqual(s.staged, [{ kind: "tie", amount: 1000 }]);
+  });
+
+  test("confirm with nothing staged sends nothing; an unknown kind is not staged", () => {
+    const s = run(joined(), { type: "stage", kind: "lucky_6" }, { type: "confirm", id: "w9" });
+    assert.deepEqual(s.outbox, []);
+    assert.deepEqual(s.pending, {});
+  });
+});
+
+describe("bet answers", () => {
+  test("a duplicate bet_ack counts the bet once", () => {
+    let s = run(joined(), { type: "stage", kind: "player" }, { type: "confirm", id: "w2" });
+    const ack = msg.betAck("w2-player", "player", 2500, 88, { balance: 97500 });
+    s = run(s, ack, { ...ack, duplicate: true });
+    assert.deepEqual(myStakes(s), { player: 2500 });
+    assert.equal(s.balance, 97500);
+  });
+
+  test("a bet_ack for another round changes the balance, not this round's stakes", () => {
+    const s = run(joined(), msg.betAck("old-player", "player", 2500, 87, { balance: 97500, duplicate: true, status: "settled" }));
+    assert.deepEqual(myStakes(s), {});
+    assert.equal(s.balance, 97500);
+  });
+
+  test("an error with bet_id drops that bet from pending and shows the message", () => {
+    let s = run(joined(), { type: "pick_chip", index: 5 }, { type: "stage", kind: "tie" },
+      { type: "stage", kind: "player" }, { type: "confirm", id: "w3" });
+    assert.deepEqual(Object.keys(s.pending).sort(), ["w3-player", "w3-tie"]);
+    s = run(s, msg.error("over_limit", "Tie maximum is 500.00", "w3-tie"));
+    assert.deepEqual(Object.keys(s.pending), ["w3-player"]);
+    assert.equal(s.message, "Tie maximum is 500.00");
+    assert.deepEqual(myStakes(s), {});
+  });
+
+  test("an error without bet_id keeps the pending bets", () => {
+    let s = run(joined(), { type: "stage", kind: "player" }, { type: "confirm", id: "w4" });
+    s = run(s, msg.error("rate_limited", "too many messages: slow down"));
+    assert.deepEqual(Object.keys(s.pending), ["w4-player"]);
+    assert.equal(s.message, "too many messages: slow down");
+  });
+});
+
+describe("a reconnect", () => {
+  test("resends the unanswered bets under their ids; the missed events change nothing", () => {
+    let s = run(joined(), { type: "stage", kind: "banker" }, { type: "confirm", id: "w5" });
+    s = run(s, { type: "connection", open: false });
+    assert.equal(s.message, "Connection lost: reconnecting…");
+
+    // The server took the bet before the drop: it is in the new snapshot's my_bets.
+    // Meanwhile the round closed and two cards were dealt (seq 41..44), and a notice.
+    msg.resetSeq(40);
+    const missed = [msg.noMoreBets(88), msg.card(88, 0), msg.card(88, 1), msg.notice("the croupier changes")];
+    const snap = msg.snapshot({
+      seq: 44, phase: "dealing", revealed: msg.COUP_STEPS.slice(0, 2),
+      my_bets: [{ bet_id: "w5-banker", kind: "banker", amount: 2500, status: "placed" }],
+      table_bets: { ann: { banker: 2500 } },
+    });
+    s = run(s, { type: "connection", open: true }, snap);
+    assert.deepEqual(s.outbox, []);  // already placed: nothing to resend
+    assert.deepEqual(s.pending, {});
+    for (const event of missed) s = run(s, { ...event, missed: true });
+    assert.equal(s.seq, 44);
+    assert.deepEqual(myStakes(s), { banker: 2500 });
+    assert.deepEqual(s.hands.banker, ["Ks"]);
+    assert.equal(s.message, "the croupier changes");
+
+    // live events continue after the snapshot's seq; an old one again is ignored
+    s = run(s, msg.card(88, 2));
+    assert.equal(s.seq, 45);
+    assert.deepEqual(s.hands.player, ["9h", "3d"]);
+    const again = run(s, { ...msg.card(88, 1), seq: 43 });
+    assert.deepEqual(again.hands.player, ["9h", "3d"]);
+  });
+
+  test("a bet the server never got goes again, same id, same round", () => {
+    let s = run(joined(), { type: "pick_chip", index: 0 }, { type: "stage", kind: "tie" }, { type: "confirm", id: "w6" });
+    s = run(s, { type: "connection", open: false }, msg.snapshot({ seq: 41 }));
+    assert.deepEqual(s.outbox, [{ type: "bet", bet_id: "w6-tie", kind: "tie", amount: 100, round: 88 }]);
+    assert.deepEqual(Object.keys(s.pending), ["w6-tie"]);
+    s = run(s, msg.betAck("w6-tie", "tie", 100, 88, { duplicate: false }));
+    assert.deepEqual(myStakes(s), { tie: 100 });
+  });
+
+  test("a missed result is not added to the history twice", () => {
+    let s = joined();
+    msg.resetSeq(40);
+    const result = msg.result(88, 12);
+    const snap = msg.snapshot({ seq: 41, phase: "settled", history: [{ ...result, roads: undefined }] });
+    s = run(s, snap, { ...result, missed: true });
+    assert.equal(s.history.length, 1);
+    assert.equal(s.result.winner, "banker");
+  });
+
+  test("another table's messages are ignored", () => {
+    const s = joined();
+    const other = run(s, { ...msg.roundOpen(500), table: "t2" });
+    assert.equal(other.round, 88);
+  });
+});
+
+describe("the squeeze", () => {
+  const atSqueeze = () => {
+    let s = joined({ squeeze: true });
+    s = run(s, msg.bets(88, { ann: { banker: 10000 }, bob: { player: 20000 } }), msg.noMoreBets(88));
+    return run(s, msg.squeeze(88, { player: "bob", banker: "ann" }));
+  };
+
+  test("announced: cards face down, who squeezes, no values", () => {
+    const s = atSqueeze();
+    assert.equal(phaseLabel(s), "Squeeze");
+    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });
+    assert.deepEqual(s.hands.player, []);
+    assert.equal(s.croupier, "Squeeze! Player: bob · Banker: you.");
+    assert.equal(s.message, "You squeeze the banker cards: drag them, click, or press S.");
+  });
+
+  test("I may turn my hand; another's only bends to 0.8; peels are sent once each", () => {
+    let s = run(atSqueeze(), { type: "bend", side: "banker", value: 0.3 }, { type: "bend", side: "player", value: 2 });
+    assert.equal(s.squeeze.peel.banker, 0.3);
+    assert.equal(s.squeeze.peel.player, 0.8);
+    s = run(s, { type: "send_peels" });
+    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 0.3 }]);
+    s = run(s, { type: "send_peels" });
+    assert.deepEqual(s.outbox, []);
+    s = run(s, { type: "bend", side: "banker", value: 1.7 }, { type: "send_peels" });
+    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 1 }]);
+  });
+
+  test("the S key bends my hands a quarter more", () => {
+    const s = run(atSqueeze(), { type: "bend", side: "banker", value: 0.5 });
+    assert.deepEqual(squeezeKeyActions(s), [{ type: "bend", side: "banker", value: 0.75 }]);
+    assert.deepEqual(squeezeKeyActions(joined()), []);
+  });
+
+  test("the other squeezer's peel is relayed; the first card ends the squeeze", () => {
+    let s = run(atSqueeze(), msg.peel(88, "player", 0.6, "bob"), msg.peel(87, "player", 0.9, "bob"));
+    assert.equal(s.squeeze.remote.player, 0.6);
+    s = run(s, msg.card(88, 0));
+    assert.equal(s.squeeze, null);
+    assert.equal(s.message, "");  // the squeeze hint is gone
+    assert.equal(s.phase, "dealing");
+    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });  // the rest stay face down until dealt
+    assert.deepEqual(s.hands.player, ["9h"]);
+    assert.deepEqual(run(s, { type: "bend", side: "banker", value: 1 }), s);
+  });
+});
+
+describe("local views", () => {
+  test("recall steps through a round and stops at its ends", () => {
+    let s = run(joined(), msg.result(88, 12), { type: "recall", index: 0 });
+    assert.equal(s.recall.step, 0);
+    s = run(s, { type: "recall_step", delta: -1 });
+    assert.equal(s.recall.step, 0);
+    for (let i = 0; i < 10; i++) s = run(s, { type: "recall_step", delta: 1 });
+    assert.equal(s.recall.step, msg.COUP_STEPS.length - 1);
+    assert.equal(run(s, { type: "recall_close" }).recall, null);
+  });
+
+  test("seats, shoe records and notices", () => {
+    const s = run(joined(), msg.seat("cy", 3), msg.shoeEnd(), msg.notice("round 7 was open: voided, bets refunded"));
+    assert.deepEqual(s.seats, { ann: 1, bob: 2, cy: 3 });
+    assert.equal(s.records.length, 1);
+    assert.equal(s.message, "round 7 was open: voided, bets refunded");
+  });
+
+  test("chip picks stay inside the server's chip set", () => {
+    const s = joined();
+    assert.equal(run(s, { type: "pick_chip", index: 5 }).chip, 5);
+    assert.equal(run(s, { type: "pick_chip", index: 6 }).chip, s.chip);
+    const fewer = run(s, { type: "pick_chip", index: 5 }, msg.snapshot({ chips: [500, 2500] }));
+    assert.equal(fewer.chip, 1);
+  });
+
+  test("pong resets the clock offset", () => {
+    const s = run(joined(), { type: "pong", server_time: 2000, received_at: 1995 });
+    assert.equal(s.clockOffset, 5);
+  });
+});
+
+test("chipStack breaks a stake into the table's chips, biggest first", () => {
+  assert.deepEqual(chipStack(12600, msg.CHIPS), [3, 2, 0]);
+  assert.deepEqual(chipStack(0, msg.CHIPS), []);
+  assert.equal(chipStack(10_000_000, msg.CHIPS).length, 7);
+});

@@ -1,0 +1,30 @@
+"""The web client's test messages (tests/js/messages.mjs) are messages the server sends:
+each one validates against the wire's models (`baccara.server.protocol.SERVER`), so the
+client's node tests cannot drift from the protocol. Skipped without node."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from baccara.server.protocol import SERVER
+
+ROOT = Path(__file__).resolve().parent.parent
+DUMP = (
+    "import('./tests/js/messages.mjs').then((m) => console.log(JSON.stringify(m.everyMessage())))"
+)
+
+
+def test_client_test_messages_follow_the_protocol() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (.ci/run installs Debian's nodejs)")
+    out = subprocess.run([node, "-e", DUMP], cwd=ROOT, capture_output=True, text=True, check=True)
+    messages = json.loads(out.stdout)
+    assert {m["type"] for m in messages} >= {"snapshot", "card", "result", "bet_ack", "error"}
+    for message in messages:
+        SERVER.validate_python(message)

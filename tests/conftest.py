@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, settings
 
 # tests.support (harnesses shared with bench/) imports from the repository's root
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.services import need_service
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -46,13 +47,6 @@ def full_size(request: pytest.FixtureRequest) -> bool:
 
 # -- databases for the money tests (ledger, server): SQLite always, PostgreSQL when set ----
 POSTGRES_URL_VAR = "BACCARA_TEST_POSTGRES_URL"
-
-
-def need_service(what: str, hint: str) -> None:
-    """Skip (developer machine) or fail (CI) a test whose service is missing."""
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{what} is missing in CI: {hint}")
-    pytest.skip(f"{what} is not available: {hint}")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from tests.support.harness import ServerProcess
+from tests.support.services import need_service
 
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
@@ -40,10 +41,7 @@ ARGS = [
 def _need_chromium() -> None:
     if Path(CHROMIUM).exists():
         return
-    message = f"chromium is not installed at {CHROMIUM} (.ci/run installs Debian's chromium)"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
+    need_service(f"chromium at {CHROMIUM}", ".ci/run installs Debian's chromium")
 
 
 @pytest.fixture

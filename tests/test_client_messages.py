@@ -1,6 +1,6 @@
 """The web client's test messages (tests/js/messages.mjs) are messages the server sends:
 each one validates against the wire's models (`baccara.server.protocol.SERVER`), so the
-client's node tests cannot drift from the protocol. Skipped without node."""
+client's node tests cannot drift from the protocol. Skipped without node on a developer's machine; CI has it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.support.services import need_service
 
 from baccara.server.protocol import SERVER
 
@@ -22,7 +22,7 @@ DUMP = (
 def test_client_test_messages_follow_the_protocol() -> None:
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed (.ci/run installs Debian's nodejs)")
+        need_service("node", ".ci/run installs Debian's nodejs")
     out = subprocess.run([node, "-e", DUMP], cwd=ROOT, capture_output=True, text=True, check=True)
     messages = json.loads(out.stdout)
     assert {m["type"] for m in messages} >= {"snapshot", "card", "result", "bet_ack", "error"}

@@ -89,9 +89,35 @@ def test_accounts_and_cookies(server: ServerProcess) -> None:
             {"name": "ok_name", "password": "short"},
         ):
             assert client.post("/api/register", json=body).status_code == 400
-        assert client.post("/api/login", content=b"not json").status_code == 400
+        not_json = client.post(
+            "/api/login", content=b"not json", headers={"Content-Type": "application/json"}
+        )
+        assert not_json.status_code == 400
         good = client.post("/api/login", json={"name": "cookie_ann", "password": "long enough"})
         assert good.status_code == 200
+
+
+def test_credentials_are_typed_json_only(server: ServerProcess) -> None:
+    """A form or text/plain post (what another site can send) logs nobody in; the body is
+    validated by the protocol's `Credentials` model."""
+    body = '{"name": "csrf_cat", "password": "long enough"}'
+    with httpx.Client(base_url=server.url) as client:
+        assert client.post("/api/register", json=json.loads(body)).status_code == 200
+        client.post("/api/logout")
+        for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+            reply = client.post(
+                "/api/login",
+                content=body,
+                headers={"Content-Type": kind, "Origin": "http://evil.example"},
+            )
+            assert reply.status_code == 415 and reply.json()["error"] == "bad_request"
+            assert "set-cookie" not in reply.headers
+        for bad in ({"name": 3, "password": "x" * 9}, {"name": "csrf_cat"}, ["csrf_cat"]):
+            reply = client.post("/api/login", json=bad)
+            assert reply.status_code == 400 and reply.json()["message"]
+        assert client.get("/api/me").status_code == 401
+        schema = client.get("/api/protocol").json()
+        assert {"client", "server"} <= set(schema) and "oneOf" in json.dumps(schema["client"])
 
 
 def test_websocket_needs_a_session_and_a_good_origin(server: ServerProcess) -> None:

@@ -23,11 +23,12 @@ import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 
 from baccara.db.ledger import Ledger
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.protocol import TableSummary, schema
+from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
@@ -215,22 +216,23 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
 
     def problem(status: int, code: str, message: str) -> JSONResponse:
-        return JSONResponse({"error": code, "message": message}, status_code=status)
+        return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
 
-    async def credentials(request: Request) -> tuple[str, str] | JSONResponse:
+    async def credentials(request: Request) -> Credentials | JSONResponse:
         host = request.client.host if request.client else "?"
         if not state.login_limiter.allow(host):
             return problem(429, "rate_limited", "too many attempts: wait a minute")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # no form or text/plain posts from other sites
+            return problem(415, "bad_request", "send the credentials as application/json")
         try:
-            body = await request.json()
-        except ValueError:
-            return problem(400, "bad_request", "expected a JSON body {name, password}")
-        if not isinstance(body, dict):
-            return problem(400, "bad_request", "expected a JSON body {name, password}")
-        name, password = body.get("name"), body.get("password")
-        if not isinstance(name, str) or not isinstance(password, str):
-            return problem(400, "bad_request", "name and password must be strings")
-        return name, password
+            return Credentials.model_validate_json(await request.body())
+        except ValidationError:
+            return problem(400, "bad_request", "expected a JSON body {name, password} of strings")
+
+    def account(user: User, balance: int, token: str | None = None) -> JSONResponse:
+        response = JSONResponse(Account(name=user.name, balance=balance).model_dump())
+        return response if token is None else with_cookie(response, token)
 
     def with_cookie(response: JSONResponse, token: str) -> JSONResponse:
         response.set_cookie(
@@ -258,12 +260,11 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         if isinstance(got, JSONResponse):
             return got
         try:
-            user = await state.run(state.auth.register, *got)
-            token = await state.run(state.auth.login, *got)
+            user = await state.run(state.auth.register, got.name, got.password)
+            token = await state.run(state.auth.login, got.name, got.password)
         except AuthError as error:
             return problem(400, "bad_registration", str(error))
-        balance = await state.run(ledger.balance, user.account)
-        return with_cookie(JSONResponse({"name": user.name, "balance": balance}), token)
+        return account(user, await state.run(ledger.balance, user.account), token)
 
     @app.post("/api/login")
     async def login(request: Request) -> JSONResponse:
@@ -271,13 +272,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         if isinstance(got, JSONResponse):
             return got
         try:
-            token = await state.run(state.auth.login, *got)
+            token = await state.run(state.auth.login, got.name, got.password)
         except AuthError as error:
             return problem(401, "bad_login", str(error))
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None
-        balance = await state.run(ledger.balance, user.account)
-        return with_cookie(JSONResponse({"name": user.name, "balance": balance}), token)
+        return account(user, await state.run(ledger.balance, user.account), token)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
@@ -293,8 +293,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         user = await current_user(request)
         if user is None:
             return problem(401, "not_logged_in", "log in first")
-        balance = await state.run(ledger.balance, user.account)
-        return JSONResponse({"name": user.name, "balance": balance})
+        return account(user, await state.run(ledger.balance, user.account))
 
     @app.get("/api/tables")
     async def lobby() -> list[TableSummary]:

@@ -38,12 +38,15 @@ from pydantic import ValidationError as _ValidationError
 __all__ = [
     "MAX_AMOUNT",
     "MAX_MESSAGE",
+    "Account",
     "BetAck",
     "BetMessage",
     "BetSpot",
     "ClientMessage",
+    "Credentials",
     "ErrorMessage",
     "Event",
+    "Problem",
     "ProtocolError",
     "ServerMessage",
     "TableSummary",
@@ -158,7 +161,28 @@ def read_client(text: str) -> JoinMessage | BetMessage | SeedMessage | SqueezeMe
     return message  # type: ignore[no-any-return]
 
 
+class Credentials(_In):
+    """The body of ``POST /api/register`` and ``POST /api/login``."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64)]
+    password: Annotated[str, Field(min_length=1, max_length=1024)]
+
+
 # -- server to client ---------------------------------------------------------------------
+
+
+class Account(BaseModel):
+    """Who is logged in, and the wallet's balance (``/api/me``, login, register)."""
+
+    name: str
+    balance: int
+
+
+class Problem(BaseModel):
+    """An HTTP refusal: ``error`` for programs, ``message`` for people."""
+
+    error: str
+    message: str
 
 
 class _Out(BaseModel):

@@ -19,21 +19,12 @@ from baccara.cards import full_deck
 from baccara.cli import cli, main
 from baccara.coup import Result, deal_shoe
 from baccara.exact.odds import full_shoe, odds
-from baccara.shoe import ShoeRules, shoe_generator
+from baccara.shoe import ShoeRules, shoe_seed_state
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
-from baccara.sim.runner import (
-    Job,
-    SimulationError,
-    entropy_words,
-    keyed_coups,
-    pay_table,
-    run_chunk,
-    settle_net,
-    shoe_coups,
-    simulate,
-    simulated_shoe,
-)
+from baccara.sim.payouts import pay_table, settle_net
+from baccara.sim.runner import Job, SimulationError, entropy_words, run_chunk, simulate
+from baccara.sim.shoes import keyed_coups, shoe_coups, simulated_shoe
 from baccara.variants import PUNTO_BANCO, VARIANTS, find_variant
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
@@ -51,12 +42,11 @@ def test_kernel_seeds_each_shoe_like_numpy_seedsequence(seed: int, index: int) -
     assert kernels.seed_state(entropy_words(seed), index).tolist() == expected.tolist()
 
 
-def test_the_shoe_stream_is_the_one_shoe_generator_uses() -> None:
-    seq = shoe_generator(11, 5).bit_generator.seed_seq
-    assert isinstance(seq, np.random.SeedSequence)
-    expected = seq.generate_state(4, np.uint64)
-    assert kernels.seed_state(entropy_words(11), 5).tolist() == expected.tolist()
-    assert np.random.SeedSequence(11).spawn(6)[5].spawn_key == seq.spawn_key
+def test_the_shoe_stream_is_the_one_the_shoe_module_seeds() -> None:
+    expected = shoe_seed_state(11, 5)
+    assert tuple(kernels.seed_state(entropy_words(11), 5).tolist()) == expected
+    spawned = np.random.SeedSequence(11).spawn(6)[5].generate_state(4, np.uint64)
+    assert tuple(spawned.tolist()) == expected
 
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5])

@@ -1,15 +1,19 @@
 """The shoe: decks shuffled together, a cut card, the burn, and the last-hand rule.
 
 Randomness is always injected: a seed, a ``numpy.random.Generator``, or, when
-neither is given, the operating system's CSPRNG. The same seed gives the same shoe.
+neither is given, the operating system's CSPRNG. There is one shuffle (`shuffle_order`:
+a forward Fisher-Yates fed 64-bit words); a seed feeds it shoe ``index``'s own stream
+(`shoe_stream`), the one the simulator's compiled kernels run, so shoe ``k`` of seed
+``S`` is the same card order at the table, in ``baccara deal --seed S`` and in
+``baccara simulate --seed S``.
 
 >>> shoe = Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7)
 >>> len(shoe), shoe.remaining, shoe.cut_index
 (52, 52, 38)
 >>> shoe.draw()
-Card.parse('5c')
+Card.parse('4c')
 >>> Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7).draw()
-Card.parse('5c')
+Card.parse('4c')
 
 The last-hand rule: when the cut card comes out, the coup is finished and one
 more is dealt; if it comes out where a coup's first card would be, that coup is
@@ -18,22 +22,31 @@ the last. `start_coup` and `finish_coup` keep that book.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from baccara.cards import RANKS, Card, full_deck
+from baccara.cards import RANKS, SUITS, Card
 
 __all__ = [
+    "CARD_CODES",
     "MAX_DECKS",
     "Shoe",
     "ShoeError",
     "ShoeRules",
+    "ShoeStream",
     "composition_by_value",
-    "shoe_generator",
+    "shoe_seed_state",
+    "shoe_stream",
+    "shuffle_order",
 ]
+
+CARD_CODES: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for rank in RANKS for suit in SUITS)
+"""The card of each code 0-51 (rank order A..K times 4, plus suit s h d c): each deck's
+order before the shuffle, here and in the simulator's kernels."""
 
 MAX_DECKS = 12
 _COUP_MAX_CARDS = 6
@@ -122,19 +135,20 @@ class Shoe:
     ) -> Shoe:
         """A freshly shuffled shoe: the ``index``-th shoe of the series ``seed``.
 
-        With ``seed`` (or ``rng``) the order is reproducible; with neither it comes
-        from the operating system's CSPRNG.
+        With ``seed`` the order is shoe ``index`` of the simulator's series ``seed``;
+        with ``rng`` the same shuffle draws from that generator; with neither, from
+        the operating system's CSPRNG.
         """
         rules = rules or ShoeRules()
-        deck = full_deck() * rules.decks
-        if seed is not None or rng is not None:
-            generator = rng if rng is not None else shoe_generator(seed or 0, index)
-            order = generator.permutation(len(deck))
-            cards = [deck[i] for i in order]
+        words: Callable[[], int]
+        if rng is not None:
+            words = partial(_generator_word, rng)
+        elif seed is not None:
+            words = shoe_stream(seed, index).next64
         else:
-            cards = list(deck)
-            random.SystemRandom().shuffle(cards)
-        return cls(cards, rules=rules, seed=seed, index=index)
+            words = partial(secrets.randbits, 64)
+        order = shuffle_order(rules.size, words)
+        return cls([CARD_CODES[i % 52] for i in order], rules=rules, seed=seed, index=index)
 
     @classmethod
     def stacked(cls, cards: Iterable[Card], *, cut_card: int = 0, burn: bool = False) -> Shoe:
@@ -267,15 +281,91 @@ class Shoe:
         )
 
 
-def shoe_generator(seed: int, index: int = 0) -> np.random.Generator:
-    """The random stream of shoe number ``index`` in the series started by ``seed``.
+def shoe_seed_state(seed: int, index: int = 0) -> tuple[int, int, int, int]:
+    """The four 64-bit words that start shoe ``index`` of the series ``seed``.
 
-    Each shoe has its own stream, so shoe 1000 of a series is the same whether it
-    is dealt after shoe 999 or alone on another worker.
+    numpy's ``SeedSequence(seed, spawn_key=(index,))``: each shoe has its own stream,
+    so shoe 1000 of a series is the same whether it is dealt after shoe 999 or alone
+    on another worker (``SeedSequence(seed).spawn(n)[index]`` gives the same words).
     """
     if seed < 0 or index < 0:
         raise ShoeError(f"bad seed {seed} or shoe index {index}: both must be >= 0")
-    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
+    sequence = np.random.SeedSequence(entropy=seed, spawn_key=(index,))
+    a, b, c, d = (int(word) for word in sequence.generate_state(4, np.uint64))
+    return a, b, c, d
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class ShoeStream:
+    """xoshiro256** (Blackman and Vigna), the shoes' random stream of 64-bit words.
+
+    >>> shoe_stream(0).next64() == shoe_stream(0).next64() != shoe_stream(0, 1).next64()
+    True
+    """
+
+    __slots__ = ("_s0", "_s1", "_s2", "_s3")
+
+    def __init__(self, state: Sequence[int]) -> None:
+        self._s0, self._s1, self._s2, self._s3 = (int(word) & _MASK64 for word in state)
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
+        x = (s1 * 5) & _MASK64
+        result = ((((x << 7) | (x >> 57)) & _MASK64) * 9) & _MASK64
+        t = (s1 << 17) & _MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = ((s3 << 45) | (s3 >> 19)) & _MASK64
+        self._s0, self._s1, self._s2, self._s3 = s0, s1, s2, s3
+        return result
+
+
+def shoe_stream(seed: int, index: int = 0) -> ShoeStream:
+    """The random stream of shoe ``index`` in the series ``seed`` (see `shoe_seed_state`)."""
+    return ShoeStream(shoe_seed_state(seed, index))
+
+
+def _generator_word(rng: np.random.Generator) -> int:
+    return int.from_bytes(rng.bytes(8), "little")
+
+
+def shuffle_order(n: int, words: Callable[[], int]) -> list[int]:
+    """The one shuffle: a forward Fisher-Yates of ``range(n)`` fed 64-bit ``words``.
+
+    Step ``pos`` swaps a uniform position of ``[pos, n)`` into ``pos``. Each word
+    serves four steps, 16 bits each from the top, as an unbiased integer below the
+    bound by Lemire's method (2019); a rejected quarter is replaced by the top 16 bits
+    of a fresh word. The simulator's kernels (`baccara.sim._kernels`) run the same
+    steps, bit for bit. ``n`` is at most 2**16.
+
+    >>> shuffle_order(8, shoe_stream(1).next64)
+    [5, 0, 2, 7, 1, 6, 4, 3]
+    """
+    if not 0 <= n <= 1 << 16:
+        raise ShoeError(f"bad shuffle size {n}: expected 0 to 65536 cards")
+    cards = list(range(n))
+    pos = 0
+    while pos < n:
+        word = words()
+        for shift in (48, 32, 16, 0):
+            if pos >= n:
+                break
+            bound = n - pos
+            m = ((word >> shift) & 0xFFFF) * bound
+            if m & 0xFFFF < bound:
+                threshold = (0x10000 - bound) % bound
+                while m & 0xFFFF < threshold:
+                    m = (words() >> 48) * bound
+            j = pos + (m >> 16)
+            cards[pos], cards[j] = cards[j], cards[pos]
+            pos += 1
+    return cards
 
 
 def composition_by_value(by_rank: Sequence[int]) -> tuple[int, ...]:

@@ -1,15 +1,18 @@
 """The simulator's compiled hot loop (numba): seeding, shuffling and dealing real shoes.
 
-Shoe ``i`` of the series ``seed`` gets its own stream: numpy's ``SeedSequence(seed,
-spawn_key=(i,))`` (the one `baccara.shoe.shoe_generator` uses), re-implemented here
-so that it runs inside the loop, seeds a xoshiro256** generator. Cards are drawn by a
-forward Fisher-Yates shuffle (one unbiased bounded integer per card, Lemire's
-method, two per generator output), only as far as the shoe can be dealt. The dealing
-follows `baccara.shoe` and `baccara.coup` step by step: burn, cut card, last-hand
-rule; the tableau comes from `baccara.rules` as a lookup table (`DEAL`).
+The shuffle is `baccara.shoe`'s, bit for bit: shoe ``i`` of the series ``seed`` gets
+its own stream, numpy's ``SeedSequence(seed, spawn_key=(i,))`` (`baccara.shoe.
+shoe_seed_state`, re-implemented here so that it runs inside the loop) seeding
+xoshiro256** (`baccara.shoe.ShoeStream`), and `baccara.shoe.shuffle_order`'s forward
+Fisher-Yates (an unbiased 16-bit bounded integer per card, Lemire's method, four per
+generator output), run only as far as the shoe can be dealt. So shoe ``i`` here is
+``Shoe.shuffled(rules, seed=seed, index=i)``. The dealing follows `baccara.shoe` and
+`baccara.coup` step by step: burn, cut card, last-hand rule; who gets which card and
+how every coup ends come from the dealer's chance model, `baccara.deal`, as lookup
+tables built at import (`DEAL`, the card slots).
 
-Card codes are 0-51: rank order (A..K) * 4 + suit (s h d c); `CARDS` maps them to
-cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
+Card codes are 0-51: `baccara.shoe.CARD_CODES` (rank order A..K * 4 + suit s h d c);
+`CARDS` maps them to cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
 maps keys to payouts with `baccara.bets`.
 """
 
@@ -20,8 +23,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from baccara import rules
-from baccara.cards import RANKS, SUITS, Card
+from baccara import deal
+from baccara.cards import Card
+from baccara.shoe import CARD_CODES
 
 __all__ = [
     "CARDS",
@@ -39,7 +43,7 @@ __all__ = [
     "simulate_serial",
 ]
 
-CARDS: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for rank in RANKS for suit in SUITS)
+CARDS: tuple[Card, ...] = CARD_CODES
 """The card of each code 0-51: rank order (A..K) * 4 + suit (s h d c)."""
 _M32 = np.uint64(0xFFFFFFFF)
 _INIT_A = np.uint64(0x43B0D7E5)
@@ -234,27 +238,32 @@ def _shuffle(cards: Any, count: int, n: int, s: Any) -> Any:
 def _outcome_table() -> np.ndarray[Any, np.dtype[np.int64]]:
     """How a coup ends, by the two-card totals and the point values of the next two cards.
 
-    Index ``((pt * 10 + bt) * 10 + v5) * 10 + v6`` (v5, v6: the 5th and 6th cards
-    out); value ``((final pt * 10 + final bt) * 2 + Player drew) * 2 + Banker drew``.
-    Built from the `baccara.rules` tables.
+    Index `baccara.deal.ending_index` ``((pt * 10 + bt) * 10 + v5) * 10 + v6`` (v5, v6:
+    the 5th and 6th cards out); value ``((final pt * 10 + final bt) * 2 + Player drew)
+    * 2 + Banker drew``. Copied from `baccara.deal.ending_table`.
     """
-    table = np.empty(10_000, dtype=np.int64)
-    for pt in range(10):
-        for bt in range(10):
-            for v5 in range(10):
-                for v6 in range(10):
-                    p, b, p_drew, b_drew = pt, bt, 0, 0
-                    if not (rules.is_natural(pt) or rules.is_natural(bt)):
-                        third = rules.NO_CARD
-                        if rules.PLAYER_DRAWS[pt]:
-                            p_drew, third = 1, v5
-                            p = (p + v5) % 10
-                        if rules.BANKER_DRAWS[bt][third]:
-                            b_drew = 1
-                            b = (b + (v6 if p_drew else v5)) % 10
-                    end = ((p * 10 + b) * 2 + p_drew) * 2 + b_drew
-                    table[((pt * 10 + bt) * 10 + v5) * 10 + v6] = end
+    rows = np.array(deal.ending_table(), dtype=np.int64)
+    p, b, p_cards, b_cards = rows.T
+    table: np.ndarray[Any, np.dtype[np.int64]] = ((p * 10 + b) * 2 + p_cards - 2) * 2 + b_cards - 2
     return table
+
+
+def _slot(side: deal.Side, number: int, player_cards: int, banker_cards: int) -> np.uint64:
+    """Where the ``number``-th card (0-based) of ``side`` lies in a coup of these sizes."""
+    order = deal.order_of(player_cards, banker_cards)
+    return np.uint64([i for i, who in enumerate(order) if who is side][number])
+
+
+# The card slots of a coup, from the dealer's order (P1, B1, P2, B2, P3, B3).
+_P1 = _slot(deal.Side.PLAYER, 0, 3, 3)
+_P2 = _slot(deal.Side.PLAYER, 1, 3, 3)
+_B1 = _slot(deal.Side.BANKER, 0, 3, 3)
+_B2 = _slot(deal.Side.BANKER, 1, 3, 3)
+_P3 = _slot(deal.Side.PLAYER, 2, 3, 2)
+_B3_STOOD = _slot(deal.Side.BANKER, 2, 2, 3)
+_B3_DREW = _slot(deal.Side.BANKER, 2, 3, 3)
+_FIFTH = np.uint64(4)  # the next two cards out index `DEAL`, used or not
+_SIXTH = np.uint64(5)
 
 
 OUTCOME = _outcome_table()
@@ -348,16 +357,16 @@ def _prepare(
 def _coup(cards: Any, values: Any, pos: int) -> tuple[Any, Any]:
     """The coup dealt at ``pos``: (cards it takes, its key)."""
     p = np.uint64(pos)
-    pt = np.int64(values[p]) + np.int64(values[p + np.uint64(2)])
-    bt = np.int64(values[p + np.uint64(1)]) + np.int64(values[p + np.uint64(3)])
+    pt = np.int64(values[p + _P1]) + np.int64(values[p + _P2])
+    bt = np.int64(values[p + _B1]) + np.int64(values[p + _B2])
     pt = pt - (pt >= 10) * 10
     bt = bt - (bt >= 10) * 10
-    v5 = values[p + np.uint64(4)]
-    v6 = values[p + np.uint64(5)]
-    deal = np.int64(DEAL[np.uint64(((pt * 10 + bt) * 10 + v5) * 10 + v6)])
-    pairs = _pair(cards[p], cards[p + np.uint64(2)]) * 3
-    pairs += _pair(cards[p + np.uint64(1)], cards[p + np.uint64(3)])
-    return deal & 7, np.uint64((deal >> 3) * 9 + pairs)
+    v5 = values[p + _FIFTH]
+    v6 = values[p + _SIXTH]
+    ending = np.int64(DEAL[np.uint64(((pt * 10 + bt) * 10 + v5) * 10 + v6)])
+    pairs = _pair(cards[p + _P1], cards[p + _P2]) * 3
+    pairs += _pair(cards[p + _B1], cards[p + _B2])
+    return ending & 7, np.uint64((ending >> 3) * 9 + pairs)
 
 
 @njit(cache=True)
@@ -487,12 +496,15 @@ def deal_cards(
             end = ENDS[key // 9]
             p_drew = (end >> 1) & 1
             b_drew = end & 1
-            for i in range(4):
-                coups[total, i] = cards[pos + i]
+            p = np.uint64(pos)
+            coups[total, 0] = cards[p + _P1]
+            coups[total, 1] = cards[p + _B1]
+            coups[total, 2] = cards[p + _P2]
+            coups[total, 3] = cards[p + _B2]
             if p_drew:
-                coups[total, 4] = cards[pos + 4]
+                coups[total, 4] = cards[p + _P3]
             if b_drew:
-                coups[total, 5] = cards[pos + 4 + p_drew]
+                coups[total, 5] = cards[p + (_B3_DREW if p_drew else _B3_STOOD)]
             pos += used
             total += 1
             per_shoe[k] += 1

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cards import full_deck
 from baccara.cli import cli, main
-from baccara.coup import Result, deal_shoe
+from baccara.coup import Result, deal_coup, deal_shoe
 from baccara.exact.odds import full_shoe, odds
-from baccara.shoe import ShoeRules, shoe_seed_state
+from baccara.shoe import Shoe, ShoeRules, shoe_generator
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
 from baccara.sim.payouts import pay_table, settle_net
@@ -42,11 +42,23 @@ def test_kernel_seeds_each_shoe_like_numpy_seedsequence(seed: int, index: int) -
     assert kernels.seed_state(entropy_words(seed), index).tolist() == expected.tolist()
 
 
-def test_the_shoe_stream_is_the_one_the_shoe_module_seeds() -> None:
-    expected = shoe_seed_state(11, 5)
-    assert tuple(kernels.seed_state(entropy_words(11), 5).tolist()) == expected
-    spawned = np.random.SeedSequence(11).spawn(6)[5].generate_state(4, np.uint64)
-    assert tuple(spawned.tolist()) == expected
+def test_the_shoe_stream_is_the_one_shoe_generator_uses() -> None:
+    seq = shoe_generator(11, 5).bit_generator.seed_seq
+    assert isinstance(seq, np.random.SeedSequence)
+    expected = seq.generate_state(4, np.uint64)
+    assert kernels.seed_state(entropy_words(11), 5).tolist() == expected.tolist()
+    assert np.random.SeedSequence(11).spawn(6)[5].spawn_key == seq.spawn_key
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**64 + 1])
+@pytest.mark.parametrize("index", [0, 7, 2**32 - 1])
+def test_the_kernel_shuffles_as_numpy_permutes(seed: int, index: int) -> None:
+    # PCG64 and the masked bounded draw, compiled: numpy's own permutation of the decks
+    for decks in (1, 8):
+        order = kernels.shoe_order(entropy_words(seed), index, decks)
+        positions = shoe_generator(seed, index).permutation(52 * decks) % 52
+        deck = full_deck()
+        assert [kernels.CARDS[c] for c in order] == [deck[p] for p in positions]
 
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5])
@@ -99,6 +111,25 @@ def test_the_compiled_loop_deals_exactly_as_deal_shoe(rules: ShoeRules) -> None:
         shoe = simulated_shoe(21, index, rules)
         assert compiled[index] == list(deal_shoe(shoe)), f"shoe {index}"
         assert shoe.finished
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+@pytest.mark.parametrize("seed", [0, 7, 2026, 2**64 + 5])
+def test_shoe_k_of_the_simulator_is_shoe_k_at_the_table(decks: int, seed: int) -> None:
+    # one shuffle: the compiled card order and coups (burn and cut card included) are
+    # those of Shoe.shuffled + deal_coup, as the table and `baccara deal --seed` deal
+    rules = ShoeRules(decks=decks, cut_card=14 if decks > 1 else 10)
+    indexes = [0, 1, 2, 57, 999]
+    for index in indexes:
+        order = kernels.shoe_order(entropy_words(seed), index, decks).tolist()
+        table_shoe = Shoe.shuffled(rules, seed=seed, index=index)
+        assert [kernels.CARDS[code] for code in order] == list(table_shoe.cards)
+        compiled = shoe_coups(seed, index, 1, rules)[0]
+        table_shoe.burn()
+        dealt = []
+        while not table_shoe.finished:
+            dealt.append(deal_coup(table_shoe))
+        assert compiled == dealt, (seed, index)
 
 
 def test_simulated_shoes_replay_by_notation() -> None:

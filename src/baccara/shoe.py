@@ -1,19 +1,21 @@
 """The shoe: decks shuffled together, a cut card, the burn, and the last-hand rule.
 
 Randomness is always injected: a seed, a ``numpy.random.Generator``, or, when
-neither is given, the operating system's CSPRNG. There is one shuffle (`shuffle_order`:
-a forward Fisher-Yates fed 64-bit words); a seed feeds it shoe ``index``'s own stream
-(`shoe_stream`), the one the simulator's compiled kernels run, so shoe ``k`` of seed
-``S`` is the same card order at the table, in ``baccara deal --seed S`` and in
-``baccara simulate --seed S``.
+neither is given, the operating system's CSPRNG. There is one shuffle, `fisher_yates`,
+over the ordered decks; a seed feeds it shoe ``index``'s own stream (`shoe_generator`)
+exactly as ``Generator.permutation`` draws (`generator_below`). The simulator's compiled
+kernels run the same steps on the same stream, bit for bit, so shoe ``k`` of seed ``S``
+is the same card order at the table, in ``baccara deal --seed S --shoe k`` and in
+``baccara simulate --seed S``; the provably fair shoes (`baccara.fair`) run it on their
+HMAC stream.
 
 >>> shoe = Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7)
 >>> len(shoe), shoe.remaining, shoe.cut_index
 (52, 52, 38)
 >>> shoe.draw()
-Card.parse('4c')
+Card.parse('5c')
 >>> Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7).draw()
-Card.parse('4c')
+Card.parse('5c')
 
 The last-hand rule: when the cut card comes out, the coup is finished and one
 more is dealt; if it comes out where a coup's first card would be, that coup is
@@ -25,28 +27,24 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from typing import TypeVar
 
 import numpy as np
 
-from baccara.cards import RANKS, SUITS, Card
+from baccara.cards import RANKS, Card, full_deck
 
 __all__ = [
-    "CARD_CODES",
     "MAX_DECKS",
     "Shoe",
     "ShoeError",
     "ShoeRules",
-    "ShoeStream",
     "composition_by_value",
-    "shoe_seed_state",
-    "shoe_stream",
-    "shuffle_order",
+    "fisher_yates",
+    "generator_below",
+    "shoe_generator",
 ]
 
-CARD_CODES: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for rank in RANKS for suit in SUITS)
-"""The card of each code 0-51 (rank order A..K times 4, plus suit s h d c): each deck's
-order before the shuffle, here and in the simulator's kernels."""
+T = TypeVar("T")
 
 MAX_DECKS = 12
 _COUP_MAX_CARDS = 6
@@ -135,20 +133,16 @@ class Shoe:
     ) -> Shoe:
         """A freshly shuffled shoe: the ``index``-th shoe of the series ``seed``.
 
-        With ``seed`` the order is shoe ``index`` of the simulator's series ``seed``;
-        with ``rng`` the same shuffle draws from that generator; with neither, from
-        the operating system's CSPRNG.
+        With ``seed`` (or ``rng``) the order is reproducible (with ``seed``, it is the
+        simulator's shoe ``index``); with neither it comes from the operating system's
+        CSPRNG.
         """
         rules = rules or ShoeRules()
-        words: Callable[[], int]
-        if rng is not None:
-            words = partial(_generator_word, rng)
-        elif seed is not None:
-            words = shoe_stream(seed, index).next64
-        else:
-            words = partial(secrets.randbits, 64)
-        order = shuffle_order(rules.size, words)
-        return cls([CARD_CODES[i % 52] for i in order], rules=rules, seed=seed, index=index)
+        below: Callable[[int], int] = secrets.randbelow
+        if seed is not None or rng is not None:
+            below = generator_below(rng if rng is not None else shoe_generator(seed or 0, index))
+        cards = fisher_yates(full_deck() * rules.decks, below)
+        return cls(cards, rules=rules, seed=seed, index=index)
 
     @classmethod
     def stacked(cls, cards: Iterable[Card], *, cut_card: int = 0, burn: bool = False) -> Shoe:
@@ -281,91 +275,66 @@ class Shoe:
         )
 
 
-def shoe_seed_state(seed: int, index: int = 0) -> tuple[int, int, int, int]:
-    """The four 64-bit words that start shoe ``index`` of the series ``seed``.
+def shoe_generator(seed: int, index: int = 0) -> np.random.Generator:
+    """The random stream of shoe number ``index`` in the series started by ``seed``.
 
-    numpy's ``SeedSequence(seed, spawn_key=(index,))``: each shoe has its own stream,
-    so shoe 1000 of a series is the same whether it is dealt after shoe 999 or alone
-    on another worker (``SeedSequence(seed).spawn(n)[index]`` gives the same words).
+    Each shoe has its own stream, so shoe 1000 of a series is the same whether it
+    is dealt after shoe 999 or alone on another worker.
     """
     if seed < 0 or index < 0:
         raise ShoeError(f"bad seed {seed} or shoe index {index}: both must be >= 0")
-    sequence = np.random.SeedSequence(entropy=seed, spawn_key=(index,))
-    a, b, c, d = (int(word) for word in sequence.generate_state(4, np.uint64))
-    return a, b, c, d
+    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
 
 
-_MASK64 = (1 << 64) - 1
+def fisher_yates(items: Sequence[T], below: Callable[[int], int]) -> list[T]:
+    """The one shuffle: for ``i`` from ``n - 1`` down to 1, swap item ``i`` with item
+    ``below(i + 1)`` (a uniform integer in ``[0, i + 1)`` from the caller's random source).
+
+    >>> fisher_yates("abcde", generator_below(shoe_generator(1)))
+    ['e', 'b', 'c', 'd', 'a']
+    """
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
-class ShoeStream:
-    """xoshiro256** (Blackman and Vigna), the shoes' random stream of 64-bit words.
+def generator_below(generator: np.random.Generator) -> Callable[[int], int]:
+    """``below(m)`` as ``generator.permutation`` draws it, for a fresh PCG64 generator.
 
-    >>> shoe_stream(0).next64() == shoe_stream(0).next64() != shoe_stream(0, 1).next64()
+    numpy's bounded draw: the smallest all-ones mask over ``m - 1``, and 32-bit words
+    (each 64-bit output split, low half first) masked until one is below ``m``. So
+    `fisher_yates` with it gives ``generator.permutation``'s order, and the simulator's
+    kernels (`baccara.sim._kernels`) repeat it in compiled code.
+
+    >>> deck = list(range(52))
+    >>> fisher_yates(deck, generator_below(shoe_generator(9, 4))) == [
+    ...     int(i) for i in shoe_generator(9, 4).permutation(52)
+    ... ]
     True
     """
+    raw = generator.bit_generator.random_raw
+    spare: list[int] = []
 
-    __slots__ = ("_s0", "_s1", "_s2", "_s3")
+    def below(bound: int) -> int:
+        top = bound - 1
+        if not 0 <= top < 1 << 32:
+            raise ShoeError(f"bad bound {bound}: 1 to 2**32")
+        if top == 0:
+            return 0  # numpy draws nothing for a single choice
+        mask = (1 << top.bit_length()) - 1
+        while True:
+            if spare:
+                word = spare.pop()
+            else:
+                out = int(raw())
+                spare.append(out >> 32)
+                word = out & 0xFFFFFFFF
+            if word & mask <= top:
+                return word & mask
 
-    def __init__(self, state: Sequence[int]) -> None:
-        self._s0, self._s1, self._s2, self._s3 = (int(word) & _MASK64 for word in state)
-
-    def next64(self) -> int:
-        """The next 64-bit output."""
-        s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
-        x = (s1 * 5) & _MASK64
-        result = ((((x << 7) | (x >> 57)) & _MASK64) * 9) & _MASK64
-        t = (s1 << 17) & _MASK64
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = ((s3 << 45) | (s3 >> 19)) & _MASK64
-        self._s0, self._s1, self._s2, self._s3 = s0, s1, s2, s3
-        return result
-
-
-def shoe_stream(seed: int, index: int = 0) -> ShoeStream:
-    """The random stream of shoe ``index`` in the series ``seed`` (see `shoe_seed_state`)."""
-    return ShoeStream(shoe_seed_state(seed, index))
-
-
-def _generator_word(rng: np.random.Generator) -> int:
-    return int.from_bytes(rng.bytes(8), "little")
-
-
-def shuffle_order(n: int, words: Callable[[], int]) -> list[int]:
-    """The one shuffle: a forward Fisher-Yates of ``range(n)`` fed 64-bit ``words``.
-
-    Step ``pos`` swaps a uniform position of ``[pos, n)`` into ``pos``. Each word
-    serves four steps, 16 bits each from the top, as an unbiased integer below the
-    bound by Lemire's method (2019); a rejected quarter is replaced by the top 16 bits
-    of a fresh word. The simulator's kernels (`baccara.sim._kernels`) run the same
-    steps, bit for bit. ``n`` is at most 2**16.
-
-    >>> shuffle_order(8, shoe_stream(1).next64)
-    [5, 0, 2, 7, 1, 6, 4, 3]
-    """
-    if not 0 <= n <= 1 << 16:
-        raise ShoeError(f"bad shuffle size {n}: expected 0 to 65536 cards")
-    cards = list(range(n))
-    pos = 0
-    while pos < n:
-        word = words()
-        for shift in (48, 32, 16, 0):
-            if pos >= n:
-                break
-            bound = n - pos
-            m = ((word >> shift) & 0xFFFF) * bound
-            if m & 0xFFFF < bound:
-                threshold = (0x10000 - bound) % bound
-                while m & 0xFFFF < threshold:
-                    m = (words() >> 48) * bound
-            j = pos + (m >> 16)
-            cards[pos], cards[j] = cards[j], cards[pos]
-            pos += 1
-    return cards
+    return below
 
 
 def composition_by_value(by_rank: Sequence[int]) -> tuple[int, ...]:

@@ -1,18 +1,18 @@
 """The simulator's compiled hot loop (numba): seeding, shuffling and dealing real shoes.
 
-The shuffle is `baccara.shoe`'s, bit for bit: shoe ``i`` of the series ``seed`` gets
-its own stream, numpy's ``SeedSequence(seed, spawn_key=(i,))`` (`baccara.shoe.
-shoe_seed_state`, re-implemented here so that it runs inside the loop) seeding
-xoshiro256** (`baccara.shoe.ShoeStream`), and `baccara.shoe.shuffle_order`'s forward
-Fisher-Yates (an unbiased 16-bit bounded integer per card, Lemire's method, four per
-generator output), run only as far as the shoe can be dealt. So shoe ``i`` here is
-``Shoe.shuffled(rules, seed=seed, index=i)``. The dealing follows `baccara.shoe` and
-`baccara.coup` step by step: burn, cut card, last-hand rule; who gets which card and
-how every coup ends come from the dealer's chance model, `baccara.deal`, as lookup
-tables built at import (`DEAL`, the card slots).
+The shuffle is `baccara.shoe`'s, bit for bit: shoe ``i`` of the series ``seed`` is
+``Shoe.shuffled(rules, seed=seed, index=i)``. Its stream is `baccara.shoe.
+shoe_generator`'s: numpy's ``SeedSequence(seed, spawn_key=(i,))`` (re-implemented here
+so that it runs inside the loop) seeding PCG64 (XSL-RR 128/64, its 128-bit arithmetic
+in 64-bit halves); the shuffle is `baccara.shoe.fisher_yates` over the ordered decks
+with `baccara.shoe.generator_below`'s masked 32-bit draws, as numpy's
+``Generator.permutation``. The dealing follows `baccara.shoe` and `baccara.coup` step
+by step: burn, cut card, last-hand rule; who gets which card and how every coup ends
+come from the dealer's chance model, `baccara.deal`, as lookup tables built at import
+(`DEAL`, the card slots).
 
-Card codes are 0-51: `baccara.shoe.CARD_CODES` (rank order A..K * 4 + suit s h d c);
-`CARDS` maps them to cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
+Card codes are 0-51: rank order (A..K) * 4 + suit (s h d c); `CARDS` maps them to
+cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
 maps keys to payouts with `baccara.bets`.
 """
 
@@ -24,8 +24,8 @@ import numpy as np
 from numba import njit
 
 from baccara import deal
-from baccara.cards import Card
-from baccara.shoe import CARD_CODES
+from baccara.cards import RANKS, SUITS, Card, full_deck
+from baccara.sim._stream import RING, _shuffle, seed_state
 
 __all__ = [
     "CARDS",
@@ -43,196 +43,10 @@ __all__ = [
     "simulate_serial",
 ]
 
-CARDS: tuple[Card, ...] = CARD_CODES
+CARDS: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for rank in RANKS for suit in SUITS)
 """The card of each code 0-51: rank order (A..K) * 4 + suit (s h d c)."""
-_M32 = np.uint64(0xFFFFFFFF)
-_INIT_A = np.uint64(0x43B0D7E5)
-_MULT_A = np.uint64(0x931E8875)
-_INIT_B = np.uint64(0x8B51F9DD)
-_MULT_B = np.uint64(0x58F38DED)
-_MIX_L = np.uint64(0xCA01F9DD)
-_MIX_R = np.uint64(0x4973F715)
-_S16 = np.uint64(16)
-_S32 = np.uint64(32)
-_S48 = np.uint64(48)
-_M16 = np.uint64(0xFFFF)
-
-
-# -- numpy's SeedSequence, for one spawn index -------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _hashmix(value: Any, hc: Any) -> tuple[Any, Any]:
-    value = (value ^ hc) & _M32
-    hc = (hc * _MULT_A) & _M32
-    value = (value * hc) & _M32
-    value ^= value >> _S16
-    return value, hc
-
-
-@njit(cache=True, inline="always")
-def _mix(x: Any, y: Any) -> Any:
-    result = (_MIX_L * x - _MIX_R * y) & _M32
-    return result ^ (result >> _S16)
-
-
-@njit(cache=True, inline="always")
-def _seed(entropy: Any, index: int) -> tuple[Any, Any, Any, Any]:
-    """`seed_state` as four values in registers (no allocation)."""
-    e0 = np.uint64(entropy[0])
-    e1 = np.uint64(entropy[1])
-    e2 = np.uint64(entropy[2])
-    e3 = np.uint64(entropy[3])
-    e4 = np.uint64(index) & _M32
-    hc = _INIT_A
-    p0, hc = _hashmix(e0, hc)
-    p1, hc = _hashmix(e1, hc)
-    p2, hc = _hashmix(e2, hc)
-    p3, hc = _hashmix(e3, hc)
-    # every pool word mixes in the hash of every other, in numpy's order
-    h, hc = _hashmix(p0, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p0, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(p0, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p1, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p1, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(p1, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p2, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p2, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p2, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p3, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p3, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p3, hc)
-    p2 = _mix(p2, h)
-    # the spawn key (the shoe index)
-    h, hc = _hashmix(e4, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(e4, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(e4, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(e4, hc)
-    p3 = _mix(p3, h)
-    hb = _INIT_B
-    w0, hb = _hashmix_b(p0, hb)
-    w1, hb = _hashmix_b(p1, hb)
-    w2, hb = _hashmix_b(p2, hb)
-    w3, hb = _hashmix_b(p3, hb)
-    w4, hb = _hashmix_b(p0, hb)
-    w5, hb = _hashmix_b(p1, hb)
-    w6, hb = _hashmix_b(p2, hb)
-    w7, hb = _hashmix_b(p3, hb)
-    return (w0 | (w1 << _S32), w2 | (w3 << _S32), w4 | (w5 << _S32), w6 | (w7 << _S32))
-
-
-@njit(cache=True, inline="always")
-def _hashmix_b(value: Any, hb: Any) -> tuple[Any, Any]:
-    value = (value ^ hb) & _M32
-    hb = (hb * _MULT_B) & _M32
-    value = (value * hb) & _M32
-    value ^= value >> _S16
-    return value, hb
-
-
-@njit(cache=True)
-def seed_state(entropy: Any, index: int) -> Any:
-    """``SeedSequence(seed, spawn_key=(index,)).generate_state(4, uint64)``.
-
-    ``entropy`` is the seed as 4 little-endian 32-bit words; ``index`` < 2**32.
-    """
-    s = _seed(entropy, index)
-    return np.array([s[0], s[1], s[2], s[3]], dtype=np.uint64)
-
-
-# -- xoshiro256** and Lemire's bounded draw ----------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _rotl(x: Any, k: int) -> Any:
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True, inline="always")
-def _next(s: Any) -> tuple[Any, Any]:
-    """One xoshiro256** step: (new state, 64 random bits)."""
-    s0, s1, s2, s3 = s
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return (s0, s1, s2, s3), result
-
-
-@njit(cache=True, inline="always")
-def _lemire(word: Any, bound: Any, s: Any) -> tuple[Any, Any]:
-    """An unbiased integer in [0, bound) from a 16-bit ``word``, bound <= 2**16 (Lemire, 2019).
-
-    A rejected word (probability below bound / 2**16) is replaced by the top 16 bits
-    of a fresh output of the stream.
-    """
-    m = word * bound
-    low = m & _M16
-    if low < bound:
-        threshold = (_M16 + np.uint64(1) - bound) % bound
-        while low < threshold:
-            s, r = _next(s)
-            m = (r >> _S48) * bound
-            low = m & _M16
-    return s, m >> _S16
-
-
-@njit(cache=True, inline="always")
-def _swap(cards: Any, pos: Any, j: Any) -> None:
-    """Swap ``cards[pos + j]`` into ``pos`` (unsigned indices: no negative-index checks)."""
-    k = np.uint64(pos) + j
-    p = np.uint64(pos)
-    card = cards[k]
-    cards[k] = cards[p]
-    cards[p] = card
-
-
-@njit(cache=True, inline="always")
-def _shuffle(cards: Any, count: int, n: int, s: Any) -> Any:
-    """The first ``count`` steps of a forward Fisher-Yates shuffle of ``cards[:n]``.
-
-    Step ``pos`` swaps a uniform card of ``[pos, n)`` into ``pos``; each 64-bit output
-    of the generator serves four steps, 16 bits each from the top. The first
-    ``count`` cards are those of a full shuffle, whatever ``count`` is.
-    """
-    pos = 0
-    while pos + 4 <= count:
-        s, r = _next(s)
-        s, j = _lemire(r >> _S48, np.uint64(n - pos), s)
-        _swap(cards, pos, j)
-        s, j = _lemire((r >> _S32) & _M16, np.uint64(n - pos - 1), s)
-        _swap(cards, pos + 1, j)
-        s, j = _lemire((r >> _S16) & _M16, np.uint64(n - pos - 2), s)
-        _swap(cards, pos + 2, j)
-        s, j = _lemire(r & _M16, np.uint64(n - pos - 3), s)
-        _swap(cards, pos + 3, j)
-        pos += 4
-    if pos < count:
-        s, r = _next(s)
-        for quarter in range(4):
-            if pos < count:
-                s, j = _lemire((r >> np.uint64(48 - 16 * quarter)) & _M16, np.uint64(n - pos), s)
-                _swap(cards, pos, j)
-                pos += 1
-    return s
+_DECK = np.array([CARDS.index(card) for card in full_deck()], dtype=np.uint8)
+"""One deck in `baccara.cards.full_deck` order (what the shuffle starts from), as codes."""
 
 
 def _outcome_table() -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -304,7 +118,7 @@ RESULT = np.array(
 
 
 def shuffle_limit(decks: int, cut_card: int) -> int:
-    """How many cards of a shoe can ever be dealt: the kernels shuffle only these.
+    """How many cards of a shoe can ever be dealt: the kernels read the points of only these.
 
     A coup that starts before the cut card ends at most 5 cards past it; the one
     more coup then takes at most 6. A burn takes at most 12 cards, and if the cut
@@ -336,16 +150,24 @@ def _pair(a: Any, b: Any) -> Any:
 
 @njit(cache=True, inline="always")
 def _prepare(
-    entropy: Any, index: int, cards: Any, base: Any, limit: int, burn: bool, burns: Any, values: Any
+    entropy: Any,
+    index: int,
+    cards: Any,
+    words: Any,
+    base: Any,
+    limit: int,
+    burn: bool,
+    burns: Any,
+    values: Any,
 ) -> Any:
-    """Shuffle shoe ``index`` as far as it can be dealt, burn, and return the first position.
+    """Shuffle shoe ``index``, burn, and return the first position.
 
-    ``values`` receives the cards' point values; ``burns[v]`` is how many cards a
+    ``words`` is the shuffle's work ring; ``values`` receives the cards' point values; ``burns[v]`` is how many cards a
     first card of point value ``v`` burns.
     """
     n = base.shape[0]
     cards[:] = base
-    _shuffle(cards, limit, n, _seed(entropy, index))
+    _shuffle(cards, words, entropy, index)
     for i in range(np.uint64(limit)):
         values[i] = _value(cards[i])
     if not burn:
@@ -373,7 +195,7 @@ def _coup(cards: Any, values: Any, pos: int) -> tuple[Any, Any]:
 def _base(decks: int) -> Any:
     base = np.empty(52 * decks, dtype=np.uint8)
     for i in range(52 * decks):
-        base[i] = i % 52
+        base[i] = _DECK[i % 52]
     return base
 
 
@@ -399,6 +221,7 @@ def _run_shoes(
     nbets = pay.shape[1]
     cards = np.empty(n, dtype=np.uint8)
     values = np.zeros(n, dtype=np.uint8)
+    words = np.empty(RING, dtype=np.uint64)
     net = np.zeros(nbets, dtype=np.int64)
     best_b = 0
     best_p = 0
@@ -406,7 +229,7 @@ def _run_shoes(
     h_sum = 0
     h2_sum = 0
     for shoe in range(first, last):
-        pos = _prepare(entropy, shoe, cards, base, limit, burn, burns, values)
+        pos = _prepare(entropy, shoe, cards, words, base, limit, burn, burns, values)
         net[:] = 0
         h = 0
         cut_out = False
@@ -457,8 +280,7 @@ def _run_shoes(
 def shoe_order(entropy: Any, index: int, decks: int) -> Any:
     """The whole card order (codes) of shoe ``index``: the simulator deals its prefix."""
     cards = _base(decks)
-    n = cards.shape[0]
-    _shuffle(cards, n, n, _seed(entropy, index))
+    _shuffle(cards, np.empty(RING, dtype=np.uint64), entropy, index)
     return cards
 
 
@@ -477,12 +299,13 @@ def deal_cards(
     limit = min(n, max(cut_index + 11, 18))
     cards = np.empty(n, dtype=np.uint8)
     values = np.zeros(n, dtype=np.uint8)
+    words = np.empty(RING, dtype=np.uint64)
     per_shoe = np.zeros(count, dtype=np.int64)
     coups = np.full((count * (n // 4 + 1), 6), -1, dtype=np.int64)
     keys = np.empty(count * (n // 4 + 1), dtype=np.int64)
     total = 0
     for k in range(count):
-        pos = _prepare(entropy, start + k, cards, base, limit, burn, burns, values)
+        pos = _prepare(entropy, start + k, cards, words, base, limit, burn, burns, values)
         cut_out = False
         final = False
         while n - pos >= 6:

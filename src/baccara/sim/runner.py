@@ -1,7 +1,7 @@
 """The simulator: real shoes by the millions, every bet's result with its interval.
 
 Shoe ``i`` of the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``,
-shuffled from its own random stream (`baccara.shoe.shoe_stream`), so a run gives the
+shuffled from its own random stream (`baccara.shoe.shoe_generator`), so a run gives the
 same numbers whether it is dealt in one process, by several workers or on a Dask
 cluster, and any shoe of it replays at the table (``baccara deal --seed S --shoe I``).
 The dealing is `baccara.shoe` and `baccara.deal` compiled (`baccara.sim._kernels`);
@@ -9,7 +9,7 @@ what each bet pays comes from `baccara.bets` (`baccara.sim.payouts`).
 
 >>> result = simulate(Job(shoes=20, seed=1))
 >>> result.hands, result.banker + result.player + result.tie == result.hands
-(1639, True)
+(1616, True)
 >>> from baccara.coup import deal_shoe
 >>> from baccara.shoe import Shoe, ShoeRules
 >>> replay = list(deal_shoe(Shoe.shuffled(ShoeRules(), seed=1, index=0)))

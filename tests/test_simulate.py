@@ -19,7 +19,7 @@ from baccara.cards import full_deck
 from baccara.cli import cli, main
 from baccara.coup import Result, deal_coup, deal_shoe
 from baccara.exact.odds import full_shoe, odds
-from baccara.shoe import Shoe, ShoeRules, shoe_generator
+from baccara.shoe import Shoe, ShoeRules, fisher_yates, shoe_seed_state, shoe_stream
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
 from baccara.sim.payouts import pay_table, settle_net
@@ -42,23 +42,21 @@ def test_kernel_seeds_each_shoe_like_numpy_seedsequence(seed: int, index: int) -
     assert kernels.seed_state(entropy_words(seed), index).tolist() == expected.tolist()
 
 
-def test_the_shoe_stream_is_the_one_shoe_generator_uses() -> None:
-    seq = shoe_generator(11, 5).bit_generator.seed_seq
-    assert isinstance(seq, np.random.SeedSequence)
-    expected = seq.generate_state(4, np.uint64)
-    assert kernels.seed_state(entropy_words(11), 5).tolist() == expected.tolist()
-    assert np.random.SeedSequence(11).spawn(6)[5].spawn_key == seq.spawn_key
+def test_the_shoe_stream_is_the_one_the_shoe_module_seeds() -> None:
+    expected = shoe_seed_state(11, 5)
+    assert tuple(kernels.seed_state(entropy_words(11), 5).tolist()) == expected
+    spawned = np.random.SeedSequence(11).spawn(6)[5].generate_state(4, np.uint64)
+    assert tuple(spawned.tolist()) == expected
 
 
 @pytest.mark.parametrize("seed", [0, 3, 2**64 + 1])
 @pytest.mark.parametrize("index", [0, 7, 2**32 - 1])
-def test_the_kernel_shuffles_as_numpy_permutes(seed: int, index: int) -> None:
-    # PCG64 and the masked bounded draw, compiled: numpy's own permutation of the decks
-    for decks in (1, 8):
+def test_the_kernel_shuffle_is_the_shoe_modules(seed: int, index: int) -> None:
+    # xoshiro256** and Lemire's draws, compiled: shoe.fisher_yates over the ordered decks
+    for decks in (1, 2, 8, 12):
         order = kernels.shoe_order(entropy_words(seed), index, decks)
-        positions = shoe_generator(seed, index).permutation(52 * decks) % 52
-        deck = full_deck()
-        assert [kernels.CARDS[c] for c in order] == [deck[p] for p in positions]
+        expected = fisher_yates(full_deck() * decks, shoe_stream(seed, index).below)
+        assert [kernels.CARDS[c] for c in order] == expected
 
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5])

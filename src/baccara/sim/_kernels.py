@@ -1,15 +1,10 @@
-"""The simulator's compiled hot loop (numba): seeding, shuffling and dealing real shoes.
+"""The simulator's compiled hot loop (numba): shuffling and dealing real shoes.
 
-The shuffle is `baccara.shoe`'s, bit for bit: shoe ``i`` of the series ``seed`` is
-``Shoe.shuffled(rules, seed=seed, index=i)``. Its stream is `baccara.shoe.
-shoe_generator`'s: numpy's ``SeedSequence(seed, spawn_key=(i,))`` (re-implemented here
-so that it runs inside the loop) seeding PCG64 (XSL-RR 128/64, its 128-bit arithmetic
-in 64-bit halves); the shuffle is `baccara.shoe.fisher_yates` over the ordered decks
-with `baccara.shoe.generator_below`'s masked 32-bit draws, as numpy's
-``Generator.permutation``. The dealing follows `baccara.shoe` and `baccara.coup` step
-by step: burn, cut card, last-hand rule; who gets which card and how every coup ends
-come from the dealer's chance model, `baccara.deal`, as lookup tables built at import
-(`DEAL`, the card slots).
+The shuffle is `baccara.shoe`'s, bit for bit (`baccara.sim._stream`): shoe ``i`` of
+the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``. The dealing
+follows `baccara.shoe` and `baccara.coup` step by step: burn, cut card, last-hand
+rule; who gets which card and how every coup ends come from the dealer's chance
+model, `baccara.deal`, as lookup tables built at import (`DEAL`, the card slots).
 
 Card codes are 0-51: rank order (A..K) * 4 + suit (s h d c); `CARDS` maps them to
 cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
@@ -25,7 +20,7 @@ from numba import njit
 
 from baccara import deal
 from baccara.cards import RANKS, SUITS, Card, full_deck
-from baccara.sim._stream import RING, _shuffle, seed_state
+from baccara.sim._stream import _shuffle, seed_state
 
 __all__ = [
     "CARDS",
@@ -153,7 +148,6 @@ def _prepare(
     entropy: Any,
     index: int,
     cards: Any,
-    words: Any,
     base: Any,
     limit: int,
     burn: bool,
@@ -162,12 +156,12 @@ def _prepare(
 ) -> Any:
     """Shuffle shoe ``index``, burn, and return the first position.
 
-    ``words`` is the shuffle's work ring; ``values`` receives the cards' point values; ``burns[v]`` is how many cards a
+    ``values`` receives the cards' point values; ``burns[v]`` is how many cards a
     first card of point value ``v`` burns.
     """
     n = base.shape[0]
     cards[:] = base
-    _shuffle(cards, words, entropy, index)
+    _shuffle(cards, entropy, index)
     for i in range(np.uint64(limit)):
         values[i] = _value(cards[i])
     if not burn:
@@ -221,7 +215,6 @@ def _run_shoes(
     nbets = pay.shape[1]
     cards = np.empty(n, dtype=np.uint8)
     values = np.zeros(n, dtype=np.uint8)
-    words = np.empty(RING, dtype=np.uint64)
     net = np.zeros(nbets, dtype=np.int64)
     best_b = 0
     best_p = 0
@@ -229,7 +222,7 @@ def _run_shoes(
     h_sum = 0
     h2_sum = 0
     for shoe in range(first, last):
-        pos = _prepare(entropy, shoe, cards, words, base, limit, burn, burns, values)
+        pos = _prepare(entropy, shoe, cards, base, limit, burn, burns, values)
         net[:] = 0
         h = 0
         cut_out = False
@@ -280,7 +273,7 @@ def _run_shoes(
 def shoe_order(entropy: Any, index: int, decks: int) -> Any:
     """The whole card order (codes) of shoe ``index``: the simulator deals its prefix."""
     cards = _base(decks)
-    _shuffle(cards, np.empty(RING, dtype=np.uint64), entropy, index)
+    _shuffle(cards, entropy, index)
     return cards
 
 
@@ -299,13 +292,12 @@ def deal_cards(
     limit = min(n, max(cut_index + 11, 18))
     cards = np.empty(n, dtype=np.uint8)
     values = np.zeros(n, dtype=np.uint8)
-    words = np.empty(RING, dtype=np.uint64)
     per_shoe = np.zeros(count, dtype=np.int64)
     coups = np.full((count * (n // 4 + 1), 6), -1, dtype=np.int64)
     keys = np.empty(count * (n // 4 + 1), dtype=np.int64)
     total = 0
     for k in range(count):
-        pos = _prepare(entropy, start + k, cards, words, base, limit, burn, burns, values)
+        pos = _prepare(entropy, start + k, cards, base, limit, burn, burns, values)
         cut_out = False
         final = False
         while n - pos >= 6:

@@ -1,9 +1,10 @@
-"""The shoes' random stream, compiled: numpy's SeedSequence, PCG64 and the shuffle.
+"""The shoes' random stream, compiled: numpy's SeedSequence, xoshiro256** and the shuffle.
 
-Shoe ``i`` of the series ``seed`` draws from `baccara.shoe.shoe_generator(seed, i)`:
-``PCG64(SeedSequence(seed, spawn_key=(i,)))``. Both are re-implemented here so that
-they run inside the simulator's loop, and `_shuffle` is `baccara.shoe.fisher_yates`
-with `baccara.shoe.generator_below`, numpy's ``Generator.permutation``, bit for bit.
+Shoe ``i`` of the series ``seed`` draws from `baccara.shoe.shoe_stream(seed, i)`:
+numpy's ``SeedSequence(seed, spawn_key=(i,))`` (re-implemented here so that it runs
+inside the simulator's loop) seeding xoshiro256**. `_shuffle` is `baccara.shoe.
+fisher_yates` with `baccara.shoe.ShoeStream.below` (Lemire's unbiased 16-bit draws,
+four per output), bit for bit.
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir  # type: ignore[import-untyped]
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
-__all__ = ["RING", "seed_state"]
+__all__ = ["seed_state"]
 
 _M32 = np.uint64(0xFFFFFFFF)
 _INIT_A = np.uint64(0x43B0D7E5)
@@ -26,6 +25,8 @@ _MIX_L = np.uint64(0xCA01F9DD)
 _MIX_R = np.uint64(0x4973F715)
 _S16 = np.uint64(16)
 _S32 = np.uint64(32)
+_S48 = np.uint64(48)
+_M16 = np.uint64(0xFFFF)
 
 
 # -- numpy's SeedSequence, for one spawn index -------------------------------------------
@@ -124,120 +125,81 @@ def seed_state(entropy: Any, index: int) -> Any:
     return np.array([s[0], s[1], s[2], s[3]], dtype=np.uint64)
 
 
-# -- PCG64 and numpy's bounded draw ---------------------------------------------------------
-
-_MUL_HI = np.uint64(0x2360ED051FC65DA4)  # PCG's default 128-bit multiplier
-_MUL_LO = np.uint64(0x4385DF649FCCF645)
-_ONE = np.uint64(1)
-_S58 = np.uint64(58)
-_M6 = np.uint64(63)
-
-
-@intrinsic
-def _mul_high_intrinsic(typingctx: Any, x: Any, y: Any) -> Any:
-    """The high 64 bits of the 128-bit product ``x * y`` (one machine multiply)."""
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        wide = ir.IntType(128)
-        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
-        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
-
-    return sig, codegen
-
-
-_mul_high: Any = _mul_high_intrinsic
+# -- xoshiro256** and Lemire's bounded draw ----------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _step(hi: Any, lo: Any, inc_hi: Any, inc_lo: Any) -> tuple[Any, Any]:
-    """One PCG64 state step: ``state * multiplier + increment`` mod 2**128."""
-    high = _mul_high(lo, _MUL_LO) + hi * _MUL_LO + lo * _MUL_HI
-    low = lo * _MUL_LO + inc_lo
-    return high + inc_hi + np.uint64(low < inc_lo), low
+def _rotl(x: Any, k: int) -> Any:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
 @njit(cache=True, inline="always")
-def _output(hi: Any, lo: Any) -> Any:
-    """PCG64's XSL-RR output of a state."""
-    x = hi ^ lo
-    r = hi >> _S58
-    return (x >> r) | (x << ((np.uint64(64) - r) & _M6))
+def _next(s: Any) -> tuple[Any, Any]:
+    """One xoshiro256** step: (new state, 64 random bits)."""
+    s0, s1, s2, s3 = s
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return (s0, s1, s2, s3), result
 
 
 @njit(cache=True, inline="always")
-def _pcg(entropy: Any, index: int) -> tuple[Any, Any, Any, Any]:
-    """numpy's ``PCG64(SeedSequence(seed, spawn_key=(index,)))`` state (hi, lo, inc hi, inc lo)."""
-    w0, w1, w2, w3 = _seed(entropy, index)
-    inc_hi = (w2 << _ONE) | (w3 >> _M6)
-    inc_lo = (w3 << _ONE) | _ONE
-    hi, lo = _step(np.uint64(0), np.uint64(0), inc_hi, inc_lo)
-    lo2 = lo + w1
-    hi = hi + w0 + np.uint64(lo2 < w1)
-    hi, lo = _step(hi, lo2, inc_hi, inc_lo)
-    return hi, lo, inc_hi, inc_lo
+def _lemire(word: Any, bound: Any, s: Any) -> tuple[Any, Any]:
+    """An unbiased integer in [0, bound) from a 16-bit ``word``, bound <= 2**16 (Lemire, 2019).
 
-
-_BLOCK = 64  # PCG64 outputs per refill of the word ring
-RING = 256
-"""Size of the `_shuffle` word ring (32-bit words in uint64; a power of two)."""
-_RING_MASK = RING - 1
-
-
-@njit(cache=True, inline="always")
-def _refill(words: Any, filled: int, state: Any) -> Any:
-    """Write `_BLOCK` outputs into the ring as 32-bit words (low half first) from ``filled``."""
-    hi, lo, inc_hi, inc_lo = state
-    for t in range(_BLOCK):
-        hi, lo = _step(hi, lo, inc_hi, inc_lo)
-        out = _output(hi, lo)
-        words[(filled + 2 * t) & _RING_MASK] = out & _M32
-        words[(filled + 2 * t + 1) & _RING_MASK] = out >> _S32
-    return hi, lo, inc_hi, inc_lo
+    A rejected word (probability below bound / 2**16) is replaced by the top 16 bits
+    of a fresh output of the stream.
+    """
+    m = word * bound
+    low = m & _M16
+    if low < bound:
+        threshold = (_M16 + np.uint64(1) - bound) % bound
+        while low < threshold:
+            s, r = _next(s)
+            m = (r >> _S48) * bound
+            low = m & _M16
+    return s, m >> _S16
 
 
 @njit(cache=True, inline="always")
-def _shuffle(cards: Any, words: Any, entropy: Any, index: int) -> None:
-    """`baccara.shoe.fisher_yates` with `baccara.shoe.generator_below`, on shoe ``index``.
+def _swap(cards: Any, i: Any, j: Any) -> None:
+    """Swap ``cards[i]`` and ``cards[j]`` (unsigned indices: no negative-index checks)."""
+    k = np.uint64(i)
+    card = cards[k]
+    cards[k] = cards[j]
+    cards[j] = card
+
+
+@njit(cache=True, inline="always")
+def _shuffle(cards: Any, entropy: Any, index: int) -> None:
+    """`baccara.shoe.fisher_yates` with `baccara.shoe.ShoeStream.below`, on shoe ``index``.
 
     For ``i`` from ``n - 1`` down to 1, card ``i`` swaps with a uniform card of
-    ``[0, i]``: the stream's 32-bit words (low half of each output first) masked
-    until one is at most ``i``. The words are made in blocks ahead of the loop, in
-    ``words`` (a work ring of `RING`), and four are tested at once, so that a
-    rejection seldom costs a mispredicted branch.
+    ``[0, i]``; each 64-bit output of the stream serves four steps, 16 bits each from
+    the top.
     """
-    state = _pcg(entropy, index)
-    filled = 0
-    pos: Any = 0
-    for i in range(cards.shape[0] - 1, 0, -1):
-        if pos + 4 > filled:
-            state = _refill(words, filled, state)
-            filled += 2 * _BLOCK
-        top = np.uint64(i)
-        mask = top | (top >> _ONE)
-        mask |= mask >> np.uint64(2)
-        mask |= mask >> np.uint64(4)
-        mask |= mask >> np.uint64(8)
-        mask |= mask >> _S16
-        w0 = words[pos & _RING_MASK] & mask
-        w1 = words[(pos + 1) & _RING_MASK] & mask
-        w2 = words[(pos + 2) & _RING_MASK] & mask
-        w3 = words[(pos + 3) & _RING_MASK] & mask
-        # the first of the four at most ``top``, without a branch (selects as arithmetic)
-        a0 = np.uint64(w0 <= top)
-        a1 = np.uint64(w1 <= top)
-        a2 = np.uint64(w2 <= top)
-        r0, r1, r2 = _ONE - a0, _ONE - a1, _ONE - a2
-        j = a0 * w0 + r0 * (a1 * w1 + r1 * (a2 * w2 + r2 * w3))
-        r01 = r0 & r1
-        used = np.int64(_ONE + r0 + r01 + (r01 & r2))
-        pos += used
-        while j > top:  # four rejections in a row: rare
-            if pos >= filled:
-                state = _refill(words, filled, state)
-                filled += 2 * _BLOCK
-            j = words[pos & _RING_MASK] & mask
-            pos += 1
-        card = cards[i]
-        cards[i] = cards[j]
-        cards[j] = card
+    s = _seed(entropy, index)
+    i = cards.shape[0] - 1
+    while i >= 4:
+        s, r = _next(s)
+        s, j = _lemire(r >> _S48, np.uint64(i + 1), s)
+        _swap(cards, i, j)
+        s, j = _lemire((r >> _S32) & _M16, np.uint64(i), s)
+        _swap(cards, i - 1, j)
+        s, j = _lemire((r >> _S16) & _M16, np.uint64(i - 1), s)
+        _swap(cards, i - 2, j)
+        s, j = _lemire(r & _M16, np.uint64(i - 2), s)
+        _swap(cards, i - 3, j)
+        i -= 4
+    if i >= 1:
+        s, r = _next(s)
+        for quarter in range(4):
+            if i >= 1:
+                s, j = _lemire((r >> np.uint64(48 - 16 * quarter)) & _M16, np.uint64(i + 1), s)
+                _swap(cards, i, j)
+                i -= 1

@@ -9,7 +9,7 @@ what each bet pays comes from `baccara.bets` (`baccara.sim.payouts`).
 
 >>> result = simulate(Job(shoes=20, seed=1))
 >>> result.hands, result.banker + result.player + result.tie == result.hands
-(1616, True)
+(1623, True)
 >>> from baccara.coup import deal_shoe
 >>> from baccara.shoe import Shoe, ShoeRules
 >>> replay = list(deal_shoe(Shoe.shuffled(ShoeRules(), seed=1, index=0)))

@@ -15,8 +15,10 @@ from 10 or 13 counts, each rank's cards as evenly as possible over the suits
 >>> round(odds(full_shoe(8)).probabilities["tie"], 9)
 0.095155968
 
-Every outcome is classified by the rulebook (`baccara.exact._kernels`) and every
-bet's pay comes from `baccara.bets.payout` on a real coup of that outcome class.
+Every outcome is classified by the dealer (`baccara.deal`, through
+`baccara.exact._tables`) and every bet's pay comes from `baccara.bets.payout` on a real
+coup of that outcome class (`baccara.exact._plan`); shoes are given as in
+`baccara.exact.compositions`.
 """
 
 from __future__ import annotations
@@ -24,18 +26,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
-from itertools import combinations_with_replacement
+from functools import lru_cache
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from baccara.bets import BetKind, payout
-from baccara.cards import RANKS, SUITS, Card, Rank, parse_cards
+from baccara.bets import BetKind
+from baccara.cards import RANKS, SUITS, Card, Rank
 from baccara.coup import Coup, Result, Side
 from baccara.exact import _kernels as ek
 from baccara.exact import batch as eb
+from baccara.exact._plan import (
+    _N_EDGES,
+    BET_KEYS,
+    BETS,
+    MAIN_BETS,
+    PAIR_BETS,
+    PROBABILITY_KEYS,
+    VALUE_BETS,
+    VALUE_NAMES,
+    Number,
+    Outcome,
+    _moments,
+    _pair_pay_array,
+    _pair_returns,
+    _Plan,
+    _plan,
+    outcomes,
+)
+from baccara.exact.compositions import (
+    CompositionError,
+    composition,
+    full_shoe,
+    remove_cards,
+)
 from baccara.shoe import MAX_DECKS
 from baccara.variants import PUNTO_BANCO, Variant
 
@@ -43,6 +68,8 @@ __all__ = [
     "BETS",
     "PAIR_BETS",
     "PROBABILITY_KEYS",
+    "VALUE_BETS",
+    "VALUE_NAMES",
     "BalancedCount",
     "BatchOdds",
     "CompositionError",
@@ -58,357 +85,6 @@ __all__ = [
     "outcomes",
     "remove_cards",
 ]
-
-Number = float | Fraction
-
-BETS: tuple[BetKind, ...] = tuple(BetKind)
-"""Every bet the engine prices, in `BetKind` order (the keys of `Odds.edges`)."""
-
-PAIR_BETS: tuple[BetKind, ...] = (
-    BetKind.PLAYER_PAIR,
-    BetKind.BANKER_PAIR,
-    BetKind.EITHER_PAIR,
-    BetKind.PERFECT_PAIR,
-)
-"""Bets settled by ranks or suits of the first two cards of each hand, not by points."""
-
-VALUE_BETS: tuple[BetKind, ...] = tuple(k for k in BETS if k not in PAIR_BETS)
-BET_KEYS: tuple[str, ...] = tuple(k.value for k in BETS)
-_N_EDGES = len(BET_KEYS)
-_PAIR_KEYS = tuple(k.value for k in PAIR_BETS)
-MAIN_BETS: tuple[BetKind, ...] = tuple(k for k in BETS if k.is_main)
-PROBABILITY_KEYS = ("banker", "player", "tie")
-VALUE_NAMES = ("T/J/Q/K", "A", "2", "3", "4", "5", "6", "7", "8", "9")
-"""Display names of the 10 point values, index 0 first."""
-
-
-class CompositionError(ValueError):
-    """A shoe composition that is malformed or cannot deal a coup."""
-
-
-# -- compositions ---------------------------------------------------------------------
-
-
-def full_shoe(decks: int = 8) -> tuple[int, ...]:
-    """The 10 counts by point value of a full shoe of ``decks`` decks.
-
-    >>> full_shoe(1)
-    (16, 4, 4, 4, 4, 4, 4, 4, 4, 4)
-    """
-    if isinstance(decks, bool) or not isinstance(decks, Integral) or decks < 1:
-        raise CompositionError(f"bad number of decks {decks!r}: expected a whole number >= 1")
-    d = int(decks)
-    return (16 * d, *(4 * d,) * 9)
-
-
-def _split(count: int, parts: int) -> list[int]:
-    """``count`` split as evenly as possible, the first parts getting the extra cards."""
-    q, rem = divmod(count, parts)
-    return [q + 1 if i < rem else q for i in range(parts)]
-
-
-def _check_counts(counts: Sequence[Any]) -> tuple[int, ...]:
-    values = tuple(counts)
-    if len(values) not in (10, 13, 52):
-        raise CompositionError(
-            f"bad composition of {len(values)} counts: give 10 (by value), 13 (by rank) or 52 (by card)"
-        )
-    out = []
-    for i, x in enumerate(values):
-        if isinstance(x, bool) or not isinstance(x, Integral):
-            raise CompositionError(f"bad count {x!r} at position {i}: counts are whole numbers")
-        if x < 0:
-            raise CompositionError(f"bad count {x} at position {i}: counts cannot be negative")
-        out.append(int(x))
-    if sum(out) < ek.DEAL_CARDS:
-        raise CompositionError(
-            f"a shoe of {sum(out)} cards cannot deal a coup: it needs at least {ek.DEAL_CARDS}"
-        )
-    return tuple(out)
-
-
-def composition(counts: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """Counts by value (10), by rank (13) and by card (52) from 10, 13 or 52 counts.
-
-    >>> values, ranks, cards = composition(full_shoe(1))
-    >>> ranks[-4:], cards[:2], values == full_shoe(1)
-    ((4, 4, 4, 4), (1, 1), True)
-    """
-    c = _check_counts(counts)
-    if len(c) == 52:
-        cards = c
-        ranks = tuple(sum(cards[s * 13 + r] for s in range(4)) for r in range(13))
-    else:
-        ranks = (*c[1:10], *_split(c[0], 4)) if len(c) == 10 else c
-        by_suit = [_split(n, 4) for n in ranks]
-        cards = tuple(by_suit[r][s] for s in range(4) for r in range(13))
-    values = [0] * 10
-    for rank, n in zip(RANKS, ranks, strict=True):
-        values[rank.points] += n
-    return tuple(values), ranks, cards
-
-
-def remove_cards(counts: Sequence[int], cards: str | Sequence[Card]) -> tuple[int, ...]:
-    """``counts`` (10, 13 or 52) less the ``cards`` seen, in the same form.
-
-    >>> remove_cards(full_shoe(1), "Kh 9s 9d")
-    (15, 4, 4, 4, 4, 4, 4, 4, 4, 2)
-    >>> remove_cards(full_shoe(1), "9s " * 5)
-    Traceback (most recent call last):
-    ...
-    baccara.exact.odds.CompositionError: cannot remove 9s: no card of value 9 is left in the shoe
-    """
-    out = list(_check_counts(counts))
-    seen = parse_cards(cards) if isinstance(cards, str) else tuple(cards)
-    for card in seen:
-        if len(out) == 52:
-            i, what = card.index, f"no {card} is"
-        elif len(out) == 13:
-            i, what = card.rank.order, f"no card of rank {card.rank} is"
-        else:
-            i, what = card.points, f"no card of value {card.points} is"
-        if out[i] == 0:
-            raise CompositionError(f"cannot remove {card}: {what} left in the shoe")
-        out[i] -= 1
-    if sum(out) < ek.DEAL_CARDS:
-        raise CompositionError(
-            f"after removing {len(seen)} cards the shoe holds {sum(out)}: a coup needs {ek.DEAL_CARDS}"
-        )
-    return tuple(out)
-
-
-# -- outcome classes ------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Outcome:
-    """An outcome class: final totals and cards of each hand, with a coup that ends so."""
-
-    player_total: int
-    banker_total: int
-    player_cards: int
-    banker_cards: int
-    coup: Coup
-
-    @property
-    def winner(self) -> Result:
-        """Banker, Player or Tie."""
-        return self.coup.winner
-
-    @property
-    def natural(self) -> bool:
-        """Whether either side had a natural."""
-        return self.coup.natural
-
-    @property
-    def cards(self) -> int:
-        """Cards dealt: 4, 5 or 6."""
-        return self.player_cards + self.banker_cards
-
-
-def _card(value: int, position: int) -> Card:
-    rank = Rank("TJQK"[position % 4]) if value == 0 else RANKS[value - 1]
-    return Card(rank=rank, suit=SUITS[position % 4])
-
-
-@cache
-def outcomes() -> tuple[Outcome, ...]:
-    """Every outcome class a coup can end in, in the outcome table's column order.
-
-    >>> len(outcomes()), sum(o.natural for o in outcomes())
-    (205, 36)
-    """
-    table = ek.outcome_table()
-    found = []
-    for flat, seq in zip(table.classes.tolist(), table.example.tolist(), strict=True):
-        pt, rest = divmod(flat, 40)
-        bt, rest = divmod(rest, 4)
-        pn, bn = 2 + rest // 2, 2 + rest % 2
-        coup = Coup.from_deal([_card(v, i) for i, v in enumerate(seq[: pn + bn])])
-        if (coup.player_total, coup.banker_total, len(coup.player), len(coup.banker)) != (
-            pt,
-            bt,
-            pn,
-            bn,
-        ):  # pragma: no cover - the two readings of the rulebook agree
-            raise AssertionError(f"outcome table disagrees with the coup {coup}")
-        found.append(
-            Outcome(player_total=pt, banker_total=bt, player_cards=pn, banker_cards=bn, coup=coup)
-        )
-    return tuple(found)
-
-
-# -- plans: what to compute for a variant ---------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Plan:
-    names: tuple[str, ...]  # "p_banker", "p_player", "p_tie", then value bets' returns
-    numerators: np.ndarray  # (classes, q) int64: weight x denominator
-    denominators: tuple[int, ...]
-    table: np.ndarray  # (5005, r) float64 basis columns
-    table4: np.ndarray  # (715, r4) float64: four-card columns, lexicographic multisets
-    table_t32: np.ndarray  # (r6, 5005) float32: one shoe's leaf columns, transposed
-    table4_t32: np.ndarray  # (r4, 715) float32: one shoe's four-card columns
-    coef: np.ndarray  # (q, r6 + r4 + 1): quantity = coef[:, 0] + coef[:, 1:] @ basis probs
-    fast: Any  # `exact_kernels.SingleKernel`: edges, then probabilities (all-bets plans)
-    slot: np.ndarray  # batch outputs: probabilities, then edges (`SingleKernel` encoding)
-
-
-def _pair_coups() -> dict[BetKind, tuple[Coup, Coup]]:
-    """A winning and a losing coup for each pair bet (naturals: nobody draws)."""
-    hit_p, hit_b = Coup.parse("P:4s,4h B:9d,Kc"), Coup.parse("P:9d,Kc B:4s,4h")
-    suited, miss = Coup.parse("P:4s,4s B:9d,Kc"), Coup.parse("P:4s,5h B:9d,Kc")
-    return {
-        BetKind.PLAYER_PAIR: (hit_p, miss),
-        BetKind.BANKER_PAIR: (hit_b, miss),
-        BetKind.EITHER_PAIR: (hit_p, miss),
-        BetKind.PERFECT_PAIR: (suited, hit_p),
-    }
-
-
-_PAIR_PAYS: dict[int, tuple[Any, ...]] = {}
-_PLANS: dict[tuple[int, bool], tuple[Variant, _Plan]] = {}
-
-
-def _pair_pays(variant: Variant, exact: bool = True) -> dict[BetKind, tuple[Any, Any]]:
-    """(win, lose) net pay per unit of each pair bet, from `bets.payout` (or as floats)."""
-    hit = _PAIR_PAYS.get(id(variant))  # by identity: hashing a Variant costs microseconds
-    if hit is None or hit[0] is not variant:
-        coups = _pair_coups()
-        pays = {
-            kind: (
-                payout(kind, coups[kind][0], variant).ratio,
-                payout(kind, coups[kind][1], variant).ratio,
-            )
-            for kind in PAIR_BETS
-        }
-        floats = {k: (float(w), float(lo)) for k, (w, lo) in pays.items()}
-        array = np.array([floats[k] for k in PAIR_BETS])
-        hit = _PAIR_PAYS[id(variant)] = (variant, pays, floats, array)
-    chosen: dict[BetKind, tuple[Any, Any]] = hit[1] if exact else hit[2]
-    return chosen
-
-
-def _pair_pay_array(variant: Variant) -> np.ndarray:
-    """The pair bets' (win, lose) pays as a (4, 2) float array, for the compiled path."""
-    hit = _PAIR_PAYS.get(id(variant))
-    if hit is None or hit[0] is not variant:
-        _pair_pays(variant)
-        hit = _PAIR_PAYS[id(variant)]
-    array: np.ndarray = hit[3]
-    return array
-
-
-def _plan(variant: Variant, side_bets: bool = True) -> _Plan:
-    """The plan for ``variant``, built once per variant object."""
-    hit = _PLANS.get((id(variant), side_bets))
-    if hit is None or hit[0] is not variant:
-        hit = _PLANS[(id(variant), side_bets)] = (variant, _make_plan(variant, side_bets))
-    return hit[1]
-
-
-def _make_plan(variant: Variant, side_bets: bool) -> _Plan:
-    classes = outcomes()
-    kinds = VALUE_BETS if side_bets else MAIN_BETS
-    columns: list[list[Fraction]] = [
-        [Fraction(o.winner is Result(word[0].upper())) for o in classes]
-        for word in PROBABILITY_KEYS
-    ]
-    columns += [[payout(kind, o.coup, variant).ratio for o in classes] for kind in kinds]
-    dens = tuple(int(np.lcm.reduce([w.denominator for w in col])) for col in columns)
-    nums = np.array(
-        [[int(w * d) for w in col] for col, d in zip(columns, dens, strict=True)], dtype=np.int64
-    ).T
-    # A basis of the columns' span, the constant column (probabilities sum to 1) for
-    # free, columns the first four cards settle first (one shoe sums those over 715
-    # four-card multisets instead of 5,005 leaves).
-    settled, table4 = ek.four_card_table(nums)
-    basis = [np.ones(len(classes))]
-    chosen: list[int] = []
-    for j in sorted(range(nums.shape[1]), key=lambda j: not settled[j]):
-        trial = np.column_stack([*basis, nums[:, j]])
-        if np.linalg.matrix_rank(trial) > len(basis):
-            basis.append(nums[:, j].astype(np.float64))
-            chosen.append(j)
-    a = np.column_stack(basis)
-    target = nums / np.array(dens)
-    coef, *_ = np.linalg.lstsq(a, target, rcond=None)
-    if np.abs(a @ coef - target).max() > 1e-9:  # pragma: no cover - exact span
-        raise AssertionError("basis does not span the bet columns")
-    coef = coef.T
-    table = ek.outcome_table().counts @ nums[:, chosen]
-    if np.abs(table).max() >= 2**24:  # pragma: no cover - float32 must stay exact
-        raise AssertionError("basis table too large for float32")
-    # One shoe: leaf columns (grouped leaf order), then four-card ones.
-    six = [i for i, j in enumerate(chosen) if not settled[j]]
-    four = [i for i, j in enumerate(chosen) if settled[j]]
-    leaf_t = table[:, six].T[:, ek.monomial_tree().group_leaf]
-    table_t32 = np.ascontiguousarray(leaf_t, dtype=np.float32)
-    table4_t32 = np.ascontiguousarray(table4[:, chosen][:, four].T, dtype=np.float32)
-    coef_one = np.column_stack([coef[:, :1], coef[:, 1:][:, six], coef[:, 1:][:, four]])
-    # A batch: the same columns; four-card ones in lexicographic (depth-first) order.
-    grouped = {tuple(m): i for i, m in enumerate(ek.monomial_tree().group_four.tolist())}
-    lexical = [grouped[m] for m in combinations_with_replacement(range(10), 4)]
-    names = (*(f"p_{w}" for w in PROBABILITY_KEYS), *(k.value for k in kinds))
-    # Outputs as (index in [quantities, pair returns], sign): probabilities, then edges.
-    index = {k: i for i, k in enumerate((*names, *_PAIR_KEYS))}
-    probs = tuple((i, 1) for i in range(len(PROBABILITY_KEYS)))
-    edges = tuple((index[k.value], -1) for k in (BETS if side_bets else MAIN_BETS))
-    return _Plan(
-        names=names,
-        numerators=nums,
-        denominators=dens,
-        table=np.ascontiguousarray(table[:, six], dtype=np.float64),
-        table4=np.ascontiguousarray(table4[:, chosen][:, four][lexical], dtype=np.float64),
-        table_t32=table_t32,
-        table4_t32=table4_t32,
-        coef=np.ascontiguousarray(coef_one),
-        fast=ek.SingleKernel(
-            table_t32, table4_t32, coef_one, _pair_pay_array(variant), edges + probs
-        )
-        if side_bets
-        else None,
-        slot=np.array([(i + 1) * sign for i, sign in probs + edges], dtype=np.int64),
-    )
-
-
-# -- pairs ----------------------------------------------------------------------------
-
-
-def _moments(parts: np.ndarray, replacement: bool) -> list[Any]:
-    """Over the last axis: sum of n(n-1), of (n(n-1))**2 and of n(n-1)(n-2)(n-3).
-
-    With replacement: sums of n**2, n**4 and n**4.
-    """
-    two = parts * parts if replacement else parts * (parts - 1)
-    four = two * two if replacement else two * (parts - 2) * (parts - 3)
-    return [two.sum(-1), (two * two).sum(-1), four.sum(-1)]
-
-
-def _pair_returns(
-    moments: Sequence[Any], n: Any, variant: Variant, exact: bool, replacement: bool = False
-) -> dict[str, Any]:
-    """Expected returns of the four pair bets from the six pair moments.
-
-    One hand pairs with chance S2 / N(N-1); both hands with (S2**2 - SQ + S4) / N(N-1)(N-2)(N-3)
-    (the two pairs of different ranks, or all four cards of one rank); likewise for
-    suited pairs over cards. Works on floats, arrays (a batch) or ints (exact).
-    """
-    s2, sq, s4, t2, tq, t4 = moments
-    if replacement:
-        n2, n4 = n * n, n * n * n * n
-    else:
-        n2, n4 = n * (n - 1), n * (n - 1) * (n - 2) * (n - 3)
-    div: Any = (lambda a, b: Fraction(int(a), int(b))) if exact else (lambda a, b: a / b)
-    p_one, p_both = div(s2, n2), div(s2 * s2 - sq + s4, n4)
-    s_one, s_both = div(t2, n2), div(t2 * t2 - tq + t4, n4)
-    prob = (p_one, p_one, 2 * p_one - p_both, 2 * s_one - s_both)  # in PAIR_BETS order
-    pays = _pair_pays(variant, exact)
-    return {
-        key: p * win + (1 - p) * lose
-        for key, p, (win, lose) in zip(_PAIR_KEYS, prob, pays.values(), strict=True)
-    }
 
 
 # -- single compositions --------------------------------------------------------------
@@ -557,7 +233,7 @@ def odds(
     >>> odds([1, 2, 3])
     Traceback (most recent call last):
     ...
-    baccara.exact.odds.CompositionError: bad composition of 3 counts: give 10 (by value), 13 (by rank) or 52 (by card)
+    baccara.exact.compositions.CompositionError: bad composition of 3 counts: give 10 (by value), 13 (by rank) or 52 (by card)
     """
     plan = _plan(variant)
     if not exact and not replacement and len(counts) == 10 and _plain_ints(counts):

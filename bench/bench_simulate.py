@@ -1,7 +1,7 @@
 """Simulator speed: flat-bet main-outcome simulation of 8-deck shoes on every core.
 
 The baseline, in the same run, is a plain Python loop dealing the same shoes
-(the same card orders, `baccara.sim.runner.simulated_shoe`) with `baccara.coup.deal_shoe`
+(the same card orders, `baccara.shoe.Shoe.shuffled` with the run's seed) with `baccara.coup.deal_shoe`
 on fewer of them; its counts must match the compiled loop's. Targets: at least 50
 million hands a second, and at least 80 times the plain loop.
 """
@@ -13,8 +13,8 @@ import time
 
 from baccara.bets import BetKind
 from baccara.coup import Result, deal_shoe
-from baccara.shoe import ShoeRules
-from baccara.sim.runner import Job, run_chunk, simulate, simulated_shoe
+from baccara.shoe import Shoe, ShoeRules
+from baccara.sim.runner import Job, run_chunk, simulate
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 SEED = 2026
@@ -25,7 +25,7 @@ def _plain(shoes: int) -> tuple[int, dict[Result, int], float]:
     hands = 0
     start = time.perf_counter()
     for index in range(shoes):
-        for coup in deal_shoe(simulated_shoe(SEED, index, ShoeRules(decks=8))):
+        for coup in deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=SEED, index=index)):
             counts[coup.winner] += 1
             hands += 1
     return hands, counts, time.perf_counter() - start

@@ -12,6 +12,8 @@ from baccara import rules
 from baccara.cards import hand_total, parse_cards
 from baccara.cli import main
 from baccara.coup import Coup
+from baccara.shoe import ShoeRules
+from baccara.sim.shoes import shoe_coups
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -47,6 +49,21 @@ def test_deal_text_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "Shoe 1: 8 decks, Punto Banco" in out
     assert "to the Banker" in out
+
+
+def test_deal_replays_shoe_k_of_a_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    # `deal --seed S --shoe K` deals the whole of the simulator's shoe K, burn and cut card
+    code, out, _ = run(["deal", "--decks", "6", "--seed", "11", "--shoe", "42", "--json"], capsys)
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    simulated = shoe_coups(11, 42, 1, ShoeRules(decks=6))[0]
+    assert [line["notation"] for line in lines] == [str(coup) for coup in simulated]
+    assert {line["shoe"] for line in lines} == {42}
+    assert [line["coup"] for line in lines] == list(range(1, len(simulated) + 1))
+    code, out, _ = run(["deal", "--seed", "11", "--shoe", "3", "--hands", "2"], capsys)
+    assert "Shoe 4: 8 decks, Punto Banco (replay: --seed 11 --shoe 3)" in out
+    code, _, err = run(["deal", "--shoe", "3"], capsys)
+    assert code == 2 and "--shoe needs --seed" in err
 
 
 def test_explain_command(capsys: pytest.CaptureFixture[str]) -> None:

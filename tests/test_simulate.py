@@ -17,23 +17,14 @@ from click.testing import CliRunner
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cards import full_deck
 from baccara.cli import cli, main
-from baccara.coup import Result, deal_shoe
+from baccara.coup import Result, deal_coup, deal_shoe
 from baccara.exact.odds import full_shoe, odds
-from baccara.shoe import ShoeRules, shoe_generator
+from baccara.shoe import Shoe, ShoeRules, fisher_yates, shoe_seed_state, shoe_stream
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
-from baccara.sim.runner import (
-    Job,
-    SimulationError,
-    entropy_words,
-    keyed_coups,
-    pay_table,
-    run_chunk,
-    settle_net,
-    shoe_coups,
-    simulate,
-    simulated_shoe,
-)
+from baccara.sim.payouts import pay_table, settle_net
+from baccara.sim.runner import Job, SimulationError, entropy_words, run_chunk, simulate
+from baccara.sim.shoes import keyed_coups, shoe_coups, simulated_shoe
 from baccara.variants import PUNTO_BANCO, Family, find_variant, variants_of
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
@@ -51,12 +42,21 @@ def test_kernel_seeds_each_shoe_like_numpy_seedsequence(seed: int, index: int) -
     assert kernels.seed_state(entropy_words(seed), index).tolist() == expected.tolist()
 
 
-def test_the_shoe_stream_is_the_one_shoe_generator_uses() -> None:
-    seq = shoe_generator(11, 5).bit_generator.seed_seq
-    assert isinstance(seq, np.random.SeedSequence)
-    expected = seq.generate_state(4, np.uint64)
-    assert kernels.seed_state(entropy_words(11), 5).tolist() == expected.tolist()
-    assert np.random.SeedSequence(11).spawn(6)[5].spawn_key == seq.spawn_key
+def test_the_shoe_stream_is_the_one_the_shoe_module_seeds() -> None:
+    expected = shoe_seed_state(11, 5)
+    assert tuple(kernels.seed_state(entropy_words(11), 5).tolist()) == expected
+    spawned = np.random.SeedSequence(11).spawn(6)[5].generate_state(4, np.uint64)
+    assert tuple(spawned.tolist()) == expected
+
+
+@pytest.mark.parametrize("seed", [0, 3, 2**64 + 1])
+@pytest.mark.parametrize("index", [0, 7, 2**32 - 1])
+def test_the_kernel_shuffle_is_the_shoe_modules(seed: int, index: int) -> None:
+    # xoshiro256** and Lemire's draws, compiled: shoe.fisher_yates over the ordered decks
+    for decks in (1, 2, 8, 12):
+        order = kernels.shoe_order(entropy_words(seed), index, decks)
+        expected = fisher_yates(full_deck() * decks, shoe_stream(seed, index).below)
+        assert [kernels.CARDS[c] for c in order] == expected
 
 
 @pytest.mark.parametrize("seed", [-1, 2**128, 1.5])
@@ -109,6 +109,25 @@ def test_the_compiled_loop_deals_exactly_as_deal_shoe(rules: ShoeRules) -> None:
         shoe = simulated_shoe(21, index, rules)
         assert compiled[index] == list(deal_shoe(shoe)), f"shoe {index}"
         assert shoe.finished
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+@pytest.mark.parametrize("seed", [0, 7, 2026, 2**64 + 5])
+def test_shoe_k_of_the_simulator_is_shoe_k_at_the_table(decks: int, seed: int) -> None:
+    # one shuffle: the compiled card order and coups (burn and cut card included) are
+    # those of Shoe.shuffled + deal_coup, as the table and `baccara deal --seed` deal
+    rules = ShoeRules(decks=decks, cut_card=14 if decks > 1 else 10)
+    indexes = [0, 1, 2, 57, 999]
+    for index in indexes:
+        order = kernels.shoe_order(entropy_words(seed), index, decks).tolist()
+        table_shoe = Shoe.shuffled(rules, seed=seed, index=index)
+        assert [kernels.CARDS[code] for code in order] == list(table_shoe.cards)
+        compiled = shoe_coups(seed, index, 1, rules)[0]
+        table_shoe.burn()
+        dealt = []
+        while not table_shoe.finished:
+            dealt.append(deal_coup(table_shoe))
+        assert compiled == dealt, (seed, index)
 
 
 def test_simulated_shoes_replay_by_notation() -> None:

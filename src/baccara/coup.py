@@ -22,6 +22,7 @@ from enum import StrEnum
 
 from baccara import rules
 from baccara.cards import Card, CardError, format_cards, hand_total, parse_cards
+from baccara.deal import Deal, DealState, Side, step
 from baccara.shoe import Shoe
 
 __all__ = [
@@ -42,26 +43,6 @@ _NOTATION = re.compile(r"([PB])\s*:\s*([^PB:]*)", re.IGNORECASE)
 
 class CoupError(ValueError):
     """A coup that is malformed or that the tableau forbids."""
-
-
-class Side(StrEnum):
-    """The two hands; the value is the notation."""
-
-    PLAYER = "P"
-    BANKER = "B"
-
-    @property
-    def word(self) -> str:
-        """``'player'`` or ``'banker'``."""
-        return self.name.lower()
-
-    @property
-    def other(self) -> Side:
-        """The opposite hand."""
-        return Side.BANKER if self is Side.PLAYER else Side.PLAYER
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Result(StrEnum):
@@ -135,21 +116,22 @@ class Coup:
 
     @classmethod
     def from_deal(cls, cards: Sequence[Card] | Iterator[Card]) -> Coup:
-        """Build a coup from its cards in deal order: P1, B1, P2, B2, then the third cards."""
+        """Build a coup from its cards in deal order (`baccara.deal`: P1, B1, P2, B2, ...)."""
         order = list(cards)
         if len(order) < 4:
             raise CoupError(f"a coup needs at least 4 cards, got {len(order)}")
-        player, banker = list(order[0:4:2]), list(order[1:4:2])
-        rest = order[4:]
-        p_total, b_total = hand_total(player), hand_total(banker)
-        if rest and not (rules.is_natural(p_total) or rules.is_natural(b_total)):
-            if rules.player_draws(p_total):
-                player.append(rest.pop(0))
-            if rest:
-                banker.append(rest.pop(0))
+        hands: dict[Side, list[Card]] = {Side.PLAYER: [], Side.BANKER: []}
+        state, rest = DealState(), order[::-1]
+        while rest and isinstance(now := step(state), Deal):
+            card = rest.pop()
+            hands[now.side].append(card)
+            state = state.given(now.side, card.points)
+        natural = rules.natural_decision(*(hand_total(hands[side][:2]) for side in Side))
+        if rest and len(hands[Side.BANKER]) == 2 and natural is None:
+            hands[Side.BANKER].append(rest.pop())  # one the tableau refuses: the check names why
         if rest:
             raise CoupError(f"too many cards for one coup: {format_cards(order)}")
-        return cls(player=tuple(player), banker=tuple(banker))
+        return cls(player=tuple(hands[Side.PLAYER]), banker=tuple(hands[Side.BANKER]))
 
     def notation(self) -> str:
         """The compact notation, as `str` gives it."""
@@ -259,7 +241,7 @@ def _tableau_problem(player: tuple[Card, ...], banker: tuple[Card, ...]) -> str 
 
 
 def deal_coup(shoe: Shoe) -> Coup:
-    """Deal one coup from ``shoe`` by the tableau (it keeps the last-hand rule's book).
+    """Deal one coup from ``shoe`` as `baccara.deal` says (the shoe keeps the last-hand rule).
 
     >>> from baccara.cards import parse_cards
     >>> shoe = Shoe.stacked(parse_cards("2h 5s 3d Qc 4c 9d"))
@@ -267,19 +249,14 @@ def deal_coup(shoe: Shoe) -> Coup:
     Coup.parse('P:2h,3d,4c B:5s,Qc,9d')
     """
     shoe.start_coup()
-    p1, b1, p2, b2 = shoe.draw(), shoe.draw(), shoe.draw(), shoe.draw()
-    player, banker = [p1, p2], [b1, b2]
-    p_total, b_total = hand_total(player), hand_total(banker)
-    if not (rules.is_natural(p_total) or rules.is_natural(b_total)):
-        third: int | None = None
-        if rules.player_draws(p_total):
-            card = shoe.draw()
-            player.append(card)
-            third = card.points
-        if rules.banker_draws(b_total, third):
-            banker.append(shoe.draw())
+    hands: dict[Side, list[Card]] = {Side.PLAYER: [], Side.BANKER: []}
+    state = DealState()
+    while isinstance(now := step(state), Deal):
+        card = shoe.draw()
+        hands[now.side].append(card)
+        state = state.given(now.side, card.points)
     shoe.finish_coup()
-    return Coup(player=tuple(player), banker=tuple(banker))
+    return Coup(player=tuple(hands[Side.PLAYER]), banker=tuple(hands[Side.BANKER]))
 
 
 def deal_shoe(shoe: Shoe) -> Iterator[Coup]:

@@ -38,7 +38,7 @@ from typing import Any
 
 from baccara.cards import Card, full_deck
 from baccara.coup import Coup, CoupError, deal_shoe
-from baccara.shoe import Shoe, ShoeError, ShoeRules
+from baccara.shoe import Shoe, ShoeError, ShoeRules, fisher_yates
 from baccara.variants import Variant
 
 __all__ = [
@@ -165,15 +165,11 @@ class HmacStream:
 
 
 def fair_cards(server_seed: str, client_seeds: Sequence[str], decks: int) -> tuple[Card, ...]:
-    """The shoe's cards in dealing order: Fisher-Yates over the ordered decks."""
+    """The shoe's cards in dealing order: `baccara.shoe.fisher_yates` on the HMAC stream."""
     if not 1 <= decks <= 12:
         raise FairError(f"bad number of decks {decks}: expected 1 to 12")
     stream = HmacStream(_seed_bytes(server_seed), client_seed_bytes(client_seeds))
-    cards = list(full_deck() * decks)
-    for i in range(len(cards) - 1, 0, -1):
-        j = stream.randbelow(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
+    return tuple(fisher_yates(full_deck() * decks, stream.randbelow))
 
 
 def fair_shoe(server_seed: str, client_seeds: Sequence[str], rules: ShoeRules) -> Shoe:

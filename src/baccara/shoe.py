@@ -1,15 +1,20 @@
 """The shoe: decks shuffled together, a cut card, the burn, and the last-hand rule.
 
 Randomness is always injected: a seed, a ``numpy.random.Generator``, or, when
-neither is given, the operating system's CSPRNG. The same seed gives the same shoe.
+neither is given, the operating system's CSPRNG. There is one shuffle, `fisher_yates`,
+over the ordered decks; a seed feeds it shoe ``index``'s own stream (`shoe_stream`).
+The simulator's compiled kernels run the same steps on the same stream, bit for bit,
+so shoe ``k`` of seed ``S`` is the same card order at the table, in ``baccara deal
+--seed S --shoe k`` and in ``baccara simulate --seed S``; the provably fair shoes
+(`baccara.fair`) run it on their HMAC stream.
 
 >>> shoe = Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7)
 >>> len(shoe), shoe.remaining, shoe.cut_index
 (52, 52, 38)
 >>> shoe.draw()
-Card.parse('5c')
+Card.parse('Kh')
 >>> Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7).draw()
-Card.parse('5c')
+Card.parse('Kh')
 
 The last-hand rule: when the cut card comes out, the coup is finished and one
 more is dealt; if it comes out where a coup's first card would be, that coup is
@@ -18,9 +23,10 @@ the last. `start_coup` and `finish_coup` keep that book.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -31,9 +37,15 @@ __all__ = [
     "Shoe",
     "ShoeError",
     "ShoeRules",
+    "ShoeStream",
     "composition_by_value",
-    "shoe_generator",
+    "fisher_yates",
+    "generator_below",
+    "shoe_seed_state",
+    "shoe_stream",
 ]
+
+T = TypeVar("T")
 
 MAX_DECKS = 12
 _COUP_MAX_CARDS = 6
@@ -122,18 +134,17 @@ class Shoe:
     ) -> Shoe:
         """A freshly shuffled shoe: the ``index``-th shoe of the series ``seed``.
 
-        With ``seed`` (or ``rng``) the order is reproducible; with neither it comes
-        from the operating system's CSPRNG.
+        With ``seed`` (or ``rng``) the order is reproducible (with ``seed``, it is the
+        simulator's shoe ``index``); with neither it comes from the operating system's
+        CSPRNG.
         """
         rules = rules or ShoeRules()
-        deck = full_deck() * rules.decks
-        if seed is not None or rng is not None:
-            generator = rng if rng is not None else shoe_generator(seed or 0, index)
-            order = generator.permutation(len(deck))
-            cards = [deck[i] for i in order]
-        else:
-            cards = list(deck)
-            random.SystemRandom().shuffle(cards)
+        below: Callable[[int], int] = secrets.randbelow
+        if rng is not None:
+            below = generator_below(rng)
+        elif seed is not None:
+            below = shoe_stream(seed, index).below
+        cards = fisher_yates(full_deck() * rules.decks, below)
         return cls(cards, rules=rules, seed=seed, index=index)
 
     @classmethod
@@ -267,15 +278,127 @@ class Shoe:
         )
 
 
-def shoe_generator(seed: int, index: int = 0) -> np.random.Generator:
-    """The random stream of shoe number ``index`` in the series started by ``seed``.
+def shoe_seed_state(seed: int, index: int = 0) -> tuple[int, int, int, int]:
+    """The four 64-bit words that start shoe ``index`` of the series ``seed``.
 
-    Each shoe has its own stream, so shoe 1000 of a series is the same whether it
-    is dealt after shoe 999 or alone on another worker.
+    numpy's ``SeedSequence(seed, spawn_key=(index,))`` (``SeedSequence(seed).spawn(n)
+    [index]`` gives the same): each shoe has its own stream, so shoe 1000 of a series
+    is the same whether it is dealt after shoe 999 or alone on another worker.
     """
     if seed < 0 or index < 0:
         raise ShoeError(f"bad seed {seed} or shoe index {index}: both must be >= 0")
-    return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=(index,)))
+    sequence = np.random.SeedSequence(entropy=seed, spawn_key=(index,))
+    a, b, c, d = (int(word) for word in sequence.generate_state(4, np.uint64))
+    return a, b, c, d
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class ShoeStream:
+    """A shoe's random stream: xoshiro256** (Blackman and Vigna) and its bounded draws.
+
+    >>> stream = shoe_stream(7)
+    >>> [stream.below(52) for _ in range(5)], shoe_stream(7).next64() == shoe_stream(7).next64()
+    ([15, 45, 51, 12, 37], True)
+    """
+
+    __slots__ = ("_quarters", "_s0", "_s1", "_s2", "_s3", "_word")
+
+    def __init__(self, state: Sequence[int]) -> None:
+        self._s0, self._s1, self._s2, self._s3 = (int(word) & _MASK64 for word in state)
+        self._word = 0
+        self._quarters = 0
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
+        x = (s1 * 5) & _MASK64
+        result = ((((x << 7) | (x >> 57)) & _MASK64) * 9) & _MASK64
+        t = (s1 << 17) & _MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = ((s3 << 45) | (s3 >> 19)) & _MASK64
+        self._s0, self._s1, self._s2, self._s3 = s0, s1, s2, s3
+        return result
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)``, ``bound`` at most 2**16 (Lemire, 2019).
+
+        Each output serves four draws, 16 bits each from the top; a rejected quarter
+        (probability below ``bound / 2**16``) is replaced by the top 16 bits of a
+        fresh output.
+        """
+        if not 1 <= bound <= 1 << 16:
+            raise ShoeError(f"bad bound {bound}: 1 to 65536")
+        if self._quarters == 0:
+            self._word, self._quarters = self.next64(), 4
+        self._quarters -= 1
+        m = ((self._word >> (16 * self._quarters)) & 0xFFFF) * bound
+        if m & 0xFFFF < bound:
+            threshold = (0x10000 - bound) % bound
+            while m & 0xFFFF < threshold:
+                m = (self.next64() >> 48) * bound
+        return m >> 16
+
+
+def shoe_stream(seed: int, index: int = 0) -> ShoeStream:
+    """The random stream of shoe ``index`` in the series ``seed`` (see `shoe_seed_state`)."""
+    return ShoeStream(shoe_seed_state(seed, index))
+
+
+def fisher_yates(items: Sequence[T], below: Callable[[int], int]) -> list[T]:
+    """The one shuffle: for ``i`` from ``n - 1`` down to 1, swap item ``i`` with item
+    ``below(i + 1)`` (a uniform integer in ``[0, i + 1)`` from the caller's random source).
+
+    >>> fisher_yates("abcde", shoe_stream(1).below)
+    ['e', 'b', 'a', 'c', 'd']
+    """
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def generator_below(generator: np.random.Generator) -> Callable[[int], int]:
+    """``below(m)`` as ``generator.permutation`` draws it, for a fresh PCG64 generator.
+
+    numpy's bounded draw: the smallest all-ones mask over ``m - 1``, and 32-bit words
+    (each 64-bit output split, low half first) masked until one is below ``m``. So
+    `fisher_yates` with it gives ``generator.permutation``'s order (`Shoe.shuffled`'s
+    ``rng``).
+
+    >>> rng = np.random.default_rng(9)
+    >>> fisher_yates(range(52), generator_below(rng)) == np.random.default_rng(9).permutation(
+    ...     52
+    ... ).tolist()
+    True
+    """
+    raw = generator.bit_generator.random_raw
+    spare: list[int] = []
+
+    def below(bound: int) -> int:
+        top = bound - 1
+        if not 0 <= top < 1 << 32:
+            raise ShoeError(f"bad bound {bound}: 1 to 2**32")
+        if top == 0:
+            return 0  # numpy draws nothing for a single choice
+        mask = (1 << top.bit_length()) - 1
+        while True:
+            if spare:
+                word = spare.pop()
+            else:
+                out = int(raw())
+                spare.append(out >> 32)
+                word = out & 0xFFFFFFFF
+            if word & mask <= top:
+                return word & mask
+
+    return below
 
 
 def composition_by_value(by_rank: Sequence[int]) -> tuple[int, ...]:

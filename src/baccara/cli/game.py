@@ -25,14 +25,22 @@ __all__ = ["COMMANDS", "coup_json", "coup_text", "deal_coups"]
 RESULT_STYLE = {Result.BANKER: "bold red", Result.PLAYER: "bold blue", Result.TIE: "bold green"}
 
 
-def deal_coups(rules: ShoeRules, seed: int | None, hands: int) -> Iterator[tuple[int, int, Coup]]:
-    """Deal ``hands`` coups from the series of shoes ``seed``: (shoe, coup number, coup)."""
-    dealt, index = 0, 0
-    while dealt < hands:
+def deal_coups(
+    rules: ShoeRules, seed: int | None, hands: int | None, first_shoe: int = 0
+) -> Iterator[tuple[int, int, Coup]]:
+    """Deal coups from shoe ``first_shoe`` on of the series ``seed``: (shoe, coup number, coup).
+
+    ``hands`` coups, or with None the whole of shoe ``first_shoe``. Shoe ``k`` of seed
+    ``S`` is the simulator's shoe ``k`` (``baccara simulate --seed S``).
+    """
+    dealt, index = 0, first_shoe
+    while hands is None or dealt < hands:
+        if hands is None and index > first_shoe:
+            return
         shoe = Shoe.shuffled(rules, seed=seed, index=index)
         shoe.burn()
         number = 0
-        while not shoe.finished and dealt < hands:
+        while not shoe.finished and (hands is None or dealt < hands):
             number += 1
             dealt += 1
             yield index, number, deal_coup(shoe)
@@ -104,7 +112,20 @@ def coup_text(coup: Coup) -> Text:
     default=None,
     help="Seed for a reproducible series of shoes.",
 )
-@click.option("--hands", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Coups to deal [default: 10; with --shoe, the whole shoe].",
+)
+@click.option(
+    "--shoe",
+    "first_shoe",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Start at shoe K of the series (0 is the first): with --seed S, the shoe K "
+    "that 'baccara simulate --seed S' dealt.",
+)
 @variant_option(families=HOUSE_GAMES)
 @shoe_options
 @click.option("--explain", "explain_", is_flag=True, help="Explain every draw and stand.")
@@ -112,7 +133,8 @@ def coup_text(coup: Coup) -> Text:
 def deal(
     decks: int,
     seed: int | None,
-    hands: int,
+    hands: int | None,
+    first_shoe: int | None,
     variant: Variant,
     cut_card: int,
     no_burn: bool,
@@ -121,21 +143,34 @@ def deal(
 ) -> None:
     """Deal HANDS coups from shuffled shoes (a new shoe when one ends).
 
+    Shoe K of seed S is the simulator's shoe K: a shoe found by ``baccara simulate
+    --seed S`` replays here with ``--seed S --shoe K``.
+
     \b
     Example: baccara deal --decks 8 --seed 7 --hands 5 --explain
+    Example: baccara deal --seed 7 --shoe 1234 --json
     """
     rules = ShoeRules(decks=decks, cut_card=cut_card, burn=not no_burn)
+    if first_shoe is not None and seed is None:
+        raise click.UsageError("--shoe needs --seed: a shoe is numbered within a seeded series")
+    if hands is None and first_shoe is None:
+        hands = 10
+    coups = deal_coups(rules, seed, hands, first_shoe or 0)
     if as_json:
-        for shoe, number, coup in deal_coups(rules, seed, hands):
+        for shoe, number, coup in coups:
             echo_json(coup_json(coup, shoe=shoe, number=number))
         return
     console = Console(highlight=False, soft_wrap=True)
     current = -1
-    for shoe, number, coup in deal_coups(rules, seed, hands):
+    for shoe, number, coup in coups:
         if shoe != current:
             current = shoe
             console.print(
-                Text(f"Shoe {shoe + 1}: {decks} decks, {variant.title}", style="bold underline")
+                Text(
+                    f"Shoe {shoe + 1}: {decks} decks, {variant.title}"
+                    + ("" if seed is None else f" (replay: --seed {seed} --shoe {shoe})"),
+                    style="bold underline",
+                )
             )
         row = Text(f"{number:>3}  ", style="dim")
         row.append_text(coup_text(coup))

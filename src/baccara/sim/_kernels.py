@@ -1,12 +1,10 @@
-"""The simulator's compiled hot loop (numba): seeding, shuffling and dealing real shoes.
+"""The simulator's compiled hot loop (numba): shuffling and dealing real shoes.
 
-Shoe ``i`` of the series ``seed`` gets its own stream: numpy's ``SeedSequence(seed,
-spawn_key=(i,))`` (the one `baccara.shoe.shoe_generator` uses), re-implemented here
-so that it runs inside the loop, seeds a xoshiro256** generator. Cards are drawn by a
-forward Fisher-Yates shuffle (one unbiased bounded integer per card, Lemire's
-method, two per generator output), only as far as the shoe can be dealt. The dealing
+The shuffle is `baccara.shoe`'s, bit for bit (`baccara.sim._stream`): shoe ``i`` of
+the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``. The dealing
 follows `baccara.shoe` and `baccara.coup` step by step: burn, cut card, last-hand
-rule; the tableau comes from `baccara.rules` as a lookup table (`DEAL`).
+rule; who gets which card and how every coup ends come from the dealer's chance
+model, `baccara.deal`, as lookup tables built at import (`DEAL`, the card slots).
 
 Card codes are 0-51: rank order (A..K) * 4 + suit (s h d c); `CARDS` maps them to
 cards. A coup is summarised by a key (totals, third cards, pair kinds); the caller
@@ -20,8 +18,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from baccara import rules
-from baccara.cards import RANKS, SUITS, Card
+from baccara import deal
+from baccara.cards import RANKS, SUITS, Card, full_deck
+from baccara.sim._stream import _shuffle, seed_state
 
 __all__ = [
     "CARDS",
@@ -41,220 +40,39 @@ __all__ = [
 
 CARDS: tuple[Card, ...] = tuple(Card(rank=rank, suit=suit) for rank in RANKS for suit in SUITS)
 """The card of each code 0-51: rank order (A..K) * 4 + suit (s h d c)."""
-_M32 = np.uint64(0xFFFFFFFF)
-_INIT_A = np.uint64(0x43B0D7E5)
-_MULT_A = np.uint64(0x931E8875)
-_INIT_B = np.uint64(0x8B51F9DD)
-_MULT_B = np.uint64(0x58F38DED)
-_MIX_L = np.uint64(0xCA01F9DD)
-_MIX_R = np.uint64(0x4973F715)
-_S16 = np.uint64(16)
-_S32 = np.uint64(32)
-_S48 = np.uint64(48)
-_M16 = np.uint64(0xFFFF)
-
-
-# -- numpy's SeedSequence, for one spawn index -------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _hashmix(value: Any, hc: Any) -> tuple[Any, Any]:
-    value = (value ^ hc) & _M32
-    hc = (hc * _MULT_A) & _M32
-    value = (value * hc) & _M32
-    value ^= value >> _S16
-    return value, hc
-
-
-@njit(cache=True, inline="always")
-def _mix(x: Any, y: Any) -> Any:
-    result = (_MIX_L * x - _MIX_R * y) & _M32
-    return result ^ (result >> _S16)
-
-
-@njit(cache=True, inline="always")
-def _seed(entropy: Any, index: int) -> tuple[Any, Any, Any, Any]:
-    """`seed_state` as four values in registers (no allocation)."""
-    e0 = np.uint64(entropy[0])
-    e1 = np.uint64(entropy[1])
-    e2 = np.uint64(entropy[2])
-    e3 = np.uint64(entropy[3])
-    e4 = np.uint64(index) & _M32
-    hc = _INIT_A
-    p0, hc = _hashmix(e0, hc)
-    p1, hc = _hashmix(e1, hc)
-    p2, hc = _hashmix(e2, hc)
-    p3, hc = _hashmix(e3, hc)
-    # every pool word mixes in the hash of every other, in numpy's order
-    h, hc = _hashmix(p0, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p0, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(p0, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p1, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p1, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(p1, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p2, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p2, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p2, hc)
-    p3 = _mix(p3, h)
-    h, hc = _hashmix(p3, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(p3, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(p3, hc)
-    p2 = _mix(p2, h)
-    # the spawn key (the shoe index)
-    h, hc = _hashmix(e4, hc)
-    p0 = _mix(p0, h)
-    h, hc = _hashmix(e4, hc)
-    p1 = _mix(p1, h)
-    h, hc = _hashmix(e4, hc)
-    p2 = _mix(p2, h)
-    h, hc = _hashmix(e4, hc)
-    p3 = _mix(p3, h)
-    hb = _INIT_B
-    w0, hb = _hashmix_b(p0, hb)
-    w1, hb = _hashmix_b(p1, hb)
-    w2, hb = _hashmix_b(p2, hb)
-    w3, hb = _hashmix_b(p3, hb)
-    w4, hb = _hashmix_b(p0, hb)
-    w5, hb = _hashmix_b(p1, hb)
-    w6, hb = _hashmix_b(p2, hb)
-    w7, hb = _hashmix_b(p3, hb)
-    return (w0 | (w1 << _S32), w2 | (w3 << _S32), w4 | (w5 << _S32), w6 | (w7 << _S32))
-
-
-@njit(cache=True, inline="always")
-def _hashmix_b(value: Any, hb: Any) -> tuple[Any, Any]:
-    value = (value ^ hb) & _M32
-    hb = (hb * _MULT_B) & _M32
-    value = (value * hb) & _M32
-    value ^= value >> _S16
-    return value, hb
-
-
-@njit(cache=True)
-def seed_state(entropy: Any, index: int) -> Any:
-    """``SeedSequence(seed, spawn_key=(index,)).generate_state(4, uint64)``.
-
-    ``entropy`` is the seed as 4 little-endian 32-bit words; ``index`` < 2**32.
-    """
-    s = _seed(entropy, index)
-    return np.array([s[0], s[1], s[2], s[3]], dtype=np.uint64)
-
-
-# -- xoshiro256** and Lemire's bounded draw ----------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _rotl(x: Any, k: int) -> Any:
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
-
-
-@njit(cache=True, inline="always")
-def _next(s: Any) -> tuple[Any, Any]:
-    """One xoshiro256** step: (new state, 64 random bits)."""
-    s0, s1, s2, s3 = s
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return (s0, s1, s2, s3), result
-
-
-@njit(cache=True, inline="always")
-def _lemire(word: Any, bound: Any, s: Any) -> tuple[Any, Any]:
-    """An unbiased integer in [0, bound) from a 16-bit ``word``, bound <= 2**16 (Lemire, 2019).
-
-    A rejected word (probability below bound / 2**16) is replaced by the top 16 bits
-    of a fresh output of the stream.
-    """
-    m = word * bound
-    low = m & _M16
-    if low < bound:
-        threshold = (_M16 + np.uint64(1) - bound) % bound
-        while low < threshold:
-            s, r = _next(s)
-            m = (r >> _S48) * bound
-            low = m & _M16
-    return s, m >> _S16
-
-
-@njit(cache=True, inline="always")
-def _swap(cards: Any, pos: Any, j: Any) -> None:
-    """Swap ``cards[pos + j]`` into ``pos`` (unsigned indices: no negative-index checks)."""
-    k = np.uint64(pos) + j
-    p = np.uint64(pos)
-    card = cards[k]
-    cards[k] = cards[p]
-    cards[p] = card
-
-
-@njit(cache=True, inline="always")
-def _shuffle(cards: Any, count: int, n: int, s: Any) -> Any:
-    """The first ``count`` steps of a forward Fisher-Yates shuffle of ``cards[:n]``.
-
-    Step ``pos`` swaps a uniform card of ``[pos, n)`` into ``pos``; each 64-bit output
-    of the generator serves four steps, 16 bits each from the top. The first
-    ``count`` cards are those of a full shuffle, whatever ``count`` is.
-    """
-    pos = 0
-    while pos + 4 <= count:
-        s, r = _next(s)
-        s, j = _lemire(r >> _S48, np.uint64(n - pos), s)
-        _swap(cards, pos, j)
-        s, j = _lemire((r >> _S32) & _M16, np.uint64(n - pos - 1), s)
-        _swap(cards, pos + 1, j)
-        s, j = _lemire((r >> _S16) & _M16, np.uint64(n - pos - 2), s)
-        _swap(cards, pos + 2, j)
-        s, j = _lemire(r & _M16, np.uint64(n - pos - 3), s)
-        _swap(cards, pos + 3, j)
-        pos += 4
-    if pos < count:
-        s, r = _next(s)
-        for quarter in range(4):
-            if pos < count:
-                s, j = _lemire((r >> np.uint64(48 - 16 * quarter)) & _M16, np.uint64(n - pos), s)
-                _swap(cards, pos, j)
-                pos += 1
-    return s
+_DECK = np.array([CARDS.index(card) for card in full_deck()], dtype=np.uint8)
+"""One deck in `baccara.cards.full_deck` order (what the shuffle starts from), as codes."""
 
 
 def _outcome_table() -> np.ndarray[Any, np.dtype[np.int64]]:
     """How a coup ends, by the two-card totals and the point values of the next two cards.
 
-    Index ``((pt * 10 + bt) * 10 + v5) * 10 + v6`` (v5, v6: the 5th and 6th cards
-    out); value ``((final pt * 10 + final bt) * 2 + Player drew) * 2 + Banker drew``.
-    Built from the `baccara.rules` tables.
+    Index `baccara.deal.ending_index` ``((pt * 10 + bt) * 10 + v5) * 10 + v6`` (v5, v6:
+    the 5th and 6th cards out); value ``((final pt * 10 + final bt) * 2 + Player drew)
+    * 2 + Banker drew``. Copied from `baccara.deal.ending_table`.
     """
-    table = np.empty(10_000, dtype=np.int64)
-    for pt in range(10):
-        for bt in range(10):
-            for v5 in range(10):
-                for v6 in range(10):
-                    p, b, p_drew, b_drew = pt, bt, 0, 0
-                    if not (rules.is_natural(pt) or rules.is_natural(bt)):
-                        third = rules.NO_CARD
-                        if rules.PLAYER_DRAWS[pt]:
-                            p_drew, third = 1, v5
-                            p = (p + v5) % 10
-                        if rules.BANKER_DRAWS[bt][third]:
-                            b_drew = 1
-                            b = (b + (v6 if p_drew else v5)) % 10
-                    end = ((p * 10 + b) * 2 + p_drew) * 2 + b_drew
-                    table[((pt * 10 + bt) * 10 + v5) * 10 + v6] = end
+    rows = np.array(deal.ending_table(), dtype=np.int64)
+    p, b, p_cards, b_cards = rows.T
+    table: np.ndarray[Any, np.dtype[np.int64]] = ((p * 10 + b) * 2 + p_cards - 2) * 2 + b_cards - 2
     return table
+
+
+def _slot(side: deal.Side, number: int, player_cards: int, banker_cards: int) -> np.uint64:
+    """Where the ``number``-th card (0-based) of ``side`` lies in a coup of these sizes."""
+    order = deal.order_of(player_cards, banker_cards)
+    return np.uint64([i for i, who in enumerate(order) if who is side][number])
+
+
+# The card slots of a coup, from the dealer's order (P1, B1, P2, B2, P3, B3).
+_P1 = _slot(deal.Side.PLAYER, 0, 3, 3)
+_P2 = _slot(deal.Side.PLAYER, 1, 3, 3)
+_B1 = _slot(deal.Side.BANKER, 0, 3, 3)
+_B2 = _slot(deal.Side.BANKER, 1, 3, 3)
+_P3 = _slot(deal.Side.PLAYER, 2, 3, 2)
+_B3_STOOD = _slot(deal.Side.BANKER, 2, 2, 3)
+_B3_DREW = _slot(deal.Side.BANKER, 2, 3, 3)
+_FIFTH = np.uint64(4)  # the next two cards out index `DEAL`, used or not
+_SIXTH = np.uint64(5)
 
 
 OUTCOME = _outcome_table()
@@ -295,7 +113,7 @@ RESULT = np.array(
 
 
 def shuffle_limit(decks: int, cut_card: int) -> int:
-    """How many cards of a shoe can ever be dealt: the kernels shuffle only these.
+    """How many cards of a shoe can ever be dealt: the kernels read the points of only these.
 
     A coup that starts before the cut card ends at most 5 cards past it; the one
     more coup then takes at most 6. A burn takes at most 12 cards, and if the cut
@@ -327,16 +145,23 @@ def _pair(a: Any, b: Any) -> Any:
 
 @njit(cache=True, inline="always")
 def _prepare(
-    entropy: Any, index: int, cards: Any, base: Any, limit: int, burn: bool, burns: Any, values: Any
+    entropy: Any,
+    index: int,
+    cards: Any,
+    base: Any,
+    limit: int,
+    burn: bool,
+    burns: Any,
+    values: Any,
 ) -> Any:
-    """Shuffle shoe ``index`` as far as it can be dealt, burn, and return the first position.
+    """Shuffle shoe ``index``, burn, and return the first position.
 
     ``values`` receives the cards' point values; ``burns[v]`` is how many cards a
     first card of point value ``v`` burns.
     """
     n = base.shape[0]
     cards[:] = base
-    _shuffle(cards, limit, n, _seed(entropy, index))
+    _shuffle(cards, entropy, index)
     for i in range(np.uint64(limit)):
         values[i] = _value(cards[i])
     if not burn:
@@ -348,23 +173,23 @@ def _prepare(
 def _coup(cards: Any, values: Any, pos: int) -> tuple[Any, Any]:
     """The coup dealt at ``pos``: (cards it takes, its key)."""
     p = np.uint64(pos)
-    pt = np.int64(values[p]) + np.int64(values[p + np.uint64(2)])
-    bt = np.int64(values[p + np.uint64(1)]) + np.int64(values[p + np.uint64(3)])
+    pt = np.int64(values[p + _P1]) + np.int64(values[p + _P2])
+    bt = np.int64(values[p + _B1]) + np.int64(values[p + _B2])
     pt = pt - (pt >= 10) * 10
     bt = bt - (bt >= 10) * 10
-    v5 = values[p + np.uint64(4)]
-    v6 = values[p + np.uint64(5)]
-    deal = np.int64(DEAL[np.uint64(((pt * 10 + bt) * 10 + v5) * 10 + v6)])
-    pairs = _pair(cards[p], cards[p + np.uint64(2)]) * 3
-    pairs += _pair(cards[p + np.uint64(1)], cards[p + np.uint64(3)])
-    return deal & 7, np.uint64((deal >> 3) * 9 + pairs)
+    v5 = values[p + _FIFTH]
+    v6 = values[p + _SIXTH]
+    ending = np.int64(DEAL[np.uint64(((pt * 10 + bt) * 10 + v5) * 10 + v6)])
+    pairs = _pair(cards[p + _P1], cards[p + _P2]) * 3
+    pairs += _pair(cards[p + _B1], cards[p + _B2])
+    return ending & 7, np.uint64((ending >> 3) * 9 + pairs)
 
 
 @njit(cache=True)
 def _base(decks: int) -> Any:
     base = np.empty(52 * decks, dtype=np.uint8)
     for i in range(52 * decks):
-        base[i] = i % 52
+        base[i] = _DECK[i % 52]
     return base
 
 
@@ -448,8 +273,7 @@ def _run_shoes(
 def shoe_order(entropy: Any, index: int, decks: int) -> Any:
     """The whole card order (codes) of shoe ``index``: the simulator deals its prefix."""
     cards = _base(decks)
-    n = cards.shape[0]
-    _shuffle(cards, n, n, _seed(entropy, index))
+    _shuffle(cards, entropy, index)
     return cards
 
 
@@ -487,12 +311,15 @@ def deal_cards(
             end = ENDS[key // 9]
             p_drew = (end >> 1) & 1
             b_drew = end & 1
-            for i in range(4):
-                coups[total, i] = cards[pos + i]
+            p = np.uint64(pos)
+            coups[total, 0] = cards[p + _P1]
+            coups[total, 1] = cards[p + _B1]
+            coups[total, 2] = cards[p + _P2]
+            coups[total, 3] = cards[p + _B2]
             if p_drew:
-                coups[total, 4] = cards[pos + 4]
+                coups[total, 4] = cards[p + _P3]
             if b_drew:
-                coups[total, 5] = cards[pos + 4 + p_drew]
+                coups[total, 5] = cards[p + (_B3_DREW if p_drew else _B3_STOOD)]
             pos += used
             total += 1
             per_shoe[k] += 1

@@ -30,14 +30,9 @@ from typing import Any
 from baccara.bets import bets_for
 from baccara.coup import Coup
 from baccara.money import format_money
-from baccara.sim.runner import (
-    Progress,
-    SimulationError,
-    exact_odds,
-    execute,
-    keyed_coups,
-    settle_net,
-)
+from baccara.sim.payouts import settle_net
+from baccara.sim.runner import Progress, SimulationError, exact_odds, execute
+from baccara.sim.shoes import keyed_coups
 from baccara.sim.strategies import make_strategy
 from baccara.variants import Variant
 

@@ -1,16 +1,18 @@
 """The simulator: real shoes by the millions, every bet's result with its interval.
 
-Shoe ``i`` of the series ``seed`` is shuffled from its own random stream (numpy's
-``SeedSequence(seed, spawn_key=(i,))``, as `baccara.shoe.shoe_generator`), so a run
-gives the same numbers whether it is dealt in one process, by several workers or on
-a Dask cluster. The dealing is `baccara.shoe` and `baccara.coup`'s rulebook compiled
-(`baccara.sim._kernels`); what each bet pays comes from `baccara.bets`.
+Shoe ``i`` of the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``,
+shuffled from its own random stream (`baccara.shoe.shoe_generator`), so a run gives the
+same numbers whether it is dealt in one process, by several workers or on a Dask
+cluster, and any shoe of it replays at the table (``baccara deal --seed S --shoe I``).
+The dealing is `baccara.shoe` and `baccara.deal` compiled (`baccara.sim._kernels`);
+what each bet pays comes from `baccara.bets` (`baccara.sim.payouts`).
 
 >>> result = simulate(Job(shoes=20, seed=1))
 >>> result.hands, result.banker + result.player + result.tie == result.hands
-(1639, True)
+(1623, True)
 >>> from baccara.coup import deal_shoe
->>> replay = list(deal_shoe(simulated_shoe(1, 0)))
+>>> from baccara.shoe import Shoe, ShoeRules
+>>> replay = list(deal_shoe(Shoe.shuffled(ShoeRules(), seed=1, index=0)))
 >>> len(replay) == result.hands_in_shoe(0)
 True
 
@@ -27,17 +29,16 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from typing import Any, TypeVar
 
 import numpy as np
 
-from baccara.bets import BetKind, bets_for, payout, settle
-from baccara.cards import RANKS, SUITS, Card
-from baccara.coup import Coup
+from baccara.bets import BetKind, bets_for
+from baccara.coup import deal_shoe
 from baccara.shoe import Shoe, ShoeRules
 from baccara.sim import _kernels as kernels
+from baccara.sim.payouts import burn_counts, pay_table
 from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = [
@@ -50,13 +51,8 @@ __all__ = [
     "entropy_words",
     "exact_odds",
     "execute",
-    "keyed_coups",
-    "pay_table",
     "run_chunk",
-    "settle_net",
-    "shoe_coups",
     "simulate",
-    "simulated_shoe",
 ]
 
 CHUNK_SHOES = 8192
@@ -120,85 +116,6 @@ class Job:
         return self.bets if self.bets is not None else bets_for(self.variant)
 
 
-# -- what each coup pays --------------------------------------------------------------
-
-
-def _hand(total: int, kind: int, suit: int) -> list[Card] | None:
-    """Two cards making ``total`` with pair kind ``kind`` (0 none, 1 pair, 2 suited pair)."""
-    if kind == 0:
-        ranks = [RANKS[9], RANKS[10] if total == 0 else RANKS[(total or 10) - 1]]
-        return [Card(rank=r, suit=SUITS[suit]) for r in ranks]
-    for value in range(10):
-        if 2 * value % 10 == total:
-            rank = RANKS[(value or 10) - 1]
-            other = SUITS[suit] if kind == 2 else SUITS[(suit + 1) % 4]
-            return [Card(rank=rank, suit=SUITS[suit]), Card(rank=rank, suit=other)]
-    return None
-
-
-@cache
-def _representatives() -> dict[int, Coup]:
-    """A real coup for every reachable key (the tableau decides which keys exist)."""
-    by_end: dict[int, list[tuple[int, int, int, int]]] = {}
-    for p2 in range(10):
-        for b2 in range(10):
-            for v5 in range(10):
-                for v6 in range(10):
-                    end = int(kernels.OUTCOME[((p2 * 10 + b2) * 10 + v5) * 10 + v6])
-                    by_end.setdefault(end, []).append((p2, b2, v5, v6))
-    found: dict[int, Coup] = {}
-    for end, combos in by_end.items():
-        p_total, b_total, p_drew, b_drew = end // 40, (end // 4) % 10, (end >> 1) & 1, end & 1
-        for pk in range(3):
-            for bk in range(3):
-                for p2, b2, v5, v6 in combos:
-                    player, banker = _hand(p2, pk, 0), _hand(b2, bk, 2)
-                    if player is None or banker is None:
-                        continue
-                    thirds = [v5, v6] if p_drew else [v5]
-                    if p_drew:
-                        player.append(Card(rank=RANKS[(thirds.pop(0) or 10) - 1], suit=SUITS[1]))
-                    if b_drew:
-                        banker.append(Card(rank=RANKS[(thirds.pop(0) or 10) - 1], suit=SUITS[3]))
-                    key = kernels.key_of(p_total, b_total, p_drew, b_drew, pk, bk)
-                    found[key] = Coup(player=tuple(player), banker=tuple(banker))
-                    break
-    return found
-
-
-@cache
-def pay_table(
-    variant: Variant, bets: tuple[BetKind, ...]
-) -> tuple[np.ndarray[Any, np.dtype[np.int32]], int]:
-    """``(table, D)``: ``table[key, i]`` is bet ``i``'s net per unit stake times ``D``.
-
-    Derived from `baccara.bets.payout` on one real coup of each key.
-
-    >>> table, d = pay_table(PUNTO_BANCO, (BetKind.BANKER, BetKind.TIE))
-    >>> banker_seven = kernels.key_of(6, 7, 0, 0, 0, 0)  # Banker wins 7 to 6
-    >>> d, table[banker_seven].tolist(), table[kernels.key_of(5, 5, 1, 1, 0, 0)].tolist()
-    (20, [19, -20], [0, 160])
-    """
-    coups = _representatives()
-    ratios: dict[int, list[Fraction]] = {
-        key: [payout(kind, coup, variant).ratio for kind in bets] for key, coup in coups.items()
-    }
-    denominator = math.lcm(1, *(r.denominator for row in ratios.values() for r in row))
-    table = np.zeros((kernels.NKEYS, len(bets)), dtype=np.int32)
-    for key, row in ratios.items():
-        table[key] = [int(r * denominator) for r in row]
-    table.setflags(write=False)
-    return table, denominator
-
-
-def _burns(rules: ShoeRules) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """How many cards a first card of each point value burns, as `Shoe.burn` does."""
-    return np.array(
-        [rules.ten_burns, rules.ace_burns, *range(2, 10)] if rules.burn else [0] * 10,
-        dtype=np.int64,
-    )
-
-
 # -- one chunk of shoes --------------------------------------------------------------------
 
 
@@ -249,7 +166,7 @@ def run_chunk(job: Job, start: int, count: int) -> Totals:
         rules.decks,
         rules.cut_card,
         rules.burn,
-        _burns(rules),
+        burn_counts(rules),
         table,
     )
 
@@ -370,8 +287,9 @@ class SimulationResult:
         return self.hands / self.seconds if self.seconds > 0 else math.inf
 
     def hands_in_shoe(self, index: int) -> int:
-        """How many coups shoe ``index`` of this series has (dealt again, on its own)."""
-        return len(shoe_coups(self.job.seed, index, 1, self.job.rules)[0])
+        """How many coups shoe ``index`` of this series has (dealt again, at a table's pace)."""
+        shoe = Shoe.shuffled(self.job.rules, seed=self.job.seed, index=index)
+        return sum(1 for _ in deal_shoe(shoe))
 
     def bets(self) -> list[BetStats]:
         """Each bet's hits, net and house edge with its interval, beside the exact edge."""
@@ -610,62 +528,3 @@ def _on_dask(
         if cluster is not None:
             cluster.close()
     return [results[i] for i in range(len(parts))]
-
-
-# -- single shoes, card by card ----------------------------------------------------------------
-
-
-def simulated_shoe(seed: int, index: int, rules: ShoeRules | None = None) -> Shoe:
-    """Shoe ``index`` of the series ``seed`` exactly as the simulator deals it.
-
-    ``deal_shoe`` on it gives the coups the compiled loop dealt.
-    """
-    rules = rules or ShoeRules()
-    order = kernels.shoe_order(entropy_words(seed), index, rules.decks)
-    return Shoe([kernels.CARDS[c] for c in order], rules=rules, seed=seed, index=index)
-
-
-def shoe_coups(
-    seed: int, start: int, count: int, rules: ShoeRules | None = None
-) -> list[list[Coup]]:
-    """The coups of shoes ``start .. start + count - 1``, as the compiled loop deals them.
-
-    >>> [len(coups) for coups in shoe_coups(1, 0, 3)]
-    [80, 81, 83]
-    """
-    return [[coup for coup, _ in shoe] for shoe in keyed_coups(seed, start, count, rules)]
-
-
-def keyed_coups(
-    seed: int, start: int, count: int, rules: ShoeRules | None = None
-) -> list[list[tuple[Coup, int]]]:
-    """`shoe_coups` with each coup's key (what every bet pays depends only on it)."""
-    rules = rules or ShoeRules()
-    codes, keys, per_shoe = kernels.deal_cards(
-        entropy_words(seed),
-        start,
-        count,
-        rules.decks,
-        rules.cut_card,
-        rules.burn,
-        _burns(rules),
-    )
-    cards = kernels.CARDS
-    out: list[list[tuple[Coup, int]]] = []
-    row = 0
-    all_keys = keys.tolist()
-    for n in per_shoe.tolist():
-        shoe = []
-        for i, (p1, b1, p2, b2, p3, b3) in enumerate(codes[row : row + n].tolist()):
-            player = (cards[p1], cards[p2]) if p3 < 0 else (cards[p1], cards[p2], cards[p3])
-            banker = (cards[b1], cards[b2]) if b3 < 0 else (cards[b1], cards[b2], cards[b3])
-            shoe.append((Coup(player=player, banker=banker), all_keys[row + i]))
-        out.append(shoe)
-        row += n
-    return out
-
-
-@lru_cache(maxsize=65536)
-def settle_net(kind: BetKind, amount: int, key: int, variant: Variant) -> int:
-    """`baccara.bets.settle`'s net for a coup of this key (on the key's own coup)."""
-    return settle(kind, amount, _representatives()[key], variant).net

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from fractions import Fraction
 
-from baccara import rules
+from baccara import deal, rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.money import format_money
@@ -382,8 +382,12 @@ class CheminTable:
         if self.player_seat is None:
             self.player_seat = max(self.stakes, key=lambda s: (self.stakes[s], -self._order(s)))
         self.shoe.start_coup()
-        p1, b1, p2, b2 = (self.shoe.draw() for _ in range(4))
-        self.punter_cards, self.banker_cards = [p1, p2], [b1, b2]
+        first: dict[deal.Side, list[Card]] = {deal.Side.PLAYER: [], deal.Side.BANKER: []}
+        for side in deal.FIRST_CARDS:  # the dealer's order: punter, banker, punter, banker
+            first[side].append(self.shoe.draw())
+        self.punter_cards, self.banker_cards = first[deal.Side.PLAYER], first[deal.Side.BANKER]
+        p1, p2 = self.punter_cards
+        b1, b2 = self.banker_cards
         seat = self.player_seat
         events: list[CheminEvent] = [
             Dealt(

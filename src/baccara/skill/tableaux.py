@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from baccara import rules
+from baccara import deal, rules
 
 __all__ = [
     "BANKER_TABLE",
@@ -38,6 +38,7 @@ __all__ = [
     "Cell",
     "House",
     "banker_cell",
+    "chance_tableau",
     "free_cells",
     "house_banker_draws",
     "house_punter_draws",
@@ -179,3 +180,21 @@ def house_punter_draws(total: int) -> bool:
     if cell is Cell.FREE:
         return rules.player_draws(total)
     return cell is Cell.DRAW
+
+
+def chance_tableau(house: House | str = House.FRENCH) -> deal.Tableau:
+    """The ``house`` tableau for the dealer's chance model: free cells are None.
+
+    >>> table = chance_tableau()
+    >>> table.player[5], table.banker[3][9], table.banker[3][8], table.banker[6][rules.NO_CARD]
+    (None, None, False, None)
+    """
+    house = House.parse(house)
+
+    def rule(cell: Cell) -> bool | None:
+        return None if cell is Cell.FREE else cell is Cell.DRAW
+
+    return deal.Tableau.from_rows(
+        player=[rule(cell) for cell in PUNTER_TABLE],
+        banker=[[rule(cell) for cell in row] for row in BANKER_TABLES[house]],
+    )

@@ -21,7 +21,7 @@ Traceback (most recent call last):
 ...
 baccara.table.events.SeatError: seat 5 is empty
 >>> str(table.deal().coup)
-'P:7c,Ks B:2d,Jd,7h'
+'P:2d,Kh,8s B:5h,9h'
 >>> table.place_bet(1, BetKind.PLAYER, 1000)
 Traceback (most recent call last):
 ...

@@ -1,7 +1,7 @@
 """Chemin de Fer as an additive game: exact chance weights for the four models.
 
-Every deal is enumerated as six card values in deal order (P1, B1, P2, B2, then
-the fifth and sixth cards), with the exact probability of drawing them from the
+Every deal is enumerated as six card values in shoe order (who gets which card
+comes from the dealer's chance model, `baccara.deal`: `deal_finals`), with the exact probability of drawing them from the
 shoe (or with replacement for the Kemeny-Snell model). The punter's information
 is his two-card total or composition; the banker's is his total or composition
 and the punter's third card (or that the punter stood). Each side's expected
@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from baccara import rules
+from baccara import deal, rules
 from baccara.cards import hand_total
 from baccara.shoe import MAX_DECKS
 from baccara.skill.tableaux import Cell, punter_cell
@@ -39,10 +39,12 @@ __all__ = [
     "SolverError",
     "banker_compositions",
     "build_game",
+    "deal_finals",
     "deal_weights",
 ]
 
 Array = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
 
 COMPOSITION_LABELS = ("0-5", "1-4", "2-3", "6-9", "7-8")
 """The punter's five two-card compositions of 5, by point values."""
@@ -185,6 +187,39 @@ _TOTAL = np.array([[hand_total([a, b]) for b in range(10)] for a in range(10)], 
 _NATURAL = np.array([rules.is_natural(t) for t in range(10)])
 
 
+def _slots(side: deal.Side, player_cards: int, banker_cards: int) -> list[int]:
+    """Where ``side``'s cards lie in the shoe order of a coup of these hand sizes."""
+    return [i for i, who in enumerate(deal.order_of(player_cards, banker_cards)) if who is side]
+
+
+# The dealer's order: the first two cards of each hand, then the third cards
+# (the banker's by whether the punter drew).
+_PUNTER_TWO = _slots(deal.Side.PLAYER, 2, 2)
+_BANKER_TWO = _slots(deal.Side.BANKER, 2, 2)
+_PUNTER_THIRD = _slots(deal.Side.PLAYER, 3, 2)[2]
+_BANKER_THIRD = (_slots(deal.Side.BANKER, 2, 3)[2], _slots(deal.Side.BANKER, 3, 3)[2])
+
+
+def deal_finals(deals: Ints, punter_draws: bool) -> tuple[Ints, Ints, Ints, Ints, Ints]:
+    """Totals of six-value deals (shape (6, n), in shoe order) by the punter's action.
+
+    Returns the punter's and banker's two-card totals, the punter's final total, the
+    banker's column (the punter's third card, or `rules.NO_CARD` if he stood) and the
+    banker's total if he draws. Naturals are the caller's to set aside.
+
+    >>> finals = deal_finals(np.array([[2], [5], [3], [0], [4], [9]]), punter_draws=True)
+    >>> [int(x[0]) for x in finals]
+    [5, 5, 9, 4, 4]
+    """
+    pt = _TOTAL[deals[_PUNTER_TWO[0]], deals[_PUNTER_TWO[1]]]
+    bt = _TOTAL[deals[_BANKER_TWO[0]], deals[_BANKER_TWO[1]]]
+    banker_third = deals[_BANKER_THIRD[punter_draws]]
+    if punter_draws:
+        third = deals[_PUNTER_THIRD]
+        return pt, bt, _TOTAL[pt, third], third, _TOTAL[bt, banker_third]
+    return pt, bt, pt, np.full(pt.shape, rules.NO_CARD), _TOTAL[bt, banker_third]
+
+
 def _outcome(banker: npt.NDArray[np.int64], punter: npt.NDArray[np.int64]) -> Array:
     result: Array = np.sign(banker - punter).astype(np.float64)
     return result
@@ -205,7 +240,8 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
         raise SolverError(f"model {model.value} needs a number of decks")
     w6 = deal_weights(deck_count).reshape(-1)
     idx = np.indices((10,) * 6).reshape(6, -1)
-    p1, b1, p2, b2, c5, c6 = idx
+    p1, p2 = idx[_PUNTER_TWO[0]], idx[_PUNTER_TWO[1]]
+    b1, b2 = idx[_BANKER_TWO[0]], idx[_BANKER_TWO[1]]
     pt, bt = _TOTAL[p1, p2], _TOTAL[b1, b2]
     natural = _NATURAL[pt] | _NATURAL[bt]
 
@@ -270,15 +306,7 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
         sel &= (group != 1) if action == 1 else (group != 0)
         w = w6[sel]
         g = group[sel]
-        ptot, btot, i5, i6 = pt[sel], bt[sel], c5[sel], c6[sel]
-        if action == 1:
-            pfin = _TOTAL[ptot, i5]
-            col = i5
-            bdraw = _TOTAL[btot, i6]
-        else:
-            pfin = ptot
-            col = np.full(ptot.shape, rules.NO_CARD)
-            bdraw = _TOTAL[btot, i5]
+        _, btot, pfin, col, bdraw = deal_finals(idx[:, sel], punter_draws=action == 1)
         cell = info[sel] * cols + col
         stand_out = _outcome(btot, pfin)
         draw_out = _outcome(bdraw, pfin)

@@ -185,6 +185,90 @@ def test_concurrent_bets_never_overdraw_nor_double(ledger: Ledger, database_url:
     assert ledger.balance(ann) == 10_000 - 6 * 1_500
 
 
+def test_limits_hold_across_parallel_connections(ledger: Ledger, database_url: str) -> None:
+    """Three connections send a 300.00 Tie at once against a 500.00 maximum: one passes.
+
+    The limit is checked where the player's bets are serialised (the account's row lock
+    on PostgreSQL, the single writer on SQLite), so no number of connections passes it.
+    """
+    ann = _player(ledger, "ann", 500_000)
+    rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+    books = [Ledger(make_engine(database_url)) for _ in range(3)]
+    start = threading.Barrier(len(books))
+    placed: list[str] = []
+    refused: list[BetError] = []
+    lock = threading.Lock()
+
+    def connection(index: int) -> None:
+        start.wait()
+        try:
+            books[index].place_bet(
+                account=ann,
+                round_id=rnd,
+                bet_id=f"tie{index}",
+                kind="tie",
+                amount=30_000,
+                minimum=100,
+                maximum=50_000,
+            )
+        except BetError as error:
+            with lock:
+                refused.append(error)
+            return
+        with lock:
+            placed.append(f"tie{index}")
+
+    threads = [threading.Thread(target=connection, args=(i,)) for i in range(len(books))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for book in books:
+        book.engine.dispose()
+    assert len(placed) == 1
+    assert [error.code for error in refused] == ["over_limit", "over_limit"]
+    assert "500.00" in str(refused[0]) and "50000" not in str(refused[0])
+    assert sum(bet["amount"] for bet in ledger.round_bets(rnd)) == 30_000
+    assert ledger.balance(ann) == 500_000 - 30_000
+
+
+def test_limits_count_the_round_and_the_batch(ledger: Ledger) -> None:
+    """The maximum counts what the account has on that kind in that round, batch included."""
+    ann, bob = _player(ledger, "ann", 200_000), _player(ledger, "bob")
+    rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+    limits = {"minimum": 1_000, "maximum": 50_000}
+    ledger.place_bet(account=ann, round_id=rnd, bet_id="a1", kind="tie", amount=20_000, **limits)
+    bets = [
+        (ann, "a2", "tie", 30_000),
+        (ann, "a3", "tie", 100),
+        (ann, "a4", "banker", 50_000),
+        (bob, "b1", "tie", 50_000),
+        (ann, "a5", "tie", 500),
+    ]
+    answers = ledger.place_bets(
+        [
+            {"account": a, "round_id": rnd, "bet_id": b, "kind": k, "amount": v, **limits}
+            for a, b, k, v in bets
+        ]
+    )
+    codes = [a.code if isinstance(a, BetError) else "ok" for a in answers]
+    assert codes == ["ok", "under_limit", "ok", "ok", "under_limit"]
+    with pytest.raises(BetError, match=r"Tie maximum is 500\.00: .* 500\.00 on it") as info:
+        ledger.place_bet(account=ann, round_id=rnd, bet_id="a6", kind="tie", amount=1_000, **limits)
+    assert info.value.code == "over_limit"
+    with pytest.raises(BetError, match=r"minimum is 10\.00") as info:
+        ledger.place_bet(account=ann, round_id=rnd, bet_id="a7", kind="tie", amount=999, **limits)
+    assert info.value.code == "under_limit"
+    # A resend of a placed bet is answered from the store, whatever the limits now say.
+    again = ledger.place_bet(
+        account=ann, round_id=rnd, bet_id="a2", kind="tie", amount=30_000, **limits
+    )
+    assert again.duplicate
+    # Without limits, as before: no check.
+    ledger.place_bet(account=ann, round_id=rnd, bet_id="a8", kind="tie", amount=1)
+    assert ledger.balance(ann) == 200_000 - 20_000 - 30_000 - 50_000 - 1
+
+
 class Crash(Exception):
     """A simulated process death inside a write transaction."""
 

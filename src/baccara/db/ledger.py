@@ -43,6 +43,7 @@ from baccara.bets import BetKind, Settlement, settle
 from baccara.coup import Coup
 from baccara.db import store
 from baccara.db.store import EXTERNAL, HOUSE, AccountKind, wallet_account
+from baccara.table.events import money
 from baccara.variants import find_variant
 
 __all__ = [
@@ -362,9 +363,23 @@ class Ledger:
     # -- bets ---------------------------------------------------------------------------
 
     def place_bet(
-        self, *, account: int, round_id: int, bet_id: str, kind: str, amount: object
+        self,
+        *,
+        account: int,
+        round_id: int,
+        bet_id: str,
+        kind: str,
+        amount: object,
+        minimum: int | None = None,
+        maximum: int | None = None,
     ) -> BetReceipt:
-        """Place a bet in one transaction: checks, balance, debit to escrow.
+        """Place a bet in one transaction: checks, limits, balance, debit to escrow.
+
+        ``minimum`` and ``maximum`` (minor units, optional) are the table's limits for
+        ``kind``: the bet must be at least ``minimum``, and the account's total on
+        ``kind`` in this round, this bet included, at most ``maximum``. They are checked
+        under the lock that serialises the account's bets, so parallel connections
+        cannot pass them together.
 
         A resend of the same ``bet_id`` returns the stored bet (``duplicate``); a
         resend with another amount or kind is refused. A bet id names one bet for good:
@@ -377,6 +392,8 @@ class Ledger:
             "bet_id": bet_id,
             "kind": kind,
             "amount": amount,
+            "minimum": minimum,
+            "maximum": maximum,
         }
         (answer,) = self.place_bets([request])
         if isinstance(answer, BetError):
@@ -444,10 +461,11 @@ class Ledger:
             query = query.with_for_update(read=True)
         found = {row.id: row for row in conn.execute(query)}
         balances = _balances(conn, players)
+        staked = _staked(conn, players, [req for _, _, req in valid])
         new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
         for n, stake, req in valid:
             try:
-                receipt = self._decide(req, stake, stored, found, balances)
+                receipt = self._decide(req, stake, stored, found, balances, staked)
             except BetError as error:
                 answers[n] = error
                 continue
@@ -467,6 +485,7 @@ class Ledger:
         stored: dict[tuple[int, str], Any],
         found: dict[int, Any],
         balances: dict[int, int],
+        staked: dict[tuple[int, int, str], int],
     ) -> BetReceipt:
         """One bet's answer from what the batch read; debits ``balances`` when placed."""
         account, bet_id, kind = req["account"], req["bet_id"], req["kind"]
@@ -486,11 +505,13 @@ class Ledger:
             raise BetError(
                 "betting_closed", f"no more bets: round {round_id} is {found[round_id].phase}"
             )
+        _check_limits(req, stake, staked.get((account, round_id, kind), 0))
         if balances[account] < stake:
             raise BetError(
                 "insufficient_funds", f"bet of {stake} is over the balance of {balances[account]}"
             )
         balances[account] -= stake
+        staked[account, round_id, kind] = staked.get((account, round_id, kind), 0) + stake
         return _receipt(_bet_row(req, stake), balances[account], duplicate=False)
 
     def _post_bets(self, conn: Connection, new: list[tuple[dict[str, Any], int]]) -> None:
@@ -689,6 +710,40 @@ def _check_bet(bet_id: object, amount: object) -> int:
     if not isinstance(bet_id, str) or not 1 <= len(bet_id) <= 64:
         raise BetError("bad_bet_id", f"bad bet id {bet_id!r}: 1 to 64 characters")
     return stake
+
+
+def _check_limits(req: dict[str, Any], stake: int, already: int) -> None:
+    """Refuse a bet under its minimum, or one taking the account's total over the maximum."""
+    minimum, maximum = req.get("minimum"), req.get("maximum")
+    if minimum is None and maximum is None:
+        return
+    kind = req["kind"]
+    label = BetKind(kind).label if kind in BetKind._value2member_map_ else str(kind)
+    if minimum is not None and stake < minimum:
+        raise BetError(
+            "under_limit", f"{label} minimum is {money(minimum)}: this bet is {money(stake)}"
+        )
+    if maximum is not None and already + stake > maximum:
+        raise BetError(
+            "over_limit",
+            f"{label} maximum is {money(maximum)}: {money(stake)} more is too much "
+            f"with {money(already)} on it",
+        )
+
+
+def _staked(
+    conn: Connection, players: list[int], requests: list[dict[str, Any]]
+) -> dict[tuple[int, int, str], int]:
+    """What each account has on each kind in the rounds of the limited requests."""
+    limited = {req["round_id"] for req in requests if req.get("maximum") is not None}
+    if not limited:
+        return {}
+    rows = conn.execute(
+        sa.select(bets.c.account_id, bets.c.round_id, bets.c.kind, sa.func.sum(bets.c.amount))
+        .where(bets.c.account_id.in_(players), bets.c.round_id.in_(limited))
+        .group_by(bets.c.account_id, bets.c.round_id, bets.c.kind)
+    )
+    return {(int(a), int(r), str(k)): int(total) for a, r, k, total in rows}
 
 
 def _balances(conn: Connection, accounts: list[int]) -> dict[int, int]:

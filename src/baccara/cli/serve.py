@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from baccara.cli.common import echo_json, fail
 from baccara.fair import FairError, verify
 
-__all__ = ["COMMANDS", "default_database_url"]
-
-
-def default_database_url() -> str:
-    """The embedded SQLite file in the user's data directory."""
-    from platformdirs import user_data_dir
-
-    folder = Path(user_data_dir("baccara", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'baccara.db'}"
+__all__ = ["COMMANDS"]
 
 
 @click.command("verify")
@@ -64,7 +54,8 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "db_url",
     metavar="URL",
     default=None,
-    help="Database URL (default: SQLite in the user data dir; postgresql://... works too).",
+    help="Database URL or SQLite file [default: $BACCARA_DB, else SQLite in the user data "
+    "folder]; postgresql://... works too.",
 )
 @click.option(
     "--tables",
@@ -98,11 +89,12 @@ def serve_command(
     try:
         import uvicorn
 
+        from baccara.db.engine import resolve_url
         from baccara.server.app import ServerConfig, create_app
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     config = ServerConfig(
-        database_url=db_url or default_database_url(),
+        database_url=resolve_url(db_url),
         tables=tuple(t.strip() for t in tables.split(",") if t.strip()),
         bet_seconds=bet_seconds,
         card_seconds=card_seconds,

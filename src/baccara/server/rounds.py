@@ -30,7 +30,8 @@ import sqlalchemy as sa
 
 from baccara.bets import BetKind, bets_for
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, BetReceipt, Ledger, check_amount, metadata, rounds
+from baccara.db.ledger import BetError, BetReceipt, Ledger, check_amount, rounds
+from baccara.db.schema import online_shoes
 from baccara.fair import FairShoe, ShoeRecord
 from baccara.roads.render import render_svg
 from baccara.server.auth import User
@@ -43,18 +44,6 @@ __all__ = ["BetBatcher", "CrashPoints", "Listener", "TableRunner", "Timing"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
-
-online_shoes = sa.Table(
-    "online_shoes",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(64), nullable=False, index=True),
-    sa.Column("server_seed", sa.String(64), nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
-    sa.Column("client_seeds", sa.JSON, nullable=False),
-    sa.Column("sealed", sa.Boolean, nullable=False),
-    sa.Column("finished", sa.Boolean, nullable=False),
-)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -216,6 +216,7 @@ def test_db_upgrade_command_twice_is_a_noop(
     ("url", "message"),
     [
         ("nosuchdb://x/y", "bad database URL 'nosuchdb://x/y'"),
+        ("bogus:://u:secret@x", "bad database URL 'bogus:://u:***@x'"),
         ("postgresql://nobody:secret@127.0.0.1:1/none", "cannot open the database"),
     ],
 )

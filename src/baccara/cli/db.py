@@ -7,6 +7,7 @@ SQLite in the user's data directory: the one that ``baccara play`` and
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import click
@@ -22,14 +23,15 @@ _DB_HELP = "Database URL or SQLite file [default: $BACCARA_DB, else the user dat
 
 
 def _open(db: str | None) -> tuple[str, Engine]:
-    """The resolved URL and an engine connected to it; a bad URL fails in one line."""
+    """The URL as shown (no password) and an engine connected to it; bad ones fail in one line."""
     import sqlalchemy as sa
 
     from baccara.db.engine import make_engine, resolve_url
 
     url = resolve_url(db)
-    shown = sa.engine.make_url(url).render_as_string(hide_password=True) if "://" in url else url
+    shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
     try:
+        shown = sa.engine.make_url(url).render_as_string(hide_password=True)
         engine = make_engine(url)
         with engine.connect():
             pass

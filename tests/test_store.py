@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from baccara.bets import BetKind
+from baccara.db.ledger import Ledger
 from baccara.db.store import (
     EXTERNAL,
     HOUSE,
@@ -32,6 +33,7 @@ from baccara.table.history import state
 def store(database_url: str) -> Iterator[Store]:
     opened = Store(database_url)
     yield opened
+    assert opened.check_invariants() == []
     opened.close()
 
 
@@ -146,6 +148,36 @@ def test_unknown_session_and_late_creation(store: Store) -> None:
     table.change_shoe()
     with pytest.raises(StoreError, match="before the table's first action"):
         store.create_session(table)
+
+
+def test_one_ledger_for_the_terminal_and_the_web(store: Store, database_url: str) -> None:
+    """The store and the online ledger share one database, one schema and one posting API."""
+    store.deposit("ann", 20_000)
+    ledger = Ledger.connect(database_url)
+    try:
+        ann = ledger.create_account(wallet_account("ann"))
+        assert ledger.balance(ann) == 20_000
+        rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+        ledger.place_bet(account=ann, round_id=rnd, bet_id="x", kind="player", amount=5_000)
+        assert store.balance(wallet_account("ann")) == 15_000
+        assert store.balances(AccountKind.ESCROW) == {"escrow:t:1": 5_000}
+        ledger.void_round(rnd)
+        assert ledger.check_invariants() == store.check_invariants() == []
+    finally:
+        ledger.engine.dispose()
+    assert store.balance(wallet_account("ann")) == 20_000
+
+
+def test_one_set_of_sqlite_settings(tmp_path: Path) -> None:
+    store = Store.at(tmp_path / "s.db")
+    ledger = Ledger.connect(f"sqlite:///{tmp_path / 's.db'}")
+    pragmas = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+    found = []
+    for engine in (store.engine, ledger.engine):
+        with engine.connect() as conn:
+            found.append([conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas])
+        engine.dispose()
+    assert found[0] == found[1] == ["wal", 2, 1, 30_000]  # synchronous=2 is FULL
 
 
 def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:

@@ -183,15 +183,10 @@ def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
     for posting in postings:
         _check(posting)
     now = datetime.now(UTC)
-    rows = [
-        {
-            "memo": p.memo[:200],
-            "created_at": now,
-            "session_id": p.session,
-            "event_seq": p.event_seq,
-        }
-        for p in postings
-    ]
+    rows: list[dict[str, object]] = [{"memo": p.memo[:200], "created_at": now} for p in postings]
+    if any(p.session is not None or p.event_seq is not None for p in postings):
+        for row, p in zip(rows, postings, strict=True):
+            row.update(session_id=p.session, event_seq=p.event_seq)
     if len(rows) == 1:
         key = conn.execute(transactions.insert().values(**rows[0])).inserted_primary_key
         assert key is not None

@@ -27,7 +27,7 @@ from baccara.db import engine as db_engine
 from baccara.db.books import check_invariants
 from baccara.db.engine import make_engine, resolve_url
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.db.migrate import current, head, upgrade
+from baccara.db.migrate import MigrationError, current, head, upgrade
 from baccara.db.schema import metadata
 from baccara.db.store import Store, seat_account
 from baccara.server.auth import Auth
@@ -159,6 +159,20 @@ def test_fresh_database_gets_the_head_revision_and_the_schema(database_url: str)
         assert differences == []
         assert check_invariants(conn) == []
     engine.dispose()
+
+
+def test_a_newer_database_is_refused_in_one_line(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(MigrationError, match="revision '9999', which this baccara does not know"):
+        upgrade(engine)
+    engine.dispose()
+    code, out, err = run(["db", "upgrade", "--db", database_url], capsys)
+    assert code == 2 and out == "" and "use a newer baccara" in err
 
 
 def test_parallel_starts_migrate_once(database_url: str) -> None:

@@ -55,8 +55,10 @@ def upgrade_command(db: str | None, as_json: bool) -> None:
     from baccara.db.migrate import upgrade
 
     shown, engine = _open(db)
-    before, after = upgrade(engine)
-    engine.dispose()
+    try:
+        before, after = upgrade(engine)
+    finally:
+        engine.dispose()
     if as_json:
         echo_json({"database": shown, "before": before, "after": after, "changed": before != after})
     elif before == after:
@@ -73,8 +75,10 @@ def current_command(db: str | None, as_json: bool) -> None:
     from baccara.db.migrate import current, head
 
     shown, engine = _open(db)
-    revision = current(engine)
-    engine.dispose()
+    try:
+        revision = current(engine)
+    finally:
+        engine.dispose()
     newest = head()
     if as_json:
         echo_json(

@@ -21,6 +21,8 @@ The default database is SQLite in the user's data directory; the environment var
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,7 +98,7 @@ def make_engine(url: str) -> Engine:
         dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" hook issues BEGIN
         cursor = dbapi_conn.cursor()
         if not memory:
-            cursor.execute("PRAGMA journal_mode=WAL")
+            _set_wal(cursor)
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=30000")
@@ -108,6 +110,22 @@ def make_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+def _set_wal(cursor: Any) -> None:
+    """Switch a file database to WAL; retry the lock a new file's first writers race for.
+
+    (SQLite answers "database is locked" at once, without waiting, to a connection that
+    would deadlock: a process opening a fresh file while another one creates it.)
+    """
+    for attempt in range(100):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == 99:
+                raise
+            time.sleep(0.05)
 
 
 @contextmanager

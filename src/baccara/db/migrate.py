@@ -27,16 +27,21 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy.engine import Connection, Engine
 
 from baccara.db.engine import writing
 
-__all__ = ["MIGRATIONS", "current", "head", "upgrade"]
+__all__ = ["MIGRATIONS", "MigrationError", "current", "head", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 """The folder of the Alembic environment (``env.py``) and its ``versions/``."""
 
 _LOCK = 0x62616363  # "bacc": the PostgreSQL advisory lock held while migrating
+
+
+class MigrationError(ValueError):
+    """A database this baccara cannot migrate (its revision is unknown here)."""
 
 
 def _config(conn: Connection | None = None) -> Config:
@@ -53,6 +58,13 @@ def head() -> str:
     revision = ScriptDirectory.from_config(_config()).get_current_head()
     assert revision is not None
     return revision
+
+
+def _known(revision: str) -> bool:
+    try:
+        return ScriptDirectory.from_config(_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
 
 
 def current(engine: Engine) -> str | None:
@@ -72,6 +84,11 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
     before = current(engine)
     if before == head():
         return before, before
+    if before is not None and not _known(before):
+        raise MigrationError(
+            f"the database is at schema revision {before!r}, which this baccara does not "
+            f"know (its newest is {head()!r}): use a newer baccara"
+        )
     with writing(engine) as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_LOCK)))

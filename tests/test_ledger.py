@@ -128,7 +128,7 @@ def test_bad_amounts_change_nothing(ledger: Ledger, amount: Any, message: str) -
 def test_refusals_change_nothing(ledger: Ledger) -> None:
     ann = _player(ledger, "ann", 1_000)
     rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
-    with pytest.raises(BetError, match="over the balance of 1000") as info:
+    with pytest.raises(BetError, match=r"over your balance of 10\.00") as info:
         ledger.place_bet(account=ann, round_id=rnd, bet_id="big", kind="banker", amount=1_001)
     assert info.value.code == "insufficient_funds"
     with pytest.raises(BetError, match="unknown round"):
@@ -183,6 +183,99 @@ def test_concurrent_bets_never_overdraw_nor_double(ledger: Ledger, database_url:
     assert len(placed) == len(accepted) == len(set(accepted)) == 6  # 6 x 1500 <= 10000 < 7 x
     assert set(errors) <= {"insufficient_funds"}
     assert ledger.balance(ann) == 10_000 - 6 * 1_500
+
+
+def test_limits_hold_across_parallel_connections(ledger: Ledger, database_url: str) -> None:
+    """Three connections send a 300.00 Tie at once against a 500.00 maximum: one passes.
+
+    The limit is checked where the player's bets are serialised (the account's row lock
+    on PostgreSQL, the single writer on SQLite), so no number of connections passes it.
+    """
+    ann = _player(ledger, "ann", 500_000)
+    rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+    books = [Ledger(make_engine(database_url)) for _ in range(3)]
+    start = threading.Barrier(len(books))
+    placed: list[str] = []
+    refused: list[BetError] = []
+    lock = threading.Lock()
+
+    def connection(index: int) -> None:
+        start.wait()
+        try:
+            books[index].place_bet(
+                account=ann,
+                round_id=rnd,
+                bet_id=f"tie{index}",
+                kind="tie",
+                amount=30_000,
+                minimum=100,
+                maximum=50_000,
+            )
+        except BetError as error:
+            with lock:
+                refused.append(error)
+            return
+        with lock:
+            placed.append(f"tie{index}")
+
+    threads = [threading.Thread(target=connection, args=(i,)) for i in range(len(books))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for book in books:
+        book.engine.dispose()
+    assert len(placed) == 1
+    assert [error.code for error in refused] == ["over_limit", "over_limit"]
+    assert "500.00" in str(refused[0]) and "50000" not in str(refused[0])
+    assert sum(bet["amount"] for bet in ledger.round_bets(rnd)) == 30_000
+    assert ledger.balance(ann) == 500_000 - 30_000
+
+
+def test_limits_count_the_round_and_the_batch(ledger: Ledger) -> None:
+    """The maximum counts what the account has on that kind in that round, batch included."""
+    ann, bob = _player(ledger, "ann", 200_000), _player(ledger, "bob")
+    rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+    limits = {"minimum": 1_000, "maximum": 50_000}
+    ledger.place_bet(account=ann, round_id=rnd, bet_id="a1", kind="tie", amount=20_000, **limits)
+    bets = [
+        (ann, "a2", "tie", 30_000),
+        (ann, "a3", "tie", 100),
+        (ann, "a4", "banker", 50_000),
+        (bob, "b1", "tie", 50_000),
+        (ann, "a5", "tie", 500),
+    ]
+    answers = ledger.place_bets(
+        [
+            {"account": a, "round_id": rnd, "bet_id": b, "kind": k, "amount": v, **limits}
+            for a, b, k, v in bets
+        ]
+    )
+    codes = [a.code if isinstance(a, BetError) else "ok" for a in answers]
+    # a3 and a5 would take ann's Tie spot (500.00 after a2) over its maximum
+    assert codes == ["ok", "over_limit", "ok", "ok", "over_limit"]
+    with pytest.raises(BetError, match=r"Tie maximum is 500\.00: .* 500\.00 on it") as info:
+        ledger.place_bet(account=ann, round_id=rnd, bet_id="a6", kind="tie", amount=1_000, **limits)
+    assert info.value.code == "over_limit"
+    # The minimum is the spot's total, as at the table: 9.99 alone is too little, but
+    # 5.00 more on a spot that holds 10.00 is fine.
+    with pytest.raises(BetError, match=r"minimum is 10\.00: 9\.99 on it") as info:
+        ledger.place_bet(
+            account=bob, round_id=rnd, bet_id="b2", kind="player", amount=999, **limits
+        )
+    assert info.value.code == "under_limit"
+    for bet_id, amount in (("b3", 1_000), ("b4", 500)):
+        ledger.place_bet(
+            account=bob, round_id=rnd, bet_id=bet_id, kind="player", amount=amount, **limits
+        )
+    # A resend of a placed bet is answered from the store, whatever the limits now say.
+    again = ledger.place_bet(
+        account=ann, round_id=rnd, bet_id="a2", kind="tie", amount=30_000, **limits
+    )
+    assert again.duplicate
+    # Without limits, as before: no check.
+    ledger.place_bet(account=ann, round_id=rnd, bet_id="a8", kind="tie", amount=1)
+    assert ledger.balance(ann) == 200_000 - 20_000 - 30_000 - 50_000 - 1
 
 
 class Crash(Exception):
@@ -287,9 +380,12 @@ class MoneyMachine(RuleBasedStateMachine):
         finally:
             self.book.fault = None
         assert done
+        spots: dict[tuple[int, str], int] = {}  # a player's bets on a spot settle as one
         for bet in self.book.round_bets(self.round):
-            result = settle(BetKind(bet["kind"]), bet["amount"], coup, PUNTO_BANCO)
-            self.model[bet["account_id"]] += result.returned
+            key = (bet["account_id"], bet["kind"])
+            spots[key] = spots.get(key, 0) + bet["amount"]
+        for (account, kind), stake in spots.items():
+            self.model[account] += settle(BetKind(kind), stake, coup, PUNTO_BANCO).returned
         assert self.book.settle_round(self.round, coup, "punto-banco") is False
         self.round, self.closed = None, False
 

@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from baccara.bets import BetKind
+from baccara.db.ledger import Ledger
 from baccara.db.store import (
     EXTERNAL,
     HOUSE,
@@ -32,6 +33,7 @@ from baccara.table.history import state
 def store(database_url: str) -> Iterator[Store]:
     opened = Store(database_url)
     yield opened
+    assert opened.check_invariants() == []
     opened.close()
 
 
@@ -56,7 +58,7 @@ def test_ledger_postings(store: Store) -> None:
     assert store.balance("wallet:nobody") == 0
     with pytest.raises(StoreError, match="unbalanced transaction 'oops': entries sum to 5"):
         store.post("oops", {wallet_account("ann"): 5})
-    with pytest.raises(StoreError, match="wallet:ann has 7500 minor units: it cannot pay 8000"):
+    with pytest.raises(StoreError, match=r"wallet:ann has 75\.00: it cannot pay 80\.00"):
         store.withdraw("ann", 8_000)
     with pytest.raises(StoreError, match="bad account name 'bank'"):
         store.post("x", {"bank": 1, EXTERNAL: -1})
@@ -131,7 +133,7 @@ def test_buy_in_needs_the_money_in_the_wallet(store: Store) -> None:
     session = store.create_session(table)
     table.change_shoe()
     table.seat(player="ann", stack=1_000)
-    with pytest.raises(StoreError, match="wallet:ann has 0 minor units: it cannot pay 1000"):
+    with pytest.raises(StoreError, match=r"wallet:ann has 0\.00: it cannot pay 10\.00"):
         store.save(session, table)
     assert store.read_events(session) == []  # nothing of the refused save was written
     store.deposit("ann", 1_000)
@@ -146,6 +148,36 @@ def test_unknown_session_and_late_creation(store: Store) -> None:
     table.change_shoe()
     with pytest.raises(StoreError, match="before the table's first action"):
         store.create_session(table)
+
+
+def test_one_ledger_for_the_terminal_and_the_web(store: Store, database_url: str) -> None:
+    """The store and the online ledger share one database, one schema and one posting API."""
+    store.deposit("ann", 20_000)
+    ledger = Ledger.connect(database_url)
+    try:
+        ann = ledger.create_account(wallet_account("ann"))
+        assert ledger.balance(ann) == 20_000
+        rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
+        ledger.place_bet(account=ann, round_id=rnd, bet_id="x", kind="player", amount=5_000)
+        assert store.balance(wallet_account("ann")) == 15_000
+        assert store.balances(AccountKind.ESCROW) == {"escrow:t:1": 5_000}
+        ledger.void_round(rnd)
+        assert ledger.check_invariants() == store.check_invariants() == []
+    finally:
+        ledger.engine.dispose()
+    assert store.balance(wallet_account("ann")) == 20_000
+
+
+def test_one_set_of_sqlite_settings(tmp_path: Path) -> None:
+    store = Store.at(tmp_path / "s.db")
+    ledger = Ledger.connect(f"sqlite:///{tmp_path / 's.db'}")
+    pragmas = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+    found = []
+    for engine in (store.engine, ledger.engine):
+        with engine.connect() as conn:
+            found.append([conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas])
+        engine.dispose()
+    assert found[0] == found[1] == ["wal", 2, 1, 30_000]  # synchronous=2 is FULL
 
 
 def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 from rich.console import Console
 
 from baccara.cli.common import fail, variant_option
-from baccara.db.store import Store, default_url
+from baccara.db.engine import resolve_url
+from baccara.db.store import Store
 from baccara.shoe import MAX_DECKS, ShoeRules
 from baccara.table.engine import Table
 from baccara.table.events import MAX_SEATS, TableRules
@@ -74,9 +74,10 @@ def _reader(console: Console) -> Callable[[str], str | None]:
 @click.option(
     "--db",
     "db",
-    type=click.Path(dir_okay=False),
+    metavar="PATH|URL",
     default=None,
-    help="SQLite file for balances and history [default: in the user data folder].",
+    help="SQLite file or database URL for balances and history "
+    "[default: $BACCARA_DB, else the user data folder].",
 )
 @click.option("--teach", is_flag=True, help="Explain every draw and stand, and every payout.")
 @click.option("--new", "new", is_flag=True, help="Start a new table even if one can be resumed.")
@@ -124,7 +125,7 @@ def play(
         play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
         return
     console = Console(highlight=False)
-    store = Store.at(Path(db)) if db else Store(default_url())
+    store = Store(resolve_url(db))
     if delay is None:
         delay = 0.4 if sys.stdout.isatty() and sys.stdin.isatty() else 0.0
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
@@ -11,7 +10,7 @@ from baccara.cli.common import HOUSE_GAMES, echo_json, fail
 from baccara.fair import FairError, verify
 from baccara.variants import find_variant, variants_of
 
-__all__ = ["COMMANDS", "default_database_url"]
+__all__ = ["COMMANDS"]
 
 
 def check_tables(tables: tuple[str, ...]) -> None:
@@ -31,15 +30,6 @@ def check_tables(tables: tuple[str, ...]) -> None:
                 f"{games}; the players' games come online in a later release "
                 f"(meanwhile: baccara play --variant {variant.name})"
             )
-
-
-def default_database_url() -> str:
-    """The embedded SQLite file in the user's data directory."""
-    from platformdirs import user_data_dir
-
-    folder = Path(user_data_dir("baccara", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'baccara.db'}"
 
 
 @click.command("verify")
@@ -84,7 +74,8 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "db_url",
     metavar="URL",
     default=None,
-    help="Database URL (default: SQLite in the user data dir; postgresql://... works too).",
+    help="Database URL or SQLite file [default: $BACCARA_DB, else SQLite in the user data "
+    "folder]; postgresql://... works too.",
 )
 @click.option(
     "--tables",
@@ -124,11 +115,12 @@ def serve_command(
     try:
         import uvicorn
 
+        from baccara.db.engine import resolve_url
         from baccara.server.app import ServerConfig, create_app
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     config = ServerConfig(
-        database_url=db_url or default_database_url(),
+        database_url=resolve_url(db_url),
         tables=table_specs,
         bet_seconds=bet_seconds,
         card_seconds=card_seconds,

@@ -1,2 +1,7 @@
-"""Money and records in SQL: `store` (sessions, seats, hand history) and `ledger` (the
-online table's double-entry ledger)."""
+"""Money and records in SQL, one schema for the terminal and the web (docs/db.md).
+
+`engine` (the one engine factory and default location), `schema` (every table),
+`migrations` and `migrate` (Alembic, applied on open), `books` (the one posting API and
+the invariants), `betting` (a bet's checks and limits), `ledger` (the online table's
+money), `store` (the terminal table's sessions and hand history).
+"""

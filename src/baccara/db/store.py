@@ -1,14 +1,14 @@
 """The store: sessions, seats, hand history and a double-entry ledger, in SQL.
 
-SQLAlchemy Core only, so the same code runs on SQLite (the embedded default, in
-WAL mode, in the user's data directory) and on PostgreSQL (give its URL).
+SQLAlchemy Core only, so the same code runs on SQLite (the embedded default,
+`baccara.db.engine.default_url`) and on PostgreSQL (give its URL). The schema is the
+one of `baccara.db.schema`, brought up to date by the migrations when the store opens.
 
-Money is a double-entry ledger: accounts (the house, the outside world, each
-player's wallet, each seat at a session) and transactions whose entries sum to
-zero. Entries are only ever appended (the database refuses updates and deletes);
-a balance is the sum of an account's entries. A table's events post to it: a
-seat taken moves the buy-in from the wallet to the seat, a settlement moves each
-seat's net to or from the house, a seat left moves the chips back to the wallet.
+Money goes through the one posting API (`baccara.db.books`), as the online table's:
+accounts (the house, the outside world, each player's wallet, each seat at a session)
+and transactions whose entries sum to zero. A table's events post to it: a seat taken
+moves the buy-in from the wallet to the seat, a settlement moves each seat's net to or
+from the house, a seat left moves the chips back to the wallet.
 
 >>> from baccara.bets import BetKind
 >>> from baccara.table.engine import Table
@@ -32,16 +32,28 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from baccara.db import books
+from baccara.db.books import (
+    EXTERNAL,
+    HOUSE,
+    AccountKind,
+    LedgerError,
+    account_kind,
+    seat_account,
+    wallet_account,
+)
+from baccara.db.engine import default_url, make_engine, writing
+from baccara.db.migrate import upgrade
+from baccara.db.schema import accounts, entries, events, hands, metadata, seats, sessions, shoes
 from baccara.table.engine import Table
 from baccara.table.events import CoupSettled, Event, SeatLeft, SeatTaken, ShoeChanged
 from baccara.table.history import TableRecord, event_from_json, event_to_json, replay
@@ -60,183 +72,8 @@ __all__ = [
     "wallet_account",
 ]
 
-HOUSE = "house"
-"""The house's account: what it wins and loses at every table."""
-EXTERNAL = "external"
-"""Money from and to the outside world (deposits and withdrawals)."""
-
-
-class StoreError(ValueError):
-    """A ledger posting or a session that the store refuses."""
-
-
-class AccountKind(StrEnum):
-    """What an account is; wallets and seats never go negative."""
-
-    EXTERNAL = "external"
-    HOUSE = "house"
-    WALLET = "wallet"
-    SEAT = "seat"
-    ESCROW = "escrow"  # one per round of the online table (baccara.db.ledger)
-
-
-_NEVER_NEGATIVE = (AccountKind.WALLET.value, AccountKind.SEAT.value, AccountKind.ESCROW.value)
-
-
-def wallet_account(player: str) -> str:
-    """The name of ``player``'s wallet account: ``'wallet:ann'``."""
-    return f"wallet:{player}"
-
-
-def seat_account(session: int, seat: int) -> str:
-    """The name of the account of ``seat`` at ``session``: its stack plus its bets."""
-    return f"seat:{session}:{seat}"
-
-
-def _kind_of(name: str) -> AccountKind:
-    if name == HOUSE:
-        return AccountKind.HOUSE
-    if name == EXTERNAL:
-        return AccountKind.EXTERNAL
-    prefix = name.split(":", 1)[0]
-    try:
-        return AccountKind(prefix)
-    except ValueError:
-        raise StoreError(
-            f"bad account name {name!r}: expected house, external, wallet:… or seat:…"
-        ) from None
-
-
-def default_url() -> str:
-    """SQLite in the user's data directory (created if needed)."""
-    import platformdirs
-
-    folder = Path(platformdirs.user_data_dir("baccara", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'baccara.db'}"
-
-
-# -- schema -------------------------------------------------------------------------------
-
-metadata = sa.MetaData()
-
-accounts = sa.Table(
-    "table_accounts",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(200), nullable=False, unique=True),
-    sa.Column("kind", sa.String(20), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-sessions = sa.Table(
-    "table_sessions",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(200), nullable=False),
-    sa.Column("variant", sa.String(50), nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=True),
-    sa.Column("house", sa.BigInteger, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("closed", sa.Boolean, nullable=False, default=False),
-)
-transactions = sa.Table(
-    "table_transactions",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("memo", sa.String(200), nullable=False),
-    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=True),
-    sa.Column("event_seq", sa.Integer, nullable=True),
-)
-entries = sa.Table(
-    "table_entries",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("transaction_id", sa.Integer, sa.ForeignKey("table_transactions.id"), nullable=False),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("table_accounts.id"), nullable=False),
-    sa.Column("amount", sa.BigInteger, nullable=False),
-    sa.CheckConstraint("amount <> 0", name="entry_not_zero"),
-)
-sa.Index("table_entries_by_account", entries.c.account_id)
-shoes = sa.Table(
-    "table_shoes",
-    metadata,
-    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("cards", sa.Text, nullable=True),
-)
-events = sa.Table(
-    "table_events",
-    metadata,
-    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
-    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("type", sa.String(30), nullable=False),
-    sa.Column("data", sa.JSON, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-seats = sa.Table(
-    "table_seats",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("player", sa.String(200), nullable=False),
-    sa.Column("strategy", sa.String(100), nullable=True),
-    sa.Column("buy_in", sa.BigInteger, nullable=False),
-    sa.Column("cash_out", sa.BigInteger, nullable=True),
-    sa.Column("sat_seq", sa.Integer, nullable=False),
-    sa.Column("left_seq", sa.Integer, nullable=True),
-)
-hands = sa.Table(
-    "table_hands",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
-    sa.Column("shoe", sa.Integer, nullable=False),
-    sa.Column("coup", sa.Integer, nullable=False),
-    sa.Column("notation", sa.String(60), nullable=False),
-    sa.Column("winner", sa.String(1), nullable=False),
-    sa.Column("player_total", sa.Integer, nullable=False),
-    sa.Column("banker_total", sa.Integer, nullable=False),
-    sa.Column("staked", sa.BigInteger, nullable=False),
-    sa.Column("house_net", sa.BigInteger, nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-
-
-def _ddl(statement: str) -> sa.DDL:
-    return sa.DDL(statement)  # type: ignore[no-untyped-call]
-
-
-_APPEND_ONLY = ("table_entries", "table_events")
-for _name in _APPEND_ONLY:
-    for _op in ("UPDATE", "DELETE"):
-        sa.event.listen(
-            metadata.tables[_name],
-            "after_create",
-            _ddl(
-                f"CREATE TRIGGER {_name}_no_{_op.lower()} BEFORE {_op} ON {_name} "
-                f"BEGIN SELECT RAISE(ABORT, '{_name} are append-only'); END"
-            ).execute_if(dialect="sqlite"),
-        )
-    sa.event.listen(
-        metadata.tables[_name],
-        "after_create",
-        _ddl(
-            "CREATE OR REPLACE FUNCTION baccara_append_only() RETURNS trigger AS $$ "
-            "BEGIN RAISE EXCEPTION '%% are append-only', TG_TABLE_NAME; END $$ LANGUAGE plpgsql"
-        ).execute_if(dialect="postgresql"),
-    )
-    sa.event.listen(
-        metadata.tables[_name],
-        "after_create",
-        _ddl(
-            f"CREATE TRIGGER {_name}_append_only BEFORE UPDATE OR DELETE ON {_name} "
-            "FOR EACH ROW EXECUTE FUNCTION baccara_append_only()"
-        ).execute_if(dialect="postgresql"),
-    )
+StoreError = LedgerError
+"""What the store refuses (a posting, a session): the books' `LedgerError`."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -280,8 +117,8 @@ class Store:
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
         self.url = url or default_url()
-        self.engine = engine if engine is not None else _make_engine(self.url)
-        metadata.create_all(self.engine)
+        self.engine = engine if engine is not None else make_engine(self.url)
+        upgrade(self.engine)
 
     @classmethod
     def at(cls, path: str | Path) -> Store:
@@ -299,16 +136,9 @@ class Store:
     def account_id(self, name: str, conn: Connection | None = None) -> int:
         """The id of account ``name``, created on first use."""
         if conn is None:
-            with self.engine.begin() as new:
-                return self.account_id(name, new)
-        kind = _kind_of(name)
-        found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
-        if found is not None:
-            return int(found)
-        result = conn.execute(
-            accounts.insert().values(name=name, kind=kind.value, created_at=_now())
-        )
-        return _new_id(result)
+            with writing(self.engine) as new:
+                return books.account_id(new, name)
+        return books.account_id(conn, name)
 
     def post(
         self,
@@ -322,45 +152,25 @@ class Store:
         """Post one transaction: ``amounts`` by account name, summing to zero; return its id.
 
         Refused (`StoreError`, nothing written) if the amounts do not sum to zero or a
-        wallet or seat would go negative.
+        wallet or seat would go negative (`baccara.db.books.post`).
         """
         if conn is None:
-            with self.engine.begin() as new:
+            with writing(self.engine) as new:
                 return self.post(memo, amounts, session=session, event_seq=event_seq, conn=new)
         lines = {name: amount for name, amount in amounts.items() if amount}
         for name, amount in lines.items():
+            account_kind(name)
             if isinstance(amount, bool) or not isinstance(amount, int):
                 raise StoreError(f"bad amount {amount!r} for {name}: whole minor units only")
+        if not lines:
+            raise StoreError(f"empty transaction {memo!r}")
         if sum(lines.values()) != 0:
             raise StoreError(
                 f"unbalanced transaction {memo!r}: entries sum to {sum(lines.values())}"
             )
-        if not lines:
-            raise StoreError(f"empty transaction {memo!r}")
-        ids = self._account_ids(conn, lines)
-        negative = [n for n, a in lines.items() if a < 0 and _kind_of(n).value in _NEVER_NEGATIVE]
-        if negative:
-            have = self._balances_of(conn, [ids[n] for n in negative])
-            for name in negative:
-                if have.get(ids[name], 0) + lines[name] < 0:
-                    raise StoreError(
-                        f"{name} has {have.get(ids[name], 0)} minor units: "
-                        f"it cannot pay {-lines[name]} ({memo})"
-                    )
-        tx = conn.execute(
-            transactions.insert().values(
-                created_at=_now(), memo=memo, session_id=session, event_seq=event_seq
-            )
-        )
-        tx_id = _new_id(tx)
-        conn.execute(
-            entries.insert(),
-            [
-                {"transaction_id": tx_id, "account_id": ids[n], "amount": a}
-                for n, a in lines.items()
-            ],
-        )
-        return tx_id
+        ids = books.account_ids(conn, lines)
+        moves = {ids[name]: amount for name, amount in lines.items()}
+        return books.post(conn, memo, moves, session=session, event_seq=event_seq)
 
     def deposit(self, player: str, amount: int) -> int:
         """Money from outside into ``player``'s wallet; return the transaction id."""
@@ -374,7 +184,7 @@ class Store:
         """The balance of account ``name``: the sum of its entries (0 if it has none)."""
         with self.engine.connect() as conn:
             found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
-            return 0 if found is None else self._balance(conn, int(found))
+            return 0 if found is None else books.balances(conn, [int(found)])[int(found)]
 
     def balances(self, kind: AccountKind | None = None) -> dict[str, int]:
         """Every account's balance (of one kind, if given), by name."""
@@ -399,34 +209,10 @@ class Store:
         with self.engine.connect() as conn:
             return [int(row[0]) for row in conn.execute(query)]
 
-    def _account_ids(self, conn: Connection, names: Iterable[str]) -> dict[str, int]:
-        names = list(names)
-        rows = conn.execute(
-            sa.select(accounts.c.name, accounts.c.id).where(accounts.c.name.in_(names))
-        ).all()
-        ids = {str(name): int(id_) for name, id_ in rows}
-        for name in names:
-            if name not in ids:
-                ids[name] = self.account_id(name, conn)
-        return ids
-
-    @staticmethod
-    def _balances_of(conn: Connection, ids: list[int]) -> dict[int, int]:
-        rows = conn.execute(
-            sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
-            .where(entries.c.account_id.in_(ids))
-            .group_by(entries.c.account_id)
-        ).all()
-        return {int(a): int(total) for a, total in rows}
-
-    @staticmethod
-    def _balance(conn: Connection, account: int) -> int:
-        total = conn.execute(
-            sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0)).where(
-                entries.c.account_id == account
-            )
-        ).scalar()
-        return int(total or 0)
+    def check_invariants(self) -> list[str]:
+        """Every broken money invariant, in words (`baccara.db.books.check_invariants`)."""
+        with self.engine.connect() as conn:
+            return books.check_invariants(conn)
 
     # -- sessions -----------------------------------------------------------------------
 
@@ -436,7 +222,7 @@ class Store:
             raise StoreError("create the session before the table's first action")
         record = TableRecord.of(table).to_json()
         now = _now()
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             result = conn.execute(
                 sessions.insert().values(
                     name=name,
@@ -456,7 +242,7 @@ class Store:
 
         Return the number of events stored for the session.
         """
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             stored = conn.execute(
                 sa.select(sa.func.count()).select_from(events).where(events.c.session_id == session)
             ).scalar_one()
@@ -563,7 +349,7 @@ class Store:
 
     def close_session(self, session: int) -> None:
         """Mark ``session`` closed (it stays readable)."""
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             conn.execute(
                 sessions.update()
                 .where(sessions.c.id == session)
@@ -691,20 +477,3 @@ def _as_dict(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise StoreError("a stored event is not a JSON object")
     return data
-
-
-def _make_engine(url: str) -> Engine:
-    engine = sa.create_engine(url)
-    if engine.dialect.name == "sqlite":
-
-        @sa.event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection: Any, record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            if url not in ("sqlite://", "sqlite:///:memory:"):
-                cursor.execute("PRAGMA journal_mode=WAL")
-                cursor.execute("PRAGMA synchronous=NORMAL")
-            cursor.close()
-
-    return engine

@@ -31,28 +31,13 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from baccara.db.ledger import Ledger, metadata, wallet_account
+from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.schema import users, web_sessions
 
 __all__ = ["Auth", "AuthError", "RateLimiter", "User"]
 
 SESSION_SECONDS = 7 * 24 * 3600
 _NAME = re.compile(r"^[A-Za-z0-9_-]{3,24}$")
-
-users = sa.Table(
-    "web_users",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("name", sa.String(24), nullable=False, unique=True),
-    sa.Column("password_hash", sa.String(200), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-)
-web_sessions = sa.Table(
-    "web_sessions",
-    metadata,
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
-    sa.Column("expires", sa.Float, nullable=False),
-)
 
 
 class AuthError(ValueError):
@@ -69,7 +54,7 @@ class User:
 
 
 class Auth:
-    """Users and sessions in the ledger's database."""
+    """Users and sessions in the ledger's database (its tables: `baccara.db.schema`)."""
 
     def __init__(self, ledger: Ledger, *, welcome: int = 100_000) -> None:
         self.ledger = ledger
@@ -77,7 +62,6 @@ class Auth:
         # Low-cost argon2id parameters keep logins fast on a small server; still salted
         # and memory-hard (RFC 9106's second recommended option uses 64 MiB).
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
-        metadata.create_all(ledger.engine)
 
     def register(self, name: str, password: str) -> User:
         """Create a player (name: 3-24 letters, digits, ``_`` or ``-``; password: 8-128)."""

@@ -31,7 +31,8 @@ from pydantic import BaseModel
 from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, Ledger, accounts
+from baccara.db.ledger import BetError, Ledger
+from baccara.db.schema import accounts
 from baccara.fair import FairShoe
 from baccara.server import protocol as P
 from baccara.server import views
@@ -194,8 +195,8 @@ class TableRunner:
             self._learn_accounts(placed)
             self.set_layout(placed)
             coup = self.table.deal().coup
-            self.ledger.settle_round(row["id"], coup, self.variant.name)
-            self.table.settle()
+            settled = self.table.settle()
+            self.ledger.settle_round(row["id"], coup, self.variant.name, self.returns(settled))
             notes.append(f"round {row['number']} was closed: dealt {coup} and settled")
             if self.table.phase is Phase.SHOE_CHANGE:
                 self._finish_shoe()
@@ -317,7 +318,9 @@ class TableRunner:
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # the third card is out (and sent)
         settled = self.table.settle()
-        await self.db_write(self.ledger.settle_round, self.round_id, coup, self.variant.name)
+        await self.db_write(
+            self.ledger.settle_round, self.round_id, coup, self.variant.name, self.returns(settled)
+        )
         await self._announce(coup, settled)
         if self.table.phase is Phase.SHOE_CHANGE:
             record = await self.db_write(self._finish_shoe)
@@ -431,6 +434,12 @@ class TableRunner:
                 log.warning("table %s: %s's %s bet set to the ledger's", self.id, name, kind)
                 self.table.place_bet(seat, kind, missing)
 
+    def returns(self, settled: CoupSettled) -> dict[tuple[int, str], int]:
+        """The engine's settlement as the ledger takes it: returned per (account, bet)."""
+        wallets = {name: account for account, name in self.accounts.items()}
+        players = {s.number: s.player for s in self.table.seats}
+        return {(wallets[players[r.seat]], r.kind.value): r.returned for r in settled.results}
+
     def _learn_accounts(self, placed: list[dict[str, Any]]) -> None:
         """Name the wallet accounts of ``placed`` bets (after a restart)."""
         unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
@@ -518,12 +527,15 @@ class TableRunner:
         except TableError as error:
             raise BetError(error.code, str(error)) from None
         assert self.round_id is not None
+        limit = self.rules.limit(kind)  # checked again where the player's bets queue
         request: dict[str, Any] = {
             "account": user.account,
             "round_id": self.round_id,
             "bet_id": bet_id,
             "kind": kind.value,
             "amount": amount,
+            "minimum": limit.minimum,
+            "maximum": limit.maximum,
         }
         receipt = await self.batcher.submit(**request)
         self.fault("after_debit")

@@ -11,22 +11,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from baccara.db.ledger import Ledger, metadata, rounds
+from baccara.db.ledger import Ledger
+from baccara.db.schema import online_shoes, rounds
 from baccara.fair import FairShoe
 
-__all__ = ["ShoeBook", "online_shoes"]
-
-online_shoes = sa.Table(
-    "online_shoes",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(64), nullable=False, index=True),
-    sa.Column("server_seed", sa.String(64), nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
-    sa.Column("client_seeds", sa.JSON, nullable=False),
-    sa.Column("sealed", sa.Boolean, nullable=False),
-    sa.Column("finished", sa.Boolean, nullable=False),
-)
+__all__ = ["ShoeBook"]
 
 
 class ShoeBook:

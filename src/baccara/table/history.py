@@ -20,13 +20,14 @@ from __future__ import annotations
 import json
 import types
 import typing
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from baccara.cards import Card, parse_cards
 from baccara.coup import Coup
+from baccara.shoe import Shoe
 from baccara.table.engine import Table
 from baccara.table.events import (
     BetCancelled,
@@ -219,7 +220,11 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
     match event:
         case SeatTaken():
             again = table.seat(
-                event.seat, player=event.player, stack=event.stack, strategy=event.strategy
+                event.seat,
+                player=event.player,
+                stack=event.stack,
+                strategy=event.strategy,
+                wallet=event.wallet,
             )
         case SeatLeft():
             again = table.leave(event.seat)
@@ -231,10 +236,16 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
             if event.shoe - 1 >= len(shoes):
                 raise ReplayError(f"shoe {event.shoe} is not in the record")
             cards = shoes[event.shoe - 1]
-            if event.seed is not None and event.seed == table.seed:
-                again = table.change_shoe()  # the seed series gives the same cards again
-                if table.shoe is None or table.shoe.cards != cards:
-                    raise ReplayError(f"shoe {event.shoe} differs from its seed's shoe")
+            if event.pending:
+                again = table.change_shoe(pending=True)
+            elif event.seed is not None and event.seed == table.seed:
+                seeded = Shoe.shuffled(table.rules.shoe, seed=table.seed, index=len(table.shoes))
+                if seeded.cards == cards:
+                    again = table.change_shoe()  # the seed series gives the same cards again
+                elif cards is None:
+                    raise ReplayError(f"shoe {event.shoe} has no cards in the record")
+                else:  # recorded before the one shuffle (2026-11): the record's cards rule
+                    again = replace(table.change_shoe(cards), seed=event.seed)
             else:
                 again = table.change_shoe(cards, manual=cards is None)
         case CoupDealt():

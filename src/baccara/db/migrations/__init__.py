@@ -1,0 +1,1 @@
+"""Alembic migrations of the one schema (`baccara.db.schema`); run by `baccara.db.migrate`."""

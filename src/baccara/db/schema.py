@@ -1,0 +1,204 @@
+"""The one schema: every table of the terminal store and the online table.
+
+The tables are created and changed only by the Alembic migrations
+(``baccara/db/migrations``, applied by `baccara.db.migrate.upgrade`), which also add
+the triggers that make ``table_entries`` and ``table_events`` append-only. This
+module is the schema as the code sees it; a test checks that it matches the head
+revision.
+
+Money (minor units, `BigInteger`):
+
+- ``table_accounts``: the house, the outside world, wallets, seats, round escrows.
+- ``table_transactions`` and ``table_entries``: double entry; a transaction's entries
+  sum to zero (`baccara.db.books.post`).
+
+The terminal store: ``table_sessions``, ``table_shoes``, ``table_events``,
+``table_seats``, ``table_hands``. The online table: ``rounds``, ``bets``,
+``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``.
+
+>>> sorted(metadata.tables)[:3]
+['bets', 'online_shoes', 'round_settlements']
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+__all__ = [
+    "APPEND_ONLY",
+    "accounts",
+    "bets",
+    "entries",
+    "events",
+    "hands",
+    "metadata",
+    "online_shoes",
+    "rounds",
+    "seats",
+    "sessions",
+    "settlements",
+    "shoes",
+    "transactions",
+    "users",
+    "web_sessions",
+]
+
+APPEND_ONLY = ("table_entries", "table_events")
+"""Tables whose rows the database refuses to update or delete (triggers)."""
+
+metadata = sa.MetaData()
+
+# -- money --------------------------------------------------------------------------------
+
+accounts = sa.Table(
+    "table_accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+transactions = sa.Table(
+    "table_transactions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("memo", sa.String(200), nullable=False),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=True),
+    sa.Column("event_seq", sa.Integer, nullable=True),
+)
+entries = sa.Table(
+    "table_entries",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("transaction_id", sa.Integer, sa.ForeignKey("table_transactions.id"), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("table_accounts.id"), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.CheckConstraint("amount <> 0", name="entry_not_zero"),
+)
+sa.Index("table_entries_by_account", entries.c.account_id)
+
+# -- the terminal store: sessions, shoes, events, seats, hands ----------------------------
+
+sessions = sa.Table(
+    "table_sessions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("variant", sa.String(50), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("house", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("closed", sa.Boolean, nullable=False, default=False),
+)
+shoes = sa.Table(
+    "table_shoes",
+    metadata,
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("cards", sa.Text, nullable=True),
+)
+events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("type", sa.String(30), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+seats = sa.Table(
+    "table_seats",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player", sa.String(200), nullable=False),
+    sa.Column("strategy", sa.String(100), nullable=True),
+    sa.Column("buy_in", sa.BigInteger, nullable=False),
+    sa.Column("cash_out", sa.BigInteger, nullable=True),
+    sa.Column("sat_seq", sa.Integer, nullable=False),
+    sa.Column("left_seq", sa.Integer, nullable=True),
+)
+hands = sa.Table(
+    "table_hands",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("session_id", sa.Integer, sa.ForeignKey("table_sessions.id"), nullable=False),
+    sa.Column("shoe", sa.Integer, nullable=False),
+    sa.Column("coup", sa.Integer, nullable=False),
+    sa.Column("notation", sa.String(60), nullable=False),
+    sa.Column("winner", sa.String(1), nullable=False),
+    sa.Column("player_total", sa.Integer, nullable=False),
+    sa.Column("banker_total", sa.Integer, nullable=False),
+    sa.Column("staked", sa.BigInteger, nullable=False),
+    sa.Column("house_net", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# -- the online table: rounds, bets, settlements, shoes, users ----------------------------
+
+rounds = sa.Table(
+    "rounds",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("shoe_id", sa.Integer, nullable=True),
+    sa.Column("coup_index", sa.Integer, nullable=False),
+    sa.Column("phase", sa.String(12), nullable=False),
+    sa.Column("escrow_id", sa.Integer, sa.ForeignKey(accounts.c.id), nullable=False),
+    sa.Column("closes_at", sa.Float, nullable=True),
+    sa.Column("coup", sa.String(64), nullable=True),
+    sa.UniqueConstraint("table_id", "number", name="uq_rounds_table_number"),
+)
+settlements = sa.Table(
+    "round_settlements",
+    metadata,
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("rounds.id"), primary_key=True),
+    sa.Column("txn_id", sa.Integer, sa.ForeignKey(transactions.c.id), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+)
+bets = sa.Table(
+    "bets",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts.c.id), nullable=False),
+    sa.Column("bet_id", sa.String(64), nullable=False),
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("rounds.id"), nullable=False),
+    sa.Column("kind", sa.String(24), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("txn_id", sa.Integer, sa.ForeignKey(transactions.c.id), nullable=False),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("returned", sa.BigInteger, nullable=True),
+    sa.UniqueConstraint("account_id", "bet_id", name="uq_bets_account_bet"),
+    sa.Index("ix_bets_round", "round_id"),
+)
+online_shoes = sa.Table(
+    "online_shoes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), nullable=False, index=True),
+    sa.Column("server_seed", sa.String(64), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("client_seeds", sa.JSON, nullable=False),
+    sa.Column("sealed", sa.Boolean, nullable=False),
+    sa.Column("finished", sa.Boolean, nullable=False),
+)
+users = sa.Table(
+    "web_users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(24), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+web_sessions = sa.Table(
+    "web_sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)

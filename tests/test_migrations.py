@@ -1,0 +1,254 @@
+"""Schema migrations on SQLite and PostgreSQL: an old database upgrades with nothing lost.
+
+The "before" is a database made by baccara before migrations: the frozen schema of
+``tests/support/schema_v0.py`` (``create_all``, triggers included) holding the rows of
+``tests/data/schema_v0_rows.json`` (a terminal session and an online table's rounds,
+made by that code: ``tests/support/make_schema_v0_rows.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy.engine import Engine
+from tests.support import schema_v0
+
+from baccara.cli import main
+from baccara.coup import Coup
+from baccara.db import engine as db_engine
+from baccara.db.books import check_invariants
+from baccara.db.engine import make_engine, resolve_url
+from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.migrate import MigrationError, current, head, upgrade
+from baccara.db.schema import metadata
+from baccara.db.store import Store, seat_account
+from baccara.server.auth import Auth
+
+ROWS = Path(__file__).with_name("data") / "schema_v0_rows.json"
+
+
+def _load_v0(url: str, tables: list[str] | None = None) -> Engine:
+    """Today's schema with today's rows, as ``create_all`` made it (no version table)."""
+    engine = make_engine(url)
+    chosen = [t for t in schema_v0.metadata.sorted_tables if tables is None or t.name in tables]
+    schema_v0.metadata.create_all(engine, tables=chosen)
+    data = json.loads(ROWS.read_text(encoding="utf-8"))
+    with engine.begin() as conn:
+        for table in chosen:
+            rows = [_typed(table, row) for row in data[table.name]]
+            if rows:
+                conn.execute(table.insert(), rows)
+            if engine.dialect.name == "postgresql" and "id" in table.c and rows:
+                # as in a database that made these rows itself: its sequences are past them
+                conn.execute(
+                    sa.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), :top)"),
+                    {"top": max(row["id"] for row in rows)},
+                )
+    return engine
+
+
+def _typed(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: datetime.fromisoformat(value)
+        if isinstance(table.c[key].type, sa.DateTime) and value is not None
+        else value
+        for key, value in row.items()
+    }
+
+
+def _snapshot(engine: Engine) -> dict[str, Any]:
+    """Every row of every table, and every account's balance."""
+    found: dict[str, Any] = {}
+    with engine.connect() as conn:
+        for name, table in schema_v0.metadata.tables.items():
+            query = sa.select(table).order_by(*table.primary_key.columns)
+            found[name] = [dict(row) for row in conn.execute(query).mappings()]
+        found["balances"] = dict(
+            conn.execute(
+                sa.text(
+                    "SELECT a.name, COALESCE(SUM(e.amount), 0) FROM table_accounts a "
+                    "LEFT JOIN table_entries e ON e.account_id = a.id GROUP BY a.name"
+                )
+            ).all()
+        )
+    return found
+
+
+def test_old_database_upgrades_with_nothing_lost(database_url: str) -> None:
+    engine = _load_v0(database_url)
+    before = _snapshot(engine)
+    assert current(engine) is None
+    assert sum(len(rows) for rows in before.values()) > 80
+    assert upgrade(engine) == (None, head())
+    after = _snapshot(engine)
+    assert after == before
+    assert after["balances"]["wallet:ann"] == 50_000 - 2_500 - 500 + 2_500 + 2_375 - 1_200
+    assert after["balances"]["wallet:bob"] == 50_000 - 1_000
+    assert after["balances"]["wallet:cy"] == 50_000
+    assert current(engine) == head()
+    with engine.connect() as conn:
+        assert check_invariants(conn) == []
+    with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+        conn.execute(sa.text("UPDATE table_entries SET amount = 1"))
+    engine.dispose()
+
+
+def test_upgraded_database_keeps_working(database_url: str) -> None:
+    """The store resumes the old session; the ledger settles the old open round."""
+    _load_v0(database_url).dispose()
+    ledger = Ledger.connect(database_url)  # migrates on open
+    try:
+        ann = ledger.create_account(wallet_account("ann"))
+        (open_round,) = ledger.unfinished_rounds("t1")
+        ledger.close_round(open_round["id"])
+        assert ledger.settle_round(open_round["id"], Coup.parse("P:7h,Kd B:6s,Kc"), "punto-banco")
+        assert ledger.balance(ann) == 50_675 + 2_400
+        user = Auth(ledger).user_for_token("nope")
+        assert user is None
+        assert Auth(ledger).login("ann", "correct horse")
+        assert ledger.check_invariants() == []
+    finally:
+        ledger.engine.dispose()
+    store = Store(database_url)
+    try:
+        (session,) = store.list_sessions()
+        table = store.load_table(session.id)
+        assert table.stack(1) == store.balance(seat_account(session.id, 1))
+        assert len(store.hand_history(session.id)) == 3
+        assert store.check_invariants() == []
+    finally:
+        store.close()
+
+
+def test_terminal_only_database_gets_the_online_tables(database_url: str) -> None:
+    """A database made by ``baccara play`` alone had the store's tables only."""
+    store_tables = [name for name in schema_v0.metadata.tables if name.startswith("table_")]
+    engine = _load_v0(database_url, store_tables)
+    before = _snapshot_of(engine, store_tables)
+    assert upgrade(engine) == (None, head())
+    assert _snapshot_of(engine, store_tables) == before
+    assert set(sa.inspect(engine).get_table_names()) >= set(metadata.tables)
+    engine.dispose()
+
+
+def _snapshot_of(engine: Engine, names: list[str]) -> dict[str, Any]:
+    with engine.connect() as conn:
+        return {
+            name: [
+                dict(row)
+                for row in conn.execute(sa.select(schema_v0.metadata.tables[name])).mappings()
+            ]
+            for name in names
+        }
+
+
+def test_fresh_database_gets_the_head_revision_and_the_schema(database_url: str) -> None:
+    engine = make_engine(database_url)
+    assert upgrade(engine) == (None, head())
+    assert upgrade(engine) == (head(), head())
+    with engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert differences == []
+        assert check_invariants(conn) == []
+    engine.dispose()
+
+
+def test_a_newer_database_is_refused_in_one_line(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(MigrationError, match="revision '9999', which this baccara does not know"):
+        upgrade(engine)
+    engine.dispose()
+    code, out, err = run(["db", "upgrade", "--db", database_url], capsys)
+    assert code == 2 and out == "" and "use a newer baccara" in err
+
+
+def test_parallel_starts_migrate_once(database_url: str) -> None:
+    """Processes starting together on a fresh database: one migrates, the others wait."""
+    engines = [make_engine(database_url) for _ in range(3)]
+    results: list[tuple[str | None, str]] = []
+    start = threading.Barrier(len(engines))
+
+    def starting(engine: Engine) -> None:
+        start.wait()
+        results.append(upgrade(engine))
+
+    threads = [threading.Thread(target=starting, args=(e,)) for e in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results, key=str) == sorted([(None, head())] + [(head(), head())] * 2, key=str)
+    for engine in engines:
+        engine.dispose()
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_db_upgrade_command_twice_is_a_noop(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _load_v0(database_url).dispose()
+    code, out, _ = run(["db", "current", "--db", database_url, "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) | {"database": ""} == {
+        "database": "",
+        "current": None,
+        "head": head(),
+        "up_to_date": False,
+    }
+    code, out, _ = run(["db", "upgrade", "--db", database_url, "--json"], capsys)
+    first = json.loads(out)
+    assert (code, first["before"], first["after"], first["changed"]) == (0, None, head(), True)
+    engine = make_engine(database_url)
+    snapshot = _snapshot(engine)
+    code, out, _ = run(["db", "upgrade", "--db", database_url], capsys)
+    assert code == 0 and f"already at revision {head()}" in out
+    assert _snapshot(engine) == snapshot
+    engine.dispose()
+    code, out, _ = run(["db", "current", "--db", database_url], capsys)
+    assert code == 0 and "up to date" in out
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("nosuchdb://x/y", "bad database URL 'nosuchdb://x/y'"),
+        ("bogus:://u:secret@x", "bad database URL 'bogus:://u:***@x'"),
+        ("postgresql://nobody:secret@127.0.0.1:1/none", "cannot open the database"),
+    ],
+)
+def test_db_command_bad_url_is_one_line(
+    url: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command in ("upgrade", "current"):
+        code, out, err = run(["db", command, "--db", url], capsys)
+        assert code == 2 and out == ""
+        assert message in err and len(err.strip().splitlines()) == 1
+        assert "secret" not in err
+
+
+def test_one_default_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``play`` and ``serve`` resolve ``--db`` alike: a URL, a file, else $BACCARA_DB."""
+    monkeypatch.setenv(db_engine.DB_ENV, str(tmp_path / "mine.db"))
+    assert resolve_url(None) == db_engine.default_url() == f"sqlite:///{tmp_path / 'mine.db'}"
+    assert resolve_url(str(tmp_path / "x" / "other.db")) == f"sqlite:///{tmp_path}/x/other.db"
+    assert resolve_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
+    monkeypatch.delenv(db_engine.DB_ENV)
+    assert resolve_url(None).endswith("/baccara/baccara.db")

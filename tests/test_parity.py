@@ -1,0 +1,136 @@
+"""One engine: the same shoe and the same bets give the same coups and the same money at
+the terminal's table (`baccara.table.engine.Table`) and at the web server.
+
+Three players bet a fixed script at a real server process for several rounds (two bets
+on one spot, odd amounts whose commission rounds, Tie bets that push the main bets).
+The server's fair shoes are then read back from its database and dealt at a terminal
+table with the same bets: every coup and every balance must agree to the cent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from tests.support.harness import Player, ServerProcess
+
+from baccara.bets import BetKind
+from baccara.db.ledger import Ledger, rounds, wallet_account
+from baccara.fair import FairShoe
+from baccara.server.app import ServerConfig
+from baccara.server.shoes import ShoeBook
+from baccara.shoe import ShoeRules
+from baccara.table.engine import Table, TableRules
+from baccara.variants import find_variant
+
+WELCOME = 100_000
+# Each round: (player, kind, amount) in the order sent. Amounts chosen so that the 5%
+# commission rounds (1_010 -> 50.5), and a split bet (two 1_010 on one spot) settles as
+# one stake of 2_020 (101 commission), as the engine settles a seat's spot.
+SCRIPT: list[list[tuple[str, str, int]]] = [
+    [("ann", "banker", 1_010), ("ann", "banker", 1_010), ("bob", "player", 2_000)],
+    [("ann", "tie", 1_000), ("bob", "banker", 1_330), ("cid", "player", 1_000)],
+    [("cid", "banker", 3_030), ("bob", "player_pair", 1_000), ("ann", "player", 1_500)],
+    [("ann", "banker", 1_010), ("bob", "banker", 1_010), ("cid", "tie", 1_000)],
+    [("bob", "player", 5_000), ("cid", "banker", 2_470), ("cid", "banker", 1_010)],
+    [("ann", "banker", 7_770), ("bob", "tie", 1_000), ("cid", "big", 1_000)],
+]
+
+
+def test_terminal_and_web_tables_agree(tmp_path: Path) -> None:
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'parity.db'}",
+        tables=("p1=punto-banco",),
+        decks=1,
+        welcome=WELCOME,
+        bet_seconds=1.5,
+        card_seconds=0.01,
+        result_seconds=0.1,
+        bets_per_second=1000,
+        bet_burst=1000,
+    )
+
+    async def play(process: ServerProcess) -> dict[int, str]:
+        players = {name: Player(process, f"par_{name}") for name in ("ann", "bob", "cid")}
+        for player in players.values():
+            await player.register()
+            await player.join("p1")
+        coups: dict[int, str] = {}  # round id -> coup, for the rounds we bet on
+        first = players["ann"]
+        while len(coups) < len(SCRIPT):
+            opened = await first.expect(lambda m: m["type"] == "round_open", 30)
+            if opened["closes_at"] - opened["time"] < 1.0:
+                continue  # joined too late in this round: wait for the next
+            for name, kind, amount in SCRIPT[len(coups)]:
+                ack = await players[name].bet(kind, amount, round=opened["round"])
+                assert ack["type"] == "bet_ack", ack
+            result = await first.expect(
+                lambda m, r=opened["round"]: m["type"] == "result" and m["round"] == r, 30
+            )
+            coups[opened["round"]] = result["coup"]
+        for player in players.values():
+            await player.close()
+        return coups
+
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        web_coups = asyncio.run(asyncio.wait_for(play(process), 120))
+    book = Ledger.connect(config.database_url)
+    try:
+        web_balances = {
+            name: book.balance(book.create_account(wallet_account(f"par_{name}")))
+            for name in ("ann", "bob", "cid")
+        }
+        assert book.check_invariants() == []
+        shoes = _shoes(book, "p1")
+        with book.engine.connect() as conn:
+            dealt = conn.execute(
+                sa.select(rounds.c.id, rounds.c.coup)
+                .where(rounds.c.table_id == "p1", rounds.c.phase == "settled")
+                .order_by(rounds.c.number)
+            ).all()
+    finally:
+        book.engine.dispose()
+
+    # The terminal's table: the same shoes, the same bets, seats with the welcome stack.
+    variant = find_variant("punto-banco")
+    table = Table(variant=variant, rules=TableRules(seats=7, shoe=ShoeRules(decks=1)))
+    seats = {name: table.seat(player=name, stack=WELCOME).seat for name in ("ann", "bob", "cid")}
+    terminal_coups: dict[int, str] = {}
+    script = iter(SCRIPT)
+    shoe_cards = iter(shoes)
+    for round_id, web_coup in dealt:  # every round the server dealt, bets or none
+        if table.phase.value == "shoe_change":
+            table.change_shoe(next(shoe_cards))
+        if round_id in web_coups:
+            for name, kind, amount in next(script):
+                table.place_bet(seats[name], BetKind(kind), amount)
+        coup = table.deal().coup.notation()
+        assert coup == web_coup
+        if round_id in web_coups:
+            terminal_coups[round_id] = coup
+        table.settle()
+        if len(terminal_coups) == len(SCRIPT):
+            break
+    assert terminal_coups == web_coups
+    assert {name: table.stack(seat) for name, seat in seats.items()} == web_balances
+    assert any(balance != WELCOME for balance in web_balances.values())
+
+
+def _shoes(book: Ledger, table_id: str) -> list[Any]:
+    """The card order of every shoe the server dealt at ``table_id``, oldest first."""
+    store = ShoeBook(book, table_id)
+    cards: list[Any] = []
+    for record in reversed(store.records()):
+        fair = FairShoe(
+            server_seed=record["server_seed"],
+            rules=record["rules"],
+            client_seeds=record["client_seeds"],
+            sealed=True,
+        )
+        cards.append(fair.shoe().cards)
+    found = store.unfinished()
+    if found is not None:
+        cards.append(found[1].shoe().cards)
+    return cards

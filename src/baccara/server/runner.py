@@ -322,6 +322,7 @@ class TableRunner:
             self.ledger.settle_round, self.round_id, coup, self.variant.name, self.returns(settled)
         )
         await self._announce(coup, settled)
+        self.table.log.clear()  # the round is in the database; a server runs for months
         if self.table.phase is Phase.SHOE_CHANGE:
             record = await self.db_write(self._finish_shoe)
             self.emit(P.ShoeEnd, record=record)

@@ -20,6 +20,9 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.services import need_service
 
+# Scripts that make test data run against an old commit: not tests, not collected.
+collect_ignore_glob = ["support/make_*.py"]
+
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

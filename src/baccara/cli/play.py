@@ -15,7 +15,7 @@ from baccara.shoe import MAX_DECKS, ShoeRules
 from baccara.table.engine import Table
 from baccara.table.events import MAX_SEATS, TableRules
 from baccara.tui.table import BOT_STRATEGIES, Game, start_table
-from baccara.variants import Variant
+from baccara.variants import Variant, find_variant
 
 __all__ = ["COMMANDS"]
 
@@ -122,7 +122,9 @@ def play(
 
         if decks is not None:
             variant = variant.with_changes(decks=decks)
-        play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
+        play_skill(
+            variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house, db=db, new=new
+        )
         return
     console = Console(highlight=False)
     store = Store(resolve_url(db))
@@ -147,7 +149,9 @@ def _open(
     delay: float,
     new: bool,
 ) -> Game:
-    sessions = store.list_sessions(open_only=True)
+    sessions = [  # the players' games keep their own sessions (`baccara.cli.skill_play`)
+        s for s in store.list_sessions(open_only=True) if find_variant(s.variant).house_banked
+    ]
     if sessions and not new:
         info = sessions[0]
         table = store.load_table(info.id)

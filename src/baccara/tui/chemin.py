@@ -155,12 +155,10 @@ def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
     if not banco:
         refusal = _refusal(lambda: table.verify_banco(seat))
         nudge |= dict.fromkeys(("b", "banco"), f"no banco: {refusal}")
-    most = "" if room == open_part else f" (you have {format_money(room)})"
     question = (
-        f"{name}: banco for {format_money(table.bank)}, or cover how much of the open "
-        f"{format_money(open_part)}{most}?"
+        f"{name}: banco for {format_money(table.bank)}, or cover up to {format_money(room)}?"
         if banco
-        else f"{name}: cover how much of the open {format_money(open_part)}{most}?"
+        else f"{name}: cover up to {format_money(room)}?"
     )
     answer = p.amount(
         question,

@@ -127,6 +127,8 @@ class Prompter:
         self.journal = journal
         self.status = status
         self.recorded: list[str] = []
+        self.hush = False
+        """Say nothing (set while the game replays up to the next live question)."""
 
     @property
     def replaying(self) -> bool:
@@ -135,13 +137,15 @@ class Prompter:
 
     def say(self, text: str) -> None:
         """Say ``text``, unless the game is being replayed to where it was."""
-        if not self._replay:
+        if not self._replay and not self.hush:
             self._say(text)
 
     def decide(self, live: Callable[[], str]) -> str:
         """The next answer: replayed if any is left, else asked (``live``) and recorded."""
         if self._replay:
+            self.hush = True  # what this answer causes was said in the earlier session
             return self._replay.popleft()
+        self.hush = False
         if self.status is not None:
             self._say(self.status())
         answer = live()

@@ -391,3 +391,64 @@ def test_punto_banco_and_a_players_game_keep_their_own_sessions(tmp_path: Path) 
         ]
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--db", "nosuchdb://x/y"], "baccara: error: bad database URL 'nosuchdb://x/y'"),
+        (["--seats", "9", "--bots", "9"], "9 players and 9 bots do not fit"),
+        (["--seats", "0", "--bots", "1"], "a table needs at least two players"),
+    ],
+)
+@pytest.mark.parametrize("variant", ["chemin-de-fer", "banque"])
+def test_bad_command_lines_are_one_line_and_exit_2(
+    tmp_path: Path, variant: str, args: list[str], message: str
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "baccara", "play", "--variant", variant, "--db",
+         str(tmp_path / "x.db"), *args],
+        input="", capture_output=True, text=True, timeout=60, env=ENV, check=False,
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stdout == ""
+    assert message in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_a_game_in_the_store_resumes_with_its_money(database_url: str) -> None:
+    """On SQLite and PostgreSQL: a game saved as it goes, quit, resumed and finished has
+    the same books as one played straight through, and the books balance."""
+    from baccara.cli.skill_play import _Journal
+
+    def session(store: Store, stop: int | None, replay: Sequence[str] = ()) -> GameResult:
+        games = PlayersStore(store)
+        if not replay:
+            games.start(variant="chemin-de-fer", seed=4, names=("Player 1", "Ada", "Borel"),
+                        humans=(True, False, False), bankroll=100_000,
+                        setup={"decks": 6, "tableau": "french", "free_banker": False})  # fmt: skip
+        script = Script(CHEMIN_RULES, stop=stop)
+        for question in before.asked if replay else ():
+            script.ask(question)
+        result = chemin(script, journal=_Journal(games, 1), replay=replay)
+        games.finish(1, list(result.bankrolls))
+        return result
+
+    straight_store = Store("sqlite://")
+    straight = session(straight_store, None)
+    store = Store(database_url)
+    try:
+        before = Script(CHEMIN_RULES, stop=9)
+        games = PlayersStore(store)
+        games.start(variant="chemin-de-fer", seed=4, names=("Player 1", "Ada", "Borel"),
+                    humans=(True, False, False), bankroll=100_000,
+                    setup={"decks": 6, "tableau": "french", "free_banker": False})  # fmt: skip
+        with pytest.raises(Quit):
+            chemin(before, journal=_Journal(games, 1))
+        assert store.check_invariants() == []
+        saved = games.load(1)
+        assert len(saved.decisions) == 9 and saved.seed == 4
+        assert session(store, None, replay=saved.decisions) == straight
+        assert store.check_invariants() == [] and games.open_games(["chemin-de-fer"]) == []
+        assert store.balances() == straight_store.balances()
+    finally:
+        store.close()
+        straight_store.close()

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from baccara.db.engine import resolve_url
 from baccara.db.players import PlayersGame, PlayersStore
 from baccara.db.store import Store
 from baccara.tui.banque import play_banque
@@ -81,13 +80,13 @@ def play_skill(
     bankroll: int = 100_000,
     free_banker: bool = False,
     tableau: str = "french",
-    db: str | None = None,
+    store: Store,
     new: bool = False,
 ) -> GameResult | None:
-    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots, saved in ``db``.
+    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots, saved in ``store``.
 
     ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``,
-    `tableaux.House`). An unfinished game of the same family in ``db`` is resumed
+    `tableaux.House`). An unfinished game of the same family in ``store`` is resumed
     (its seats, seed and rules win over the arguments) unless ``new``.
     """
     require_family(variant, SKILL_FAMILIES, user="the terminal's players' games")
@@ -96,7 +95,6 @@ def play_skill(
     def say(text: str) -> None:
         console.print(text, markup=False, highlight=False)
 
-    store = Store(resolve_url(db))
     games = PlayersStore(store)
     try:
         family = [v.name for v in variants_of([variant.family])]
@@ -133,8 +131,6 @@ def play_skill(
     except Quit:
         say("Goodbye. The game is saved: the same command resumes it (--new starts another).")
         return None
-    finally:
-        store.close()
 
 
 def _run(

@@ -261,6 +261,7 @@ def play_banque(
                 p.say("Nobody bids: the game is over.")
                 break
             table.close_auction()
+            asked_retire = played  # the new banker has just chosen to bank: no question yet
         elif table.phase is Phase.STAKES:
             banker = table.banker
             assert banker is not None

@@ -416,39 +416,44 @@ def test_bad_command_lines_are_one_line_and_exit_2(
     assert message in run.stderr and len(run.stderr.splitlines()) == 1
 
 
+def _start(store: Store) -> PlayersStore:
+    games = PlayersStore(store)
+    games.start(
+        variant="chemin-de-fer",
+        seed=4,
+        names=("Player 1", "Ada", "Borel"),
+        humans=(True, False, False),
+        bankroll=100_000,
+        setup={"decks": 6, "tableau": "french", "free_banker": False},
+    )
+    return games
+
+
 def test_a_game_in_the_store_resumes_with_its_money(database_url: str) -> None:
     """On SQLite and PostgreSQL: a game saved as it goes, quit, resumed and finished has
     the same books as one played straight through, and the books balance."""
     from baccara.cli.skill_play import _Journal
 
-    def session(store: Store, stop: int | None, replay: Sequence[str] = ()) -> GameResult:
-        games = PlayersStore(store)
-        if not replay:
-            games.start(variant="chemin-de-fer", seed=4, names=("Player 1", "Ada", "Borel"),
-                        humans=(True, False, False), bankroll=100_000,
-                        setup={"decks": 6, "tableau": "french", "free_banker": False})  # fmt: skip
-        script = Script(CHEMIN_RULES, stop=stop)
-        for question in before.asked if replay else ():
-            script.ask(question)
-        result = chemin(script, journal=_Journal(games, 1), replay=replay)
-        games.finish(1, list(result.bankrolls))
-        return result
-
     straight_store = Store("sqlite://")
-    straight = session(straight_store, None)
     store = Store(database_url)
     try:
+        games = _start(straight_store)
+        straight = chemin(Script(CHEMIN_RULES), journal=_Journal(games, 1))
+        games.finish(1, list(straight.bankrolls))
+
+        games = _start(store)
         before = Script(CHEMIN_RULES, stop=9)
-        games = PlayersStore(store)
-        games.start(variant="chemin-de-fer", seed=4, names=("Player 1", "Ada", "Borel"),
-                    humans=(True, False, False), bankroll=100_000,
-                    setup={"decks": 6, "tableau": "french", "free_banker": False})  # fmt: skip
         with pytest.raises(Quit):
             chemin(before, journal=_Journal(games, 1))
         assert store.check_invariants() == []
         saved = games.load(1)
         assert len(saved.decisions) == 9 and saved.seed == 4
-        assert session(store, None, replay=saved.decisions) == straight
+        later = Script(CHEMIN_RULES)
+        for question in before.asked:  # the script's answers where the player quit
+            later.ask(question)
+        resumed = chemin(later, journal=_Journal(games, 1), replay=saved.decisions)
+        games.finish(1, list(resumed.bankrolls))
+        assert resumed == straight
         assert store.check_invariants() == [] and games.open_games(["chemin-de-fer"]) == []
         assert store.balances() == straight_store.balances()
     finally:

@@ -418,6 +418,10 @@ class VerifyResult:
     first_cards: tuple[str, ...] = ()
     coup_problems: tuple[tuple[int, str], ...] = ()
     """The problems of single coups: (coup number from 1, problem), also in ``problems``."""
+    decisions_checked: int | None = None
+    """How many players' decisions were replayed (a version 2 record; None for version 1)."""
+    family: str = "punto-banco"
+    """The game family of the record's rules."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready document."""
@@ -429,6 +433,8 @@ class VerifyResult:
             "coups_in_shoe": self.coups_in_shoe,
             "problems": list(self.problems),
             "first_cards": list(self.first_cards),
+            "family": self.family,
+            "decisions_checked": self.decisions_checked,
             "coup_problems": [
                 {"coup": number, "problem": text} for number, text in self.coup_problems
             ],

@@ -179,6 +179,11 @@ def test_chemin_tampering_with_a_decision_a_card_or_the_seed_fails(
     assert result.coup_problems[0][0] == index + 1
     assert "the shoe deals" in result.coup_problems[0][1]
     assert "with these decisions" in result.problems[0]
+    if len(result.coup_problems) > 1:  # a card more or less: the rest is not compared
+        assert result.coup_problems[1] == (
+            index + 1,
+            "the shoe is out of step from here: later coups not checked",
+        )
 
     card = _tampered(record)
     text = card["coups"][3]["cards"]
@@ -349,3 +354,19 @@ def test_records_of_the_unplayed_tableau_and_the_house_rules() -> None:
     scarne = game_rules_document(find_variant("chemin-de-fer"), house="scarne")
     assert scarne["variant"]["house"] == "scarne" and scarne["shoe"]["burn"] is True
     assert Tableau("L").word == "left"
+
+
+def test_the_example_of_docs_fair_md_is_this_shoe(
+    chemin_shoe: tuple[CheminTable, dict[str, Any]],
+) -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "fair.md").read_text()
+    _, record = chemin_shoe
+    result = verify(record)
+    line = (
+        f"OK: seed hash, rules hash and {result.coups_checked} chemin-de-fer coups match, "
+        f"with their {result.decisions_checked} decisions"
+    )
+    assert line in text
+    assert record["server_seed_hash"][:8] in text and record["rules_hash"][:8] in text
+    for coup in record["coups"][:1]:
+        assert f'{{"cards": "{coup["cards"]}", "banker": {coup["banker"]}' in text

@@ -86,6 +86,9 @@ def verify(record: Mapping[str, Any]) -> VerifyResult:
             by_coup.append((number, "the replay stops here"))
             break
         by_coup.extend((number, text) for text in found)
+        if replay.out_of_step and number < len(entries):
+            by_coup.append((number, "the shoe is out of step from here: later coups not checked"))
+            break
     problems.extend(f"coup {number}: {text}" for number, text in by_coup)
     return VerifyResult(
         ok=not problems,
@@ -166,6 +169,7 @@ class _Replay:
         self.coups = 0
         self.decisions = 0
         self.unasked: list[Decision] = []
+        self.out_of_step = False
 
     def _draw(self) -> Card:
         try:
@@ -256,6 +260,9 @@ class _Replay:
         problems.extend(self._bound([*self.unasked, *pending], chemin=True))
         punter, banker = cards[deal.Side.PLAYER], cards[deal.Side.BANKER]
         dealt = f"P:{format_cards(punter)} B:{format_cards(banker)}"
+        self.out_of_step = len(punter) + len(banker) != len(coup.punter_cards) + len(
+            coup.banker_cards
+        )
         if dealt != coup.notation:
             problems.append(
                 f"recorded {coup.notation}, the shoe deals {dealt} with these decisions"
@@ -298,6 +305,8 @@ class _Replay:
         self.coups += 1
         problems.extend(self._bound([*self.unasked, *pending], chemin=False))
         dealt = " ".join(f"{n}:{format_cards(hands[n])}" for n in "LRB")
+        recorded = (coup.left_cards, coup.right_cards, coup.banker_cards)
+        self.out_of_step = sum(map(len, hands.values())) != sum(map(len, recorded))
         if dealt != coup.notation:
             problems.append(
                 f"recorded {coup.notation}, the shoe deals {dealt} with these decisions"

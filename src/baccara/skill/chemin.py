@@ -419,7 +419,8 @@ class CheminTable:
         # The banco caller plays; else the largest stake, the first in turn on a tie.
         self.player_seat = self.banco_seat
         if self.player_seat is None:
-            self.player_seat = max(self.stakes, key=lambda s: (self.stakes[s], -self._order(s)))
+            order = list(self.stakes)  # the order the punters spoke in (banco suivi first)
+            self.player_seat = max(order, key=lambda s: (self.stakes[s], -order.index(s)))
         self.shoe.start_coup()
         first: dict[deal.Side, list[Card]] = {deal.Side.PLAYER: [], deal.Side.BANKER: []}
         for side in deal.FIRST_CARDS:  # the dealer's order: punter, banker, punter, banker
@@ -453,9 +454,6 @@ class CheminTable:
             draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
             events.extend(self._punter_acts(draws, free=False))
         return events
-
-    def _order(self, seat: int) -> int:
-        return (seat - self.banker) % self.seats
 
     def can_draw(self) -> bool:
         """Whether the punter may draw now (only on a free 5)."""

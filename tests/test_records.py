@@ -311,6 +311,10 @@ def test_banque_a_decision_on_an_unstaked_tableau_is_a_fault(
         ({"version": 3}, "unknown record version 3"),
         ({"coups": [{"cards": "P:As"}]}, "expected the hands P B in order"),
         ({"coups": [{"cards": "P:As,Zz B:2d,3d"}]}, "bad cards"),
+        (
+            {"coups": [{"cards": "P:As,2d B:3d,4d", "decisions": [{"hand": "PB"}]}]},
+            "bad decision",  # read before the other fields
+        ),
     ],
 )
 def test_bad_version_2_records_are_refused_in_one_line(

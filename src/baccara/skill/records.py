@@ -95,7 +95,7 @@ class Decision:
         third = data.get("third")
         if not _is_int(seat) or not _is_int(total) or not isinstance(draws, bool):
             raise FairError(f"bad decision {dict(data)!r}: seat, total (numbers) and draws (bool)")
-        if not isinstance(hand, str) or hand not in hands:
+        if not isinstance(hand, str) or len(hand) != 1 or hand not in hands:
             raise FairError(f"bad decision {dict(data)!r}: hand is one of {', '.join(hands)}")
         if third is not None and not _is_int(third):
             raise FairError(f"bad decision {dict(data)!r}: third is a card's points or null")
@@ -188,6 +188,7 @@ class CheminCoup:
         decisions = data.get("decisions", [])
         if not isinstance(decisions, list) or not isinstance(data.get("banco", False), bool):
             raise FairError("bad coup: decisions must be a list and banco true or false")
+        read = tuple(Decision.from_json(d, "PB") for d in decisions)
         return cls(
             punter_cards=hands["P"],
             banker_cards=hands["B"],
@@ -196,7 +197,7 @@ class CheminCoup:
             bank=_int(data, "bank"),
             stakes=_stakes(data.get("stakes", [])),
             banco=bool(data.get("banco", False)),
-            decisions=tuple(Decision.from_json(d, "PB") for d in decisions),
+            decisions=read,
             result=str(data.get("result", "")),
         )
 

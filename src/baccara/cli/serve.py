@@ -7,7 +7,8 @@ import json
 import click
 
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail
-from baccara.fair import FairError, verify
+from baccara.fair import FairError
+from baccara.skill.replay import verify
 from baccara.variants import find_variant, variants_of
 
 __all__ = ["COMMANDS"]
@@ -38,7 +39,9 @@ def check_tables(tables: tuple[str, ...]) -> None:
 def verify_command(record_file: str, as_json: bool) -> None:
     """Check a revealed shoe record (JSON): seed, rules and every coup.
 
-    Exit status 0 when everything matches, 1 when it does not, 2 on bad input.
+    A players' game's record (version 2) is dealt again with its decisions, each
+    checked against the house tableau. Exit status 0 when everything matches, 1 when
+    it does not, 2 on bad input.
     """
     try:
         with click.open_file(record_file, encoding="utf-8") as handle:
@@ -53,6 +56,11 @@ def verify_command(record_file: str, as_json: bool) -> None:
         fail(str(error))
     if as_json:
         echo_json(result.to_json())
+    elif result.ok and result.decisions_checked is not None:
+        click.echo(
+            f"OK: seed hash, rules hash and {result.coups_checked} {result.family} coups "
+            f"match, with their {result.decisions_checked} decisions"
+        )
     elif result.ok:
         click.echo(
             f"OK: seed hash, rules hash and {result.coups_checked} coups match "

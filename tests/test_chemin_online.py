@@ -21,6 +21,7 @@ from baccara.db.books import HOUSE
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
+from baccara.skill.replay import verify
 
 WELCOME = 100_000
 BUY_IN = 20_000
@@ -86,15 +87,17 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
         seen: list[dict[str, Any]] = []
         silent_until = 0.0
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 90
-        banker_was = set()
-        while loop.time() < deadline:
-            state = await ann.expect(lambda m: m["type"] == "chemin", 30)
+        deadline = loop.time() + 120
+        bankers: set[str] = set()
+        record: dict[str, Any] | None = None
+        while loop.time() < deadline and record is None:
+            state = await ann.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 30)
+            if state["type"] == "shoe_end":
+                record = state["record"]
+                break
             seen.append(state)
             if state["banker"]:
-                banker_was.add(state["banker"])
-            if state["phase"] == "over" or (seen and state["phase"] == "waiting" and len(seen) > 5):
-                break
+                bankers.add(state["banker"])
             for name, player in players.items():
                 silent = name == "cdf_cy" and loop.time() < silent_until
                 message = _choose(state, name, silent)
@@ -102,17 +105,21 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
                     await player.send(message)
             if len(seen) == 10:
                 silent_until = loop.time() + 4  # cy says nothing for a while
-            news = " ".join(state["news"])
-            if "Banco" in news and len(banker_was) >= 2 and len(seen) > 30:
-                break
         for player in players.values():
             await player.close()
-        return {"seen": seen, "bankers": banker_was}
+        return {"seen": seen, "bankers": bankers, "record": record}
 
     got = asyncio.run(asyncio.wait_for(scenario(), 150))
     news = " ".join(" ".join(state["news"]) for state in got["seen"])
     assert "Banco" in news, news[-2000:]
     assert len(got["bankers"]) >= 2, "the bank never passed"
+    # the whole shoe's record, every decision in it, checks out
+    record = got["record"]
+    assert record is not None and record["version"] == 2
+    assert record["client_seeds"] == ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    result = verify(record)
+    assert result.ok, result.problems
+    assert result.coups_checked == len(record["coups"]) > 3
     book = Ledger.connect(server.config.database_url)
     try:
         assert book.check_invariants() == []

@@ -20,7 +20,6 @@ and the money it moved, so the decisions in the database and the money always ag
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,8 +30,9 @@ from baccara.db.engine import writing
 from baccara.db.ledger import Ledger
 from baccara.db.schema import online_shoes, skill_actions
 from baccara.money import format_money
+from baccara.skill.actions import Act, Action
 
-__all__ = ["POT", "Action", "Chips", "chips_account"]
+__all__ = ["POT", "Chips", "chips_account"]
 
 POT = "pot"
 """The name, in a money state, of the table's pot (the bank and the stakes on the felt)."""
@@ -45,16 +45,6 @@ def chips_account(table: str, player: str) -> str:
     'seat:web:c1:ann'
     """
     return f"seat:web:{table}:{player}"
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Action:
-    """One decision at a players' table, as stored and replayed."""
-
-    seat: int
-    action: str
-    amount: int | None = None
-    timed_out: bool = False
 
 
 class Chips:
@@ -103,19 +93,22 @@ class Chips:
             found = balances(conn, ids.values())
         return {key: found[ids[name]] for key, name in names.items() if key != HOUSE}
 
-    def record(self, shoe_id: int, seq: int, action: Action, moves: Mapping[str, int]) -> None:
-        """Store decision ``seq`` of shoe ``shoe_id`` and the money it moved (by player,
-        `POT` and ``house``), in one transaction; a decision stored twice is refused."""
+    def record(
+        self, shoe_id: int, seq: int, action: Action, timed_out: bool, moves: Mapping[str, int]
+    ) -> None:
+        """Store decision ``seq`` of shoe ``shoe_id`` (``timed_out``: the clock took the
+        house's rule) and the money it moved (by player, `POT` and ``house``), in one
+        transaction; a decision stored twice is refused."""
         with writing(self.ledger.engine) as conn:
             txn = self._post(conn, f"decision {shoe_id}:{seq}", moves)
             conn.execute(
                 skill_actions.insert().values(
                     shoe_id=shoe_id,
                     seq=seq,
-                    seat=action.seat,
-                    action=action.action,
+                    seat=-1 if action.seat is None else action.seat,
+                    action=action.act.value,
                     amount=action.amount,
-                    timed_out=action.timed_out,
+                    timed_out=timed_out,
                     transaction_id=txn,
                 )
             )
@@ -128,8 +121,8 @@ class Chips:
         ids = account_ids(conn, [names[key] for key in moves])
         return post(conn, memo, {ids[names[key]]: amount for key, amount in moves.items()})
 
-    def actions(self, shoe_id: int) -> list[Action]:
-        """Shoe ``shoe_id``'s decisions, in order."""
+    def actions(self, shoe_id: int) -> list[tuple[Action, bool]]:
+        """Shoe ``shoe_id``'s decisions in order, each with whether the clock took it."""
         with self.ledger.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(skill_actions)
@@ -137,11 +130,13 @@ class Chips:
                 .order_by(skill_actions.c.seq)
             ).mappings()
             return [
-                Action(
-                    seat=int(r["seat"]),
-                    action=str(r["action"]),
-                    amount=None if r["amount"] is None else int(r["amount"]),
-                    timed_out=bool(r["timed_out"]),
+                (
+                    Action(
+                        act=Act(r["action"]),
+                        seat=None if r["seat"] < 0 else int(r["seat"]),
+                        amount=int(r["amount"] or 0),
+                    ),
+                    bool(r["timed_out"]),
                 )
                 for r in rows
             ]

@@ -6,7 +6,8 @@ order; each shoe is provably fair (`baccara.fair`), shuffled from the server's
 committed seed and every seated player's client seed in seat order, and played by the
 players seated when it starts. Whoever the engine says must act is asked, with a
 deadline shown to all; a player who does not answer in time (or is not connected)
-gets the house's fixed rule (`house_default`).
+gets the house's fixed rule (`CheminTable.default_action`). Each finished shoe's
+record, with every decision, is published for ``baccara verify``.
 
 Every decision is one database transaction (`baccara.db.chips.Chips.record`): its row
 and the money it moved, mirrored from the engine (each player's chips, the pot on the
@@ -29,7 +30,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from baccara.db.books import HOUSE
-from baccara.db.chips import POT, Action, Chips
+from baccara.db.chips import POT, Chips
 from baccara.db.ledger import BetError, Ledger
 from baccara.fair import FairShoe
 from baccara.money import format_money
@@ -38,28 +39,16 @@ from baccara.server.auth import User
 from baccara.server.runner import Fault, Listener, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
-from baccara.shoe import Shoe, ShoeRules
-from baccara.skill import tableaux
-from baccara.skill.chemin import CheminError, CheminEvent, CheminTable, Phase
+from baccara.shoe import ShoeRules
+from baccara.skill import records
+from baccara.skill.actions import Act, Action
+from baccara.skill.chemin import CheminError, CheminTable, Phase
 from baccara.variants import Variant
 
-__all__ = ["ACTIONS", "CheminRunner", "CheminTiming", "house_default"]
+__all__ = ["CheminRunner", "CheminTiming", "money"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
-
-ACTIONS = (
-    "open_bank",
-    "pass_bank",
-    "keep_bank",
-    "stake",
-    "banco",
-    "draw",
-    "stand",
-    "banker_draw",
-    "banker_stand",
-)
-"""Every decision a player can send, by the engine's action names."""
 
 _CHOICES: dict[Phase, tuple[str, ...]] = {
     Phase.BANK: ("open_bank", "pass_bank"),
@@ -77,75 +66,6 @@ class CheminTiming:
     decision_seconds: float = 20.0
     seed_seconds: float = 8.0  # between a shoe's commitment and its shuffle
     result_seconds: float = 3.0
-
-
-def actor(table: CheminTable) -> int | None:
-    """The seat that must decide now, or None (between shoes)."""
-    if table.phase in (Phase.BANK, Phase.AFTER, Phase.BANKER):
-        return table.banker
-    if table.phase is Phase.STAKES:
-        return table.to_act
-    if table.phase is Phase.PUNTER:
-        return table.player_seat
-    return None
-
-
-def house_default(table: CheminTable) -> Action:
-    """The house's fixed rule for the seat that does not answer: the bank passes on, a
-    punter declines to cover it, a punter on 5 and a banker in a free cell play as the
-    house tableau binds them.
-
-    >>> from baccara.cards import parse_cards
-    >>> table = CheminTable(names=("Ann", "Bob"), bankrolls=(10_000,) * 2,
-    ...     shoe=Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9))
-    >>> house_default(table)
-    Action(seat=0, action='pass_bank', amount=None, timed_out=True)
-    """
-    seat = actor(table)
-    if seat is None:
-        raise CheminError("nobody has to decide now")
-    phase = table.phase
-    if phase in (Phase.BANK, Phase.AFTER):
-        return Action(seat=seat, action="pass_bank", timed_out=True)
-    if phase is Phase.STAKES:
-        return Action(seat=seat, action="stake", amount=0, timed_out=True)
-    if phase is Phase.PUNTER:
-        draws = tableaux.house_punter_draws(table.punter_total)
-        return Action(seat=seat, action="draw" if draws else "stand", timed_out=True)
-    draws = tableaux.house_banker_draws(table.banker_total, table.punter_third, table.tableau)
-    return Action(seat=seat, action="banker_draw" if draws else "banker_stand", timed_out=True)
-
-
-def apply(table: CheminTable, action: Action) -> tuple[CheminEvent, ...]:
-    """Play ``action`` on ``table`` (the engine checks it: `CheminError` if not allowed)."""
-    if actor(table) != action.seat:
-        who = actor(table)
-        raise CheminError(
-            "it is nobody's turn now"
-            if who is None
-            else f"it is {table.names[who]}'s turn, not {table.names[action.seat]}'s"
-        )
-    name = action.action
-    if name in ("open_bank", "stake"):
-        if action.amount is None:
-            raise CheminError(f"{name.replace('_', ' ')} needs an amount")
-        return (
-            table.open_bank(action.amount)
-            if name == "open_bank"
-            else table.stake(action.seat, action.amount)
-        )
-    plays: dict[str, Callable[[], tuple[CheminEvent, ...]]] = {
-        "pass_bank": table.pass_bank,
-        "keep_bank": table.keep_bank,
-        "banco": lambda: table.banco(action.seat),
-        "draw": table.draw,
-        "stand": table.stand,
-        "banker_draw": table.banker_draw,
-        "banker_stand": table.banker_stand,
-    }
-    if name not in plays:
-        raise CheminError(f"unknown decision {name!r}: one of {', '.join(ACTIONS)}")
-    return plays[name]()
 
 
 def money(table: CheminTable) -> dict[str, int]:
@@ -196,6 +116,7 @@ class CheminRunner:
         self.decisions = 0  # decisions stored in this shoe
         self.deadline = 0.0
         self.news: deque[str] = deque(maxlen=12)
+        self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.stopping = False
         self.phase = "starting"
         self.wake = asyncio.Event()
@@ -223,7 +144,7 @@ class CheminRunner:
     def view(self, kind: type[P.CheminState], **extra: Any) -> P.CheminState:
         """The table as everybody sees it (no card of the shoe before it is dealt)."""
         table = self.table
-        who = None if table is None else actor(table)
+        who = None if table is None else table.actor
         in_shoe = () if table is None else table.names
         dealt = table is not None and table.phase in (Phase.PUNTER, Phase.BANKER)
         return kind(
@@ -307,27 +228,31 @@ class CheminRunner:
         table = self.table
         if table is None or user.name not in table.names:
             raise BetError("not_your_turn", "you are not playing this shoe")
-        action = Action(seat=table.names.index(user.name), action=name, amount=amount)
-        await self._decide(action)
+        action = Action(act=Act(name), seat=table.names.index(user.name), amount=amount or 0)
+        await self._decide(action, timed_out=False)
 
-    async def _decide(self, action: Action) -> None:
+    async def _decide(self, action: Action, *, timed_out: bool) -> None:
         async with self.lock:
             table = self.table
             assert table is not None and self.shoe_id is not None
             before = money(table)
             try:
-                events = apply(table, action)
+                events = table.apply(action)
             except CheminError as error:
-                raise BetError("not_allowed", str(error)) from None
+                code = "not_your_turn" if action.seat != table.actor else "not_allowed"
+                raise BetError(code, str(error)) from None
             after = money(table)
             moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
             try:
-                await self.db_write(self.chips.record, self.shoe_id, self.decisions, action, moves)
+                await self.db_write(
+                    self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
+                )
             except Exception:
                 log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
                 await self.db_write(self._replay)
                 raise
             self.decisions += 1
+            self.fault("after_decision")  # stored, not yet shown to anybody
             self.news.extend(event.text for event in events)
             self.deadline = time.time() + self.timing.decision_seconds
             self.emit_state()
@@ -358,27 +283,38 @@ class CheminRunner:
         assert seats is not None
         self.table = self._engine([s["name"] for s in seats], [s["chips"] for s in seats])
         actions = self.chips.actions(self.shoe_id)
-        for action in actions:
-            apply(self.table, action)
+        for action, _ in actions:
+            self.table.apply(action)
         self.decisions = len(actions)
 
     def _engine(self, names: list[str], chips: list[int]) -> CheminTable:
-        assert self.fair is not None
-        shoe = self.fair.shoe()
-        cards = Shoe(shoe.cards, rules=self.shoe_rules)
-        cards.burn()
+        """The engine for this shoe: shuffled with each seat's seed (a player who sent none
+        shuffles with the name), or, after a restart, again from the stored seeds."""
+        fair = self.fair
+        assert fair is not None
+        if fair.sealed:
+            shoe = fair.shoe()
+            shoe.burn()
+        else:
+            seeds = [self.client_seeds.get(name, name) for name in names]
+            shoe = records.table_shoe(fair, seeds)
         return CheminTable(
-            names=names, bankrolls=chips, variant=self.variant, shoe=cards, minimum=self.minimum
+            names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
         )
 
-    async def _new_shoe(self) -> bool:
-        """Commit to a shoe, take the seated players' seeds, shuffle and deal it."""
+    async def _ready(self) -> tuple[list[str], dict[str, int]]:
         seated = list(self.players)
         stacks = await self.db(self.chips.stacks, seated)
         ready = [p for p in seated if p not in self.leaving and stacks[p] >= self.minimum]
+        return ready, stacks
+
+    async def _new_shoe(self) -> bool:
+        """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
+        players seated when the seeds close."""
+        ready, _ = await self._ready()
         if len(ready) < 2:
             return False
-        self.fair = FairShoe.new(self.variant, self.shoe_rules)
+        self.fair = records.new_game_shoe(self.variant, self.shoe_rules)
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
         self.phase = "shuffle"
@@ -386,9 +322,11 @@ class CheminRunner:
         self.news.append("A new shoe: send your seeds to shuffle it.")
         self.emit_state()
         await asyncio.sleep(self.timing.seed_seconds)
-        for name in ready:  # in seat order
-            if name in self.client_seeds:
-                self.fair.add_client_seed(self.client_seeds[name])
+        ready, stacks = await self._ready()
+        if len(ready) < 2:  # the committed shoe is never dealt: set aside, a new one comes
+            await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+            self.fair, self.shoe_id = None, None
+            return False
         seats = [{"name": name, "chips": stacks[name]} for name in ready]
         self.table = self._engine(ready, [stacks[name] for name in ready])  # seals the seeds
         await self.db_write(self._start, seats)
@@ -402,8 +340,17 @@ class CheminRunner:
         self.chips.set_seats(self.shoe_id, seats)
 
     async def _finish_shoe(self) -> None:
-        assert self.fair is not None and self.shoe_id is not None
+        assert self.fair is not None and self.shoe_id is not None and self.table is not None
         await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+        coups = records.chemin_coups(self.table.log)
+        if coups:
+            record = records.game_record(self.fair, coups)
+            self.records.append(record)
+            self.seq += 1
+            event = P.ShoeEnd(table=self.id, seq=self.seq, time=time.time(), record=record)
+            self.events.append((self.seq, text := event.model_dump_json()))
+            for listener in list(self.listeners):
+                listener.send_text(text)
         for name in sorted(self.leaving):
             await self.db_write(self.chips.cash_out, name)
             self.players.remove(name)
@@ -439,7 +386,7 @@ class CheminRunner:
                 return
             table = self.table
             assert table is not None
-        seat = actor(table)
+        seat = table.actor
         assert seat is not None
         present = self.connected(table.names[seat]) and table.names[seat] not in self.leaving
         if not present:
@@ -451,8 +398,10 @@ class CheminRunner:
         while self.decisions == due and time.time() < waiting_on and not self.stopping:
             await self._sleep(waiting_on - time.time())
         if self.decisions == due and not self.stopping:
-            with contextlib.suppress(BetError):  # somebody decided at the last moment
-                await self._decide(house_default(table))
+            default = table.default_action()
+            if default is not None:
+                with contextlib.suppress(BetError):  # somebody decided at the last moment
+                    await self._decide(default, timed_out=True)
         if table.phase is Phase.OVER or (table.phase is Phase.BANK and self.decisions != due):
             await asyncio.sleep(self.timing.result_seconds)
 

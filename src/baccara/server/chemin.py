@@ -115,6 +115,7 @@ class CheminRunner:
         self.shoe_id: int | None = None
         self.decisions = 0  # decisions stored in this shoe
         self.deadline = 0.0
+        self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.news: deque[str] = deque(maxlen=12)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.stopping = False
@@ -274,6 +275,8 @@ class CheminRunner:
             return ["the shoe had not started: a new one is made"]
         self.players = [seat["name"] for seat in seats]
         self._replay()
+        # the players reconnect: the decision due waits a whole clock for them
+        self.grace_until = time.time() + self.timing.decision_seconds
         return [f"shoe resumed after {self.decisions} decisions"]
 
     def _replay(self) -> None:
@@ -388,7 +391,10 @@ class CheminRunner:
             assert table is not None
         seat = table.actor
         assert seat is not None
-        present = self.connected(table.names[seat]) and table.names[seat] not in self.leaving
+        name = table.names[seat]
+        present = name not in self.leaving and (
+            self.connected(name) or time.time() < self.grace_until
+        )
         if not present:
             self.deadline = time.time()
         elif self.deadline < time.time():

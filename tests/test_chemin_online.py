@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from tests.support.harness import Player, ServerProcess
 
@@ -110,6 +111,10 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
         return {"seen": seen, "bankers": bankers, "record": record}
 
     got = asyncio.run(asyncio.wait_for(scenario(), 150))
+    lobby = httpx.get(f"{server.url}/api/tables").json()
+    assert [(t["id"], t["game"], t["seated"], t["roads"]) for t in lobby] == [
+        ("c1", "chemin-de-fer", 3, None)
+    ]
     news = " ".join(" ".join(state["news"]) for state in got["seen"])
     assert "Banco" in news, news[-2000:]
     assert len(got["bankers"]) >= 2, "the bank never passed"

@@ -326,7 +326,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/tables")
     async def lobby() -> list[TableSummary]:
-        return [views.summary(runner) for runner in state.tables.values()]
+        return [views.summary(runner) for runner in state.tables.values()] + [
+            views.players_summary(runner) for runner in state.players_tables.values()
+        ]
 
     @app.get("/api/protocol")
     async def protocol() -> dict[str, Any]:

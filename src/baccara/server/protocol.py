@@ -458,6 +458,7 @@ class TableSummary(_Out):
     """The lobby's line for a table (``/api/tables``)."""
 
     id: str
+    game: Literal["punto-banco", "chemin-de-fer", "banque"]
     variant: str
     title: str
     description: str
@@ -468,7 +469,8 @@ class TableSummary(_Out):
     squeeze: bool
     bets: list[BetSpot]
     limits: dict[str, dict[Literal["min", "max"], int]]
-    roads: RoadsView
+    roads: RoadsView | None
+    minimum: int | None = None  # a players' game: the least buy-in and bank
 
 
 class Snapshot(_Out):

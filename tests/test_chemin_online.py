@@ -125,6 +125,8 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(record["coups"]) > 3
+    # the same record, rebuilt from the database, is what players download
+    assert httpx.get(f"{server.url}/api/tables/c1/shoes").json()[0] == record
     book = Ledger.connect(server.config.database_url)
     try:
         assert book.check_invariants() == []

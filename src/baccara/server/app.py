@@ -352,6 +352,8 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
+        if table_id in state.players_tables:
+            return JSONResponse(await state.run(state.players_tables[table_id].shoe_records))
         if table_id not in state.tables:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
         return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))

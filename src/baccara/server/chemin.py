@@ -282,25 +282,46 @@ class CheminRunner:
     def _replay(self) -> None:
         """The engine at the last stored decision of the shoe in play."""
         assert self.fair is not None and self.shoe_id is not None
-        seats = self.chips.seats(self.shoe_id)
-        assert seats is not None
-        self.table = self._engine([s["name"] for s in seats], [s["chips"] for s in seats])
-        actions = self.chips.actions(self.shoe_id)
-        for action, _ in actions:
-            self.table.apply(action)
-        self.decisions = len(actions)
+        self.table = self.rebuild(self.fair, self.shoe_id)
+        self.decisions = len(self.chips.actions(self.shoe_id))
+
+    def rebuild(self, fair: FairShoe, shoe_id: int) -> CheminTable:
+        """Shoe ``shoe_id`` dealt again from its seeds with every decision stored."""
+        seats = self.chips.seats(shoe_id)
+        if seats is None:
+            raise CheminError(f"shoe {shoe_id} was never dealt")
+        shoe = fair.shoe()
+        shoe.burn()
+        table = CheminTable(
+            names=[s["name"] for s in seats],
+            bankrolls=[s["chips"] for s in seats],
+            variant=self.variant,
+            shoe=shoe,
+            minimum=self.minimum,
+        )
+        for action, _ in self.chips.actions(shoe_id):
+            table.apply(action)
+        return table
+
+    def shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The finished shoes' records, every decision in them, for ``baccara verify``
+        (rebuilt from the database, so they outlive a restart), newest first."""
+        out = []
+        for shoe_id, fair in self.shoes.finished(limit):
+            if self.chips.seats(shoe_id) is None:
+                continue  # set aside before it was dealt
+            coups = records.chemin_coups(self.rebuild(fair, shoe_id).log)
+            if coups:
+                out.append(records.game_record(fair, coups))
+        return out
 
     def _engine(self, names: list[str], chips: list[int]) -> CheminTable:
-        """The engine for this shoe: shuffled with each seat's seed (a player who sent none
-        shuffles with the name), or, after a restart, again from the stored seeds."""
+        """The engine for a new shoe: shuffled with each seat's seed (a player who sent
+        none shuffles with the name)."""
         fair = self.fair
         assert fair is not None
-        if fair.sealed:
-            shoe = fair.shoe()
-            shoe.burn()
-        else:
-            seeds = [self.client_seeds.get(name, name) for name in names]
-            shoe = records.table_shoe(fair, seeds)
+        seeds = [self.client_seeds.get(name, name) for name in names]
+        shoe = records.table_shoe(fair, seeds)
         return CheminTable(
             names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
         )

@@ -395,3 +395,17 @@ def test_the_game_ends_when_nobody_can_punt() -> None:
     table = CheminTable(names=("A", "B"), bankrolls=(5_000, 0), seed=1)
     table.open_bank(1_000)
     assert table.phase is Phase.OVER and table.bankrolls == [5_000, 0]
+
+
+def test_equal_stakes_the_first_to_speak_plays_even_with_banco_suivi() -> None:
+    """The largest stake plays the hand, the first in turn on a tie: banco suivi speaks first."""
+    shoe = Shoe.stacked(parse_cards("Kh 9h Qh Kd " + "2h 5s 3d Qc 9c 4d " * 8))
+    table = CheminTable(names=("Ann", "Bob", "Cy"), bankrolls=(10_000,) * 3, shoe=shoe)
+    table.open_bank(1_000)
+    table.stake(1, 0)
+    table.banco(2)  # the banker's natural: Cy loses his banco
+    table.keep_bank()
+    assert table.suivi == 2 and table.to_act == 2
+    table.stake(2, 500)
+    table.stake(1, 500)
+    assert table.player_seat == 2

@@ -17,6 +17,8 @@ import pytest
 from numba import njit
 
 from baccara import deal, rules
+from baccara.cards import Card
+from baccara.coup import deal_coup
 from baccara.deal import (
     ALL_FREE,
     OVER,
@@ -32,6 +34,7 @@ from baccara.deal import (
     step,
 )
 from baccara.exact import _tables as exact_tables
+from baccara.shoe import Shoe
 from baccara.sim import _kernels as kernels
 from baccara.skill import tableaux
 from baccara.skill.solver.models import deal_finals
@@ -176,6 +179,18 @@ def test_the_ending_table_is_the_model_entry_by_entry() -> None:
     index = deal.ending_index(p_two, b_two, seq[4], seq[5])  # type: ignore[arg-type]
     assert (np.array(table)[index] == outcomes).all()
     assert len(table) == 10**4
+
+
+def test_the_tables_deal_is_the_model_on_every_six_card_sequence() -> None:
+    """`coup.deal_coup` (the table's, the terminal's and the web's deal) plays every one
+    of the 10**6 sequences of point values as the model does."""
+    outcomes, _ = model_outcomes()
+    rank = {0: "K", 1: "A", **{v: str(v) for v in range(2, 10)}}
+    cards = {v: Card.parse(f"{rank[v]}s") for v in range(10)}
+    for index, sequence in enumerate(_sequences().T.tolist()):
+        coup = deal_coup(Shoe.stacked([cards[v] for v in sequence]))
+        got = (coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
+        assert got == tuple(outcomes[index]), sequence
 
 
 # -- the exact engine -----------------------------------------------------------------------

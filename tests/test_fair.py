@@ -213,3 +213,55 @@ def test_chi_square_detects_a_biased_shuffle() -> None:
     expected = shoes / size
     stat = sum((c - expected) ** 2 / expected for row in counts for c in row)
     assert float(chi2.sf(stat, (size - 1) ** 2)) < 1e-6
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 99}, "unknown record version 99"),
+        ({"version": "1"}, "unknown record version '1'"),
+        ({"coups": []}, "the record holds no coups"),
+    ],
+)
+def test_verify_refuses_an_unknown_version_and_an_empty_record(
+    change: dict[str, object], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both were accepted (exit 0) before record version 2; now one line and exit 2."""
+    doc = dict(_record("punto-banco").to_json(), **change)
+    with pytest.raises(FairError, match=message):
+        verify(doc)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(doc))
+    assert main(["verify", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_record_without_a_version_is_version_1() -> None:
+    doc = _record().to_json()
+    del doc["version"]
+    assert verify(doc).ok
+
+
+def test_a_players_game_shuffles_with_every_seat_seed_in_seat_order() -> None:
+    """Same seats' seeds, same shoe; another order or another seed, another shoe."""
+    chemin = find_variant("chemin-de-fer")
+
+    def shoe_of(seeds: list[str], added: tuple[str, ...] = ()) -> tuple[str, ...]:
+        fs = FairShoe.new(chemin, ShoeRules(decks=6), source=lambda n: b"\x2a" * n)
+        for seed in added:
+            fs.add_client_seed(seed)
+        return tuple(str(c) for c in fs.seat_shoe(seeds).cards)
+
+    first = shoe_of(["ann-7", "bob", "cy"])
+    assert shoe_of(["ann-7", "bob", "cy"]) == first
+    assert shoe_of(["ann-7", "bob", "cy"], added=("early",)) == first  # seat order wins
+    assert shoe_of(["bob", "ann-7", "cy"]) != first
+    assert shoe_of(["ann-7", "bob", "cy2"]) != first
+    assert first == tuple(str(c) for c in fair_cards("2a" * 32, ["ann-7", "bob", "cy"], 6))
+    fs = FairShoe.new(chemin, ShoeRules(decks=6), source=bytes)
+    fs.seat_shoe(["a", "b"])
+    with pytest.raises(FairError, match="already shuffled"):
+        fs.seat_shoe(["a", "b"])
+    with pytest.raises(FairError, match="printable ASCII"):
+        FairShoe.new(chemin, ShoeRules(decks=6)).seat_shoe(["a", "\t"])

@@ -19,10 +19,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from baccara import rules
 from baccara.cards import Card, CardError, format_cards, hand_total, parse_cards
-from baccara.deal import Deal, DealState, Side, step
+from baccara.deal import FIRST_CARDS, Deal, DealState, Side, step
 from baccara.shoe import Shoe
 
 __all__ = [
@@ -250,13 +251,29 @@ def deal_coup(shoe: Shoe) -> Coup:
     """
     shoe.start_coup()
     hands: dict[Side, list[Card]] = {Side.PLAYER: [], Side.BANKER: []}
-    state = DealState()
-    while isinstance(now := step(state), Deal):
+    for first in FIRST_CARDS:
+        hands[first].append(shoe.draw())
+    p_two, b_two = hand_total(hands[Side.PLAYER]), hand_total(hands[Side.BANKER])
+    third: int | None = None
+    while (side := _next_card(p_two, b_two, third, len(hands[Side.BANKER]))) is not None:
         card = shoe.draw()
-        hands[now.side].append(card)
-        state = state.given(now.side, card.points)
+        hands[side].append(card)
+        if side is Side.PLAYER:
+            third = card.points
     shoe.finish_coup()
     return Coup(player=tuple(hands[Side.PLAYER]), banker=tuple(hands[Side.BANKER]))
+
+
+@cache
+def _next_card(p_two: int, b_two: int, third: int | None, banker_cards: int) -> Side | None:
+    """Who gets the card after the first four (None: the coup is over), asked of the
+    dealer (`baccara.deal.step`) once per cell: the two-card totals, the Player's third
+    card if any, the Banker's card count. (A hand's later cards count through its
+    total, so a stand-in ten for each hand's second card gives the same answer.)"""
+    player = (p_two, 0) if third is None else (p_two, 0, third)
+    banker = (b_two, 0) if banker_cards == 2 else (b_two, 0, 0)
+    now = step(DealState(player=player, banker=banker))
+    return now.side if isinstance(now, Deal) else None
 
 
 def deal_shoe(shoe: Shoe) -> Iterator[Coup]:

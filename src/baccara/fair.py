@@ -42,17 +42,21 @@ from baccara.shoe import Shoe, ShoeError, ShoeRules, fisher_yates
 from baccara.variants import Variant
 
 __all__ = [
+    "DECISIONS_VERSION",
     "DEFAULT_CLIENT_SEED",
     "RECORD_VERSION",
+    "RECORD_VERSIONS",
     "FairError",
     "FairShoe",
     "HmacStream",
     "ShoeRecord",
     "VerifyResult",
+    "check_commitment",
     "client_seed_bytes",
     "fair_cards",
     "fair_shoe",
     "new_server_seed",
+    "record_version",
     "rules_document",
     "rules_hash",
     "seed_hash",
@@ -60,6 +64,10 @@ __all__ = [
 ]
 
 RECORD_VERSION = 1
+"""The record of a shoe whose coups follow from the shoe alone (Punto Banco)."""
+DECISIONS_VERSION = 2
+"""The record of a players' game: each coup with its decisions (`baccara.skill.records`)."""
+RECORD_VERSIONS = (RECORD_VERSION, DECISIONS_VERSION)
 DEFAULT_CLIENT_SEED = "baccara"
 """The client seed used when no player gave one."""
 MAX_CLIENT_SEED = 64
@@ -282,6 +290,26 @@ class FairShoe:
             raise FairError(f"this shoe already has {MAX_CLIENT_SEEDS} client seeds")
         self.client_seeds.append(seed)
 
+    def seat_shoe(self, seat_seeds: Sequence[str]) -> Shoe:
+        """Shuffle a players' game's shoe from every seated player's seed, in seat order.
+
+        The seeds' "each player having the right to shuffle in turn", made provably
+        fair: the client seeds become exactly ``seat_seeds`` (the first seat's first),
+        whatever arrived before, and are sealed.
+
+        >>> from baccara.variants import find_variant
+        >>> fs = FairShoe.new(find_variant("chemmy"), ShoeRules(decks=1), source=bytes)
+        >>> fs.seat_shoe(["ann", "bob"]).cards == fair_cards(fs.server_seed, ["ann", "bob"], 1)
+        True
+        >>> fs.client_seeds, fs.sealed
+        (['ann', 'bob'], True)
+        """
+        if self.sealed:
+            raise FairError("the shoe is already shuffled: client seeds go to the next shoe")
+        client_seed_bytes(seat_seeds)  # checks each seed and their number
+        self.client_seeds = list(seat_seeds)
+        return self.shoe()
+
     def shoe(self) -> Shoe:
         """Shuffle the shoe (this seals the client seeds)."""
         self.sealed = True
@@ -297,6 +325,27 @@ class FairShoe:
             client_seeds=tuple(self.client_seeds),
             coups=tuple(coups),
         )
+
+
+def record_version(data: Any) -> int:
+    """The ``version`` of a record document (1 when absent); `FairError` if unknown.
+
+    >>> record_version({"version": 2}), record_version({})
+    (2, 1)
+    >>> record_version({"version": 99})
+    Traceback (most recent call last):
+    ...
+    baccara.fair.FairError: bad record: unknown record version 99 (this baccara reads 1 and 2)
+    """
+    if not isinstance(data, Mapping):
+        raise FairError("bad record: expected a JSON object")
+    version = data.get("version", RECORD_VERSION)
+    if isinstance(version, bool) or version not in RECORD_VERSIONS:
+        known = " and ".join(str(v) for v in RECORD_VERSIONS)
+        raise FairError(
+            f"bad record: unknown record version {version!r} (this baccara reads {known})"
+        )
+    return int(version)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -324,9 +373,12 @@ class ShoeRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> ShoeRecord:
-        """Read a record document; raise `FairError` naming what is missing or wrong."""
-        if not isinstance(data, Mapping):
-            raise FairError("bad record: expected a JSON object")
+        """Read a version 1 record; raise `FairError` naming what is missing or wrong."""
+        if record_version(data) != RECORD_VERSION:
+            raise FairError(
+                f"bad record: version {data['version']} records a players' game "
+                "(read it with baccara.skill.records)"
+            )
         missing = [
             key
             for key in ("server_seed", "server_seed_hash", "rules", "rules_hash", "coups")
@@ -339,6 +391,8 @@ class ShoeRecord:
             raise FairError("bad record: client_seeds must be a list of strings")
         if not isinstance(coups, list) or not all(isinstance(c, str) for c in coups):
             raise FairError("bad record: coups must be a list of coup notations")
+        if not coups:
+            raise FairError("bad record: the record holds no coups")
         if not isinstance(rules, Mapping):
             raise FairError("bad record: rules must be an object")
         return cls(
@@ -362,6 +416,12 @@ class VerifyResult:
     coups_in_shoe: int
     problems: tuple[str, ...]
     first_cards: tuple[str, ...] = ()
+    coup_problems: tuple[tuple[int, str], ...] = ()
+    """The problems of single coups: (coup number from 1, problem), also in ``problems``."""
+    decisions_checked: int | None = None
+    """How many players' decisions were replayed (a version 2 record; None for version 1)."""
+    family: str = "punto-banco"
+    """The game family of the record's rules."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready document."""
@@ -373,6 +433,11 @@ class VerifyResult:
             "coups_in_shoe": self.coups_in_shoe,
             "problems": list(self.problems),
             "first_cards": list(self.first_cards),
+            "family": self.family,
+            "decisions_checked": self.decisions_checked,
+            "coup_problems": [
+                {"coup": number, "problem": text} for number, text in self.coup_problems
+            ],
         }
 
 
@@ -387,13 +452,10 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
     coup it holds must be the one the shoe deals at that place.
     """
     rec = record if isinstance(record, ShoeRecord) else ShoeRecord.from_json(record)
-    problems: list[str] = []
-    seed_ok = seed_hash(rec.server_seed) == rec.server_seed_hash.lower()
-    if not seed_ok:
-        problems.append("the server seed does not hash to the published server_seed_hash")
-    rules_ok = rules_hash(rec.rules) == rec.rules_hash.lower()
-    if not rules_ok:
-        problems.append("the rules do not hash to the published rules_hash")
+    seed_ok, rules_ok, problems = check_commitment(
+        rec.server_seed, rec.server_seed_hash, rec.rules, rec.rules_hash
+    )
+    by_coup: list[tuple[int, str]] = []
     try:
         shoe = fair_shoe(rec.server_seed, rec.client_seeds, _shoe_rules(rec.rules))
     except ShoeError as error:
@@ -403,12 +465,13 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         try:
             given = Coup.parse(text).notation()
         except CoupError as error:
-            problems.append(f"coup {number}: {error}")
+            by_coup.append((number, str(error)))
             continue
         if number > len(dealt):
-            problems.append(f"coup {number} ({given}): the shoe deals only {len(dealt)} coups")
+            by_coup.append((number, f"({given}) the shoe deals only {len(dealt)} coups"))
         elif dealt[number - 1] != given:
-            problems.append(f"coup {number}: recorded {given}, the shoe deals {dealt[number - 1]}")
+            by_coup.append((number, f"recorded {given}, the shoe deals {dealt[number - 1]}"))
+    problems.extend(f"coup {number}: {text}" for number, text in by_coup)
     first = tuple(str(card) for card in shoe.cards[:8])
     return VerifyResult(
         ok=not problems,
@@ -418,4 +481,19 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         coups_in_shoe=len(dealt),
         problems=tuple(problems),
         first_cards=first,
+        coup_problems=tuple(by_coup),
     )
+
+
+def check_commitment(
+    server_seed: str, published_seed_hash: str, rules: Mapping[str, Any], published_rules_hash: str
+) -> tuple[bool, bool, list[str]]:
+    """Whether a revealed seed and rules match their published hashes, and the problems."""
+    seed_ok = seed_hash(server_seed) == published_seed_hash.lower()
+    rules_ok = rules_hash(rules) == published_rules_hash.lower()
+    problems = []
+    if not seed_ok:
+        problems.append("the server seed does not hash to the published server_seed_hash")
+    if not rules_ok:
+        problems.append("the rules do not hash to the published rules_hash")
+    return seed_ok, rules_ok, problems

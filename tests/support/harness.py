@@ -138,8 +138,11 @@ class Player:
             self.token = reply.cookies["baccara_session"]
             return int(reply.json()["balance"])
 
-    async def join(self, table: str, *, since: int | None = None) -> dict[str, Any]:
-        """Open the WebSocket, join ``table`` and return the snapshot."""
+    async def join(
+        self, table: str, *, since: int | None = None, first: str = "snapshot"
+    ) -> dict[str, Any]:
+        """Open the WebSocket, join ``table`` and return its ``first`` message (the
+        snapshot; ``chemin``, the table's state, at a Chemin de Fer table)."""
         from websockets.asyncio.client import connect
 
         self.table = table
@@ -153,7 +156,7 @@ class Player:
         if since is not None:
             message["since"] = since
         await self.send(message)
-        return await self.expect(lambda m: m["type"] == "snapshot")
+        return await self.expect(lambda m: m["type"] == first)
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send one message (a dict as JSON, a str as it is)."""

@@ -7,7 +7,8 @@ import json
 import click
 
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail
-from baccara.fair import FairError, verify
+from baccara.fair import FairError
+from baccara.skill.replay import verify
 from baccara.variants import find_variant, variants_of
 
 __all__ = ["COMMANDS"]
@@ -38,7 +39,9 @@ def check_tables(tables: tuple[str, ...]) -> None:
 def verify_command(record_file: str, as_json: bool) -> None:
     """Check a revealed shoe record (JSON): seed, rules and every coup.
 
-    Exit status 0 when everything matches, 1 when it does not, 2 on bad input.
+    A players' game's record (version 2) is dealt again with its decisions, each
+    checked against the house tableau. Exit status 0 when everything matches, 1 when
+    it does not, 2 on bad input.
     """
     try:
         with click.open_file(record_file, encoding="utf-8") as handle:
@@ -53,6 +56,11 @@ def verify_command(record_file: str, as_json: bool) -> None:
         fail(str(error))
     if as_json:
         echo_json(result.to_json())
+    elif result.ok and result.decisions_checked is not None:
+        click.echo(
+            f"OK: seed hash, rules hash and {result.coups_checked} {result.family} coups "
+            f"match, with their {result.decisions_checked} decisions"
+        )
     elif result.ok:
         click.echo(
             f"OK: seed hash, rules hash and {result.coups_checked} coups match "
@@ -92,6 +100,20 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "--allow-origin", "origins", multiple=True, metavar="URL", help="Another allowed Origin."
 )
 @click.option("--bets-per-second", default=10.0, show_default=True, type=click.FloatRange(0.1))
+@click.option(
+    "--bots",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 11),
+    help="At a Chemin de Fer table: seats filled by bots playing the solver's equilibrium.",
+)
+@click.option(
+    "--decision-seconds",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(1, 600),
+    help="At a Chemin de Fer table: each decision's clock (then the house's rule).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -104,6 +126,8 @@ def serve_command(
     bets_per_second: float,
     squeeze: bool,
     squeeze_seconds: float,
+    bots: int,
+    decision_seconds: float,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
@@ -130,6 +154,8 @@ def serve_command(
         bet_burst=max(30.0, 3 * bets_per_second),
         squeeze=squeeze,
         squeeze_seconds=squeeze_seconds,
+        bots=bots,
+        decision_seconds=decision_seconds,
     )
     try:
         app = create_app(config)

@@ -14,7 +14,8 @@ Money (minor units, `BigInteger`):
 
 The terminal store: ``table_sessions``, ``table_shoes``, ``table_events``,
 ``table_seats``, ``table_hands``. The online table: ``rounds``, ``bets``,
-``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``.
+``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``; the players'
+games online add ``skill_actions`` (every decision of a shoe, in order).
 
 >>> sorted(metadata.tables)[:3]
 ['bets', 'online_shoes', 'round_settlements']
@@ -38,6 +39,7 @@ __all__ = [
     "sessions",
     "settlements",
     "shoes",
+    "skill_actions",
     "transactions",
     "users",
     "web_sessions",
@@ -186,6 +188,21 @@ online_shoes = sa.Table(
     sa.Column("client_seeds", sa.JSON, nullable=False),
     sa.Column("sealed", sa.Boolean, nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=True),  # a players' game: names and stacks at start
+)
+
+skill_actions = sa.Table(
+    "skill_actions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("shoe_id", sa.Integer, sa.ForeignKey("online_shoes.id"), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=True),
+    sa.Column("timed_out", sa.Boolean, nullable=False),
+    sa.Column("transaction_id", sa.Integer, sa.ForeignKey(transactions.c.id), nullable=True),
+    sa.UniqueConstraint("shoe_id", "seq", name="uq_skill_actions_shoe_seq"),
 )
 users = sa.Table(
     "web_users",

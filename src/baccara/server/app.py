@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from baccara.db.ledger import Ledger
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
+from baccara.server.chemin import CheminRunner, CheminTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
@@ -63,6 +64,10 @@ class ServerConfig:
     decks: int | None = None
     squeeze: bool = False
     squeeze_seconds: float = 8.0
+    decision_seconds: float = 20.0  # a players' game: each decision's clock
+    seed_seconds: float = 8.0  # a players' game: the seated players' seeds before a shoe
+    bots: int = 0  # a players' game: seats filled by bots of the solver's equilibrium
+    bot_seconds: float = 1.0
 
 
 @dataclass(slots=True)
@@ -74,6 +79,7 @@ class ServerState:
     auth: Auth
     executor: ThreadPoolExecutor
     tables: dict[str, TableRunner] = field(default_factory=dict)
+    players_tables: dict[str, CheminRunner] = field(default_factory=dict)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
@@ -102,10 +108,12 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     Traceback (most recent call last):
     ...
     baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
-    >>> _table_specs(("chemmy",))
+    >>> _table_specs(("c=chemmy",))
+    [('c', 'chemmy', False)]
+    >>> _table_specs(("banque",))
     Traceback (most recent call last):
     ...
-    ValueError: bad table 'chemmy': chemin-de-fer is a players' game (Chemin de Fer); the web table plays the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini; the players' games come online in a later release
+    ValueError: bad table 'banque': banque is a players' game (Baccarat Banque); the web table plays the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini, and Chemin de Fer; Baccarat Banque comes online in a later release
     """
     out = []
     for number, spec in enumerate(specs, start=1):
@@ -115,12 +123,14 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
         name, _, variant = base.partition("=")
         table_id, variant = (name, variant) if variant else (f"t{number}", name)
         found = find_variant(variant)  # refused here, in one line, not at start-up
-        if not found.house_banked:
+        if not found.house_banked and found.family is not Family.CHEMIN_DE_FER:
             raise ValueError(
                 f"bad table {spec!r}: {found.name} is a players' game ({found.family.label}); "
-                f"the web table plays {WEB_GAMES}; the players' games come online in a later "
-                "release"
+                f"the web table plays {WEB_GAMES}, and Chemin de Fer; {found.family.label} "
+                "comes online in a later release"
             )
+        if option and not found.house_banked:
+            raise ValueError(f"bad table {spec!r}: {found.family.label} is not squeezed")
         out.append((table_id, variant, squeeze or option == "squeeze"))
     return out
 
@@ -174,9 +184,28 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         owned = await state.run(_lock_tables, state, [table_id for table_id, *_ in specs])
         for table_id, variant, squeeze in specs:
             if table_id in owned:
+                game = find_variant(variant)
+                if not game.house_banked:
+                    state.players_tables[table_id] = CheminRunner(
+                        table_id=table_id,
+                        variant=game,
+                        ledger=ledger,
+                        executor=executor,
+                        batcher=batcher,
+                        timing=CheminTiming(
+                            decision_seconds=config.decision_seconds,
+                            seed_seconds=config.seed_seconds,
+                            result_seconds=config.result_seconds,
+                            bot_seconds=config.bot_seconds,
+                        ),
+                        fault=fault,
+                        decks=config.decks,
+                        bots=config.bots,
+                    )
+                    continue
                 state.tables[table_id] = TableRunner(
                     table_id=table_id,
-                    variant=find_variant(variant),
+                    variant=game,
                     ledger=ledger,
                     executor=executor,
                     batcher=batcher,
@@ -186,7 +215,11 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
                     squeeze=squeeze,
                 )
         batcher.start()
-        for runner in state.tables.values():
+        runners: list[TableRunner | CheminRunner] = [
+            *state.tables.values(),
+            *state.players_tables.values(),
+        ]
+        for runner in runners:
             state.tasks.append(asyncio.create_task(runner.run()))
         # Everything loaded so far lives as long as the server: keep it out of the
         # collector's full passes, which otherwise stop every thread for 0.1-0.2 s.
@@ -195,7 +228,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         try:
             yield
         finally:
-            for runner in state.tables.values():
+            for runner in runners:
                 runner.stopping = True
             for task in state.tasks:
                 task.cancel()
@@ -297,7 +330,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/tables")
     async def lobby() -> list[TableSummary]:
-        return [views.summary(runner) for runner in state.tables.values()]
+        return [views.summary(runner) for runner in state.tables.values()] + [
+            views.players_summary(runner) for runner in state.players_tables.values()
+        ]
 
     @app.get("/api/protocol")
     async def protocol() -> dict[str, Any]:
@@ -321,6 +356,8 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
+        if table_id in state.players_tables:
+            return JSONResponse(await state.run(state.players_tables[table_id].shoe_records))
         if table_id not in state.tables:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
         return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))

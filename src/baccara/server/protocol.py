@@ -15,7 +15,7 @@ baccara.server.protocol.ProtocolError: bad amount: a positive whole number of ce
 >>> read_client('{"type": "fly"}').code
 Traceback (most recent call last):
 ...
-baccara.server.protocol.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze or ping
+baccara.server.protocol.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, act, ping
 """
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ __all__ = [
     "MAX_AMOUNT",
     "MAX_MESSAGE",
     "Account",
+    "ActMessage",
     "BetAck",
     "BetMessage",
     "BetSpot",
+    "CheminState",
     "ClientMessage",
     "Credentials",
     "ErrorMessage",
@@ -106,6 +108,38 @@ class SqueezeMessage(_In):
     peel: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
+class SitMessage(_In):
+    """Sit at a players' table, buying ``buy_in`` of chips from the wallet."""
+
+    type: Literal["sit"]
+    buy_in: Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
+
+
+class LeaveMessage(_In):
+    """Leave a players' table (the chips go back to the wallet)."""
+
+    type: Literal["leave"]
+
+
+class ActMessage(_In):
+    """A decision at a players' table: set, keep or pass the bank, stake or banco,
+    draw or stand (as punter on 5, or as banker in a free cell)."""
+
+    type: Literal["act"]
+    action: Literal[
+        "open_bank",
+        "pass_bank",
+        "keep_bank",
+        "stake",
+        "banco",
+        "draw",
+        "stand",
+        "banker_draw",
+        "banker_stand",
+    ]
+    amount: Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)] | None = None
+
+
 class PingMessage(_In):
     """Are you there? Answered with ``pong`` and the server's clock."""
 
@@ -113,7 +147,14 @@ class PingMessage(_In):
 
 
 ClientMessage = Annotated[
-    JoinMessage | BetMessage | SeedMessage | SqueezeMessage | PingMessage,
+    JoinMessage
+    | BetMessage
+    | SeedMessage
+    | SqueezeMessage
+    | SitMessage
+    | LeaveMessage
+    | ActMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
 _CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -129,10 +170,19 @@ _FIELD_ERRORS = {
     "seed": ("bad_seed", "bad client seed: a string of 1 to 64 characters"),
     "side": ("bad_side", "bad side: player or banker"),
     "peel": ("bad_peel", "peel must be a number from 0 to 1"),
+    "buy_in": ("bad_amount", "bad buy-in: a positive whole number of cents is required"),
+    "action": (
+        "bad_action",
+        "bad decision: open_bank, pass_bank, keep_bank, stake, banco, "
+        "draw, stand, banker_draw or banker_stand",
+    ),
 }
 
 
-def read_client(text: str) -> JoinMessage | BetMessage | SeedMessage | SqueezeMessage | PingMessage:
+_TYPES = ("join", "bet", "seed", "squeeze", "sit", "leave", "act", "ping")
+
+
+def read_client(text: str) -> Any:
     """Parse and validate one client message; raise `ProtocolError` naming the problem."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("bad_message", f"message too long: at most {MAX_MESSAGE} characters")
@@ -143,9 +193,9 @@ def read_client(text: str) -> JoinMessage | BetMessage | SeedMessage | SqueezeMe
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "malformed message: expected an object with a 'type'")
     kind = data["type"]
-    if kind not in ("join", "bet", "seed", "squeeze", "ping"):
+    if kind not in _TYPES:
         raise ProtocolError(
-            "bad_message", f"unknown message type {kind[:32]!r}: join, bet, seed, squeeze or ping"
+            "bad_message", f"unknown message type {kind[:32]!r}: {', '.join(_TYPES)}"
         )
     try:
         message: Any = _CLIENT.validate_python(data)
@@ -158,7 +208,7 @@ def read_client(text: str) -> JoinMessage | BetMessage | SeedMessage | SqueezeMe
         bet_id = data.get("bet_id")
         usable = isinstance(bet_id, str) and 0 < len(bet_id) <= 64
         raise ProtocolError(code, words, bet_id=bet_id if usable else None) from None
-    return message  # type: ignore[no-any-return]
+    return message
 
 
 class Credentials(_In):
@@ -323,6 +373,31 @@ class SqueezeStart(Event):
     ends_at: float
 
 
+class CheminState(Event):
+    """A Chemin de Fer table as everybody sees it, sent after every change: who is
+    seated, who plays this shoe and their chips, the bank and the stakes, whose turn it
+    is with the choices and the deadline, the hands once dealt, and the latest news."""
+
+    type: Literal["chemin"] = "chemin"
+    phase: str
+    players: list[str]
+    in_shoe: list[str]
+    chips: dict[str, int] | None
+    banker: str | None
+    bank: int
+    stakes: dict[str, int]
+    to_act: str | None
+    choices: list[str]
+    deadline: float | None
+    punter: str | None
+    punter_cards: list[str]
+    banker_cards: list[str]
+    news: list[str]
+    advice: str | None  # teaching mode: the tableau's rule and the equilibrium at a choice
+    minimum: int
+    fair: Commitment | None
+
+
 class Peel(_Out):
     """A squeezer's hand, relayed live (not logged)."""
 
@@ -384,6 +459,7 @@ class TableSummary(_Out):
     """The lobby's line for a table (``/api/tables``)."""
 
     id: str
+    game: Literal["punto-banco", "chemin-de-fer", "banque"]
     variant: str
     title: str
     description: str
@@ -394,7 +470,8 @@ class TableSummary(_Out):
     squeeze: bool
     bets: list[BetSpot]
     limits: dict[str, dict[Literal["min", "max"], int]]
-    roads: RoadsView
+    roads: RoadsView | None
+    minimum: int | None = None  # a players' game: the least buy-in and bank
 
 
 class Snapshot(_Out):
@@ -445,6 +522,7 @@ ServerMessage = Annotated[
     | SeatEvent
     | Notice
     | SqueezeStart
+    | CheminState
     | Peel
     | BetAck
     | Payout

@@ -19,9 +19,10 @@ from baccara.table.events import TableRules
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
+    from baccara.server.chemin import CheminRunner
     from baccara.server.runner import TableRunner
 
-__all__ = ["ack", "bet_spots", "roads_view", "snapshot", "summary"]
+__all__ = ["ack", "bet_spots", "players_summary", "roads_view", "snapshot", "summary"]
 
 
 def roads_view(roads: Roads) -> P.RoadsView:
@@ -64,6 +65,7 @@ def summary(runner: TableRunner) -> P.TableSummary:
     spots = bet_spots(runner.variant, runner.rules)
     return P.TableSummary(
         id=runner.id,
+        game=runner.variant.family.value,
         variant=runner.variant.name,
         title=runner.variant.title,
         description=runner.variant.description,
@@ -136,4 +138,24 @@ def ack(receipt: BetReceipt, table: str) -> P.BetAck:
         duplicate=receipt.duplicate,
         status=receipt.status,
         returned=receipt.returned,
+    )
+
+
+def players_summary(runner: CheminRunner) -> P.TableSummary:
+    """The lobby's line for a players' table (no layout of bets, no roads)."""
+    return P.TableSummary(
+        id=runner.id,
+        game=runner.variant.family.value,
+        variant=runner.variant.name,
+        title=runner.variant.title,
+        description=runner.variant.description,
+        phase=runner.phase if runner.table is None else runner.table.phase.value,
+        players=len({listener.user.name for listener in runner.listeners if listener.user}),
+        seats=runner.max_seats,
+        seated=len(runner.players),
+        squeeze=False,
+        bets=[],
+        limits={},
+        roads=None,
+        minimum=runner.minimum,
     )

@@ -8,6 +8,17 @@ Client to server::
     {"type": "squeeze", "side": "player", "peel": 0.4} # a squeezer bends the cards (1: turned)
     {"type": "ping"}
 
+At a players' table (Chemin de Fer)::
+
+    {"type": "sit", "buy_in": 50000}                   # chips from the wallet; play from the next shoe
+    {"type": "act", "action": "banco"}                 # or open_bank/stake with "amount", pass_bank,
+                                                       # keep_bank, draw, stand, banker_draw, banker_stand
+    {"type": "leave"}                                  # the chips go back to the wallet
+    {"type": "seed", "seed": "..."}                    # every seated player's seed shuffles the shoe
+
+and the table's state comes as ``chemin`` events (who plays, chips, the bank, whose turn,
+the choices and the deadline, the hands, the news).
+
 Server to client: ``snapshot`` (the whole table, on join), the table's events
 (``round_open``, ``bets`` (the layout, a few times a second), ``no_more_bets``, ``card``, ``result``, ``shoe``,
 ``shoe_end``, ``seat``, ``notice``, ``squeeze`` (at squeeze tables: the first cards
@@ -26,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -34,15 +45,22 @@ from pydantic import BaseModel
 
 from baccara.db.ledger import BetError
 from baccara.fair import FairError
+from baccara.server import protocol as P
 from baccara.server import views
+from baccara.server.auth import User
+from baccara.server.chemin import CheminRunner
 from baccara.server.protocol import (
+    ActMessage,
     BetMessage,
     ErrorMessage,
     JoinMessage,
+    LeaveMessage,
     PingMessage,
     Pong,
     ProtocolError,
     SeedAck,
+    SeedMessage,
+    SitMessage,
     SqueezeMessage,
     read_client,
 )
@@ -52,6 +70,8 @@ if TYPE_CHECKING:
     from baccara.server.app import ServerState
 
 __all__ = ["origin_allowed", "serve_socket"]
+
+Runner = TableRunner | CheminRunner
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -83,7 +103,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         return
     await socket.accept()
     listener = Listener(user)
-    runner: TableRunner | None = None
+    runner: Runner | None = None
     sender = asyncio.create_task(_send_loop(socket, listener))
     try:
         while True:
@@ -94,7 +114,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
                 )
                 continue
             reply = await _handle(text, state, listener, runner)
-            if isinstance(reply, TableRunner):
+            if isinstance(reply, TableRunner | CheminRunner):
                 runner = reply
             elif reply is not None:
                 listener.send(reply)
@@ -116,8 +136,8 @@ async def _send_loop(socket: WebSocket, listener: Listener) -> None:
 
 
 async def _handle(
-    text: str, state: ServerState, listener: Listener, runner: TableRunner | None
-) -> BaseModel | TableRunner | None:
+    text: str, state: ServerState, listener: Listener, runner: Runner | None
+) -> BaseModel | TableRunner | CheminRunner | None:
     try:
         message = read_client(text)
     except ProtocolError as error:
@@ -127,39 +147,82 @@ async def _handle(
     if isinstance(message, PingMessage):
         return Pong(server_time=time.time())
     if isinstance(message, JoinMessage):
-        target = state.tables.get(message.table)
-        if target is None:
-            return ErrorMessage(code="unknown_table", message=f"unknown table {message.table!r}")
-        if runner is not None:
-            runner.listeners.discard(listener)
-        snapshot = await views.snapshot(target, user)
-        listener.send(snapshot)
-        if message.since is not None:
-            for seq, event in list(target.events):
-                if message.since < seq <= snapshot.seq:
-                    listener.send_text(event[:-1] + ',"missed":true}')
-        target.listeners.add(listener)
-        target.take_seat(user)
-        return target
+        return await _join(message, state, listener, runner)
     if runner is None:
         return ErrorMessage(code="not_joined", message="join a table first")
+    try:
+        if isinstance(runner, CheminRunner):
+            return await _players_table(message, runner, user)
+        return await _house_table(message, state, runner, user)
+    except BetError as error:
+        return ErrorMessage(
+            code=error.code, message=str(error), bet_id=getattr(message, "bet_id", None)
+        )
+
+
+async def _join(
+    message: JoinMessage, state: ServerState, listener: Listener, runner: Runner | None
+) -> BaseModel | TableRunner | CheminRunner:
+    target: Runner | None = state.tables.get(message.table) or state.players_tables.get(
+        message.table
+    )
+    if target is None:
+        return ErrorMessage(code="unknown_table", message=f"unknown table {message.table!r}")
+    if runner is not None:
+        runner.listeners.discard(listener)
+    user = listener.user
+    if isinstance(target, CheminRunner):
+        snapshot: P.Snapshot | P.CheminState = target.view(P.CheminState)
+    else:
+        snapshot = await views.snapshot(target, user)
+    listener.send(snapshot)
+    if message.since is not None:
+        for seq, event in list(target.events):
+            if message.since < seq <= snapshot.seq:
+                listener.send_text(event[:-1] + ',"missed":true}')
+    target.listeners.add(listener)
+    if isinstance(target, TableRunner) and user is not None:
+        target.take_seat(user)
+    return target
+
+
+async def _house_table(
+    message: Any, state: ServerState, runner: TableRunner, user: User
+) -> BaseModel | None:
     if isinstance(message, BetMessage):
         if not state.bet_limiter.allow(user.name):
             return ErrorMessage(
                 code="rate_limited", message="too many bets: slow down", bet_id=message.bet_id
             )
-        try:
-            return await runner.place_bet(user, message)
-        except BetError as error:
-            return ErrorMessage(code=error.code, message=str(error), bet_id=message.bet_id)
+        return await runner.place_bet(user, message)
     if isinstance(message, SqueezeMessage):
-        try:
-            runner.peel(user, message.side, message.peel)
-        except BetError as error:
-            return ErrorMessage(code=error.code, message=str(error))
+        runner.peel(user, message.side, message.peel)
         return None
-    try:
-        await runner.db_write(runner.add_client_seed, message.seed)
-    except (FairError, BetError) as error:
-        return ErrorMessage(code=getattr(error, "code", "bad_seed"), message=str(error))
-    return SeedAck(table=runner.id, seed=message.seed)
+    if isinstance(message, SeedMessage):
+        try:
+            await runner.db_write(runner.add_client_seed, message.seed)
+        except FairError as error:
+            return ErrorMessage(code="bad_seed", message=str(error))
+        return SeedAck(table=runner.id, seed=message.seed)
+    return ErrorMessage(
+        code="wrong_table", message=f"{message.type} is for the players' games, not this table"
+    )
+
+
+async def _players_table(message: Any, runner: CheminRunner, user: User) -> BaseModel | None:
+    if isinstance(message, SitMessage):
+        await runner.sit(user, message.buy_in)
+    elif isinstance(message, LeaveMessage):
+        await runner.leave(user)
+    elif isinstance(message, ActMessage):
+        await runner.act(user, message.action, message.amount)
+    elif isinstance(message, SeedMessage):
+        runner.add_client_seed(user, message.seed)
+        return SeedAck(table=runner.id, seed=message.seed)
+    else:
+        return ErrorMessage(
+            code="wrong_table",
+            message=f"{message.type} is for the house-banked games, not a players' table",
+            bet_id=getattr(message, "bet_id", None),
+        )
+    return None

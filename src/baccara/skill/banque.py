@@ -27,9 +27,7 @@ knowing both tableaux, and his one hand settles each tableau on its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from baccara import rules
@@ -38,6 +36,21 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
+from baccara.skill.actions import Act, Action
+from baccara.skill.banque_events import (
+    BankAuctioned,
+    BankerDecided,
+    BankerLeft,
+    BanqueError,
+    BanqueEvent,
+    BidPlaced,
+    Phase,
+    StakePlaced,
+    Tableau,
+    TableauDecided,
+    TableauSettled,
+    TableauxDealt,
+)
 from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = [
@@ -57,112 +70,8 @@ __all__ = [
 ]
 
 
+_ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO}
 _COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
-
-
-class BanqueError(ValueError):
-    """An action the table's rules do not allow now."""
-
-
-class Phase(StrEnum):
-    """Where the table is; the value is its name."""
-
-    AUCTION = "auction"
-    STAKES = "stakes"
-    PUNTER = "punter"
-    BANKER = "banker"
-    OVER = "over"
-
-
-class Tableau(StrEnum):
-    """The two tableaux; the value is the notation."""
-
-    LEFT = "L"
-    RIGHT = "R"
-
-    @property
-    def word(self) -> str:
-        """``'left'`` or ``'right'``."""
-        return self.name.lower()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BanqueEvent:
-    """Something that happened at the table; ``text`` says it in words."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BidPlaced(BanqueEvent):
-    """A seat bid ``amount`` for the bank."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankAuctioned(BanqueEvent):
-    """The bank went to ``seat`` for ``amount``."""
-
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankerLeft(BanqueEvent):
-    """The banker left the bank (``reason``: retired, broke, shoe), taking ``returned``."""
-
-    seat: int
-    reason: str
-    returned: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StakePlaced(BanqueEvent):
-    """A punter staked ``amount`` on a tableau (0: he sat out)."""
-
-    seat: int
-    tableau: Tableau | None
-    amount: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableauxDealt(BanqueEvent):
-    """Two cards to each tableau and to the banker."""
-
-    left: tuple[Card, ...]
-    right: tuple[Card, ...]
-    banker: tuple[Card, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableauDecided(BanqueEvent):
-    """A tableau's punter drew (``card``) or stood; ``free`` if on 5."""
-
-    tableau: Tableau
-    draws: bool
-    card: Card | None
-    free: bool
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BankerDecided(BanqueEvent):
-    """The banker drew (``card``) or stood."""
-
-    draws: bool
-    card: Card | None
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TableauSettled(BanqueEvent):
-    """One tableau against the banker: the result and what each seat got back."""
-
-    tableau: Tableau
-    result: Result
-    punter_total: int
-    banker_total: int
-    payouts: tuple[tuple[int, int], ...]
 
 
 class BanqueTable:
@@ -204,6 +113,80 @@ class BanqueTable:
     def _record(self, events: list[BanqueEvent]) -> tuple[BanqueEvent, ...]:
         self.log.extend(events)
         return tuple(events)
+
+    # -- actions as values, and the house's default for a silent player -----------
+
+    @property
+    def actor(self) -> int | None:
+        """The seat that must act now: the punter to stake or to choose, or the banker.
+
+        None at the auction (any seat bids; the table closes it) and when over.
+        """
+        if self.phase is Phase.STAKES:
+            return self.to_act
+        if self.phase is Phase.PUNTER and self.live_tableau is not None:
+            return self.player_of(self.live_tableau)
+        return self.banker if self.phase is Phase.BANKER else None
+
+    def default_action(self) -> Action | None:
+        """What the house's fixed rule does when the clock runs out, or None.
+
+        At the auction a silent bidder does not bid: the auction closes on the best
+        bid (None if nobody bid). A silent punter sits out the coup; a silent banker
+        keeps the bank (he retires only by acting). On 5 a punter takes the house's
+        default (draw). The banker plays Punto Banco's rule against the live tableau
+        with the larger stake (the left one on a tie).
+
+        >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 5_000), seed=3)
+        >>> table.default_action() is None, table.apply(Action(act=Act.BID, seat=1, amount=900))[0].text
+        (True, 'B bids 9.00 for the bank.')
+        >>> table.default_action().act, table.close_auction()[0].seat, table.default_action()
+        (<Act.CLOSE_AUCTION: 'close_auction'>, 1, Action(act=<Act.STAKE: 'stake'>, seat=0, amount=0, tableau='L', reason='a silent punter sits out'))
+        """
+        phase, seat = self.phase, self.actor
+        if phase is Phase.AUCTION and self.bids:
+            return Action(act=Act.CLOSE_AUCTION, seat=None, reason="the auction closes")
+        if phase is Phase.STAKES:
+            return Action(act=Act.STAKE, seat=seat, tableau="L", reason="a silent punter sits out")
+        if phase is Phase.PUNTER and self.live_tableau is not None:
+            draws = tableaux.house_punter_draws(self.total(self.live_tableau))
+            act, word = (Act.DRAW, "draws") if draws else (Act.STAND, "stands")
+            return Action(act=act, seat=seat, reason=f"the punter {word} on 5 (house default)")
+        if phase is Phase.BANKER:
+            live = [t for t in Tableau if t not in self.settled]
+            against = max(live, key=lambda t: (sum(self.stakes[t].values()), t is Tableau.LEFT))
+            third = self.column(against)
+            total = hand_total(self.banker_cards)
+            draws = rules.banker_draws(total, None if third == rules.NO_CARD else third)
+            act = Act.BANKER_DRAW if draws else Act.BANKER_STAND
+            reason = (
+                f"the banker {act.word} on {total} by the rule against the {against.word} tableau"
+            )
+            return Action(act=act, seat=seat, reason=reason)
+        return None
+
+    def apply(self, action: Action) -> tuple[BanqueEvent, ...]:
+        """Do ``action`` (a player's, or `default_action`'s) if it is that seat's to do."""
+        act, seat = action.act, action.seat
+        if act not in _ACTS:
+            raise BanqueError(f"{act.value} is not an action of Baccarat Banque")
+        if act is Act.CLOSE_AUCTION:
+            return self.close_auction()
+        if seat is None:
+            raise BanqueError(f"{act.word}: which seat?")
+        if act is Act.BID:
+            return self.bid(seat, action.amount)
+        if act is Act.RETIRE:
+            if seat != self.banker:
+                raise BanqueError(f"{self.names[seat]} does not hold the bank")
+            return self.retire()
+        if seat != self.actor:
+            raise BanqueError(f"it is not seat {seat}'s turn to act")
+        if act is Act.STAKE:
+            tableau = Tableau(action.tableau or "L")
+            return self.stake(seat, tableau, action.amount)
+        method: Callable[[], tuple[BanqueEvent, ...]] = getattr(self, act.value)
+        return method()
 
     # -- facts ---------------------------------------------------------------------
 
@@ -432,6 +415,10 @@ class BanqueTable:
                 left=tuple(left),
                 right=tuple(right),
                 banker=tuple(bank),
+                banker_seat=-1 if self.banker is None else self.banker,
+                bank=self.bank,
+                left_stakes=tuple(self.stakes[Tableau.LEFT].items()),
+                right_stakes=tuple(self.stakes[Tableau.RIGHT].items()),
             )
         ]
         banker_natural = rules.is_natural(hand_total(bank))
@@ -498,7 +485,10 @@ class BanqueTable:
             text = f"{name} has {total} and draws {card}: {self.total(tableau)}."
         else:
             text = f"{name} has {total} and stands."
-        return [TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free)]
+        seat = self.player_of(tableau)
+        return [
+            TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free, seat=seat)
+        ]
 
     def can_banker_draw(self) -> bool:
         """Whether the banker may draw now."""
@@ -531,7 +521,8 @@ class BanqueTable:
             text = f"Banker has {total} and draws {card}: {hand_total(self.banker_cards)}."
         else:
             text = f"Banker has {total} and stands."
-        events: list[BanqueEvent] = [BankerDecided(text=text, draws=draws, card=card)]
+        seat = -1 if self.banker is None else self.banker
+        events: list[BanqueEvent] = [BankerDecided(text=text, draws=draws, card=card, seat=seat)]
         for tableau in Tableau:
             if tableau not in self.settled:
                 events.extend(self._settle(tableau))

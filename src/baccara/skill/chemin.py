@@ -31,8 +31,7 @@ returns the immutable events it caused, which are also appended to `log`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from enum import StrEnum
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from baccara import deal, rules
@@ -41,15 +40,18 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeRules
 from baccara.skill import tableaux
+from baccara.skill.actions import Act, Action
 from baccara.skill.chemin_events import (
     BancoCalled,
     BankerDecided,
     BankOpened,
     BankPassed,
+    CheminError,
     CheminEvent,
     CoupSettled,
     Dealt,
     NaturalShown,
+    Phase,
     PunterDecided,
     StakePlaced,
 )
@@ -72,19 +74,7 @@ __all__ = [
 ]
 
 
-class CheminError(ValueError):
-    """An action the table's rules do not allow now."""
-
-
-class Phase(StrEnum):
-    """Where the table is; the value is its name."""
-
-    BANK = "bank"  # the seat holding the shoe sets the bank (or declines it)
-    STAKES = "stakes"  # the punters cover the bank in turn, or call banco
-    PUNTER = "punter"  # the punter chooses on 5
-    BANKER = "banker"  # the banker chooses in a free cell
-    AFTER = "after"  # the banker won: he keeps the bank or passes it
-    OVER = "over"  # the shoe is finished
+_ACTS = frozenset(Act) - {Act.BID, Act.CLOSE_AUCTION, Act.RETIRE}
 
 
 class CheminTable:
@@ -173,6 +163,55 @@ class CheminTable:
     def _record(self, events: list[CheminEvent]) -> tuple[CheminEvent, ...]:
         self.log.extend(events)
         return tuple(events)
+
+    @property
+    def actor(self) -> int | None:
+        """The seat that must act now (the banker, the punter to speak or to choose)."""
+        if self.phase in (Phase.BANK, Phase.AFTER, Phase.BANKER):
+            return self.banker
+        if self.phase is Phase.PUNTER:
+            return self.player_seat
+        return self.to_act
+
+    def default_action(self) -> Action | None:
+        """What the house's fixed rule does for `actor` if he does not answer in time.
+
+        The banker passes the bank; a punter declines to stake; on 5 the punter takes
+        the house's default (`tableaux.House.punter_draws_on_five`); the banker in a free
+        cell plays its rule (`tableaux.house_banker_draws`). None when the shoe is over.
+
+        >>> CheminTable(names=("A", "B"), bankrolls=(5_000,) * 2, seed=1).default_action().act
+        <Act.PASS_BANK: 'pass_bank'>
+        """
+        seat, phase = self.actor, self.phase
+        if phase in (Phase.BANK, Phase.AFTER):
+            return Action(act=Act.PASS_BANK, seat=seat, reason="a silent banker passes the bank")
+        if phase is Phase.STAKES:
+            return Action(act=Act.STAKE, seat=seat, reason="a silent punter declines")
+        if phase is Phase.PUNTER:
+            draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
+            act, word = (Act.DRAW, "draws") if draws else (Act.STAND, "stands")
+            return Action(act=act, seat=seat, reason=f"the punter {word} on 5 (house default)")
+        if phase is Phase.BANKER:
+            total, third = self.banker_total, self.punter_third
+            draws = tableaux.house_banker_draws(total, third, self.tableau)
+            act = Act.BANKER_DRAW if draws else Act.BANKER_STAND
+            against = "a standing punter" if third is None else f"a {third}"
+            reason = f"the banker {act.word} on {total} against {against} (house rule)"
+            return Action(act=act, seat=seat, reason=reason)
+        return None
+
+    def apply(self, action: Action) -> tuple[CheminEvent, ...]:
+        """Do ``action`` (a player's, or `default_action`'s) if it is that seat's turn."""
+        if action.seat is None or action.seat != self.actor:
+            who = self._name(-1 if action.seat is None else action.seat)
+            raise CheminError(f"it is not {who}'s turn to act")
+        seat, amount = action.seat, action.amount
+        if action.act not in _ACTS:
+            raise CheminError(f"{action.act.value} is not an action of Chemin de Fer")
+        args = {Act.OPEN_BANK: (amount,), Act.STAKE: (seat, amount), Act.BANCO: (seat,)}
+        method: Callable[..., tuple[CheminEvent, ...]] = getattr(self, action.act.value)
+        return method(*args.get(action.act, ()))
 
     # -- the bank ------------------------------------------------------------------
 
@@ -380,7 +419,8 @@ class CheminTable:
         # The banco caller plays; else the largest stake, the first in turn on a tie.
         self.player_seat = self.banco_seat
         if self.player_seat is None:
-            self.player_seat = max(self.stakes, key=lambda s: (self.stakes[s], -self._order(s)))
+            order = list(self.stakes)  # the order the punters spoke in (banco suivi first)
+            self.player_seat = max(order, key=lambda s: (self.stakes[s], -order.index(s)))
         self.shoe.start_coup()
         first: dict[deal.Side, list[Card]] = {deal.Side.PLAYER: [], deal.Side.BANKER: []}
         for side in deal.FIRST_CARDS:  # the dealer's order: punter, banker, punter, banker
@@ -396,6 +436,10 @@ class CheminTable:
                 seat=seat,
                 punter=(p1, p2),
                 banker=(b1, b2),
+                banker_seat=self.banker,
+                bank=self.bank,
+                stakes=tuple(self.stakes.items()),
+                banco=self.banco_seat is not None,
             )
         ]
         natural = rules.natural_decision(self.punter_total, self.banker_total)
@@ -407,13 +451,9 @@ class CheminTable:
             ]
         self.phase = Phase.PUNTER
         if tableaux.punter_cell(self.punter_total) is not tableaux.Cell.FREE:
-            events.extend(
-                self._punter_acts(tableaux.house_punter_draws(self.punter_total), free=False)
-            )
+            draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
+            events.extend(self._punter_acts(draws, free=False))
         return events
-
-    def _order(self, seat: int) -> int:
-        return (seat - self.banker) % self.seats
 
     def can_draw(self) -> bool:
         """Whether the punter may draw now (only on a free 5)."""
@@ -502,7 +542,8 @@ class CheminTable:
             text = f"Banker has {total} and stands."
         if not free:
             text += " (bound by the tableau)"
-        return [BankerDecided(text=text, draws=draws, card=card, free=free), *self._settle()]
+        decided = BankerDecided(text=text, draws=draws, card=card, free=free, seat=self.banker)
+        return [decided, *self._settle()]
 
     def _settle(self) -> list[CheminEvent]:
         p, b = self.punter_total, self.banker_total

@@ -1,4 +1,5 @@
-"""The events of a Chemin de Fer table (`baccara.skill.chemin`): immutable, with their words.
+"""The vocabulary of a Chemin de Fer table (`baccara.skill.chemin`): its phases, its error,
+and its events, immutable, with their words.
 
 Each action of `CheminTable` returns the events it caused and appends them to its log;
 ``text`` says each one for people, with amounts as money (`baccara.money`).
@@ -7,6 +8,7 @@ Each action of `CheminTable` returns the events it caused and appends them to it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from baccara.cards import Card
 from baccara.coup import Result
@@ -16,13 +18,30 @@ __all__ = [
     "BankOpened",
     "BankPassed",
     "BankerDecided",
+    "CheminError",
     "CheminEvent",
     "CoupSettled",
     "Dealt",
     "NaturalShown",
+    "Phase",
     "PunterDecided",
     "StakePlaced",
 ]
+
+
+class CheminError(ValueError):
+    """An action the table's rules do not allow now."""
+
+
+class Phase(StrEnum):
+    """Where the table is; the value is its name."""
+
+    BANK = "bank"  # the seat holding the shoe sets the bank (or declines it)
+    STAKES = "stakes"  # the punters cover the bank in turn, or call banco
+    PUNTER = "punter"  # the punter chooses on 5
+    BANKER = "banker"  # the banker chooses in a free cell
+    AFTER = "after"  # the banker won: he keeps the bank or passes it
+    OVER = "over"  # the shoe is finished
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,11 +88,19 @@ class BancoCalled(CheminEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Dealt(CheminEvent):
-    """The four cards: two to the punter who plays, two to the banker."""
+    """The four cards: two to the punter who plays (``seat``), two to the banker.
+
+    With the coup's money: the banker's seat, the ``bank``, the ``stakes`` (seat,
+    amount) in the order placed, and whether the punter called ``banco``.
+    """
 
     seat: int
     punter: tuple[Card, ...]
     banker: tuple[Card, ...]
+    banker_seat: int = -1
+    bank: int = 0
+    stakes: tuple[tuple[int, int], ...] = ()
+    banco: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,11 +120,12 @@ class PunterDecided(CheminEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BankerDecided(CheminEvent):
-    """The banker drew (``card``) or stood; ``free`` if the choice was his."""
+    """The banker (at ``seat``) drew (``card``) or stood; ``free`` if the choice was his."""
 
     draws: bool
     card: Card | None
     free: bool
+    seat: int = -1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -34,6 +34,7 @@ __all__ = [
     "BANKER_TABLES",
     "FREE_CELLS",
     "HOUSE_FREE_CHOICE",
+    "PUNTER_FIVE_DEFAULT",
     "PUNTER_TABLE",
     "Cell",
     "House",
@@ -73,6 +74,15 @@ class House(StrEnum):
             names = ", ".join(h.value for h in cls)
             raise ValueError(f"unknown house tableau {text!r}: choose from {names}") from None
 
+    @property
+    def punter_draws_on_five(self) -> bool:
+        """The house's default for a punter on 5 who does not choose (in time): draw.
+
+        >>> House.SCARNE.punter_draws_on_five
+        True
+        """
+        return PUNTER_FIVE_DEFAULT[self]
+
 
 # Rows: the banker's two-card total 0-7. Columns: the punter's third card's points
 # 0-9, then the last column for "the punter stood". D draws, S stands, O free.
@@ -103,6 +113,9 @@ BANKER_TABLES: dict[House, tuple[tuple[Cell, ...], ...]] = {
     for house, rows in _BANKER_ROWS.items()
 }
 """``BANKER_TABLES[house][total][column]``: column 0-9 the punter's third card, 10 "stood"."""
+
+PUNTER_FIVE_DEFAULT: dict[House, bool] = {House.FRENCH: True, House.SCARNE: True}
+"""Each house's default on the punter's free 5 (as Punto Banco: he draws)."""
 
 BANKER_TABLE = BANKER_TABLES[House.FRENCH]
 """The default (``french``) tableau."""
@@ -170,15 +183,15 @@ def house_banker_draws(total: int, third: int | None, house: House | str = House
     return cell is Cell.DRAW
 
 
-def house_punter_draws(total: int) -> bool:
-    """Whether a punter playing "by the rule" draws (on 5 he draws, as in Punto Banco).
+def house_punter_draws(total: int, house: House | str = House.FRENCH) -> bool:
+    """Whether a punter playing "by the rule" draws (on 5: the house's default, to draw).
 
     >>> [house_punter_draws(t) for t in range(8)]
     [True, True, True, True, True, True, False, False]
     """
     cell = punter_cell(total)
     if cell is Cell.FREE:
-        return rules.player_draws(total)
+        return House.parse(house).punter_draws_on_five
     return cell is Cell.DRAW
 
 

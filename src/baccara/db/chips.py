@@ -1,0 +1,157 @@
+"""The players' tables' money and decisions: chips bought in, every decision with its money.
+
+At a players' table (Chemin de Fer, Baccarat Banque) the money is the players': a
+player buys chips from the wallet (``seat:web:TABLE:NAME``, a seat account), the bank
+and the stakes on the felt lie in the table's pot (``escrow:pot:TABLE``), and the house
+takes its commission. Each decision is one transaction: its row in ``skill_actions``
+and the money it moved, so the decisions in the database and the money always agree.
+
+>>> from baccara.db.ledger import Ledger
+>>> book = Ledger.connect("sqlite://")
+>>> ann = book.create_account("wallet:ann")
+>>> _ = book.deposit(ann, 50_000, ref="welcome:ann")
+>>> chips = Chips(book, "c1")
+>>> chips.buy_in("ann", 20_000), book.balance(ann)
+(20000, 30000)
+>>> chips.cash_out("ann"), book.balance(ann)
+(20000, 50000)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from baccara.db.books import HOUSE, LedgerError, account_ids, balances, post, wallet_account
+from baccara.db.engine import writing
+from baccara.db.ledger import Ledger
+from baccara.db.schema import online_shoes, skill_actions
+from baccara.money import format_money
+from baccara.skill.actions import Act, Action
+
+__all__ = ["POT", "Chips", "chips_account"]
+
+POT = "pot"
+"""The name, in a money state, of the table's pot (the bank and the stakes on the felt)."""
+
+
+def chips_account(table: str, player: str) -> str:
+    """The account of ``player``'s chips at players' table ``table``.
+
+    >>> chips_account("c1", "ann")
+    'seat:web:c1:ann'
+    """
+    return f"seat:web:{table}:{player}"
+
+
+class Chips:
+    """The money and the decisions of one players' table."""
+
+    def __init__(self, ledger: Ledger, table: str) -> None:
+        self.ledger = ledger
+        self.table = table
+        self.pot = f"escrow:pot:{table}"
+
+    def _names(self, players: Any) -> dict[str, str]:
+        names = {player: chips_account(self.table, player) for player in players}
+        return {**names, POT: self.pot, HOUSE: HOUSE}
+
+    def buy_in(self, player: str, amount: int) -> int:
+        """Move ``amount`` from ``player``'s wallet to chips at this table; the chips now."""
+        if amount <= 0:
+            raise LedgerError(f"bad buy-in {format_money(amount)}: an amount above 0.00")
+        with writing(self.ledger.engine) as conn:
+            ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
+            wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
+            have = balances(conn, [wallet])[wallet]
+            if have < amount:
+                raise LedgerError(
+                    f"a buy-in of {format_money(amount)} is over your balance of "
+                    f"{format_money(have)}"
+                )
+            post(conn, f"buy-in {self.table} {player}", {wallet: -amount, seat: amount})
+            return balances(conn, [seat])[seat]
+
+    def cash_out(self, player: str) -> int:
+        """Move all of ``player``'s chips here back to the wallet; the amount moved."""
+        with writing(self.ledger.engine) as conn:
+            ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
+            wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
+            amount = balances(conn, [seat])[seat]
+            if amount:
+                post(conn, f"cash-out {self.table} {player}", {seat: -amount, wallet: amount})
+            return amount
+
+    def stacks(self, players: Any) -> dict[str, int]:
+        """Each player's chips at this table, and the pot (under `POT`)."""
+        names = self._names(players)
+        with writing(self.ledger.engine) as conn:
+            ids = account_ids(conn, names.values())
+            found = balances(conn, ids.values())
+        return {key: found[ids[name]] for key, name in names.items() if key != HOUSE}
+
+    def record(
+        self, shoe_id: int, seq: int, action: Action, timed_out: bool, moves: Mapping[str, int]
+    ) -> None:
+        """Store decision ``seq`` of shoe ``shoe_id`` (``timed_out``: the clock took the
+        house's rule) and the money it moved (by player, `POT` and ``house``), in one
+        transaction; a decision stored twice is refused."""
+        with writing(self.ledger.engine) as conn:
+            txn = self._post(conn, f"decision {shoe_id}:{seq}", moves)
+            conn.execute(
+                skill_actions.insert().values(
+                    shoe_id=shoe_id,
+                    seq=seq,
+                    seat=-1 if action.seat is None else action.seat,
+                    action=action.act.value,
+                    amount=action.amount,
+                    timed_out=timed_out,
+                    transaction_id=txn,
+                )
+            )
+            self.ledger._point("decided")
+
+    def _post(self, conn: Connection, memo: str, moves: Mapping[str, int]) -> int | None:
+        if not any(moves.values()):
+            return None
+        names = self._names(key for key in moves if key not in (POT, HOUSE))
+        ids = account_ids(conn, [names[key] for key in moves])
+        return post(conn, memo, {ids[names[key]]: amount for key, amount in moves.items()})
+
+    def actions(self, shoe_id: int) -> list[tuple[Action, bool]]:
+        """Shoe ``shoe_id``'s decisions in order, each with whether the clock took it."""
+        with self.ledger.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(skill_actions)
+                .where(skill_actions.c.shoe_id == shoe_id)
+                .order_by(skill_actions.c.seq)
+            ).mappings()
+            return [
+                (
+                    Action(
+                        act=Act(r["action"]),
+                        seat=None if r["seat"] < 0 else int(r["seat"]),
+                        amount=int(r["amount"] or 0),
+                    ),
+                    bool(r["timed_out"]),
+                )
+                for r in rows
+            ]
+
+    def set_seats(self, shoe_id: int, seats: list[dict[str, Any]]) -> None:
+        """Store who sat in shoe ``shoe_id`` and with how many chips (at its start)."""
+        with writing(self.ledger.engine) as conn:
+            conn.execute(
+                online_shoes.update().where(online_shoes.c.id == shoe_id).values(seats=seats)
+            )
+
+    def seats(self, shoe_id: int) -> list[dict[str, Any]] | None:
+        """Who sat in shoe ``shoe_id`` and with how many chips, if it was dealt."""
+        with self.ledger.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.seats).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return None if found is None else list(found)

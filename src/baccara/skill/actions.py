@@ -1,0 +1,104 @@
+"""A player's action at a players' game as a value: what a seat does, to apply later.
+
+`baccara.skill.chemin.CheminTable` and `baccara.skill.banque.BanqueTable` take them
+with ``apply`` (checking that it is that seat's turn) and give, with
+``default_action``, the one the house's fixed rule takes for a player whose clock ran
+out. A server keeps its clock and applies the default when it rings.
+
+>>> Action(act=Act.STAKE, seat=2, amount=1_000)
+Action(act=<Act.STAKE: 'stake'>, seat=2, amount=1000, tableau=None, reason='')
+>>> Action.parse({"act": "draw", "seat": 1}).act.word
+'draws'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = ["Act", "Action", "ActionError"]
+
+
+class ActionError(ValueError):
+    """A malformed action."""
+
+
+class Act(StrEnum):
+    """What a seat can do; the value is the table method that does it."""
+
+    OPEN_BANK = "open_bank"  # Chemin de Fer: set the bank at ``amount``
+    PASS_BANK = "pass_bank"  # Chemin de Fer: decline the bank or pass it on
+    KEEP_BANK = "keep_bank"  # Chemin de Fer: keep the bank after a win
+    STAKE = "stake"  # cover ``amount`` (0 declines; Banque: on ``tableau``)
+    BANCO = "banco"  # Chemin de Fer: the whole bank
+    DRAW = "draw"  # the punter on 5
+    STAND = "stand"
+    BANKER_DRAW = "banker_draw"  # the banker in a free cell
+    BANKER_STAND = "banker_stand"
+    BID = "bid"  # Banque: bid ``amount`` for the bank
+    CLOSE_AUCTION = "close_auction"  # Banque: the best bid takes the bank
+    RETIRE = "retire"  # Banque: the banker gives the bank up
+
+    @property
+    def word(self) -> str:
+        """The act in a few words (``'draws'``, ``'passes the bank'``)."""
+        return _WORDS[self]
+
+
+_WORDS = {
+    Act.OPEN_BANK: "sets the bank",
+    Act.PASS_BANK: "passes the bank",
+    Act.KEEP_BANK: "keeps the bank",
+    Act.STAKE: "stakes",
+    Act.BANCO: "calls banco",
+    Act.DRAW: "draws",
+    Act.STAND: "stands",
+    Act.BANKER_DRAW: "draws",
+    Act.BANKER_STAND: "stands",
+    Act.BID: "bids",
+    Act.CLOSE_AUCTION: "closes the auction",
+    Act.RETIRE: "retires",
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Action:
+    """``seat`` does ``act`` (with ``amount`` or ``tableau`` where it takes one).
+
+    ``seat`` is None only for closing the auction (the table's act, not a player's);
+    ``reason`` says, for a default action, which rule of the house chose it.
+    """
+
+    act: Act
+    seat: int | None
+    amount: int = 0
+    tableau: str | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """The action as a JSON-ready document."""
+        return {
+            "act": self.act.value,
+            "seat": self.seat,
+            "amount": self.amount,
+            "tableau": self.tableau,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def parse(cls, data: Mapping[str, object]) -> Action:
+        """Read `to_json`'s document; `ActionError` naming a bad field."""
+        try:
+            act = Act(str(data["act"]))
+        except (KeyError, ValueError):
+            raise ActionError(f"bad action {dict(data)!r}: unknown act") from None
+        seat, amount, tableau = data.get("seat"), data.get("amount", 0), data.get("tableau")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ActionError(f"bad action seat {seat!r}")
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise ActionError(f"bad action amount {amount!r}: minor units")
+        if tableau not in (None, "L", "R"):
+            raise ActionError(f"bad tableau {tableau!r}: L or R")
+        reason = data.get("reason", "")
+        return cls(act=act, seat=seat, amount=amount, tableau=tableau, reason=str(reason or ""))

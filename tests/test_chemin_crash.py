@@ -1,0 +1,157 @@
+"""Chemin de Fer online, killed at decision points: the server restarts at that decision.
+
+Points (``BACCARA_CRASH_AT``): ``decided`` (inside a decision's transaction: the
+decision and its money are not stored), ``after_decision`` (stored, not yet shown to
+anybody). The ``BACCARA_CRASH_AFTER``-th decision of a cycle dies, so the cycles land
+on different kinds of decision (the bank, a stake or a banco, a punter or a banker
+choosing, keeping or passing the bank). After each restart the players reconnect to
+the same shoe at its next decision; no money appears or disappears at any point, and
+the shoe played to its end verifies, decisions before and after the crash included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from tests.support.harness import Player, ServerProcess
+from websockets.exceptions import ConnectionClosed
+
+from baccara.db.books import HOUSE
+from baccara.db.chips import Chips
+from baccara.db.ledger import Ledger, wallet_account
+from baccara.server.app import ServerConfig
+from baccara.skill.replay import verify
+
+WELCOME = 100_000
+NAMES = ("kc_ann", "kc_bob", "kc_cy")
+CYCLES = [("decided", 3), ("after_decision", 5), ("decided", 8), ("after_decision", 11)]
+
+
+def _choose(state: dict[str, Any], me: str) -> dict[str, Any] | None:
+    if state["to_act"] != me:
+        return None
+    choices = state["choices"]
+    if "open_bank" in choices:
+        return {"type": "act", "action": "open_bank", "amount": 4_000}
+    if "keep_bank" in choices:
+        return {"type": "act", "action": "keep_bank"}
+    if "banco" in choices:
+        return {"type": "act", "action": "stake", "amount": 2_000}
+    if "draw" in choices:
+        return {"type": "act", "action": "draw"}
+    if "banker_draw" in choices:
+        return {"type": "act", "action": "banker_stand"}
+    return None
+
+
+async def _play(
+    players: dict[str, Player], *, sit: bool, until_end: bool
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Join (and sit), then play by the script until the server dies or the shoe ends;
+    the first state seen and the record, if the shoe ended."""
+    first: dict[str, Any] | None = None
+    for player in players.values():
+        state = await player.join("c1", first="chemin")
+        first = first or state
+    if sit:
+        for name, player in players.items():
+            await player.send({"type": "sit", "buy_in": 30_000})
+            await player.send({"type": "seed", "seed": f"{name}'s seed"})
+    ann = players[NAMES[0]]
+    record = None
+    with contextlib.suppress(ConnectionClosed, ConnectionError):
+        for _ in range(2_000):
+            state = await ann.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 30)
+            if state["type"] == "shoe_end":
+                record = state["record"]
+                if until_end:
+                    break
+                continue
+            if state["type"] == "chemin" and state["phase"] == "shuffle":
+                for name, player in players.items():
+                    await player.send({"type": "seed", "seed": f"{name}'s seed"})
+            for name, player in players.items():
+                message = _choose(state, name)
+                if message is not None:
+                    await player.send(message)
+    for player in players.values():
+        with contextlib.suppress(Exception):
+            await player.close()
+    return first, record
+
+
+def _money(url: str) -> tuple[int, list[str]]:
+    book = Ledger.connect(url)
+    try:
+        wallets = sum(book.balance(book.create_account(wallet_account(n))) for n in NAMES)
+        stacks = Chips(book, "c1").stacks(NAMES)
+        house = book.balance(book.create_account(HOUSE))
+        return wallets + sum(stacks.values()) + house, book.check_invariants()
+    finally:
+        book.engine.dispose()
+
+
+def test_killed_at_decisions_the_shoe_resumes_with_nothing_lost(
+    tmp_path: Path, full_size: bool
+) -> None:
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'chemin.db'}",
+        tables=("c1=chemin-de-fer",),
+        decks=1,
+        welcome=WELCOME,
+        decision_seconds=2.0,
+        seed_seconds=0.6,
+        result_seconds=0.02,
+    )
+    cycles = CYCLES if full_size else CYCLES[:2]
+    process = ServerProcess(config, log=tmp_path / "server.log")
+    players = {name: Player(process, name) for name in NAMES}
+    commitment = None
+    try:
+        for number, (point, after) in enumerate(cycles):
+            process.start(BACCARA_CRASH_AT=point, BACCARA_CRASH_AFTER=str(after))
+            if number == 0:
+                for player in players.values():
+                    asyncio.run(player.register())
+            first, _ = asyncio.run(
+                asyncio.wait_for(_play(players, sit=number == 0, until_end=False), 120)
+            )
+            assert process.wait_exit(60) != 0, f"the server did not die at {point}"
+            total, problems = _money(config.database_url)
+            assert problems == [] and total == WELCOME * len(NAMES), (point, problems, total)
+            if number > 0 and first is not None and first["fair"] is not None:
+                assert first["fair"]["server_seed_hash"] == commitment  # the same shoe
+            commitment = _last_commitment(config.database_url)
+        process.start()
+        first, record = asyncio.run(
+            asyncio.wait_for(_play(players, sit=False, until_end=True), 180)
+        )
+        assert first is not None and first["fair"]["server_seed_hash"] == commitment
+        assert record is not None, "the shoe did not end"
+        result = verify(record)
+        assert result.ok, result.problems
+        total, problems = _money(config.database_url)
+        assert problems == [] and total == WELCOME * len(NAMES)
+    finally:
+        process.stop()
+
+
+def _last_commitment(url: str) -> str:
+    import sqlalchemy as sa
+
+    from baccara.db.schema import online_shoes
+    from baccara.fair import seed_hash
+
+    book = Ledger.connect(url)
+    try:
+        with book.engine.connect() as conn:
+            seed = conn.execute(
+                sa.select(online_shoes.c.server_seed).order_by(online_shoes.c.id.desc())
+            ).scalar()
+        assert seed is not None
+        return seed_hash(str(seed))
+    finally:
+        book.engine.dispose()

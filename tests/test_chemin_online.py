@@ -1,0 +1,185 @@
+"""Chemin de Fer online: three players at a real server process, the money on the ledger.
+
+Every player follows a simple script when the table says it is their turn: the banker
+sets a bank of 50.00 and passes it after a win, the first punter calls banco, the
+punter stands on 5, the banker stands in a free cell. One player goes silent for a
+while, so the clock takes the house's rule for him. The ledger's invariants hold, no
+money appears or disappears, and bad input changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.support.harness import Player, ServerProcess
+
+from baccara.db.books import HOUSE
+from baccara.db.chips import Chips
+from baccara.db.ledger import Ledger, wallet_account
+from baccara.server.app import ServerConfig
+from baccara.skill.replay import verify
+
+WELCOME = 100_000
+BUY_IN = 20_000
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    config = ServerConfig(
+        database_url=database_url,
+        tables=("c1=chemin-de-fer",),
+        decks=1,
+        welcome=WELCOME,
+        decision_seconds=1.5,
+        seed_seconds=1.0,
+        result_seconds=0.05,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        yield process
+
+
+def _choose(state: dict[str, Any], me: str, silent: bool) -> dict[str, Any] | None:
+    """The script: what ``me`` sends when the table waits for them."""
+    if state["to_act"] != me or silent:
+        return None
+    choices = state["choices"]
+    if "open_bank" in choices:
+        return {"type": "act", "action": "open_bank", "amount": 5_000}
+    if "keep_bank" in choices:
+        return {"type": "act", "action": "pass_bank"}
+    if "banco" in choices:
+        return {"type": "act", "action": "banco"}
+    if "draw" in choices:
+        return {"type": "act", "action": "stand"}
+    if "banker_draw" in choices:
+        return {"type": "act", "action": "banker_stand"}
+    return None
+
+
+def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
+    async def scenario() -> dict[str, Any]:
+        names = ("cdf_ann", "cdf_bob", "cdf_cy")
+        players = {name: Player(server, name) for name in names}
+        for player in players.values():
+            await player.register()
+            await player.join("c1", first="chemin")
+        # bad input first: nothing changes
+        ann = players["cdf_ann"]
+        await ann.send({"type": "act", "action": "banco"})
+        refused = await ann.expect(lambda m: m["type"] == "error")
+        assert refused["code"] == "not_your_turn"
+        await ann.send({"type": "sit", "buy_in": WELCOME * 10})
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "insufficient_funds"
+        await ann.send({"type": "bet", "bet_id": "x", "kind": "banker", "amount": 1000})
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "wrong_table"
+        for player in players.values():
+            await player.send({"type": "sit", "buy_in": BUY_IN})
+        for name, player in players.items():
+            await player.expect(lambda m, n=name: m["type"] == "chemin" and n in m["players"])
+        shuffle = await ann.expect(lambda m: m["type"] == "chemin" and m["phase"] == "shuffle")
+        assert shuffle["fair"]["server_seed_hash"]
+        for name, player in players.items():
+            await player.send({"type": "seed", "seed": f"seed of {name}"})
+        seen: list[dict[str, Any]] = []
+        silent_until = 0.0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120
+        bankers: set[str] = set()
+        record: dict[str, Any] | None = None
+        while loop.time() < deadline and record is None:
+            state = await ann.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 30)
+            if state["type"] == "shoe_end":
+                record = state["record"]
+                break
+            seen.append(state)
+            if state["banker"]:
+                bankers.add(state["banker"])
+            for name, player in players.items():
+                silent = name == "cdf_cy" and loop.time() < silent_until
+                message = _choose(state, name, silent)
+                if message is not None:
+                    await player.send(message)
+            if len(seen) == 10:
+                silent_until = loop.time() + 4  # cy says nothing for a while
+        for player in players.values():
+            await player.close()
+        return {"seen": seen, "bankers": bankers, "record": record}
+
+    got = asyncio.run(asyncio.wait_for(scenario(), 150))
+    lobby = httpx.get(f"{server.url}/api/tables").json()
+    assert [(t["id"], t["game"], t["seated"], t["roads"]) for t in lobby] == [
+        ("c1", "chemin-de-fer", 3, None)
+    ]
+    news = " ".join(" ".join(state["news"]) for state in got["seen"])
+    assert "Banco" in news, news[-2000:]
+    assert len(got["bankers"]) >= 2, "the bank never passed"
+    # the whole shoe's record, every decision in it, checks out
+    record = got["record"]
+    assert record is not None and record["version"] == 2
+    assert record["client_seeds"] == ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    result = verify(record)
+    assert result.ok, result.problems
+    assert result.coups_checked == len(record["coups"]) > 3
+    # the same record, rebuilt from the database, is what players download
+    assert httpx.get(f"{server.url}/api/tables/c1/shoes").json()[0] == record
+    book = Ledger.connect(server.config.database_url)
+    try:
+        assert book.check_invariants() == []
+        names = ("cdf_ann", "cdf_bob", "cdf_cy")
+        wallets = sum(book.balance(book.create_account(wallet_account(n))) for n in names)
+        stacks = Chips(book, "c1").stacks(names)
+        house = book.balance(book.create_account(HOUSE))
+        assert wallets + sum(stacks.values()) + house == WELCOME * 3
+        assert house >= 0
+    finally:
+        book.engine.dispose()
+
+
+def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
+    """``bots``: the empty seats play the solver's equilibrium, so one person can play;
+    at a free choice the state carries teaching mode's advice."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'bots.db'}",
+        tables=("c1=chemin-de-fer",),
+        decks=1,
+        bots=2,
+        decision_seconds=1.0,
+        seed_seconds=0.5,
+        result_seconds=0.02,
+        bot_seconds=0.01,
+    )
+
+    async def scenario(process: ServerProcess) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        solo = Player(process, "solo_sam")
+        await solo.register()
+        first = await solo.join("c1", first="chemin")
+        assert first["players"] == ["bot1", "bot2"]
+        await solo.send({"type": "sit", "buy_in": 30_000})
+        states: list[dict[str, Any]] = []
+        while True:
+            state = await solo.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 60)
+            if state["type"] == "shoe_end":
+                await solo.close()
+                return states, state["record"]
+            states.append(state)
+            message = _choose(state, "solo_sam", silent=False)
+            if message is not None:
+                await solo.send(message)
+
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
+    assert {"bot1", "bot2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
+    advised = [s["advice"] for s in states if s["advice"]]
+    assert all("equilibrium" in text for text in advised)
+    result = verify(record)
+    assert result.ok, result.problems
+    book = Ledger.connect(config.database_url)
+    try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()

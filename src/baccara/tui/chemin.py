@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from baccara.money import format_money
 from baccara.skill import tableaux
+from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.chemin import CheminError, CheminTable, CoupSettled, Phase
-from baccara.skill.solver.chemin import CheminSolution, solve_chemin
-from baccara.skill.solver.models import COMPOSITION_LABELS
 from baccara.tui.prompts import (
     Ask,
     GameResult,
@@ -39,71 +37,21 @@ __all__ = ["chemin_banker_advice", "chemin_punter_advice", "chemin_status", "pla
 _DRAW_STAND = [("d", "draw"), ("s", "stand")]
 
 
-@lru_cache(maxsize=4)
-def _chemin_solution(
-    free_banker: bool, house: str, decks: int, commission: float
-) -> CheminSolution:
-    banker = "free" if free_banker else "tableau"
-    return solve_chemin(
-        "compositions", decks=decks, commission=commission, banker=banker, house=house
-    )
-
-
-def _table_solution(table: CheminTable) -> CheminSolution:
-    variant = table.variant
-    return _chemin_solution(
-        table.free_banker, table.tableau, variant.decks, float(variant.commission)
-    )
-
-
 def terms(variant: Variant) -> str:
     """The decks and the commission, in words."""
     return f"{variant.decks} decks, {float(variant.commission * 100):g}% commission"
 
 
-def _composition(points: Sequence[int]) -> str:
-    a, b = sorted(points)
-    return f"{a}-{b}"
-
-
-def _what(p: float) -> str:
-    return "draws" if p == 1 else "stands" if p == 0 else f"draws with probability {p:.3f}"
-
-
 def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the punter on 5, and why."""
-    sol = _table_solution(table)
-    low = min(c.points for c in table.punter_cards[:2])
-    label = next(lb for lb in COMPOSITION_LABELS if int(lb.split("-")[0]) == low)
-    p = sol.player_draw[label]
-    return p, (
-        f"The tableau leaves the punter free on 5. With {label} the equilibrium {_what(p)} "
-        f"(Ethier-Gamez compositions model, {terms(table.variant)}); by the rule he would draw."
-    )
+    advice = punter_advice(table)
+    return advice.draw, advice.text
 
 
 def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
     """The equilibrium's drawing probability for the banker in this cell, and why."""
-    sol = _table_solution(table)
-    info = _composition([c.points for c in table.banker_cards[:2]])
-    third = table.punter_third
-    p = sol.banker_draw[(info, third)]
-    house = tableaux.house_banker_draws(table.banker_total, third, table.tableau)
-    against = "the punter stood" if third is None else f"the punter drew a {third}"
-    return p, (
-        f"Banker {info} (total {table.banker_total}) and {against}: a free cell. "
-        f"The equilibrium {_what(p)}; by the rule he would {'draw' if house else 'stand'}."
-    )
-
-
-def _acting(table: CheminTable) -> int | None:
-    if table.phase in (Phase.BANK, Phase.AFTER, Phase.BANKER):
-        return table.banker
-    if table.phase is Phase.STAKES:
-        return table.to_act
-    if table.phase is Phase.PUNTER:
-        return table.player_seat
-    return None
+    advice = banker_advice(table)
+    return advice.draw, advice.text
 
 
 def chemin_status(table: CheminTable) -> str:
@@ -126,7 +74,7 @@ def chemin_status(table: CheminTable) -> str:
         f"{name} {format_money(money)}"
         for name, money in zip(table.names, table.bankrolls, strict=True)
     )
-    return status_line(bank, stacks, table.names, _acting(table))
+    return status_line(bank, stacks, table.names, table.actor)
 
 
 def holdings(table: CheminTable) -> list[int]:

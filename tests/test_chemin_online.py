@@ -10,6 +10,7 @@ money appears or disappears, and bad input changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,9 +63,18 @@ def _choose(state: dict[str, Any], me: str, silent: bool) -> dict[str, Any] | No
 
 
 def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
+    names = ("cdf_ann", "cdf_bob", "cdf_cy")
+    players = {name: Player(server, name) for name in names}
+
     async def scenario() -> dict[str, Any]:
-        names = ("cdf_ann", "cdf_bob", "cdf_cy")
-        players = {name: Player(server, name) for name in names}
+        try:
+            return await play()
+        finally:  # a failure leaves no socket open for the next test to trip on
+            for player in players.values():
+                with contextlib.suppress(Exception):
+                    await player.close()
+
+    async def play() -> dict[str, Any]:
         for player in players.values():
             await player.register()
             await player.join("c1", first="chemin")
@@ -106,8 +116,6 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
                     await player.send(message)
             if len(seen) == 10:
                 silent_until = loop.time() + 4  # cy says nothing for a while
-        for player in players.values():
-            await player.close()
         return {"seen": seen, "bankers": bankers, "record": record}
 
     got = asyncio.run(asyncio.wait_for(scenario(), 150))
@@ -118,6 +126,11 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     news = " ".join(" ".join(state["news"]) for state in got["seen"])
     assert "Banco" in news, news[-2000:]
     assert len(got["bankers"]) >= 2, "the bank never passed"
+    # the hand history: the shoe's coups with their decisions, as the record has them
+    last = got["seen"][-1]["history"]
+    assert last and all(
+        {"cards", "banker", "stakes", "decisions", "result"} <= set(c) for c in last
+    )
     # the whole shoe's record, every decision in it, checks out
     record = got["record"]
     assert record is not None and record["version"] == 2
@@ -156,6 +169,13 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
 
     async def scenario(process: ServerProcess) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         solo = Player(process, "solo_sam")
+        try:
+            return await play(solo)
+        finally:
+            with contextlib.suppress(Exception):
+                await solo.close()
+
+    async def play(solo: Player) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         await solo.register()
         first = await solo.join("c1", first="chemin")
         assert first["players"] == ["bot1", "bot2"]
@@ -164,7 +184,6 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
         while True:
             state = await solo.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 60)
             if state["type"] == "shoe_end":
-                await solo.close()
                 return states, state["record"]
             states.append(state)
             message = _choose(state, "solo_sam", silent=False)

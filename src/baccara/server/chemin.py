@@ -87,6 +87,11 @@ def _advice(table: CheminTable) -> str | None:
     return None
 
 
+def _history(table: CheminTable, last: int = 10) -> list[dict[str, Any]]:
+    """The shoe's last coups as its record holds them (hands, stakes, every decision)."""
+    return [coup.to_json() for coup in reversed(records.chemin_coups(table.log)[-last:])]
+
+
 def money(table: CheminTable) -> dict[str, int]:
     """Where the engine's money is: each seat's chips, the pot, the house's commission."""
     state = dict(zip(table.names, table.bankrolls, strict=True))
@@ -191,6 +196,7 @@ class CheminRunner:
             banker_cards=[] if table is None or not dealt else [str(c) for c in table.banker_cards],
             news=list(self.news),
             advice=None if table is None else _advice(table),
+            history=[] if table is None else _history(table),
             minimum=self.minimum,
             fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
             **extra,

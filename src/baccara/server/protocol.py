@@ -393,7 +393,8 @@ class CheminState(Event):
     punter_cards: list[str]
     banker_cards: list[str]
     news: list[str]
-    advice: str | None  # teaching mode: the tableau's rule and the equilibrium at a choice
+    advice: str | None = None  # teaching mode: the tableau's rule and the equilibrium
+    history: list[dict[str, JsonValue]] = []  # this shoe's last coups with every decision
     minimum: int
     fair: Commitment | None
 

@@ -60,6 +60,7 @@ __all__ = [
     "rules_document",
     "rules_hash",
     "seed_hash",
+    "shoe_settings_of",
     "verify",
 ]
 
@@ -226,7 +227,8 @@ def rules_hash(document: Mapping[str, Any]) -> str:
     return hashlib.sha256(_canonical(document)).hexdigest()
 
 
-def _shoe_settings(document: Mapping[str, Any]) -> ShoeSettings:
+def shoe_settings_of(document: Mapping[str, Any]) -> ShoeSettings:
+    """The shoe settings a rules document commits to; `FairError` naming what is wrong."""
     shoe = document.get("shoe")
     if not isinstance(shoe, Mapping):
         raise FairError("bad rules: no 'shoe' object")
@@ -238,7 +240,7 @@ def _shoe_settings(document: Mapping[str, Any]) -> ShoeSettings:
             ten_burns=int(shoe.get("ten_burns", 10)),
             ace_burns=int(shoe.get("ace_burns", 1)),
         )
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, ValueError) as error:
         raise FairError(f"bad shoe settings {dict(shoe)!r}: {error}") from None
 
 
@@ -315,7 +317,7 @@ class FairShoe:
     def shoe(self) -> Shoe:
         """Shuffle the shoe (this seals the client seeds)."""
         self.sealed = True
-        return fair_shoe(self.server_seed, self.client_seeds, _shoe_settings(self.rules))
+        return fair_shoe(self.server_seed, self.client_seeds, shoe_settings_of(self.rules))
 
     def record(self, coups: Sequence[str]) -> ShoeRecord:
         """The record to publish at the shoe's end, with the revealed seed."""
@@ -459,7 +461,7 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
     )
     by_coup: list[tuple[int, str]] = []
     try:
-        shoe = fair_shoe(rec.server_seed, rec.client_seeds, _shoe_settings(rec.rules))
+        shoe = fair_shoe(rec.server_seed, rec.client_seeds, shoe_settings_of(rec.rules))
     except ShoeError as error:
         raise FairError(f"bad record: {error}") from None
     dealt = [coup.notation() for coup in _coups_of(shoe)]

@@ -26,9 +26,10 @@ from baccara.fair import (
     check_commitment,
     fair_shoe,
     record_version,
+    shoe_settings_of,
 )
 from baccara.fair import verify as verify_v1
-from baccara.shoe import Shoe, ShoeError, ShoeSettings
+from baccara.shoe import Shoe, ShoeError
 from baccara.skill import tableaux
 from baccara.skill.records import BanqueCoup, CheminCoup, Decision
 from baccara.variants import Family
@@ -71,7 +72,7 @@ def verify(record: Mapping[str, Any]) -> VerifyResult:
         server_seed, str(record["server_seed_hash"]), document, str(record["rules_hash"])
     )
     try:
-        shoe = fair_shoe(server_seed, seeds, _shoe_settings(document))
+        shoe = fair_shoe(server_seed, seeds, shoe_settings_of(document))
     except ShoeError as error:
         raise FairError(f"bad record: {error}") from None
     first = tuple(str(card) for card in shoe.cards[:8])
@@ -122,22 +123,6 @@ def _game(document: Mapping[str, Any]) -> tuple[Family, tableaux.House, bool]:
     except ValueError as error:
         raise FairError(f"bad rules: {error}") from None
     return family, house, bool(variant.get("free_banker", False))
-
-
-def _shoe_settings(document: Mapping[str, Any]) -> ShoeSettings:
-    shoe = document.get("shoe")
-    if not isinstance(shoe, Mapping):
-        raise FairError("bad rules: no 'shoe' object")
-    try:
-        return ShoeSettings(
-            decks=int(shoe["decks"]),
-            cut_card=int(shoe["cut_card"]),
-            burn=bool(shoe["burn"]),
-            ten_burns=int(shoe.get("ten_burns", 10)),
-            ace_burns=int(shoe.get("ace_burns", 1)),
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise FairError(f"bad shoe settings {dict(shoe)!r}: {error}") from None
 
 
 def _largest(stakes: Sequence[tuple[int, int]]) -> int | None:

@@ -52,6 +52,13 @@ def full_size(request: pytest.FixtureRequest) -> bool:
 POSTGRES_URL_VAR = "BACCARA_TEST_POSTGRES_URL"
 
 
+@pytest.fixture(autouse=True)
+def _own_default_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command run without --db (``baccara play`` saves every game) writes to the
+    test's own folder, never to the user data folder."""
+    monkeypatch.setenv("BACCARA_DB", str(tmp_path / "default.db"))
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database: a SQLite file, or a private schema in the test PostgreSQL."""

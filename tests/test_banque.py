@@ -159,3 +159,10 @@ def test_the_game_ends_when_nobody_can_punt() -> None:
     table.bid(0, 1_000)
     table.close_auction()
     assert table.phase is Phase.OVER and table.bankrolls == [5_000, 0] and table.banker is None
+
+
+def test_the_first_bid_is_measured_against_the_minimum_not_a_made_up_best() -> None:
+    table = table_with("")
+    with pytest.raises(BanqueError, match=r"^bad bid 0\.50: the smallest bid is 1\.00$"):
+        table.bid(1, 50)
+    assert table.bids == {}

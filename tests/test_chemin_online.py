@@ -125,6 +125,8 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(record["coups"]) > 3
+    # the same record, rebuilt from the database, is what players download
+    assert httpx.get(f"{server.url}/api/tables/c1/shoes").json()[0] == record
     book = Ledger.connect(server.config.database_url)
     try:
         assert book.check_invariants() == []
@@ -134,5 +136,50 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
         house = book.balance(book.create_account(HOUSE))
         assert wallets + sum(stacks.values()) + house == WELCOME * 3
         assert house >= 0
+    finally:
+        book.engine.dispose()
+
+
+def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
+    """``bots``: the empty seats play the solver's equilibrium, so one person can play;
+    at a free choice the state carries teaching mode's advice."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'bots.db'}",
+        tables=("c1=chemin-de-fer",),
+        decks=1,
+        bots=2,
+        decision_seconds=1.0,
+        seed_seconds=0.5,
+        result_seconds=0.02,
+        bot_seconds=0.01,
+    )
+
+    async def scenario(process: ServerProcess) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        solo = Player(process, "solo_sam")
+        await solo.register()
+        first = await solo.join("c1", first="chemin")
+        assert first["players"] == ["bot1", "bot2"]
+        await solo.send({"type": "sit", "buy_in": 30_000})
+        states: list[dict[str, Any]] = []
+        while True:
+            state = await solo.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 60)
+            if state["type"] == "shoe_end":
+                await solo.close()
+                return states, state["record"]
+            states.append(state)
+            message = _choose(state, "solo_sam", silent=False)
+            if message is not None:
+                await solo.send(message)
+
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
+    assert {"bot1", "bot2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
+    advised = [s["advice"] for s in states if s["advice"]]
+    assert all("equilibrium" in text for text in advised)
+    result = verify(record)
+    assert result.ok, result.problems
+    book = Ledger.connect(config.database_url)
+    try:
+        assert book.check_invariants() == []
     finally:
         book.engine.dispose()

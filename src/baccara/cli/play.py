@@ -9,13 +9,14 @@ import click
 from rich.console import Console
 
 from baccara.cli.common import fail, variant_option
+from baccara.cli.db import _open as _open_database
 from baccara.db.engine import resolve_url
 from baccara.db.store import Store
 from baccara.shoe import MAX_DECKS, ShoeRules
 from baccara.table.engine import Table
 from baccara.table.events import MAX_SEATS, TableRules
 from baccara.tui.table import BOT_STRATEGIES, Game, start_table
-from baccara.variants import Variant
+from baccara.variants import Variant, find_variant
 
 __all__ = ["COMMANDS"]
 
@@ -117,15 +118,27 @@ def play(
     Example: baccara play --seats 2 --bots 3 --teach
     Scripted: printf 'b 100\\ndeal\\nq\\n' | baccara play --seed 1 --db game.db
     """
+    if not variant.house_banked and seats + bots > variant.seats:
+        fail(
+            f"{seats} players and {bots} bots do not fit: a {variant.title} table has "
+            f"{variant.seats} seats"
+        )
+    _, engine = _open_database(db)  # a bad --db is one line and exit status 2
+    store = Store(resolve_url(db), engine=engine)
     if not variant.house_banked:  # the players' games have their own game loop
         from baccara.cli.skill_play import play_skill  # lazy: it loads the solver (scipy)
 
         if decks is not None:
             variant = variant.with_changes(decks=decks)
-        play_skill(variant, seats=seats, bots=bots, seed=seed, teach=teach, tableau=house)
+        try:
+            play_skill(
+                variant, store=store, seats=seats, bots=bots, seed=seed, teach=teach,
+                tableau=house, new=new,
+            )  # fmt: skip
+        finally:
+            store.close()
         return
     console = Console(highlight=False)
-    store = Store(resolve_url(db))
     if delay is None:
         delay = 0.4 if sys.stdout.isatty() and sys.stdin.isatty() else 0.0
     try:
@@ -147,7 +160,9 @@ def _open(
     delay: float,
     new: bool,
 ) -> Game:
-    sessions = store.list_sessions(open_only=True)
+    sessions = [  # the players' games keep their own sessions (`baccara.cli.skill_play`)
+        s for s in store.list_sessions(open_only=True) if find_variant(s.variant).house_banked
+    ]
     if sessions and not new:
         info = sessions[0]
         table = store.load_table(info.id)

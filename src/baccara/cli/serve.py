@@ -100,6 +100,20 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "--allow-origin", "origins", multiple=True, metavar="URL", help="Another allowed Origin."
 )
 @click.option("--bets-per-second", default=10.0, show_default=True, type=click.FloatRange(0.1))
+@click.option(
+    "--bots",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 11),
+    help="At a Chemin de Fer table: seats filled by bots playing the solver's equilibrium.",
+)
+@click.option(
+    "--decision-seconds",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(1, 600),
+    help="At a Chemin de Fer table: each decision's clock (then the house's rule).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -112,6 +126,8 @@ def serve_command(
     bets_per_second: float,
     squeeze: bool,
     squeeze_seconds: float,
+    bots: int,
+    decision_seconds: float,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
@@ -138,6 +154,8 @@ def serve_command(
         bet_burst=max(30.0, 3 * bets_per_second),
         squeeze=squeeze,
         squeeze_seconds=squeeze_seconds,
+        bots=bots,
+        decision_seconds=decision_seconds,
     )
     try:
         app = create_app(config)

@@ -1,19 +1,28 @@
 """``baccara play --variant chemin-de-fer|banque``: the players' games in the terminal.
 
-`baccara play` hands the variants of these families to `play_skill`; the game loops
-and their equilibrium bots live in `baccara.tui.skill`. Amounts are typed and shown
-as money (``25``, ``12.50``), kept in minor units inside.
+`baccara play` hands the variants of these families to `play_skill`; the games and
+their equilibrium bots live in `baccara.tui.chemin` and `baccara.tui.banque`. Amounts
+are typed and shown as money (``25``, ``12.50``), kept in minor units inside.
+
+Every game is saved as it goes (`baccara.db.players`: the seed, the seats and each
+decision) in the store of ``--db``; the same command later resumes an unfinished game
+of the same family where it was, and ``--new`` starts another one.
 """
 
 from __future__ import annotations
 
+import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from baccara.tui.skill import GameResult, play_banque, play_chemin
-from baccara.variants import Family, Variant, require_family, variants_of
+from baccara.db.players import PlayersGame, PlayersStore
+from baccara.db.store import Store
+from baccara.tui.banque import play_banque
+from baccara.tui.chemin import play_chemin
+from baccara.tui.prompts import GameResult, Quit, seat_names
+from baccara.variants import Family, Variant, find_variant, require_family, variants_of
 
 __all__ = ["SKILL_FAMILIES", "SKILL_VARIANTS", "play_skill"]
 
@@ -23,28 +32,42 @@ SKILL_VARIANTS = tuple(v.name for v in variants_of(SKILL_FAMILIES))
 """The variants `play_skill` runs (by registry name)."""
 
 
-class _Quit(Exception):
-    """The player typed q or the input ended."""
-
-
 def _ask(console: Console) -> Callable[[str], str]:
+    """Read one answer: a prompt (shown as typed, never as markup) and a line."""
+
     def ask(question: str) -> str:
         if sys.stdin.isatty():
             try:
-                line = console.input(f"{question} ")
+                return console.input(f"{question} ", markup=False)
             except EOFError:
-                raise _Quit from None
-        else:
-            raw = sys.stdin.readline()
-            if not raw:
-                raise _Quit
-            line = raw.rstrip("\n")
-            console.print(f"{question} {line}", markup=False)
-        if line.strip().lower() in ("q", "quit", "exit"):
-            raise _Quit
+                console.print()
+                raise Quit from None
+        raw = sys.stdin.readline()
+        if not raw:
+            raise Quit
+        line = raw.rstrip("\n")
+        console.print(f"{question} {line}", markup=False)
         return line
 
     return ask
+
+
+class _Journal:
+    """The game's decisions and money, to the store as they happen."""
+
+    def __init__(self, games: PlayersStore, session: int) -> None:
+        self.games = games
+        self.session = session
+        self.last: tuple[tuple[int, ...], int] | None = None
+
+    def decided(self, answer: str) -> None:
+        self.games.decided(self.session, answer)
+
+    def holdings(self, holdings: Sequence[int], house: int) -> None:
+        now = (tuple(holdings), house)
+        if now != self.last:
+            self.games.holdings(self.session, holdings, house)
+            self.last = now
 
 
 def play_skill(
@@ -57,40 +80,94 @@ def play_skill(
     bankroll: int = 100_000,
     free_banker: bool = False,
     tableau: str = "french",
+    store: Store,
+    new: bool = False,
 ) -> GameResult | None:
-    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots.
+    """Play a whole shoe of ``variant`` with ``seats`` humans and ``bots`` bots, saved in ``store``.
 
-    ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``, `tableaux.House`).
+    ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``,
+    `tableaux.House`). An unfinished game of the same family in ``store`` is resumed
+    (its seats, seed and rules win over the arguments) unless ``new``.
     """
     require_family(variant, SKILL_FAMILIES, user="the terminal's players' games")
     console = Console(highlight=False)
-    humans = tuple(f"Player {i + 1}" for i in range(seats))
-    ask = _ask(console)
-    say = console.print
+
+    def say(text: str) -> None:
+        console.print(text, markup=False, highlight=False)
+
+    games = PlayersStore(store)
     try:
-        if variant.family is Family.CHEMIN_DE_FER:
-            return play_chemin(
-                variant=variant,
-                humans=humans,
-                bots=bots,
-                seed=seed,
-                bankroll=bankroll,
-                teach=teach,
-                free_banker=free_banker,
-                tableau=tableau,
-                ask=ask,
-                say=say,
+        family = [v.name for v in variants_of([variant.family])]
+        unfinished = games.open_games(family)
+        if unfinished and not new:
+            game = games.load(unfinished[0].id)
+            variant = find_variant(game.variant).with_changes(decks=game.setup["decks"])
+            say(
+                f"Resuming session {game.session} ({variant.title}, {len(game.decisions)} "
+                f"decision{'' if len(game.decisions) == 1 else 's'} made): every stack is as "
+                "you left it. (--new starts another table.)"
             )
-        return play_banque(
+        else:
+            for info in unfinished:  # a new table: the old ones close, their money to the wallets
+                games.abandon(info.id)
+            names, human = seat_names([f"Player {i + 1}" for i in range(seats)], bots)
+            setup = {"decks": variant.decks, "tableau": tableau, "free_banker": free_banker}
+            chosen = seed if seed is not None else secrets.randbelow(2**62)
+            session = games.start(
+                variant=variant.name,
+                seed=chosen,
+                names=names,
+                humans=human,
+                bankroll=bankroll,
+                setup=setup,
+            )
+            game = games.load(session)
+            say(f"A new {variant.title} table (session {session}). Type help at any question.")
+        result = _run(game, variant, teach, console, say, _Journal(games, game.session))
+        holdings = list(result.bankrolls)
+        games.finish(game.session, holdings)
+        say(f"The shoe is over: session {game.session} is closed, the money in the wallets.")
+        return result
+    except Quit:
+        say("Goodbye. The game is saved: the same command resumes it (--new starts another).")
+        return None
+
+
+def _run(
+    game: PlayersGame,
+    variant: Variant,
+    teach: bool,
+    console: Console,
+    say: Callable[[str], None],
+    journal: _Journal,
+) -> GameResult:
+    humans = tuple(n for n, h in zip(game.names, game.humans, strict=True) if h)
+    bots = len(game.names) - len(humans)
+    ask = _ask(console)
+    if variant.family is Family.CHEMIN_DE_FER:
+        return play_chemin(
             variant=variant,
             humans=humans,
             bots=bots,
-            seed=seed,
-            bankroll=bankroll,
+            seed=game.seed,
+            bankroll=game.bankroll,
             teach=teach,
+            free_banker=bool(game.setup["free_banker"]),
+            tableau=str(game.setup["tableau"]),
             ask=ask,
             say=say,
+            replay=game.decisions,
+            journal=journal,
         )
-    except _Quit:
-        console.print("Goodbye.")
-        return None
+    return play_banque(
+        variant=variant,
+        humans=humans,
+        bots=bots,
+        seed=game.seed,
+        bankroll=game.bankroll,
+        teach=teach,
+        ask=ask,
+        say=say,
+        replay=game.decisions,
+        journal=journal,
+    )

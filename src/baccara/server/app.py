@@ -66,6 +66,8 @@ class ServerConfig:
     squeeze_seconds: float = 8.0
     decision_seconds: float = 20.0  # a players' game: each decision's clock
     seed_seconds: float = 8.0  # a players' game: the seated players' seeds before a shoe
+    bots: int = 0  # a players' game: seats filled by bots of the solver's equilibrium
+    bot_seconds: float = 1.0
 
 
 @dataclass(slots=True)
@@ -194,9 +196,11 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
                             decision_seconds=config.decision_seconds,
                             seed_seconds=config.seed_seconds,
                             result_seconds=config.result_seconds,
+                            bot_seconds=config.bot_seconds,
                         ),
                         fault=fault,
                         decks=config.decks,
+                        bots=config.bots,
                     )
                     continue
                 state.tables[table_id] = TableRunner(
@@ -352,6 +356,8 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
+        if table_id in state.players_tables:
+            return JSONResponse(await state.run(state.players_tables[table_id].shoe_records))
         if table_id not in state.tables:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
         return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))

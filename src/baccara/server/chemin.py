@@ -21,7 +21,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
+import secrets
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,7 +34,7 @@ from typing import Any, TypeVar
 
 from baccara.db.books import HOUSE
 from baccara.db.chips import POT, Chips
-from baccara.db.ledger import BetError, Ledger
+from baccara.db.ledger import BetError, Ledger, wallet_account
 from baccara.fair import FairShoe
 from baccara.money import format_money
 from baccara.server import protocol as P
@@ -42,6 +45,8 @@ from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeRules
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
+from baccara.skill.advice import banker_advice, punter_advice
+from baccara.skill.bots import chemin_bot_action
 from baccara.skill.chemin import CheminError, CheminTable, Phase
 from baccara.variants import Variant
 
@@ -66,6 +71,20 @@ class CheminTiming:
     decision_seconds: float = 20.0
     seed_seconds: float = 8.0  # between a shoe's commitment and its shuffle
     result_seconds: float = 3.0
+    bot_seconds: float = 1.0  # how long a bot thinks
+
+
+BOT_BUY_IN = 100_000
+"""A bot's chips when it sits down (and again when it runs short)."""
+
+
+def _advice(table: CheminTable) -> str | None:
+    """Teaching mode's word at a free choice: the tableau's rule and the equilibrium."""
+    if table.phase is Phase.PUNTER:
+        return punter_advice(table).text
+    if table.phase is Phase.BANKER and table.banker_free():
+        return banker_advice(table).text
+    return None
 
 
 def money(table: CheminTable) -> dict[str, int]:
@@ -90,6 +109,7 @@ class CheminRunner:
         decks: int | None = None,
         minimum: int = 1_000,
         seats: int = 12,
+        bots: int = 0,
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -118,6 +138,8 @@ class CheminRunner:
         self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.news: deque[str] = deque(maxlen=12)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        self.bots = [f"bot{n}" for n in range(1, min(bots, self.max_seats) + 1)]
+        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
         self.stopping = False
         self.phase = "starting"
         self.wake = asyncio.Event()
@@ -168,6 +190,7 @@ class CheminRunner:
             punter_cards=[] if table is None or not dealt else [str(c) for c in table.punter_cards],
             banker_cards=[] if table is None or not dealt else [str(c) for c in table.banker_cards],
             news=list(self.news),
+            advice=None if table is None else _advice(table),
             minimum=self.minimum,
             fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
             **extra,
@@ -261,9 +284,22 @@ class CheminRunner:
 
     # -- shoes -------------------------------------------------------------------------------
 
+    def seat_bots(self) -> None:
+        """Fund and seat the table's bots (their chips come from the outside world, as a
+        player's welcome does)."""
+        for name in self.bots:
+            short = BOT_BUY_IN - self.chips.stacks([name])[name]
+            if short > BOT_BUY_IN - self.minimum:  # below the table's minimum: top up
+                wallet = self.ledger.create_account(wallet_account(name))
+                self.ledger.deposit(wallet, short, ref=f"bot:{self.id}:{name}:{uuid.uuid4()}")
+                self.chips.buy_in(name, short)
+            if name not in self.players:
+                self.players.append(name)
+
     def recover(self) -> list[str]:
         """Rebuild the shoe a crash left and replay its decisions (nothing to settle: each
         decision's money was stored with it)."""
+        self.seat_bots()
         found = self.shoes.unfinished()
         if found is None:
             return []
@@ -282,25 +318,46 @@ class CheminRunner:
     def _replay(self) -> None:
         """The engine at the last stored decision of the shoe in play."""
         assert self.fair is not None and self.shoe_id is not None
-        seats = self.chips.seats(self.shoe_id)
-        assert seats is not None
-        self.table = self._engine([s["name"] for s in seats], [s["chips"] for s in seats])
-        actions = self.chips.actions(self.shoe_id)
-        for action, _ in actions:
-            self.table.apply(action)
-        self.decisions = len(actions)
+        self.table = self.rebuild(self.fair, self.shoe_id)
+        self.decisions = len(self.chips.actions(self.shoe_id))
+
+    def rebuild(self, fair: FairShoe, shoe_id: int) -> CheminTable:
+        """Shoe ``shoe_id`` dealt again from its seeds with every decision stored."""
+        seats = self.chips.seats(shoe_id)
+        if seats is None:
+            raise CheminError(f"shoe {shoe_id} was never dealt")
+        shoe = fair.shoe()
+        shoe.burn()
+        table = CheminTable(
+            names=[s["name"] for s in seats],
+            bankrolls=[s["chips"] for s in seats],
+            variant=self.variant,
+            shoe=shoe,
+            minimum=self.minimum,
+        )
+        for action, _ in self.chips.actions(shoe_id):
+            table.apply(action)
+        return table
+
+    def shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The finished shoes' records, every decision in them, for ``baccara verify``
+        (rebuilt from the database, so they outlive a restart), newest first."""
+        out = []
+        for shoe_id, fair in self.shoes.finished(limit):
+            if self.chips.seats(shoe_id) is None:
+                continue  # set aside before it was dealt
+            coups = records.chemin_coups(self.rebuild(fair, shoe_id).log)
+            if coups:
+                out.append(records.game_record(fair, coups))
+        return out
 
     def _engine(self, names: list[str], chips: list[int]) -> CheminTable:
-        """The engine for this shoe: shuffled with each seat's seed (a player who sent none
-        shuffles with the name), or, after a restart, again from the stored seeds."""
+        """The engine for a new shoe: shuffled with each seat's seed (a player who sent
+        none shuffles with the name)."""
         fair = self.fair
         assert fair is not None
-        if fair.sealed:
-            shoe = fair.shoe()
-            shoe.burn()
-        else:
-            seeds = [self.client_seeds.get(name, name) for name in names]
-            shoe = records.table_shoe(fair, seeds)
+        seeds = [self.client_seeds.get(name, name) for name in names]
+        shoe = records.table_shoe(fair, seeds)
         return CheminTable(
             names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
         )
@@ -314,6 +371,8 @@ class CheminRunner:
     async def _new_shoe(self) -> bool:
         """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
         players seated when the seeds close."""
+        if self.bots:
+            await self.db_write(self.seat_bots)
         ready, _ = await self._ready()
         if len(ready) < 2:
             return False
@@ -392,6 +451,12 @@ class CheminRunner:
         seat = table.actor
         assert seat is not None
         name = table.names[seat]
+        if name in self.bots:
+            self.emit_state()
+            await asyncio.sleep(self.timing.bot_seconds)
+            with contextlib.suppress(BetError):
+                await self._decide(chemin_bot_action(table, self.rng), timed_out=False)
+            return
         present = name not in self.leaving and (
             self.connected(name) or time.time() < self.grace_until
         )

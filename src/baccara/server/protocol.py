@@ -393,6 +393,7 @@ class CheminState(Event):
     punter_cards: list[str]
     banker_cards: list[str]
     news: list[str]
+    advice: str | None  # teaching mode: the tableau's rule and the equilibrium at a choice
     minimum: int
     fair: Commitment | None
 

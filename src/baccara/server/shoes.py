@@ -87,21 +87,28 @@ class ShoeBook:
                 .values(client_seeds=list(fair.client_seeds), sealed=fair.sealed, finished=finished)
             )
 
-    def records(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Finished shoes as verify records (seed revealed), newest first."""
+    def finished(self, limit: int = 20) -> list[tuple[int, FairShoe]]:
+        """The table's finished shoes (id and shoe, the seed revealed), newest first."""
         with self.engine.connect() as conn:
-            shoes = list(
-                conn.execute(
-                    sa.select(online_shoes)
-                    .where(
-                        online_shoes.c.table_id == self.table_id,
-                        online_shoes.c.finished.is_(True),
-                    )
-                    .order_by(online_shoes.c.id.desc())
-                    .limit(limit)
-                ).mappings()
-            )
-        return [_fair(shoe).record(self.settled_coups(int(shoe["id"]))).to_json() for shoe in shoes]
+            rows = conn.execute(
+                sa.select(online_shoes)
+                .where(
+                    online_shoes.c.table_id == self.table_id,
+                    online_shoes.c.finished.is_(True),
+                )
+                .order_by(online_shoes.c.id.desc())
+                .limit(limit)
+            ).mappings()
+            return [(int(row["id"]), _fair(row)) for row in rows]
+
+    def records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Finished shoes of a house-banked table as verify records, newest first."""
+        out = []
+        for shoe_id, fair in self.finished(limit):
+            coups = self.settled_coups(shoe_id)
+            if coups:  # a shoe set aside before its first coup has no record
+                out.append(fair.record(coups).to_json())
+        return out
 
 
 def _fair(row: Any) -> FairShoe:

@@ -253,6 +253,10 @@ class BanqueTable:
             raise BanqueError(f"no auction now: the table is at {self.phase.value}")
         if not 0 <= seat < len(self.names):
             raise BanqueError(f"no seat {seat}")
+        if not self.bids and amount < self.minimum:
+            raise BanqueError(
+                f"bad bid {format_money(amount)}: the smallest bid is {format_money(self.minimum)}"
+            )
         best = max(self.bids.values(), default=self.minimum - 1)
         if amount <= best:
             raise BanqueError(f"bad bid {format_money(amount)}: it must beat {format_money(best)}")

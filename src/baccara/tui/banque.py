@@ -1,0 +1,343 @@
+"""Baccarat Banque in the terminal: the auction, the two tableaux, humans and bots.
+
+The auction is open: in rounds, every seat in order (but the best bidder) sees the
+best bid so far, or "no bid yet", and may raise or pass; it closes when a whole round
+passes, and the best bid takes the bank (a bid must beat the best, so there are no
+ties). A bot bids up to a budget reasoned from the solver: the bank earns the
+equilibrium's value (`baccara.skill.solver.banque`, about 0.87% of every stake) on
+each coup, so a bot risks the share of its bankroll that the coups left in the shoe
+would earn at that rate (about a sixth of it on a fresh three-deck shoe), give or take
+a quarter; a human who bids more wins the bank. Bots stake, draw and choose as the
+symmetric equilibrium says.
+
+>>> lines: list[str] = []
+>>> result = play_banque(humans=(), bots=3, seed=2, say=lines.append, coups=3)
+>>> result.coups, sum(result.bankrolls) + result.house == result.start_total
+(3, True)
+>>> any(line.endswith("takes the bank for " + line.split()[-1]) for line in lines)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache, partial
+
+from baccara.cards import hand_total
+from baccara.money import format_money
+from baccara.skill.banque import BanqueError, BanqueTable, Phase, Tableau, TableauxDealt
+from baccara.skill.solver.banque import BanqueSolution, banker_decisions, solve_banque
+from baccara.tui.prompts import (
+    Ask,
+    GameResult,
+    Journal,
+    Prompter,
+    Say,
+    seat_names,
+    status_line,
+)
+from baccara.variants import Variant
+
+__all__ = ["banque_status", "bot_budget", "play_banque"]
+
+_CARDS_PER_COUP = 8  # six dealt and, on average, about two third cards
+_DRAW_STAND = [("d", "draw"), ("s", "stand")]
+
+
+@lru_cache(maxsize=1)
+def _banque_solution() -> BanqueSolution:
+    return solve_banque()
+
+
+def bot_budget(table: BanqueTable, seat: int, rng: random.Random) -> int:
+    """The most a bot bids for the bank: the solver's value per coup times the coups
+    left, as a share of its bankroll, give or take a quarter (drawn from ``rng``).
+
+    >>> table = BanqueTable(names=("A", "B"), bankrolls=(100_000, 100_000), seed=1)
+    >>> 10_000 < bot_budget(table, 0, random.Random(1)) < 25_000
+    True
+    """
+    coups_left = table.shoe.remaining / _CARDS_PER_COUP
+    share = min(0.5, _banque_solution().value * coups_left) * (0.75 + 0.5 * rng.random())
+    budget = min(table.bankrolls[seat], int(table.bankrolls[seat] * share))
+    return budget - budget % 100  # whole units, as people bid
+
+
+def _best(table: BanqueTable) -> tuple[int, int] | None:
+    """The best bid so far and its bidder, or None."""
+    if not table.bids:
+        return None
+    seat = max(table.bids, key=lambda s: table.bids[s])
+    return table.bids[seat], seat
+
+
+def _best_words(table: BanqueTable) -> str:
+    best = _best(table)
+    if best is None:
+        return "no bid yet"
+    return f"best bid {format_money(best[0])} by {table.names[best[1]]}"
+
+
+def banque_status(table: BanqueTable, acting: int | None) -> str:
+    """One line: the bank (or the auction), every seat's stack, who acts now.
+
+    >>> table = BanqueTable(names=("Ann", "Bob"), bankrolls=(10_000, 10_000), seed=1)
+    >>> banque_status(table, 0)
+    '— auction: no bid yet; Ann to act | Ann 100.00 · Bob 100.00'
+    """
+    if table.phase is Phase.AUCTION:
+        bank = f"auction: {_best_words(table)}"
+    elif table.banker is not None:
+        bank = f"bank {format_money(table.bank)} held by {table.names[table.banker]}"
+        sides = [
+            f"{t.word} {format_money(sum(table.stakes[t].values()))}"
+            for t in Tableau
+            if table.stakes[t]
+        ]
+        if sides:
+            bank += ", staked " + ", ".join(sides)
+    else:
+        bank = "no bank"
+    stacks = " · ".join(
+        f"{name} {format_money(money)}"
+        for name, money in zip(table.names, table.bankrolls, strict=True)
+    )
+    return status_line(bank, stacks, table.names, acting)
+
+
+def holdings(table: BanqueTable) -> list[int]:
+    """What each seat holds: its stack, its stakes and (the banker) the bank."""
+    held = list(table.bankrolls)
+    playing = table.phase in (Phase.PUNTER, Phase.BANKER)
+    for tableau, stakes in table.stakes.items():
+        if playing and tableau in table.settled:
+            continue  # settled on a natural: its stakes are paid back or lost already
+        for seat, amount in stakes.items():
+            held[seat] += amount
+    if table.banker is not None:
+        held[table.banker] += table.bank
+    return held
+
+
+def _refusal(action: Callable[[], object]) -> str | None:
+    try:
+        action()
+    except BanqueError as error:
+        return str(error)
+    return None
+
+
+def _bid_refusal(table: BanqueTable, seat: int, amount: int) -> str | None:
+    best = _best(table)
+    if best is None and amount < table.minimum:
+        return f"bad bid {format_money(amount)}: the smallest bid is {format_money(table.minimum)}"
+    if best is not None and amount <= best[0]:
+        return f"bad bid {format_money(amount)}: it must beat the {_best_words(table)}"
+    return _refusal(lambda: table.verify_bid(seat, amount))
+
+
+def _auction(p: Prompter, table: BanqueTable, human: Sequence[bool], rng: random.Random) -> None:
+    """Rounds of bidding in seat order until a whole round passes."""
+    names = table.names
+    budgets = {s: bot_budget(table, s, rng) for s in range(len(names)) if not human[s]}
+    p.say("The bank is up for auction: bid in turn, the best bid takes it.")
+    raised = True
+    while raised:
+        raised = False
+        for seat in range(len(names)):
+            best = _best(table)
+            if best is not None and best[1] == seat:
+                continue
+            low = table.minimum if best is None else best[0] + 1
+            if human[seat]:
+                p.status = partial(banque_status, table, seat)
+                where = (
+                    f"no bid yet, at least {format_money(low)}"
+                    if best is None
+                    else f"best {format_money(best[0])} by {names[best[1]]}"
+                )
+                answer = p.amount(
+                    f"{names[seat]}: bid for the bank ({where}) or",
+                    partial(_bid_refusal, table, seat),
+                    words=[("p", "pass")],
+                    example="25 or 25.50",
+                )
+                amount = 0 if answer == "pass" else int(answer)
+            else:
+                step = max(table.minimum, budgets[seat] // 1000 * 100)
+                amount = low if best is None else best[0] + step
+                amount = max(amount, budgets[seat] // 2) if best is None else amount
+                if amount > budgets[seat]:
+                    amount = 0
+            if amount:
+                table.bid(seat, amount)
+                p.say(table.log[-1].text)
+                raised = True
+
+
+def _banque_banker_p(table: BanqueTable) -> tuple[float, str]:
+    sol = _banque_solution()
+    b = hand_total(table.banker_cards)
+    left, right = table.column(Tableau.LEFT), table.column(Tableau.RIGHT)
+    stake_l = sum(table.stakes[Tableau.LEFT].values()) or 0
+    stake_r = sum(table.stakes[Tableau.RIGHT].values()) or 0
+    if stake_l == stake_r:
+        chance = float(sol.banker_draw[b, left, right])
+    else:
+        best = banker_decisions(
+            sol.player_draw_on_5, sol.player_draw_on_5, left_stake=stake_l, right_stake=stake_r
+        )
+        chance = float(best[b, left, right])
+    names = [str(c) for c in range(10)] + ["stood", "a natural"]
+    what = (
+        "draws"
+        if chance == 1
+        else "stands"
+        if chance == 0
+        else f"draws with probability {chance:.3f}"
+    )
+    return chance, (
+        f"Banker {b} against left {names[left]} and right {names[right]} "
+        f"(stakes {format_money(stake_l)} and {format_money(stake_r)}): the equilibrium {what}."
+    )
+
+
+def _human_stake(p: Prompter, table: BanqueTable, seat: int) -> None:
+    name = table.names[seat]
+    room = min(table.bank - table.covered, table.bankrolls[seat])
+    side = p.choose(
+        f"{name}: stake on the left or the right tableau?", [("l", "left"), ("r", "right")]
+    )
+    tableau = Tableau.LEFT if side == "left" else Tableau.RIGHT
+    answer = p.amount(
+        f"{name}: your stake on the {tableau.word} (up to {format_money(room)}) or",
+        lambda amount: (
+            _refusal(lambda: table.verify_stake(seat, tableau, amount))
+            or (None if amount > 0 else f"bad stake {format_money(amount)}: type pass to sit out")
+        ),
+        words=[("p", "pass")],
+    )
+    table.stake(seat, tableau, 0 if answer == "pass" else int(answer))
+
+
+def play_banque(
+    *,
+    variant: Variant | None = None,
+    humans: Sequence[str] = (),
+    bots: int = 3,
+    seed: int | None = None,
+    bankroll: int = 100_000,
+    teach: bool = False,
+    coups: int | None = None,
+    ask: Ask | None = None,
+    say: Say = print,
+    replay: Sequence[str] = (),
+    journal: Journal | None = None,
+) -> GameResult:
+    """Play Baccarat Banque until the shoe ends (or ``coups`` coups); return the result.
+
+    ``replay`` and ``journal`` as in `baccara.tui.chemin.play_chemin`.
+    """
+    names, human = seat_names(humans, bots)
+    if any(human) and ask is None:
+        raise ValueError("human seats need an input function")
+    rng = random.Random(seed)
+    table = BanqueTable(variant=variant, names=names, bankrolls=[bankroll] * len(names), seed=seed)
+    p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
+    start = sum(table.bankrolls)
+    p5 = _banque_solution().player_draw_on_5
+    played, seen = 0, 0
+    asked_retire = -1
+    p.say(f"{table.variant.title}: {len(names)} seats, {table.variant.decks} decks, two tableaux.")
+    between = (Phase.AUCTION, Phase.STAKES)
+    while table.phase is not Phase.OVER and not (
+        coups is not None and played >= coups and table.phase in between and table.covered == 0
+    ):
+        if table.phase is Phase.AUCTION:
+            _auction(p, table, human, rng)
+            seen = len(table.log)  # the bids were said as they came
+            if not table.can_close_auction():
+                p.say("Nobody bids: the game is over.")
+                break
+            table.close_auction()
+            asked_retire = played  # the new banker has just chosen to bank: no question yet
+        elif table.phase is Phase.STAKES:
+            banker = table.banker
+            assert banker is not None
+            if table.covered == 0 and asked_retire != played and human[banker]:
+                asked_retire = played
+                p.status = partial(banque_status, table, banker)
+                answer = p.choose(
+                    f"{names[banker]}, the bank is {format_money(table.bank)}: keep it or retire?",
+                    [("k", "keep"), ("r", "retire")],
+                )
+                if answer == "retire":
+                    table.retire()
+                    continue
+            seat = table.to_act
+            assert seat is not None
+            if human[seat]:
+                p.status = partial(banque_status, table, seat)
+                _human_stake(p, table, seat)
+            else:
+                side = rng.choice(list(Tableau))
+                room = min(table.bank - table.covered, table.bankrolls[seat])
+                table.stake(seat, side, min(room, max(1, table.bank // 10)))
+        elif table.phase is Phase.PUNTER:
+            live = table.live_tableau
+            assert live is not None
+            punter = table.player_of(live)
+            assert punter is not None
+            if teach:
+                p.say(
+                    f"The {live.word} punter is free on 5: the equilibrium draws with "
+                    f"probability {p5:.3f} (9/11)."
+                )
+            if human[punter]:
+                p.status = partial(banque_status, table, punter)
+                draws = (
+                    p.choose(
+                        f"{names[punter]}, the {live.word} tableau has 5: draw or stand?",
+                        _DRAW_STAND,
+                    )
+                    == "draw"
+                )
+            else:
+                draws = rng.random() < p5
+            table.draw() if draws else table.stand()
+        elif table.phase is Phase.BANKER:
+            banker = table.banker
+            assert banker is not None
+            chance, why = _banque_banker_p(table)
+            if teach:
+                p.say(why)
+            if human[banker]:
+                cards = " ".join(map(str, table.banker_cards))
+                p.say(f"{names[banker]}, you hold {cards}: {hand_total(table.banker_cards)}.")
+                p.status = partial(banque_status, table, banker)
+                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+            else:
+                draws = rng.random() < chance
+            table.banker_draw() if draws else table.banker_stand()
+        for event in table.log[seen:]:
+            p.say(event.text)
+            if isinstance(event, TableauxDealt):
+                played += 1
+        seen = len(table.log)
+        if journal is not None and not p.replaying:
+            journal.holdings(holdings(table), table.house)
+    if table.banker is not None and table.bank:
+        table.bankrolls[table.banker] += table.bank
+        table.bank = 0
+    p.say(
+        "Bankrolls: "
+        + ", ".join(f"{n} {format_money(b)}" for n, b in zip(names, table.bankrolls, strict=True))
+    )
+    return GameResult(
+        coups=played,
+        names=names,
+        bankrolls=tuple(table.bankrolls),
+        house=table.house,
+        start_total=start,
+    )

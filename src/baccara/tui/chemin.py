@@ -1,0 +1,260 @@
+"""Chemin de Fer in the terminal: humans at the prompts, bots playing the equilibrium.
+
+The bots play the solver's ``compositions`` model with the variant's decks and
+commission (the banker choosing in the tableau's free cells, or everywhere with a free
+banker). Before each human decision a status line shows the bank, the banker, every
+seat's stack and who acts; the prompts are `baccara.tui.prompts`'.
+
+>>> lines: list[str] = []
+>>> result = play_chemin(humans=(), bots=3, seed=5, say=lines.append, coups=4)
+>>> result.coups, sum(result.bankrolls) + result.house == result.start_total
+(4, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from baccara.money import format_money
+from baccara.skill import tableaux
+from baccara.skill.advice import banker_advice, punter_advice
+from baccara.skill.chemin import CheminError, CheminTable, CoupSettled, Phase
+from baccara.tui.prompts import (
+    Ask,
+    GameResult,
+    Journal,
+    Prompter,
+    Say,
+    money_range,
+    seat_names,
+    status_line,
+)
+from baccara.variants import Variant
+
+__all__ = ["chemin_banker_advice", "chemin_punter_advice", "chemin_status", "play_chemin"]
+
+_DRAW_STAND = [("d", "draw"), ("s", "stand")]
+
+
+def terms(variant: Variant) -> str:
+    """The decks and the commission, in words."""
+    return f"{variant.decks} decks, {float(variant.commission * 100):g}% commission"
+
+
+def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
+    """The equilibrium's drawing probability for the punter on 5, and why."""
+    advice = punter_advice(table)
+    return advice.draw, advice.text
+
+
+def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
+    """The equilibrium's drawing probability for the banker in this cell, and why."""
+    advice = banker_advice(table)
+    return advice.draw, advice.text
+
+
+def chemin_status(table: CheminTable) -> str:
+    """One line: the bank and its banker, every seat's stack, who acts now.
+
+    >>> table = CheminTable(names=("Ann", "Bob"), bankrolls=(10_000, 10_000), seed=1)
+    >>> chemin_status(table)
+    '— no bank yet, Ann holds the shoe; Ann to act | Ann 100.00 · Bob 100.00'
+    >>> _ = table.open_bank(2_500)
+    >>> chemin_status(table)
+    '— bank 25.00 held by Ann; Bob to act | Ann 75.00 · Bob 100.00'
+    """
+    if table.bank:
+        bank = f"bank {format_money(table.bank)} held by {table.names[table.banker]}"
+        if table.covered:
+            bank += f", {format_money(table.covered)} covered"
+    else:
+        bank = f"no bank yet, {table.names[table.banker]} holds the shoe"
+    stacks = " · ".join(
+        f"{name} {format_money(money)}"
+        for name, money in zip(table.names, table.bankrolls, strict=True)
+    )
+    return status_line(bank, stacks, table.names, table.actor)
+
+
+def holdings(table: CheminTable) -> list[int]:
+    """What each seat holds: its stack, its stake and (the banker) the bank."""
+    held = [money + table.stakes.get(seat, 0) for seat, money in enumerate(table.bankrolls)]
+    held[table.banker] += table.bank
+    return held
+
+
+def _refusal(action: Callable[[], object]) -> str | None:
+    """Run a ``verify_...`` call: None if it passes, else the table's reason."""
+    try:
+        action()
+    except CheminError as error:
+        return str(error)
+    return None
+
+
+def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
+    name = table.names[seat]
+    open_part = table.bank - table.covered
+    room = min(open_part, table.bankrolls[seat])
+    banco = table.can_banco(seat)
+    words = [("b", "banco"), ("p", "pass")] if banco else [("p", "pass")]
+    nudge = dict.fromkeys(("s", "stake"), "type the amount you cover, e.g. 10, or pass")
+    if not banco:
+        refusal = _refusal(lambda: table.verify_banco(seat))
+        nudge |= dict.fromkeys(("b", "banco"), f"no banco: {refusal}")
+    question = (
+        f"{name}: banco for {format_money(table.bank)}, or cover up to {format_money(room)}?"
+        if banco
+        else f"{name}: cover up to {format_money(room)}?"
+    )
+    answer = p.amount(
+        question,
+        lambda amount: (
+            _refusal(lambda: table.verify_stake(seat, amount))
+            or (None if amount > 0 else f"bad stake {format_money(amount)}: type pass to decline")
+        ),
+        words=words,
+        nudge=nudge,
+    )
+    if answer == "banco":
+        table.banco(seat)
+    else:
+        table.stake(seat, 0 if answer == "pass" else int(answer))
+
+
+def play_chemin(
+    *,
+    variant: Variant | None = None,
+    humans: Sequence[str] = (),
+    bots: int = 3,
+    seed: int | None = None,
+    bankroll: int = 100_000,
+    teach: bool = False,
+    free_banker: bool = False,
+    tableau: str = tableaux.House.FRENCH,
+    coups: int | None = None,
+    ask: Ask | None = None,
+    say: Say = print,
+    replay: Sequence[str] = (),
+    journal: Journal | None = None,
+) -> GameResult:
+    """Play Chemin de Fer until the shoe ends (or ``coups`` coups); return the result.
+
+    ``tableau`` names the house tableau (`tableaux.House`) whose free cells the banker chooses in;
+    ``variant`` (a Chemin de Fer variant) gives the decks and the commission. ``replay``
+    gives the humans' answers of an earlier session back (silently), ``journal`` is told
+    each new answer and the money after each action.
+    """
+    names, human = seat_names(humans, bots)
+    if any(human) and ask is None:
+        raise ValueError("human seats need an input function")
+    rng = random.Random(seed)
+    table = CheminTable(
+        variant=variant,
+        names=names,
+        bankrolls=[bankroll] * len(names),
+        seed=seed,
+        free_banker=free_banker,
+        tableau=tableau,
+    )
+    p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
+    p.status = lambda: chemin_status(table)
+    start = sum(table.bankrolls)
+    opening = dict.fromkeys(range(len(names)), 0)
+    played = 0
+    seen = 0
+    p.say(
+        f"{table.variant.title}: {len(names)} seats, {terms(table.variant)} on the banker's wins."
+    )
+    p.say(f"House tableau: {table.tableau.value}.")
+    while table.phase is not Phase.OVER and (coups is None or played < coups):
+        banker = table.banker
+        if table.phase is Phase.BANK:
+            if human[banker]:
+                answer = p.amount(
+                    f"{names[banker]}, the shoe is yours: set the bank "
+                    f"({money_range(table.minimum, table.bankrolls[banker])}) or",
+                    lambda amount: _refusal(lambda: table.verify_open_bank(amount)),
+                    words=[("p", "pass")],
+                )
+                amount = 0 if answer == "pass" else int(answer)
+            else:
+                amount = min(
+                    table.bankrolls[banker], max(table.minimum, table.bankrolls[banker] // 20)
+                )
+            if amount and table.can_open_bank(amount):
+                table.open_bank(amount)
+                opening[banker] = amount
+            else:
+                table.pass_bank()
+        elif table.phase is Phase.AFTER:
+            keep = table.bank < 4 * max(opening[banker], 1)
+            if human[banker]:
+                keep = (
+                    p.choose(
+                        f"{names[banker]}, you won: the bank is {format_money(table.bank)}. "
+                        "Keep it or pass it?",
+                        [("k", "keep"), ("p", "pass")],
+                    )
+                    == "keep"
+                )
+            table.keep_bank() if keep else table.pass_bank()
+        elif table.phase is Phase.STAKES:
+            seat = table.to_act
+            assert seat is not None
+            if human[seat]:
+                _human_stake(p, table, seat)
+            elif table.can_banco(seat) and (seat == table.suivi or rng.random() < 0.25):
+                table.banco(seat)
+            else:
+                open_part = table.bank - table.covered
+                table.stake(seat, min(open_part, table.bankrolls[seat], max(1, table.bank // 3)))
+        elif table.phase is Phase.PUNTER:
+            seat = table.player_seat
+            assert seat is not None
+            chance, why = chemin_punter_advice(table)
+            if human[seat]:
+                p.say(f"{names[seat]}, you hold {' '.join(map(str, table.punter_cards))}: 5.")
+                if teach:
+                    p.say(why)
+                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+            else:
+                draws = rng.random() < chance
+                if teach:
+                    p.say(why)
+            table.draw() if draws else table.stand()
+        elif table.phase is Phase.BANKER:
+            chance, why = chemin_banker_advice(table)
+            if human[banker]:
+                cards = " ".join(map(str, table.banker_cards))
+                p.say(f"{names[banker]}, you hold {cards}: {table.banker_total}.")
+                if teach:
+                    p.say(why)
+                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+            else:
+                draws = rng.random() < chance
+                if teach:
+                    p.say(why)
+            table.banker_draw() if draws else table.banker_stand()
+        for event in table.log[seen:]:
+            p.say(event.text)
+            if isinstance(event, CoupSettled):
+                played += 1
+        seen = len(table.log)
+        if journal is not None and not p.replaying:
+            journal.holdings(holdings(table), table.house)
+    if table.bank:
+        table.bankrolls[table.banker] += table.bank
+        table.bank = 0
+    p.say(
+        "Bankrolls: "
+        + ", ".join(f"{n} {format_money(b)}" for n, b in zip(names, table.bankrolls, strict=True))
+    )
+    return GameResult(
+        coups=played,
+        names=names,
+        bankrolls=tuple(table.bankrolls),
+        house=table.house,
+        start_total=start,
+    )

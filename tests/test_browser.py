@@ -12,6 +12,7 @@ Skipped without chromium on a developer machine; a failure in CI (CI=true).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -241,11 +242,16 @@ _MY_CHOICES = (
 )
 
 
-def _decide(page: Any, choices: list[str], seen: dict[str, Any], shoot: Callable[[str], None]) -> None:
+def _decide(
+    page: Any, choices: list[str], seen: dict[str, Any], shoot: Callable[[str], None]
+) -> None:
     """What one person does on their turn: bank the minimum, 10.00, so that everybody's
     chips last the whole test (and pass it after a win); try a stake over the bank once
     (refused), then banco; stand on 5; the banker stands."""
-    click = lambda action: page.click(f"#cdf-controls [data-action={action}]", timeout=2_000)  # noqa: E731
+
+    def click(action: str) -> None:
+        page.click(f"#cdf-controls [data-action={action}]", timeout=2_000)
+
     if "open_bank" in choices:
         page.fill("#cdf-amount", "10", timeout=2_000)
         click("open_bank")
@@ -315,7 +321,9 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
             # A bad buy-in is refused on the page; then each sits down with 200.00.
             ann.fill("#cdf-buy-in", "lots")
             ann.click("#cdf-sit button")
-            expect(ann.locator("#cdf-msg")).to_have_text("Type the buy-in as an amount, such as 200.00.")
+            expect(ann.locator("#cdf-msg")).to_have_text(
+                "Type the buy-in as an amount, such as 200.00."
+            )
             for page in pages.values():
                 page.fill("#cdf-buy-in", CHEMIN_BUY_IN)
                 page.click("#cdf-sit button")
@@ -328,11 +336,15 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                 expect(page.locator("#cdf-seed")).to_be_visible(timeout=15_000)
                 page.fill("#cdf-client-seed", f"seed of {name}")
                 page.click("#cdf-seed button")
-                expect(page.locator("#cdf-msg")).to_have_text("Client seed added to the next shuffle.")
+                expect(page.locator("#cdf-msg")).to_have_text(
+                    "Client seed added to the next shuffle."
+                )
             ann.screenshot(path=str(ARTIFACTS / "chemin-shuffle-laptop.png"), full_page=True)
             bob.screenshot(path=str(ARTIFACTS / "chemin-shuffle-phone.png"), full_page=True)
             # The first bank is the first seat's; everybody sees whose turn it is, and the clock.
-            expect(ann.locator("#cdf-controls [data-action=open_bank]")).to_be_visible(timeout=20_000)
+            expect(ann.locator("#cdf-controls [data-action=open_bank]")).to_be_visible(
+                timeout=20_000
+            )
             expect(ann.locator("#cdf-controls [data-action=pass_bank]")).to_be_visible()
             expect(ann.locator("#cdf-prompt")).to_have_text(
                 "You hold the bank: set it (at least 10.00) or pass it."
@@ -354,12 +366,19 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                 ann.wait_for_timeout(600)  # the cards dealt have turned over
                 for name, page in pages.items():
                     size = "phone" if name == "bob" else "laptop"
-                    page.screenshot(path=str(ARTIFACTS / f"chemin-{moment}-{size}-{name}.png"), full_page=True)
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"chemin-{moment}-{size}-{name}.png"), full_page=True
+                    )
 
             seen: dict[str, Any] = {
-                "refused": False, "banco": 0, "five": 0, "banker_choice": 0,
-                "passed_by_choice": False, "bankers": set(),
+                "refused": False,
+                "banco": 0,
+                "five": 0,
+                "banker_choice": 0,
+                "passed_by_choice": False,
+                "bankers": set(),
             }
+            ann.check("#teaching")  # Ann sees teaching mode's advice at a free choice
             lines: set[str] = set()
             stop_at = time.monotonic() + 240
             while time.monotonic() < stop_at:
@@ -371,7 +390,12 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                     seen["bankers"].add(banker)
                 if len(seen["bankers"]) >= 2:
                     shoot("bank-passed")
-                if seen["banco"] and seen["five"] and len(seen["bankers"]) >= 2 and "result" in shots:
+                if (
+                    seen["banco"]
+                    and seen["five"]
+                    and len(seen["bankers"]) >= 2
+                    and "result" in shots
+                ):
                     break
                 if ann.locator("#cdf-result").is_visible() and seen["banco"]:
                     shoot("result")
@@ -379,10 +403,9 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                     choices = page.evaluate(_MY_CHOICES)
                     if not choices:
                         continue
-                    try:
+                    # the turn may move on (the clock) while the page is clicking
+                    with contextlib.suppress(PlaywrightError, AssertionError):
                         _decide(page, choices, seen, shoot)
-                    except (PlaywrightError, AssertionError):
-                        pass  # the turn moved on (the clock) while the page was clicking
                     if seen["banco"] == 1 and "banco" not in shots:
                         shoot("banco")
                 time.sleep(0.05)

@@ -153,6 +153,7 @@ describe("a banco and a decision on 5", () => {
     assert.deepEqual(run(bob, { type: "act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
     assert.deepEqual(myChoices(cy), []);
     assert.equal(cy.chemin.result, null);
+    assert.equal(cy.chemin.advice, msg.FIVE_ADVICE);  // teaching mode's word, for all to learn from
   });
 
   test("the server's totals are shown when it sends them", () => {

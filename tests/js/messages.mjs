@@ -88,7 +88,7 @@ export function chemin(overrides = {}) {
     type: "chemin", table: "c1", seq: ++seq, time: 1000 + seq, missed: false,
     phase: "waiting", players: [], in_shoe: [], chips: null, banker: null, bank: 0, stakes: {},
     to_act: null, choices: [], deadline: null, punter: null, punter_cards: [], banker_cards: [],
-    news: [], minimum: CHEMIN_MINIMUM, fair: null,
+    news: [], advice: null, minimum: CHEMIN_MINIMUM, fair: null,
     ...overrides,
   };
 }
@@ -124,11 +124,13 @@ export const cheminStakes = () => inShoe([...SHOE_NEWS, ...COUP1.slice(0, 1)], {
   phase: "stakes", chips: { ...STACKS, ann: 15000 }, banker: "ann", bank: 5000, to_act: "bob",
   choices: ["stake", "banco"],
 });
-/** Bob called banco and holds 5: his free choice. */
+export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 the equilibrium draws "
+  + "(Ethier-Gámez compositions model, 6 decks, 5% commission); by the rule he would draw.";
+/** Bob called banco and holds 5: his free choice (with teaching mode's advice). */
 export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
   phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
   to_act: "bob", choices: ["draw", "stand"], punter: "bob",
-  punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh"],
+  punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh"], advice: FIVE_ADVICE,
 });
 /** Bob stood and won: the bank passes to him. */
 export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {

@@ -92,7 +92,7 @@ export function onChemin(state, m) {
     bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
     clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
-    hand, result, news: m.news, fresh: news, minimum: m.minimum,
+    hand, result, news: m.news, fresh: news, minimum: m.minimum, advice: m.advice ?? null,
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, chemin,

@@ -80,6 +80,7 @@ export function createCheminRenderer(doc, on) {
     const c = state.chemin, choices = myChoices(state);
     const key = choices.length ? `${c.phase}|${c.toAct}|${c.banker}|${c.bank}|${choices.join()}` : "";
     setText("cdf-prompt", prompt(state));
+    setText("cdf-advice", c.advice ?? "");
     const form = $("cdf-controls");
     form.hidden = !choices.length;
     if (key === controlsKey) return;

@@ -117,6 +117,17 @@ describe("the bank", () => {
     assert.equal(bad.message, "Type an amount, such as 10.00.");
   });
 
+  test("once decided, the controls wait for the server's answer: the next state, or an error", () => {
+    const ann = run(shoe("ann", STEPS.bank), { type: "act", action: "open_bank", text: "5,000" });
+    assert.deepEqual(myChoices(ann), []);  // no second click while the first is on its way
+    assert.deepEqual(run(ann, { type: "act", action: "pass_bank" }).outbox, []);
+    const refused = run(ann, msg.error("not_allowed", "bad bank 5,000.00: between 10.00 and the banker's 200.00"));
+    assert.deepEqual(myChoices(refused), ["open_bank", "pass_bank"]);
+    assert.match(refused.message, /^bad bank 5,000\.00/);
+    const accepted = run(ann, msg.cheminStakes());
+    assert.equal(accepted.chemin.decided, false);
+  });
+
   test("a decision that is not mine, or not among the choices, is not sent", () => {
     const bob = shoe("bob", STEPS.bank), ann = shoe("ann", STEPS.bank);
     assert.deepEqual(run(bob, { type: "act", action: "open_bank", text: "50" }).outbox, []);
@@ -126,6 +137,13 @@ describe("the bank", () => {
 });
 
 describe("a banco and a decision on 5", () => {
+  test("a state sent again with the same news keeps its fresh lines", () => {
+    const bob = shoe("bob", STEPS.five);
+    const again = run(bob, { ...msg.cheminPunterOnFive(), news: bob.chemin.news });
+    assert.deepEqual(again.chemin.fresh, bob.chemin.fresh);
+    assert.equal(again.chemin.fresh.length, 2);
+  });
+
   test("the punters speak in turn: Bob may stake or call banco", () => {
     const bob = shoe("bob", STEPS.stakes);
     assert.equal(bob.chemin.bank, 5000);
@@ -218,7 +236,10 @@ describe("the shoe's end, errors and reconnecting", () => {
     let s = shoe("ann", STEPS.five);
     const end = msg.cheminShoeEnd();
     const now = msg.cheminBankPassed();
-    s = run(s, { type: "connection", open: false }, now);  // the state sent on joining again
+    s = run(s, { type: "connection", open: false });
+    assert.equal(s.message, "Connection lost: reconnecting…");
+    s = run(s, { type: "connection", open: true }, now);  // the state sent on joining again
+    assert.equal(s.message, "");
     s = run(s, { ...msg.cheminStakes(), missed: true }, { ...end, seq: now.seq - 1, missed: true });
     assert.equal(s.chemin.banker, "bob");
     assert.equal(s.records.length, 1);

@@ -32,8 +32,9 @@ const FRESH = new Set(["starting", "waiting", "shuffle", "stakes"]);  // the las
 export const cheminPhaseLabel = (state) => PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—");
 export const isSeated = (state) => Boolean(state.chemin?.players.includes(state.me));
 export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemin.toAct === state.me);
-/** The choices shown to me: the server's, and only on my turn. */
-export const myChoices = (state) => (myTurn(state) ? state.chemin.choices : []);
+/** The choices shown to me: the server's, only on my turn, and not again once I have
+ * decided (until the server's answer: the next state, or an error). */
+export const myChoices = (state) => (myTurn(state) && !state.chemin.decided ? state.chemin.choices : []);
 /** The part of the bank the punters have covered so far. */
 export const covered = (chemin) => Object.values(chemin.stakes).reduce((sum, amount) => sum + amount, 0);
 
@@ -81,6 +82,8 @@ export function onChemin(state, m) {
   const prev = state.chemin;
   const dealt = m.punter_cards.length > 0 || m.banker_cards.length > 0;
   const news = freshLines(prev?.news ?? [], m.news);
+  // a state sent again with the same news (the clock restarted) keeps the lines still fresh
+  const fresh = prev && !news.length && m.news.length === prev.news.length ? prev.fresh : news;
   const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
   const keep = !FRESH.has(m.phase);
   const hand = dealt ? handOf(m) : keep && prev?.hand ? { ...prev.hand, over: true } : null;
@@ -92,7 +95,7 @@ export function onChemin(state, m) {
     bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
     clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
-    hand, result, news: m.news, fresh: news, minimum: m.minimum, advice: m.advice ?? null,
+    hand, result, news: m.news, fresh, minimum: m.minimum, advice: m.advice ?? null, decided: false,
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, chemin,
@@ -114,10 +117,16 @@ function sit(state, { text }) {
 /** A decision: one of the server's `choices`, on my turn; `text` the amount typed, if any. */
 function act(state, { action, text }) {
   if (!myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
-  if (!WITH_AMOUNT.has(action)) return { ...state, outbox: [outgoing.act(action)] };
+  const decided = { ...state, chemin: { ...state.chemin, decided: true }, message: "" };
+  if (!WITH_AMOUNT.has(action)) return { ...decided, outbox: [outgoing.act(action)] };
   const cents = parseMoney(text);
   if (!cents) return { ...state, message: "Type an amount, such as 10.00." };
-  return { ...state, outbox: [outgoing.act(action, cents)] };
+  return { ...decided, outbox: [outgoing.act(action, cents)] };
+}
+
+/** The server's answer to a refused decision: the choices come back. */
+export function onCheminError(state) {
+  return state.chemin?.decided ? { ...state, chemin: { ...state.chemin, decided: false } } : state;
 }
 
 function sendSeed(state, { seed }) {

@@ -4,7 +4,7 @@
 // here knows a rule of the game: labels, pays, limits, main bets, chips and hand totals
 // all come from the server. `outbox` holds the messages the last action asks to send.
 // A players' table (Chemin de Fer) keeps its state in `chemin` (see chemin.js).
-import { CHEMIN_LOCAL, onChemin } from "./chemin.js";
+import { CHEMIN_LOCAL, onChemin, onCheminError } from "./chemin.js";
 import { money } from "./money.js";
 import { outgoing } from "./protocol.js";
 
@@ -211,7 +211,7 @@ function onBetAck(state, m) {
 }
 
 function onError(state, m) {
-  if (!m.bet_id) return { ...state, message: m.message };
+  if (!m.bet_id) return { ...onCheminError(state), message: m.message };
   const { [m.bet_id]: _, ...pending } = state.pending;
   return { ...state, pending, message: m.message };
 }
@@ -302,6 +302,8 @@ function recallStep(state, { delta }) {
   return { ...state, recall: { ...state.recall, step: Math.max(0, Math.min(last, state.recall.step + delta)) } };
 }
 
+const CONNECTION_LOST = "Connection lost: reconnecting…";
+
 const LOCAL = {
   login: (s, a) => ({ ...s, me: a.name, balance: a.balance }),
   open_table: (s, a) => ({
@@ -310,7 +312,10 @@ const LOCAL = {
   }),
   balance: (s, a) => ({ ...s, balance: a.balance }),
   leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching }),
-  connection: (s, a) => ({ ...s, connected: a.open, message: a.open ? s.message : "Connection lost: reconnecting…" }),
+  connection: (s, a) => ({
+    ...s, connected: a.open,
+    message: !a.open ? CONNECTION_LOST : s.message === CONNECTION_LOST ? "" : s.message,
+  }),
   pick_chip: (s, a) => (a.index >= 0 && a.index < s.chips.length ? { ...s, chip: a.index } : s),
   stage,
   undo: (s) => ({ ...s, staged: s.staged.slice(0, -1) }),

@@ -3,7 +3,7 @@
 // `choices` ask for on my turn only, sitting down, the seed and the clock. Every amount
 // shown goes through money().
 import {
-  ACTION_LABELS, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt,
+  ACTION_LABELS, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
 } from "./chemin.js";
 import { money } from "./money.js";
 import { cardElement, renderRecordLinks } from "./render.js";
@@ -77,13 +77,13 @@ export function createCheminRenderer(doc, on) {
 
   /** My decisions: the server's choices on my turn, rebuilt only when they change. */
   function renderControls(state) {
-    const c = state.chemin, choices = myChoices(state);
+    const c = state.chemin, choices = myTurn(state) ? c.choices : [];
     const key = choices.length ? `${c.phase}|${c.toAct}|${c.banker}|${c.bank}|${choices.join()}` : "";
     setText("cdf-prompt", prompt(state));
     setText("cdf-advice", c.advice ?? "");
     const form = $("cdf-controls");
-    form.hidden = !choices.length;
-    if (key === controlsKey) return;
+    form.hidden = !myChoices(state).length;  // hidden too while my decision is on its way
+    if (key === controlsKey) return;  // the same question: what I typed stays
     controlsKey = key;
     form.textContent = "";
     const withAmount = choices.filter((action) => WITH_AMOUNT.has(action));
@@ -118,7 +118,7 @@ export function createCheminRenderer(doc, on) {
   function renderFair(state) {
     const f = state.fair;
     setText("cdf-seed-hash", f?.server_seed_hash ?? "—");
-    setText("cdf-client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(sealed at the shuffle)");
+    setText("cdf-client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(taken at the shuffle)");
   }
 
   const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);

@@ -16,7 +16,7 @@ import numpy as np
 from scipy.stats import chi2
 
 from baccara.fair import fair_cards
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 
 DECKS = 8
 SIZE = 52 * DECKS
@@ -48,7 +48,7 @@ def main(quick: bool) -> None:
     stat, p_value = _chi_square(pooled, sets * shoes)
     start = time.perf_counter()
     for number in range(shoes):
-        Shoe.shuffled(ShoeRules(decks=DECKS), seed=number)
+        Shoe.shuffled(ShoeSettings(decks=DECKS), seed=number)
     base_time = (time.perf_counter() - start) / shoes
     print(f"   pooled: {sets * shoes} shoes   chi-square {stat:.1f}, p = {p_value:.3f}")
     print(f"   verdict           : {'no bias found' if p_value > 0.001 else 'BIAS (p <= 0.001)'}")

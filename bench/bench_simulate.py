@@ -13,7 +13,7 @@ import time
 
 from baccara.bets import BetKind
 from baccara.coup import Result, deal_shoe
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim.runner import Job, run_chunk, simulate
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
@@ -25,7 +25,7 @@ def _plain(shoes: int) -> tuple[int, dict[Result, int], float]:
     hands = 0
     start = time.perf_counter()
     for index in range(shoes):
-        for coup in deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=SEED, index=index)):
+        for coup in deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=SEED, index=index)):
             counts[coup.winner] += 1
             hands += 1
     return hands, counts, time.perf_counter() - start
@@ -35,7 +35,7 @@ def main(quick: bool) -> None:
     cores = os.cpu_count() or 1
     shoes = 100_000 if quick else 1_000_000
     plain_shoes = 100 if quick else 500
-    job = Job(shoes=shoes, seed=SEED, rules=ShoeRules(decks=8), bets=MAIN)
+    job = Job(shoes=shoes, seed=SEED, settings=ShoeSettings(decks=8), bets=MAIN)
     run_chunk(job, 0, 64)  # load the compiled kernels first
     load = os.getloadavg()[0]
     print(f"   {cores} cores, load average {load:.2f} before the run (other work slows it)")
@@ -56,7 +56,7 @@ def main(quick: bool) -> None:
     _plain(2)  # and the plain loop's
     hands, counts, seconds = _plain(plain_shoes)
     slow = hands / seconds
-    check = simulate(Job(shoes=plain_shoes, seed=SEED, rules=ShoeRules(decks=8), bets=MAIN))
+    check = simulate(Job(shoes=plain_shoes, seed=SEED, settings=ShoeSettings(decks=8), bets=MAIN))
     same = (check.banker, check.player, check.tie) == (
         counts[Result.BANKER],
         counts[Result.PLAYER],

@@ -13,9 +13,9 @@ from pathlib import Path
 from baccara.bets import BetKind, settle
 from baccara.coup import deal_coup
 from baccara.db.store import Store
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.table.engine import Phase, Table
-from baccara.table.events import TableRules
+from baccara.table.events import TableSettings
 
 KINDS = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 
@@ -35,7 +35,7 @@ def _play(table: Table, coups: int, store: Store | None = None, session: int = 0
 
 
 def _table() -> Table:
-    table = Table(rules=TableRules(seats=7, shoe=ShoeRules(decks=8)), seed=1)
+    table = Table(settings=TableSettings(seats=7, shoe=ShoeSettings(decks=8)), seed=1)
     table.change_shoe()
     for seat in range(1, 8):
         table.seat(seat, player=f"p{seat}", stack=10**9)
@@ -51,7 +51,7 @@ def main(quick: bool) -> None:
     start = time.perf_counter()
     dealt, index = 0, 0
     while dealt < coups:
-        shoe = Shoe.shuffled(ShoeRules(decks=8), seed=1, index=index)
+        shoe = Shoe.shuffled(ShoeSettings(decks=8), seed=1, index=index)
         shoe.burn()
         while not shoe.finished and dealt < coups:
             coup = deal_coup(shoe)
@@ -64,7 +64,7 @@ def main(quick: bool) -> None:
     saved = coups // 10
     with tempfile.TemporaryDirectory() as folder:
         store = Store.at(Path(folder) / "bench.db")
-        table = Table(rules=TableRules(seats=7, shoe=ShoeRules(decks=8)), seed=1)
+        table = Table(settings=TableSettings(seats=7, shoe=ShoeSettings(decks=8)), seed=1)
         session = store.create_session(table)
         for seat in range(1, 8):
             store.deposit(f"p{seat}", 10**9)

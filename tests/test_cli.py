@@ -12,7 +12,7 @@ from baccara import rules
 from baccara.cards import hand_total, parse_cards
 from baccara.cli import main
 from baccara.coup import Coup
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.sim.shoes import shoe_coups
 
 
@@ -56,7 +56,7 @@ def test_deal_replays_shoe_k_of_a_simulation(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(["deal", "--decks", "6", "--seed", "11", "--shoe", "42", "--json"], capsys)
     assert code == 0
     lines = [json.loads(line) for line in out.splitlines()]
-    simulated = shoe_coups(11, 42, 1, ShoeRules(decks=6))[0]
+    simulated = shoe_coups(11, 42, 1, ShoeSettings(decks=6))[0]
     assert [line["notation"] for line in lines] == [str(coup) for coup in simulated]
     assert {line["shoe"] for line in lines} == {42}
     assert [line["coup"] for line in lines] == list(range(1, len(simulated) + 1))

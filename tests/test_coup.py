@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from baccara import rules
 from baccara.cards import RANKS, SUITS, Card, hand_total, parse_cards
 from baccara.coup import Coup, CoupError, Result, deal_coup, deal_shoe, explain
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 
 cards = st.builds(Card, rank=st.sampled_from(RANKS), suit=st.sampled_from(SUITS))
 
@@ -113,7 +113,7 @@ def test_explanation_of_a_banker_stand() -> None:
 
 
 def test_seeded_shoe_is_deterministic() -> None:
-    first = list(deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=99)))
-    second = list(deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=99)))
+    first = list(deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=99)))
+    second = list(deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=99)))
     assert first == second
     assert 60 < len(first) < 90

@@ -27,7 +27,7 @@ from baccara.fair import (
     seed_hash,
     verify,
 )
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.variants import PUNTO_BANCO, find_variant
 
 SEED = bytes(range(32)).hex()
@@ -51,9 +51,9 @@ def test_vector_matches_docs() -> None:
     assert f"`{hashed}`" in text
     first = " ".join(str(c) for c in fair_cards(SEED, ["alice", "bob"], 8)[:12])
     assert f"`{first}`" in text
-    doc = rules_document(PUNTO_BANCO, ShoeRules())
+    doc = rules_document(PUNTO_BANCO, ShoeSettings())
     assert f"`{rules_hash(doc)}`" in text
-    coups = list(deal_shoe(fair_shoe(SEED, ["alice", "bob"], ShoeRules())))
+    coups = list(deal_shoe(fair_shoe(SEED, ["alice", "bob"], ShoeSettings())))
     assert f"| {len(coups)}, the first `{coups[0]}`" in text
 
 
@@ -102,7 +102,7 @@ def test_bad_server_seed(seed: str) -> None:
 
 
 def _record(variant: str = "ez", seeds: tuple[str, ...] = ("p1", "p2")) -> ShoeRecord:
-    fs = FairShoe.new(find_variant(variant), ShoeRules(decks=8), source=lambda n: b"\x07" * n)
+    fs = FairShoe.new(find_variant(variant), ShoeSettings(decks=8), source=lambda n: b"\x07" * n)
     for seed in seeds:
         fs.add_client_seed(seed)
     coups = [c.notation() for c in deal_shoe(fs.shoe())]
@@ -141,7 +141,7 @@ def test_verify_finds_every_kind_of_tampering() -> None:
 
 
 def test_client_seeds_seal_when_the_shoe_is_shuffled() -> None:
-    fs = FairShoe.new(PUNTO_BANCO, ShoeRules(decks=1), source=lambda n: bytes(n))
+    fs = FairShoe.new(PUNTO_BANCO, ShoeSettings(decks=1), source=lambda n: bytes(n))
     fs.add_client_seed("early")
     fs.shoe()
     with pytest.raises(FairError, match="already shuffled"):
@@ -248,7 +248,7 @@ def test_a_players_game_shuffles_with_every_seat_seed_in_seat_order() -> None:
     chemin = find_variant("chemin-de-fer")
 
     def shoe_of(seeds: list[str], added: tuple[str, ...] = ()) -> tuple[str, ...]:
-        fs = FairShoe.new(chemin, ShoeRules(decks=6), source=lambda n: b"\x2a" * n)
+        fs = FairShoe.new(chemin, ShoeSettings(decks=6), source=lambda n: b"\x2a" * n)
         for seed in added:
             fs.add_client_seed(seed)
         return tuple(str(c) for c in fs.seat_shoe(seeds).cards)
@@ -259,9 +259,9 @@ def test_a_players_game_shuffles_with_every_seat_seed_in_seat_order() -> None:
     assert shoe_of(["bob", "ann-7", "cy"]) != first
     assert shoe_of(["ann-7", "bob", "cy2"]) != first
     assert first == tuple(str(c) for c in fair_cards("2a" * 32, ["ann-7", "bob", "cy"], 6))
-    fs = FairShoe.new(chemin, ShoeRules(decks=6), source=bytes)
+    fs = FairShoe.new(chemin, ShoeSettings(decks=6), source=bytes)
     fs.seat_shoe(["a", "b"])
     with pytest.raises(FairError, match="already shuffled"):
         fs.seat_shoe(["a", "b"])
     with pytest.raises(FairError, match="printable ASCII"):
-        FairShoe.new(chemin, ShoeRules(decks=6)).seat_shoe(["a", "\t"])
+        FairShoe.new(chemin, ShoeSettings(decks=6)).seat_shoe(["a", "\t"])

@@ -10,9 +10,9 @@ import pytest
 from baccara.bets import BetKind, BetOutcome
 from baccara.cards import parse_cards
 from baccara.coup import Coup
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.table.engine import Phase, Table
-from baccara.table.events import BetResult, CoupSettled, TableRules
+from baccara.table.events import BetResult, CoupSettled, TableSettings
 from baccara.table.history import (
     ReplayError,
     TableRecord,
@@ -59,7 +59,7 @@ def test_record_round_trips_through_json(tmp_path: Path) -> None:
 
 
 def test_replay_across_a_shoe_change() -> None:
-    table = Table(rules=TableRules(shoe=ShoeRules(decks=1)), seed=8)
+    table = Table(settings=TableSettings(shoe=ShoeSettings(decks=1)), seed=8)
     play_some(table, 14)  # a one-deck shoe holds about 9 coups
     assert table.shoe_number == 2
     again = replay(TableRecord.from_json(json.loads(json.dumps(TableRecord.of(table).to_json()))))
@@ -75,7 +75,7 @@ def test_replay_of_a_shuffled_shoe_without_a_seed() -> None:
 
 
 def test_manual_shoe_replays_from_its_coups() -> None:
-    table = Table(rules=TableRules(shoe=ShoeRules(decks=1, burn=False)))
+    table = Table(settings=TableSettings(shoe=ShoeSettings(decks=1, burn=False)))
     table.change_shoe(manual=True)
     table.seat(player="ann", stack=10_000)
     for cards in ("9h 5s Kd Qc", "2h 5d 3d Qh 4c 9d"):

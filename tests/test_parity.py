@@ -21,8 +21,8 @@ from baccara.db.ledger import Ledger, rounds, wallet_account
 from baccara.fair import FairShoe
 from baccara.server.app import ServerConfig
 from baccara.server.shoes import ShoeBook
-from baccara.shoe import ShoeRules
-from baccara.table.engine import Table, TableRules
+from baccara.shoe import ShoeSettings
+from baccara.table.engine import Table, TableSettings
 from baccara.variants import find_variant
 
 WELCOME = 100_000
@@ -95,7 +95,7 @@ def test_terminal_and_web_tables_agree(tmp_path: Path) -> None:
 
     # The terminal's table: the same shoes, the same bets, seats with the welcome stack.
     variant = find_variant("punto-banco")
-    table = Table(variant=variant, rules=TableRules(seats=7, shoe=ShoeRules(decks=1)))
+    table = Table(variant=variant, settings=TableSettings(seats=7, shoe=ShoeSettings(decks=1)))
     seats = {name: table.seat(player=name, stack=WELCOME).seat for name in ("ann", "bob", "cid")}
     terminal_coups: dict[int, str] = {}
     script = iter(SCRIPT)

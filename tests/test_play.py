@@ -240,15 +240,15 @@ def test_a_whole_shoe_and_an_interrupted_coup_in_process() -> None:
 
     from rich.console import Console
 
-    from baccara.shoe import ShoeRules
+    from baccara.shoe import ShoeSettings
     from baccara.table.engine import Table
-    from baccara.table.events import TableRules
+    from baccara.table.events import TableSettings
     from baccara.tui.table import Game, start_table
 
     out = io.StringIO()
     console = Console(file=out, width=80, highlight=False)
     store = Store("sqlite://")
-    table = Table(rules=TableRules(shoe=ShoeRules(decks=1)), seed=6)
+    table = Table(settings=TableSettings(shoe=ShoeSettings(decks=1)), seed=6)
     game = start_table(store, table, humans=["ann"], bots=2, console=console, teach=True, delay=0)
     lines = iter(["b 10", "deal"] * 12 + ["b 10"])
     game.run(lambda prompt: next(lines, None))

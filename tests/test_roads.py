@@ -28,7 +28,7 @@ from baccara.roads.board import (
     parse_results,
 )
 from baccara.roads.render import BLUE, GREEN, RED, render_plain, render_svg, render_text
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 
 WORKED = "BBPPPBPPBBBBBBBBPBBPPTPBB"
 WORKED_GRID = """\
@@ -493,7 +493,7 @@ def test_predictions_equal_the_marks_added(letters: str, rows: int) -> None:
 
 
 def long_shoe() -> Roads:
-    return Roads.from_coups(deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=3)))
+    return Roads.from_coups(deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=3)))
 
 
 def test_terminal_rendering_fits_80_columns_and_shows_the_latest_columns() -> None:

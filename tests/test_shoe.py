@@ -8,11 +8,11 @@ import pytest
 
 from baccara.cards import full_deck, parse_cards
 from baccara.coup import deal_coup, deal_shoe
-from baccara.shoe import Shoe, ShoeError, ShoeRules, composition_by_value
+from baccara.shoe import Shoe, ShoeError, ShoeSettings, composition_by_value
 
 
 def test_whole_eight_deck_shoe_accounts_for_every_card() -> None:
-    shoe = Shoe.shuffled(ShoeRules(decks=8), seed=2024)
+    shoe = Shoe.shuffled(ShoeSettings(decks=8), seed=2024)
     assert Counter(shoe.cards) == Counter(full_deck() * 8)
     coups = list(deal_shoe(shoe))
     dealt = [card for coup in coups for card in coup.deal_order()]
@@ -25,22 +25,22 @@ def test_whole_eight_deck_shoe_accounts_for_every_card() -> None:
 
 
 def test_same_seed_same_shoe_and_different_seeds_differ() -> None:
-    rules = ShoeRules(decks=8)
-    assert Shoe.shuffled(rules, seed=7).cards == Shoe.shuffled(rules, seed=7).cards
-    assert Shoe.shuffled(rules, seed=7).cards != Shoe.shuffled(rules, seed=8).cards
-    assert Shoe.shuffled(rules, seed=7, index=1).cards != Shoe.shuffled(rules, seed=7).cards
+    settings = ShoeSettings(decks=8)
+    assert Shoe.shuffled(settings, seed=7).cards == Shoe.shuffled(settings, seed=7).cards
+    assert Shoe.shuffled(settings, seed=7).cards != Shoe.shuffled(settings, seed=8).cards
+    assert Shoe.shuffled(settings, seed=7, index=1).cards != Shoe.shuffled(settings, seed=7).cards
 
 
 def test_unseeded_shoes_use_the_system_generator() -> None:
-    rules = ShoeRules(decks=1)
-    assert Shoe.shuffled(rules).cards != Shoe.shuffled(rules).cards  # 1 in 52! to fail
+    settings = ShoeSettings(decks=1)
+    assert Shoe.shuffled(settings).cards != Shoe.shuffled(settings).cards  # 1 in 52! to fail
 
 
 @pytest.mark.parametrize(("first", "burned"), [("5h", 5), ("Ks", 10), ("Ad", 1), ("9c", 9)])
 def test_burn_exposes_the_first_card_and_burns_its_value(first: str, burned: int) -> None:
-    shoe = Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=1)
+    shoe = Shoe.shuffled(ShoeSettings(decks=1, burn=False), seed=1)
     cards = (*parse_cards(first), *(c for c in shoe.cards if str(c) != first))
-    stacked = Shoe(cards, rules=ShoeRules(decks=1))
+    stacked = Shoe(cards, settings=ShoeSettings(decks=1))
     out = stacked.burn()
     assert out[0] == parse_cards(first)[0]
     assert len(out) == 1 + burned
@@ -49,8 +49,8 @@ def test_burn_exposes_the_first_card_and_burns_its_value(first: str, burned: int
 
 def test_burn_rule_options() -> None:
     cards = parse_cards("As") + full_deck()[1:]
-    assert len(Shoe(cards, rules=ShoeRules(decks=1, ace_burns=11)).burn()) == 12
-    assert Shoe(cards, rules=ShoeRules(decks=1, burn=False)).burn() == ()
+    assert len(Shoe(cards, settings=ShoeSettings(decks=1, ace_burns=11)).burn()) == 12
+    assert Shoe(cards, settings=ShoeSettings(decks=1, burn=False)).burn() == ()
 
 
 def _coup_starts(shoe: Shoe) -> list[int]:
@@ -100,9 +100,9 @@ def test_compositions() -> None:
         ({"ten_burns": 12}, "burn"),
     ],
 )
-def test_bad_rules_are_named(kwargs: dict[str, int], message: str) -> None:
+def test_bad_settings_are_named(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ShoeError, match=message):
-        ShoeRules(**kwargs)
+        ShoeSettings(**kwargs)
 
 
 def test_empty_shoe_errors() -> None:

@@ -19,7 +19,7 @@ from baccara.cards import full_deck
 from baccara.cli import cli, main
 from baccara.coup import Result, deal_coup, deal_shoe
 from baccara.exact.odds import full_shoe, odds
-from baccara.shoe import Shoe, ShoeRules, fisher_yates, shoe_seed_state, shoe_stream
+from baccara.shoe import Shoe, ShoeSettings, fisher_yates, shoe_seed_state, shoe_stream
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
 from baccara.sim.payouts import pay_table, settle_net
@@ -89,24 +89,26 @@ def test_cards_are_uniform_in_every_position() -> None:
 # -- the rulebook ----------------------------------------------------------------------
 
 
-RULES = [
-    ShoeRules(decks=8),
-    ShoeRules(decks=6, cut_card=16),
-    ShoeRules(decks=1, cut_card=0),
-    ShoeRules(decks=1, cut_card=52),
-    ShoeRules(decks=1, cut_card=45),
-    ShoeRules(decks=2, burn=False, cut_card=30),
-    ShoeRules(decks=4, ten_burns=11, ace_burns=11, cut_card=60),
-    ShoeRules(decks=12, cut_card=0),
+SETTINGS = [
+    ShoeSettings(decks=8),
+    ShoeSettings(decks=6, cut_card=16),
+    ShoeSettings(decks=1, cut_card=0),
+    ShoeSettings(decks=1, cut_card=52),
+    ShoeSettings(decks=1, cut_card=45),
+    ShoeSettings(decks=2, burn=False, cut_card=30),
+    ShoeSettings(decks=4, ten_burns=11, ace_burns=11, cut_card=60),
+    ShoeSettings(decks=12, cut_card=0),
 ]
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.decks}d-cut{r.cut_card}-burn{r.burn}")
-def test_the_compiled_loop_deals_exactly_as_deal_shoe(rules: ShoeRules) -> None:
-    shoes = 60 if rules.decks >= 8 else 150
-    compiled = shoe_coups(21, 0, shoes, rules)
+@pytest.mark.parametrize(
+    "settings", SETTINGS, ids=lambda r: f"{r.decks}d-cut{r.cut_card}-burn{r.burn}"
+)
+def test_the_compiled_loop_deals_exactly_as_deal_shoe(settings: ShoeSettings) -> None:
+    shoes = 60 if settings.decks >= 8 else 150
+    compiled = shoe_coups(21, 0, shoes, settings)
     for index in range(shoes):
-        shoe = simulated_shoe(21, index, rules)
+        shoe = simulated_shoe(21, index, settings)
         assert compiled[index] == list(deal_shoe(shoe)), f"shoe {index}"
         assert shoe.finished
 
@@ -116,13 +118,13 @@ def test_the_compiled_loop_deals_exactly_as_deal_shoe(rules: ShoeRules) -> None:
 def test_shoe_k_of_the_simulator_is_shoe_k_at_the_table(decks: int, seed: int) -> None:
     # one shuffle: the compiled card order and coups (burn and cut card included) are
     # those of Shoe.shuffled + deal_coup, as the table and `baccara deal --seed` deal
-    rules = ShoeRules(decks=decks, cut_card=14 if decks > 1 else 10)
+    settings = ShoeSettings(decks=decks, cut_card=14 if decks > 1 else 10)
     indexes = [0, 1, 2, 57, 999]
     for index in indexes:
         order = kernels.shoe_order(entropy_words(seed), index, decks).tolist()
-        table_shoe = Shoe.shuffled(rules, seed=seed, index=index)
+        table_shoe = Shoe.shuffled(settings, seed=seed, index=index)
         assert [kernels.CARDS[code] for code in order] == list(table_shoe.cards)
-        compiled = shoe_coups(seed, index, 1, rules)[0]
+        compiled = shoe_coups(seed, index, 1, settings)[0]
         table_shoe.burn()
         dealt = []
         while not table_shoe.finished:
@@ -145,9 +147,9 @@ def test_simulated_shoes_replay_by_notation() -> None:
 @pytest.mark.parametrize("name", [v.name for v in variants_of([Family.PUNTO_BANCO])])
 def test_every_bet_sums_to_what_bets_payout_says(name: str) -> None:
     variant = find_variant(name)
-    job = Job(shoes=40, seed=9, variant=variant, rules=ShoeRules(decks=6))
+    job = Job(shoes=40, seed=9, variant=variant, settings=ShoeSettings(decks=6))
     result = simulate(job, threads=1)
-    coups = [coup for shoe in shoe_coups(9, 0, 40, job.rules) for coup in shoe]
+    coups = [coup for shoe in shoe_coups(9, 0, 40, job.settings) for coup in shoe]
     assert result.hands == len(coups)
     winners = [c.winner for c in coups]
     assert (result.banker, result.player, result.tie) == tuple(

@@ -33,11 +33,11 @@ RAW_CENTS = re.compile(r"(?<![\w.,])\d{3,}(?![\w.,])")
 
 
 class Script:
-    """Answers by what a question asks (the first rule whose words it contains);
+    """Answers by what a question asks (the first reply whose key it contains);
     every question and said line kept in order, in one transcript."""
 
-    def __init__(self, rules: Sequence[tuple[str, Sequence[str]]], *, stop: int | None = None):
-        self.rules = [(key, itertools.cycle(answers)) for key, answers in rules]
+    def __init__(self, replies: Sequence[tuple[str, Sequence[str]]], *, stop: int | None = None):
+        self.replies = [(key, itertools.cycle(answers)) for key, answers in replies]
         self.lines: list[str] = []
         self.asked: list[str] = []
         self.stop = stop
@@ -47,7 +47,7 @@ class Script:
             raise Quit
         self.asked.append(question)
         self.lines.append(f"? {question}")
-        for key, answers in self.rules:
+        for key, answers in self.replies:
             if key in question:
                 return next(answers)
         raise AssertionError(f"unexpected question {question!r}")
@@ -56,14 +56,14 @@ class Script:
         self.lines.append(text)
 
 
-CHEMIN_RULES: list[tuple[str, Sequence[str]]] = [
+CHEMIN_REPLIES: list[tuple[str, Sequence[str]]] = [
     ("set the bank", ["50"]),
     ("Keep it or pass it", ["Keep", "pass"]),
     ("banco for", ["BANCO", "stake 10", "pass"]),
     ("cover up to", ["10"]),
     ("Draw or stand", ["Draw", "stand"]),
 ]
-BANQUE_RULES: list[tuple[str, Sequence[str]]] = [
+BANQUE_REPLIES: list[tuple[str, Sequence[str]]] = [
     ("bid for the bank", ["pass"]),
     ("keep it or retire", ["keep"]),
     ("left or the right", ["Left", "right"]),
@@ -168,7 +168,7 @@ def test_amounts_are_typed_as_money_and_refusals_are_one_line() -> None:
 
 
 def test_chemin_through_the_prompts_status_money_and_full_words() -> None:
-    script = Script(CHEMIN_RULES)
+    script = Script(CHEMIN_REPLIES)
     result = chemin(script)
     assert result.coups == 30
     assert sum(result.bankrolls) + result.house == result.start_total
@@ -187,16 +187,16 @@ def test_chemin_through_the_prompts_status_money_and_full_words() -> None:
 def test_chemin_bad_input_changes_nothing() -> None:
     """A stake over the bank, banco where it is not allowed, an unknown word: one line
     each, and the game goes on exactly as without them."""
-    plain = Script(CHEMIN_RULES)
+    plain = Script(CHEMIN_REPLIES)
     straight = chemin(plain)
-    noisy_rules: list[tuple[str, Sequence[str]]] = [
+    noisy_replies: list[tuple[str, Sequence[str]]] = [
         ("set the bank", ["banco", "5,000", "50"]),
         ("Keep it or pass it", ["Keep", "pass"]),
         ("banco for", ["BANCO", "99999", "stake 10", "500", "pass"]),
         ("cover up to", ["99999", "10"]),
         ("Draw or stand", ["sit", "Draw", "stand"]),
     ]
-    noisy = Script(noisy_rules)
+    noisy = Script(noisy_replies)
     assert chemin(noisy) == straight
     errors = [line for line in noisy.lines if line.startswith("✗")]
     assert (
@@ -232,11 +232,11 @@ def test_banco_a_punter_cannot_cover_is_refused() -> None:
 
 
 def test_the_auction_is_open_and_a_human_can_win_it() -> None:
-    rules: list[tuple[str, Sequence[str]]] = [
+    replies: list[tuple[str, Sequence[str]]] = [
         ("bid for the bank", ["10", "0.50", "bid 40", "Bid 500", *["pass"] * 50]),
-        *BANQUE_RULES[1:],
+        *BANQUE_REPLIES[1:],
     ]
-    script = Script(rules)
+    script = Script(replies)
     banque(script)
     first = next(q for q in script.asked if "bid for the bank" in q)
     assert first.startswith("Player 1: bid for the bank (no bid yet, at least 1.00) or [p]ass")
@@ -257,7 +257,7 @@ def test_the_auction_is_open_and_a_human_can_win_it() -> None:
 
 
 def test_a_human_who_passes_leaves_the_bank_to_a_bot_that_bid_a_budget() -> None:
-    script = Script(BANQUE_RULES)
+    script = Script(BANQUE_REPLIES)
     result = banque(script)
     text = "\n".join(script.lines)
     taken = re.search(r"^(Ada|Borel) takes the bank for ([\d,.]+)\.$", text, re.M)
@@ -267,9 +267,9 @@ def test_a_human_who_passes_leaves_the_bank_to_a_bot_that_bid_a_budget() -> None
 
 
 def test_a_bid_below_the_best_changes_nothing() -> None:
-    plain = Script([("bid for the bank", ["20", "300", *["pass"] * 50]), *BANQUE_RULES[1:]])
+    plain = Script([("bid for the bank", ["20", "300", *["pass"] * 50]), *BANQUE_REPLIES[1:]])
     noisy = Script(
-        [("bid for the bank", ["20", "5", "maybe", "300", *["pass"] * 50]), *BANQUE_RULES[1:]]
+        [("bid for the bank", ["20", "5", "maybe", "300", *["pass"] * 50]), *BANQUE_REPLIES[1:]]
     )
     assert banque(noisy) == banque(plain)
     errors = [line for line in noisy.lines if line.startswith("✗")]
@@ -295,14 +295,14 @@ class ListJournal:
 def test_a_resumed_game_ends_as_one_played_straight_through(
     game: Callable[..., GameResult],
 ) -> None:
-    rules = CHEMIN_RULES if game is chemin else BANQUE_RULES
-    expected = game(Script(rules))
+    replies = CHEMIN_REPLIES if game is chemin else BANQUE_REPLIES
+    expected = game(Script(replies))
     journal = ListJournal()
-    before = Script(rules, stop=7)
+    before = Script(replies, stop=7)
     with pytest.raises(Quit):
         game(before, journal=journal)
     assert len(journal.answers) == 7
-    later = Script(rules)
+    later = Script(replies)
     for question in before.asked:  # where the answers stood when the player quit
         later.ask(question)
     later.lines.clear()
@@ -438,17 +438,17 @@ def test_a_game_in_the_store_resumes_with_its_money(database_url: str) -> None:
     store = Store(database_url)
     try:
         games = _start(straight_store)
-        straight = chemin(Script(CHEMIN_RULES), journal=_Journal(games, 1))
+        straight = chemin(Script(CHEMIN_REPLIES), journal=_Journal(games, 1))
         games.finish(1, list(straight.bankrolls))
 
         games = _start(store)
-        before = Script(CHEMIN_RULES, stop=9)
+        before = Script(CHEMIN_REPLIES, stop=9)
         with pytest.raises(Quit):
             chemin(before, journal=_Journal(games, 1))
         assert store.check_invariants() == []
         saved = games.load(1)
         assert len(saved.decisions) == 9 and saved.seed == 4
-        later = Script(CHEMIN_RULES)
+        later = Script(CHEMIN_REPLIES)
         for question in before.asked:  # the script's answers where the player quit
             later.ask(question)
         resumed = chemin(later, journal=_Journal(games, 1), replay=saved.decisions)

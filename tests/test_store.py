@@ -23,9 +23,9 @@ from baccara.db.store import (
     seat_account,
     wallet_account,
 )
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.table.engine import Phase, Table
-from baccara.table.events import CoupSettled, TableRules
+from baccara.table.events import CoupSettled, TableSettings
 from baccara.table.history import state
 
 
@@ -78,7 +78,7 @@ def test_entries_are_append_only(store: Store) -> None:
 def test_session_posts_the_table_money_and_resumes(store: Store) -> None:
     store.deposit("ann", 200_000)
     store.deposit("bot", 50_000)
-    table = Table(rules=TableRules(shoe=ShoeRules(decks=1)), seed=21, house=0)
+    table = Table(settings=TableSettings(shoe=ShoeSettings(decks=1)), seed=21, house=0)
     session = store.create_session(table, name="test")
     table.change_shoe()
     table.seat(1, player="ann", stack=100_000)

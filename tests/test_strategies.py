@@ -14,7 +14,7 @@ from baccara.bets import BetKind, settle
 from baccara.cards import parse_cards
 from baccara.coup import Coup, Side, deal_shoe
 from baccara.roads.board import Roads
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim.strategies import STRATEGIES, Strategy, StrategyError, Wager, make_strategy
 from baccara.variants import PUNTO_BANCO
 
@@ -174,7 +174,7 @@ def test_bad_amounts() -> None:
 
 
 def test_a_strategy_plays_a_real_shoe_within_its_bankroll() -> None:
-    coups = list(deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=4)))
+    coups = list(deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=4)))
     strategy = make_strategy("labouchere:banker", unit=100, table_max=2_000)
     bankroll = 1_500
     for i, coup in enumerate(coups):

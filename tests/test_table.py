@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card, parse_cards
 from baccara.coup import Coup, CoupError, Result
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.table.engine import Phase, Table
 from baccara.table.events import (
     BetCancelled,
@@ -21,34 +21,34 @@ from baccara.table.events import (
     CoupSettled,
     LimitError,
     PhaseError,
-    RulesError,
     SeatError,
     SeatLeft,
     SeatTaken,
+    SettingsError,
     ShoeChanged,
     StackError,
     TableError,
-    TableRules,
+    TableSettings,
 )
 from baccara.table.narration import reveal
 from baccara.variants import VARIANTS, find_variant
 
-SHORT = ShoeRules(decks=1, cut_card=0, burn=False)
+SHORT = ShoeSettings(decks=1, cut_card=0, burn=False)
 TIE = "7h 7s Qd Qc"  # P:7h,Qd B:7s,Qc  seven all
 PLAYER = "9h 5s Kd Kc"  # P:9h,Kd B:5s,Kc  natural 9 beats 5
 BANKER = "6h 7d Jd Jc"  # P:6h,Jd B:7d,Jc  seven beats six
 FILLER = "2c 3c 4c 5c 6c 8c"
 
 
-def stacked(*coups: str, rules: TableRules | None = None, **kwargs: object) -> Table:
+def stacked(*coups: str, settings: TableSettings | None = None, **kwargs: object) -> Table:
     """A table whose one-deck shoe deals ``coups`` in order, then the filler."""
-    table = Table(rules=rules or TableRules(shoe=SHORT), **kwargs)  # type: ignore[arg-type]
+    table = Table(settings=settings or TableSettings(shoe=SHORT), **kwargs)  # type: ignore[arg-type]
     table.change_shoe(parse_cards(" ".join((*coups, FILLER))))
     return table
 
 
-def seated(*coups: str, stack: int = 100_000, rules: TableRules | None = None) -> Table:
-    table = stacked(*coups, rules=rules)
+def seated(*coups: str, stack: int = 100_000, settings: TableSettings | None = None) -> Table:
+    table = stacked(*coups, settings=settings)
     table.seat(1, player="ann", stack=stack)
     return table
 
@@ -93,7 +93,7 @@ def test_seeded_tables_deal_the_same_shoe() -> None:
 
 
 def test_a_whole_shoe_ends_in_shoe_change_and_a_new_shoe_follows() -> None:
-    table = Table(seed=2, rules=TableRules(shoe=ShoeRules(decks=1)))
+    table = Table(seed=2, settings=TableSettings(shoe=ShoeSettings(decks=1)))
     table.change_shoe()
     table.seat(player="ann", stack=1_000_000)
     last_flags = []
@@ -157,7 +157,7 @@ def test_player_win_banker_commission_and_tie() -> None:
 
 
 def test_a_pushed_bet_stays_on_the_layout_by_house_rule() -> None:
-    table = seated(TIE, rules=TableRules(shoe=SHORT, pushes_stay=True))
+    table = seated(TIE, settings=TableSettings(shoe=SHORT, pushes_stay=True))
     table.place_bet(1, BetKind.PLAYER, 1_000)
     table.deal()
     result = table.settle().results[0]
@@ -168,15 +168,15 @@ def test_a_pushed_bet_stays_on_the_layout_by_house_rule() -> None:
 
 
 def test_commission_rounding_is_a_house_rule() -> None:
-    rules = TableRules(shoe=SHORT, commission_rounding=Rounding.UP)
-    table = seated(BANKER, rules=rules)
+    settings = TableSettings(shoe=SHORT, commission_rounding=Rounding.UP)
+    table = seated(BANKER, settings=settings)
     table.place_bet(1, BetKind.BANKER, 1_010)
     table.deal()
     assert table.settle().results[0].commission == 51
 
 
 def test_pushed_bet_may_be_withdrawn_or_not_by_house_rule() -> None:
-    table = seated(TIE, rules=TableRules(shoe=SHORT, pushes_stay=True))
+    table = seated(TIE, settings=TableSettings(shoe=SHORT, pushes_stay=True))
     table.place_bet(1, BetKind.BANKER, 2_000)
     table.deal()
     table.settle()
@@ -186,8 +186,8 @@ def test_pushed_bet_may_be_withdrawn_or_not_by_house_rule() -> None:
     )
     assert table.stack(1) == 100_000
 
-    strict_rules = TableRules(shoe=SHORT, pushes_stay=True, pushed_bets_withdrawable=False)
-    strict = seated(TIE, rules=strict_rules)
+    strict_settings = TableSettings(shoe=SHORT, pushes_stay=True, pushed_bets_withdrawable=False)
+    strict = seated(TIE, settings=strict_settings)
     strict.place_bet(1, BetKind.BANKER, 2_000)
     strict.deal()
     strict.settle()
@@ -256,17 +256,17 @@ def test_illegal_seat(seat: int, player: str, stack: int, error: type, message: 
 
 
 def test_full_table_and_seat_counts() -> None:
-    table = Table(rules=TableRules(seats=2))
+    table = Table(settings=TableSettings(seats=2))
     table.seat(player="a", stack=1)
     table.seat(player="b", stack=1)
     with pytest.raises(SeatError, match="the table is full: all 2 seats are taken"):
         table.seat(player="c", stack=1)
     with pytest.raises(TableError, match="a Mini-Baccarat table has at most 7"):
-        Table(variant=find_variant("mini"), rules=TableRules(seats=8))
-    with pytest.raises(RulesError, match="bad number of seats 15: a table has 1 to 14"):
-        TableRules(seats=15)
+        Table(variant=find_variant("mini"), settings=TableSettings(seats=8))
+    with pytest.raises(SettingsError, match="bad number of seats 15: a table has 1 to 14"):
+        TableSettings(seats=15)
     assert Table(
-        variant=find_variant("punto-banco"), rules=TableRules(seats=14)
+        variant=find_variant("punto-banco"), settings=TableSettings(seats=14)
     ).free_seats() == tuple(range(1, 15))
 
 
@@ -291,7 +291,7 @@ def test_illegal_bet(seat: int, kind: BetKind, amount: int, error: type, message
 
 
 def test_limit_counts_the_whole_bet() -> None:
-    table = seated(rules=TableRules(shoe=SHORT).with_limits({BetKind.TIE: (100, 1_000)}))
+    table = seated(settings=TableSettings(shoe=SHORT).with_limits({BetKind.TIE: (100, 1_000)}))
     table.place_bet(1, BetKind.TIE, 600)
     with pytest.raises(LimitError, match=re.escape("11.00 on Tie is over the table maximum 10.00")):
         table.place_bet(1, BetKind.TIE, 500)
@@ -300,8 +300,8 @@ def test_limit_counts_the_whole_bet() -> None:
 
 
 def test_a_table_without_limits_for_a_kind_refuses_it() -> None:
-    rules = TableRules(shoe=SHORT, limits=TableRules().limits[:3])
-    table = seated(rules=rules)
+    settings = TableSettings(shoe=SHORT, limits=TableSettings().limits[:3])
+    table = seated(settings=settings)
     with pytest.raises(LimitError, match="this table does not take Player Pair bets"):
         table.place_bet(1, BetKind.PLAYER_PAIR, 1_000)
 
@@ -328,7 +328,7 @@ def test_no_bets_or_changes_while_the_cards_are_out() -> None:
 
 
 def test_bets_closed_when_the_shoe_is_finished() -> None:
-    table = Table(rules=TableRules(shoe=SHORT))
+    table = Table(settings=TableSettings(shoe=SHORT))
     table.change_shoe(parse_cards(PLAYER + " 2c 3c 4c 5c 6c"))  # then 5 cards: too few
     table.seat(1, player="ann", stack=100_000)
     table.deal()
@@ -356,7 +356,7 @@ def test_illegal_cancel(amount: int, error: type, message: str) -> None:
 
 
 def test_manual_table_deals_given_cards_once_each() -> None:
-    table = Table(rules=TableRules(shoe=SHORT))
+    table = Table(settings=TableSettings(shoe=SHORT))
     assert table.change_shoe(manual=True).manual
     table.seat(player="ann", stack=10_000)
     table.place_bet(1, BetKind.PLAYER, 1_000)
@@ -375,7 +375,7 @@ def test_manual_table_deals_given_cards_once_each() -> None:
 
 
 def test_illegal_shoes() -> None:
-    table = Table(rules=TableRules(shoe=SHORT))
+    table = Table(settings=TableSettings(shoe=SHORT))
     with pytest.raises(TableError, match="card Ah appears 2 times in a 1-deck shoe"):
         table.change_shoe(parse_cards("Ah Ah 2c 3c 4c 5c"))
     with pytest.raises(TableError, match="a shoe needs at least 6 cards"):
@@ -403,7 +403,9 @@ def test_reveal_shows_cards_one_at_a_time_with_reasons() -> None:
 @pytest.mark.parametrize("name", ["punto-banco", "tie-9", "commission-4", "super6", "ez", "mini"])
 def test_whole_shoe_conserves_cards_and_money(name: str) -> None:
     variant = VARIANTS[name]
-    table = Table(variant=variant, rules=TableRules(shoe=ShoeRules(decks=2)), seed=9, house=0)
+    table = Table(
+        variant=variant, settings=TableSettings(shoe=ShoeSettings(decks=2)), seed=9, house=0
+    )
     table.change_shoe()
     for seat in (1, 2, 3):
         table.seat(seat, player=f"p{seat}", stack=200_000)
@@ -433,8 +435,8 @@ class TableMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        rules = TableRules(seats=4, shoe=ShoeRules(decks=1, cut_card=10))
-        self.table = Table(rules=rules, seed=17, house=1_000_000)
+        settings = TableSettings(seats=4, shoe=ShoeSettings(decks=1, cut_card=10))
+        self.table = Table(settings=settings, seed=17, house=1_000_000)
         self.start = 1_000_000
         self.settled: set[tuple[int, int]] = set()
         self.staked_at_deal = 0
@@ -524,7 +526,7 @@ class TableMachine(RuleBasedStateMachine):
             return
         dealt = [c for coup in self.coups_this_shoe for c in coup.deal_order()]
         assert (*self.burned, *dealt) == shoe.dealt
-        assert max(Counter(shoe.dealt).values(), default=0) <= shoe.rules.decks
+        assert max(Counter(shoe.dealt).values(), default=0) <= shoe.settings.decks
 
     @invariant()
     def roads_match_the_coups(self) -> None:
@@ -540,7 +542,7 @@ TestTableMachine = TableMachine.TestCase
 
 def test_a_pending_shoe_takes_bets_and_keeps_them_when_sealed() -> None:
     """The online table's fair shoe: announced, bets placed, then sealed and dealt."""
-    table = Table(rules=TableRules(shoe=SHORT))
+    table = Table(settings=TableSettings(shoe=SHORT))
     table.seat(1, player="ann", stack=0, wallet=True)
     assert table.change_shoe(pending=True).pending
     table.place_bet(1, BetKind.PLAYER, 1_000)

@@ -8,7 +8,7 @@ import pytest
 
 from baccara.bets import BetOutcome, bets_for, payout, settle
 from baccara.coup import deal_shoe
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.variants import VARIANTS, Family, VariantError, find_variant, variants_of
 
 HOUSE_BANKED = [v.name for v in variants_of([Family.PUNTO_BANCO])]
@@ -55,7 +55,7 @@ def test_variants_are_frozen() -> None:
 @pytest.mark.parametrize("name", HOUSE_BANKED)
 def test_a_whole_shoe_settles_consistently_under_every_variant(name: str) -> None:
     variant = VARIANTS[name]
-    shoe = Shoe.shuffled(ShoeRules(decks=variant.decks), seed=11)
+    shoe = Shoe.shuffled(ShoeSettings(decks=variant.decks), seed=11)
     coups = list(deal_shoe(shoe))
     assert sum(len(c.player) + len(c.banker) for c in coups) + len(shoe.burned) == shoe.position
     for coup in coups:

@@ -10,7 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 from baccara.bets import BetKind, BetOutcome, Payout, Rounding, Settlement, bets_for, payout, settle
 from baccara.cards import Card, CardError, Rank, Suit, format_cards, hand_total, parse_cards
 from baccara.coup import Coup, CoupError, Result, Side, deal_coup, deal_shoe, explain
-from baccara.shoe import Shoe, ShoeError, ShoeRules
+from baccara.shoe import Shoe, ShoeError, ShoeSettings
 from baccara.variants import VARIANTS, Variant, VariantError, find_variant
 
 try:
@@ -33,7 +33,7 @@ __all__ = [
     "Settlement",
     "Shoe",
     "ShoeError",
-    "ShoeRules",
+    "ShoeSettings",
     "Side",
     "Suit",
     "Variant",

@@ -250,7 +250,7 @@ def _lucky_6(coup: Coup, variant: Variant) -> Payout:
     return Payout(ratio=LOSE, reason="Banker does not win with 6: the bet loses.")
 
 
-_RULES: dict[BetKind, Callable[[Coup, Variant], Payout]] = {
+_PAYOUTS: dict[BetKind, Callable[[Coup, Variant], Payout]] = {
     BetKind.PLAYER: _main(Side.PLAYER),
     BetKind.BANKER: _main(Side.BANKER),
     BetKind.TIE: _tie,
@@ -296,7 +296,7 @@ def payout(kind: BetKind, coup: Coup, variant: Variant = PUNTO_BANCO) -> Payout:
     """
     if variant.family is not Family.PUNTO_BANCO:
         require_family(variant, Family.PUNTO_BANCO, user="the pay table")
-    return _RULES[kind](coup, variant)
+    return _PAYOUTS[kind](coup, variant)
 
 
 def settle(

@@ -277,10 +277,10 @@ def _next_card(p_two: int, b_two: int, third: int | None, banker_cards: int) -> 
 
 
 def deal_shoe(shoe: Shoe) -> Iterator[Coup]:
-    """Burn (if the rules say so) and deal every coup of ``shoe`` to its end.
+    """Burn (if the shoe's settings say so) and deal every coup of ``shoe`` to its end.
 
-    >>> from baccara.shoe import ShoeRules
-    >>> coups = list(deal_shoe(Shoe.shuffled(ShoeRules(decks=8), seed=1)))
+    >>> from baccara.shoe import ShoeSettings
+    >>> coups = list(deal_shoe(Shoe.shuffled(ShoeSettings(decks=8), seed=1)))
     >>> 70 < len(coups) < 90
     True
     """

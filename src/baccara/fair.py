@@ -18,7 +18,7 @@ The scheme (docs/fair.md gives it in full, with a test vector):
    coup (`verify`, ``baccara verify``).
 
 >>> seed = "00" * 32
->>> shoe = fair_shoe(seed, ["alice"], ShoeRules(decks=1, burn=False, cut_card=0))
+>>> shoe = fair_shoe(seed, ["alice"], ShoeSettings(decks=1, burn=False, cut_card=0))
 >>> [str(card) for card in shoe.cards[:5]]
 ['5h', 'Ts', '8d', '4s', '7d']
 >>> seed_hash(seed)[:16]
@@ -38,7 +38,7 @@ from typing import Any
 
 from baccara.cards import Card, full_deck
 from baccara.coup import Coup, CoupError, deal_shoe
-from baccara.shoe import Shoe, ShoeError, ShoeRules, fisher_yates
+from baccara.shoe import Shoe, ShoeError, ShoeSettings, fisher_yates
 from baccara.variants import Variant
 
 __all__ = [
@@ -180,9 +180,9 @@ def fair_cards(server_seed: str, client_seeds: Sequence[str], decks: int) -> tup
     return tuple(fisher_yates(full_deck() * decks, stream.randbelow))
 
 
-def fair_shoe(server_seed: str, client_seeds: Sequence[str], rules: ShoeRules) -> Shoe:
-    """The provably fair shoe for these seeds and rules."""
-    return Shoe(fair_cards(server_seed, client_seeds, rules.decks), rules=rules)
+def fair_shoe(server_seed: str, client_seeds: Sequence[str], settings: ShoeSettings) -> Shoe:
+    """The provably fair shoe for these seeds and shoe settings."""
+    return Shoe(fair_cards(server_seed, client_seeds, settings.decks), settings=settings)
 
 
 def _plain(value: object) -> object:
@@ -193,11 +193,11 @@ def _plain(value: object) -> object:
     return value
 
 
-def rules_document(variant: Variant, shoe_rules: ShoeRules) -> dict[str, Any]:
+def rules_document(variant: Variant, shoe_settings: ShoeSettings) -> dict[str, Any]:
     """The table's rules as a JSON-ready document (what `rules_hash` hashes).
 
     >>> from baccara.variants import PUNTO_BANCO
-    >>> doc = rules_document(PUNTO_BANCO, ShoeRules())
+    >>> doc = rules_document(PUNTO_BANCO, ShoeSettings())
     >>> doc["variant"]["banker_pays"], doc["shoe"]["decks"]
     ('19/20', 8)
     """
@@ -213,7 +213,7 @@ def rules_document(variant: Variant, shoe_rules: ShoeRules) -> dict[str, Any]:
     shoe_keys = ("decks", "cut_card", "burn", "ten_burns", "ace_burns")
     return {
         "variant": {key: _plain(getattr(variant, key)) for key in keys},
-        "shoe": {key: getattr(shoe_rules, key) for key in shoe_keys},
+        "shoe": {key: getattr(shoe_settings, key) for key in shoe_keys},
     }
 
 
@@ -226,12 +226,12 @@ def rules_hash(document: Mapping[str, Any]) -> str:
     return hashlib.sha256(_canonical(document)).hexdigest()
 
 
-def _shoe_rules(document: Mapping[str, Any]) -> ShoeRules:
+def _shoe_settings(document: Mapping[str, Any]) -> ShoeSettings:
     shoe = document.get("shoe")
     if not isinstance(shoe, Mapping):
         raise FairError("bad rules: no 'shoe' object")
     try:
-        return ShoeRules(
+        return ShoeSettings(
             decks=int(shoe["decks"]),
             cut_card=int(shoe["cut_card"]),
             burn=bool(shoe["burn"]),
@@ -239,7 +239,7 @@ def _shoe_rules(document: Mapping[str, Any]) -> ShoeRules:
             ace_burns=int(shoe.get("ace_burns", 1)),
         )
     except (KeyError, TypeError) as error:
-        raise FairError(f"bad shoe rules {dict(shoe)!r}: {error}") from None
+        raise FairError(f"bad shoe settings {dict(shoe)!r}: {error}") from None
 
 
 @dataclass(slots=True)
@@ -247,7 +247,7 @@ class FairShoe:
     """One provably fair shoe on the server side: the secret, the commitment, the seeds.
 
     >>> from baccara.variants import PUNTO_BANCO
-    >>> fs = FairShoe.new(PUNTO_BANCO, ShoeRules(decks=1), source=lambda n: bytes(n))
+    >>> fs = FairShoe.new(PUNTO_BANCO, ShoeSettings(decks=1), source=lambda n: bytes(n))
     >>> fs.commitment()["server_seed_hash"] == seed_hash("00" * 32)
     True
     >>> fs.add_client_seed("lucky")
@@ -265,12 +265,14 @@ class FairShoe:
     def new(
         cls,
         variant: Variant,
-        shoe_rules: ShoeRules,
+        shoe_settings: ShoeSettings,
         *,
         source: Callable[[int], bytes] = secrets.token_bytes,
     ) -> FairShoe:
         """A new shoe with a fresh secret seed."""
-        return cls(server_seed=new_server_seed(source), rules=rules_document(variant, shoe_rules))
+        return cls(
+            server_seed=new_server_seed(source), rules=rules_document(variant, shoe_settings)
+        )
 
     def commitment(self) -> dict[str, Any]:
         """What is published before the shoe: the two hashes and the rules."""
@@ -298,7 +300,7 @@ class FairShoe:
         whatever arrived before, and are sealed.
 
         >>> from baccara.variants import find_variant
-        >>> fs = FairShoe.new(find_variant("chemmy"), ShoeRules(decks=1), source=bytes)
+        >>> fs = FairShoe.new(find_variant("chemmy"), ShoeSettings(decks=1), source=bytes)
         >>> fs.seat_shoe(["ann", "bob"]).cards == fair_cards(fs.server_seed, ["ann", "bob"], 1)
         True
         >>> fs.client_seeds, fs.sealed
@@ -313,7 +315,7 @@ class FairShoe:
     def shoe(self) -> Shoe:
         """Shuffle the shoe (this seals the client seeds)."""
         self.sealed = True
-        return fair_shoe(self.server_seed, self.client_seeds, _shoe_rules(self.rules))
+        return fair_shoe(self.server_seed, self.client_seeds, _shoe_settings(self.rules))
 
     def record(self, coups: Sequence[str]) -> ShoeRecord:
         """The record to publish at the shoe's end, with the revealed seed."""
@@ -457,7 +459,7 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
     )
     by_coup: list[tuple[int, str]] = []
     try:
-        shoe = fair_shoe(rec.server_seed, rec.client_seeds, _shoe_rules(rec.rules))
+        shoe = fair_shoe(rec.server_seed, rec.client_seeds, _shoe_settings(rec.rules))
     except ShoeError as error:
         raise FairError(f"bad record: {error}") from None
     dealt = [coup.notation() for coup in _coups_of(shoe)]

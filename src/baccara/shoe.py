@@ -8,12 +8,12 @@ so shoe ``k`` of seed ``S`` is the same card order at the table, in ``baccara de
 --seed S --shoe k`` and in ``baccara simulate --seed S``; the provably fair shoes
 (`baccara.fair`) run it on their HMAC stream.
 
->>> shoe = Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7)
+>>> shoe = Shoe.shuffled(ShoeSettings(decks=1, burn=False), seed=7)
 >>> len(shoe), shoe.remaining, shoe.cut_index
 (52, 52, 38)
 >>> shoe.draw()
 Card.parse('Kh')
->>> Shoe.shuffled(ShoeRules(decks=1, burn=False), seed=7).draw()
+>>> Shoe.shuffled(ShoeSettings(decks=1, burn=False), seed=7).draw()
 Card.parse('Kh')
 
 The last-hand rule: when the cut card comes out, the coup is finished and one
@@ -36,7 +36,7 @@ __all__ = [
     "MAX_DECKS",
     "Shoe",
     "ShoeError",
-    "ShoeRules",
+    "ShoeSettings",
     "ShoeStream",
     "composition_by_value",
     "fisher_yates",
@@ -52,11 +52,11 @@ _COUP_MAX_CARDS = 6
 
 
 class ShoeError(ValueError):
-    """Bad shoe rules, or a draw from a shoe that cannot give one."""
+    """Bad shoe settings, or a draw from a shoe that cannot give one."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShoeRules:
+class ShoeSettings:
     """How a shoe is made and dealt.
 
     ``cut_card`` counts the cards left behind the cut card (0 deals to the end).
@@ -64,7 +64,7 @@ class ShoeRules:
     value are burned; a ten or face burns ``ten_burns`` (10) and an ace
     ``ace_burns`` (1; a few houses burn 11).
 
-    >>> ShoeRules(decks=0)
+    >>> ShoeSettings(decks=0)
     Traceback (most recent call last):
     ...
     baccara.shoe.ShoeError: bad number of decks 0: expected 1 to 12
@@ -106,15 +106,20 @@ class Shoe:
         "_last_coup",
         "_position",
         "index",
-        "rules",
         "seed",
+        "settings",
     )
 
     def __init__(
-        self, cards: Sequence[Card], *, rules: ShoeRules, seed: int | None = None, index: int = 0
+        self,
+        cards: Sequence[Card],
+        *,
+        settings: ShoeSettings,
+        seed: int | None = None,
+        index: int = 0,
     ):
         self._cards: tuple[Card, ...] = tuple(cards)
-        self.rules = rules
+        self.settings = settings
         self.seed = seed
         self.index = index
         self._position = 0
@@ -126,7 +131,7 @@ class Shoe:
     @classmethod
     def shuffled(
         cls,
-        rules: ShoeRules | None = None,
+        settings: ShoeSettings | None = None,
         *,
         seed: int | None = None,
         index: int = 0,
@@ -138,14 +143,14 @@ class Shoe:
         simulator's shoe ``index``); with neither it comes from the operating system's
         CSPRNG.
         """
-        rules = rules or ShoeRules()
+        settings = settings or ShoeSettings()
         below: Callable[[int], int] = secrets.randbelow
         if rng is not None:
             below = generator_below(rng)
         elif seed is not None:
             below = shoe_stream(seed, index).below
-        cards = fisher_yates(full_deck() * rules.decks, below)
-        return cls(cards, rules=rules, seed=seed, index=index)
+        cards = fisher_yates(full_deck() * settings.decks, below)
+        return cls(cards, settings=settings, seed=seed, index=index)
 
     @classmethod
     def stacked(cls, cards: Iterable[Card], *, cut_card: int = 0, burn: bool = False) -> Shoe:
@@ -160,8 +165,8 @@ class Shoe:
         decks = max(1, -(-len(cards) // 52))
         if decks > MAX_DECKS:
             raise ShoeError(f"a stacked shoe holds at most {52 * MAX_DECKS} cards")
-        rules = ShoeRules(decks=decks, cut_card=min(cut_card, len(cards)), burn=burn)
-        return cls(cards, rules=rules)
+        settings = ShoeSettings(decks=decks, cut_card=min(cut_card, len(cards)), burn=burn)
+        return cls(cards, settings=settings)
 
     # -- dealing -----------------------------------------------------------------
 
@@ -181,7 +186,7 @@ class Shoe:
     @property
     def cut_index(self) -> int:
         """Position of the cut card: the number of cards in front of it."""
-        return len(self._cards) - self.rules.cut_card
+        return len(self._cards) - self.settings.cut_card
 
     @property
     def cut_card_out(self) -> bool:
@@ -221,14 +226,14 @@ class Shoe:
         """
         if self._position != 0:
             raise ShoeError("the burn comes before the first coup")
-        if not self.rules.burn:
+        if not self.settings.burn:
             return ()
         exposed = self.draw()
         count = exposed.points
         if count == 0:
-            count = self.rules.ten_burns
+            count = self.settings.ten_burns
         elif count == 1:
-            count = self.rules.ace_burns
+            count = self.settings.ace_burns
         count = min(count, self.remaining)
         self._burned = (exposed, *(self.draw() for _ in range(count)))
         return self._burned

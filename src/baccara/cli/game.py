@@ -16,7 +16,7 @@ from baccara.cards import Card
 from baccara.cli.common import HOUSE_GAMES, echo_json, shoe_options, variant_option
 from baccara.cli.game_rules import players_game_json, print_players_game
 from baccara.coup import Coup, Result, deal_coup, explain
-from baccara.shoe import MAX_DECKS, Shoe, ShoeRules
+from baccara.shoe import MAX_DECKS, Shoe, ShoeSettings
 from baccara.skill.tableaux import House
 from baccara.variants import PUNTO_BANCO, Variant
 
@@ -26,7 +26,7 @@ RESULT_STYLE = {Result.BANKER: "bold red", Result.PLAYER: "bold blue", Result.TI
 
 
 def deal_coups(
-    rules: ShoeRules, seed: int | None, hands: int | None, first_shoe: int = 0
+    settings: ShoeSettings, seed: int | None, hands: int | None, first_shoe: int = 0
 ) -> Iterator[tuple[int, int, Coup]]:
     """Deal coups from shoe ``first_shoe`` on of the series ``seed``: (shoe, coup number, coup).
 
@@ -37,7 +37,7 @@ def deal_coups(
     while hands is None or dealt < hands:
         if hands is None and index > first_shoe:
             return
-        shoe = Shoe.shuffled(rules, seed=seed, index=index)
+        shoe = Shoe.shuffled(settings, seed=seed, index=index)
         shoe.burn()
         number = 0
         while not shoe.finished and (hands is None or dealt < hands):
@@ -150,12 +150,12 @@ def deal(
     Example: baccara deal --decks 8 --seed 7 --hands 5 --explain
     Example: baccara deal --seed 7 --shoe 1234 --json
     """
-    rules = ShoeRules(decks=decks, cut_card=cut_card, burn=not no_burn)
+    settings = ShoeSettings(decks=decks, cut_card=cut_card, burn=not no_burn)
     if first_shoe is not None and seed is None:
         raise click.UsageError("--shoe needs --seed: a shoe is numbered within a seeded series")
     if hands is None and first_shoe is None:
         hands = 10
-    coups = deal_coups(rules, seed, hands, first_shoe or 0)
+    coups = deal_coups(settings, seed, hands, first_shoe or 0)
     if as_json:
         for shoe, number, coup in coups:
             echo_json(coup_json(coup, shoe=shoe, number=number))

@@ -12,9 +12,9 @@ from baccara.cli.common import fail, variant_option
 from baccara.cli.db import _open as _open_database
 from baccara.db.engine import resolve_url
 from baccara.db.store import Store
-from baccara.shoe import MAX_DECKS, ShoeRules
+from baccara.shoe import MAX_DECKS, ShoeSettings
 from baccara.table.engine import Table
-from baccara.table.events import MAX_SEATS, TableRules
+from baccara.table.events import MAX_SEATS, TableSettings
 from baccara.tui.table import BOT_STRATEGIES, Game, start_table
 from baccara.variants import Variant, find_variant
 
@@ -187,10 +187,10 @@ def _open(
         fail(
             f"{seats} players and {bots} bots do not fit: a {variant.title} table has {variant.seats} seats"
         )
-    rules = TableRules(
-        seats=variant.seats, shoe=ShoeRules(decks=decks if decks is not None else variant.decks)
+    settings = TableSettings(
+        seats=variant.seats, shoe=ShoeSettings(decks=decks if decks is not None else variant.decks)
     )
-    table = Table(variant=variant, rules=rules, seed=seed)
+    table = Table(variant=variant, settings=settings, seed=seed)
     humans = [f"guest{i}" for i in range(1, seats + 1)]
     console.print(f"A new {variant.title} table. Type help for the commands.", highlight=False)
     return start_table(

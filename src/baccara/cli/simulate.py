@@ -14,7 +14,7 @@ from rich.table import Table
 
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail, shoe_options, variant_option
 from baccara.money import MINOR, format_money, parse_money
-from baccara.shoe import MAX_DECKS, ShoeRules
+from baccara.shoe import MAX_DECKS, ShoeSettings
 from baccara.sim.bankroll import Plan, StrategyReport, play, plot
 from baccara.sim.runner import Job, SimulationResult, simulate
 from baccara.sim.strategies import STRATEGIES
@@ -127,8 +127,8 @@ def simulate_command(
         fail(f"bad number of shoes {shoes}: expected at least 1")
     if seed is None:
         seed = secrets.randbits(63)
-    rules = ShoeRules(decks=decks or variant.decks, cut_card=cut_card, burn=not no_burn)
-    job = Job(shoes=shoes, seed=seed, variant=variant, rules=rules)
+    settings = ShoeSettings(decks=decks or variant.decks, cut_card=cut_card, burn=not no_burn)
+    job = Job(shoes=shoes, seed=seed, variant=variant, settings=settings)
     plan = None
     if strategies:
         floor = table_min if table_min is not None else unit
@@ -171,7 +171,7 @@ def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: s
     console = Console()
     job = result.job
     console.print(
-        f"[bold]{job.variant.title}[/], {job.rules.decks} decks, seed {job.seed}: "
+        f"[bold]{job.variant.title}[/], {job.settings.decks} decks, seed {job.seed}: "
         f"{result.shoes:,} shoes, {result.hands:,} hands in {result.seconds:.2f} s "
         f"({result.hands_per_second / 1e6:.1f} million hands/s)"
     )

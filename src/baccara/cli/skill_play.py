@@ -87,7 +87,7 @@ def play_skill(
 
     ``tableau`` is the Chemin de Fer house tableau (``french`` or ``scarne``,
     `tableaux.House`). An unfinished game of the same family in ``store`` is resumed
-    (its seats, seed and rules win over the arguments) unless ``new``.
+    (its seats, seed and set-up win over the arguments) unless ``new``.
     """
     require_family(variant, SKILL_FAMILIES, user="the terminal's players' games")
     console = Console(highlight=False)

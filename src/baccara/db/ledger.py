@@ -443,7 +443,7 @@ class Ledger:
         gives what the engine returned to each (account, bet kind); without it the
         ledger settles each spot itself with `baccara.bets.settle`.
         """
-        rules = find_variant(variant)
+        game = find_variant(variant)
 
         def work(conn: Connection) -> bool:
             row = conn.execute(sa.select(rounds).where(rounds.c.id == round_id)).mappings().first()
@@ -469,7 +469,7 @@ class Ledger:
                     returned = returns[(account, kind)]
                 elif (returned := seen.get((kind, stake), -1)) < 0:
                     returned = seen[(kind, stake)] = settle(
-                        BetKind(kind), stake, coup, rules
+                        BetKind(kind), stake, coup, game
                     ).returned
                 moves[row["escrow_id"]] -= stake
                 moves[account] = moves.get(account, 0) + returned

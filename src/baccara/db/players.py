@@ -82,7 +82,7 @@ class PlayersStore:
         setup: Mapping[str, Any],
     ) -> int:
         """A new session: its set-up stored, each seat bought in; return its id."""
-        rules = {
+        document = {
             "format": FORMAT,
             "names": list(names),
             "humans": list(humans),
@@ -95,7 +95,7 @@ class PlayersStore:
                 sessions.insert().values(
                     name="players",
                     variant=variant,
-                    rules=rules,
+                    rules=document,  # the column keeps its name "rules": it holds the set-up
                     seed=seed,
                     house=0,
                     created_at=now,
@@ -136,17 +136,17 @@ class PlayersStore:
                 .where(events.c.session_id == session, events.c.type == _DECISION)
                 .order_by(events.c.seq)
             ).all()
-        rules = dict(row.rules)
-        if rules.get("format") != FORMAT:
+        document = dict(row.rules)  # the set-up, in the column "rules"
+        if document.get("format") != FORMAT:
             raise LedgerError(f"session {session} is not a players' game")
         return PlayersGame(
             session=session,
             variant=row.variant,
             seed=int(row.seed),
-            names=tuple(rules.pop("names")),
-            humans=tuple(rules.pop("humans")),
-            bankroll=int(rules.pop("bankroll")),
-            setup={k: v for k, v in rules.items() if k != "format"},
+            names=tuple(document.pop("names")),
+            humans=tuple(document.pop("humans")),
+            bankroll=int(document.pop("bankroll")),
+            setup={k: v for k, v in document.items() if k != "format"},
             decisions=tuple(str(_data(r.data)["answer"]) for r in rows),
         )
 

@@ -88,6 +88,7 @@ sessions = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(200), nullable=False),
     sa.Column("variant", sa.String(50), nullable=False),
+    # the table's settings (a players' game: its set-up); the column keeps its old name
     sa.Column("rules", sa.JSON, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=True),
     sa.Column("house", sa.BigInteger, nullable=False),
@@ -184,7 +185,7 @@ online_shoes = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("table_id", sa.String(64), nullable=False, index=True),
     sa.Column("server_seed", sa.String(64), nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),  # the published rules document (baccara.fair)
     sa.Column("client_seeds", sa.JSON, nullable=False),
     sa.Column("sealed", sa.Boolean, nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False),

@@ -227,7 +227,9 @@ class Store:
                 sessions.insert().values(
                     name=name,
                     variant=table.variant.name,
-                    rules=record["rules"],
+                    rules=record[
+                        "rules"
+                    ],  # the column keeps its name "rules": it holds the settings
                     seed=table.seed,
                     house=table.house_start,
                     created_at=now,
@@ -403,7 +405,7 @@ class Store:
         data: dict[str, Any] = {
             "format": "baccara-table/1",
             "variant": row.variant,
-            "rules": row.rules,
+            "rules": row.rules,  # the settings, saved under the record's key "rules"
             "seed": row.seed,
             "house": row.house,
             "shoes": [r.cards for r in shoe_rows],

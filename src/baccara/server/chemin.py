@@ -42,7 +42,7 @@ from baccara.server.auth import User
 from baccara.server.runner import Fault, Listener, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banker_advice, punter_advice
@@ -118,7 +118,7 @@ class CheminRunner:
         self.batcher = batcher
         self.timing = timing
         self.fault = fault
-        self.shoe_rules = ShoeRules(decks=decks or variant.decks)
+        self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
         self.minimum = minimum
         self.max_seats = min(seats, variant.seats)
         self.chips = Chips(ledger, table_id)
@@ -376,7 +376,7 @@ class CheminRunner:
         ready, _ = await self._ready()
         if len(ready) < 2:
             return False
-        self.fair = records.new_game_shoe(self.variant, self.shoe_rules)
+        self.fair = records.new_game_shoe(self.variant, self.shoe_settings)
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
         self.phase = "shuffle"

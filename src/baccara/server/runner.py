@@ -39,8 +39,8 @@ from baccara.server import views
 from baccara.server.auth import User
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
-from baccara.shoe import ShoeRules
-from baccara.table.engine import Table, TableRules
+from baccara.shoe import ShoeSettings
+from baccara.table.engine import Table, TableSettings
 from baccara.table.events import CoupSettled, Phase, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
@@ -115,9 +115,9 @@ class TableRunner:
         self.batcher = batcher
         self.timing = timing
         self.fault = fault
-        self.shoe_rules = ShoeRules(decks=decks or variant.decks)
-        self.rules = TableRules(seats=min(14, variant.seats), shoe=self.shoe_rules)
-        self.table = Table(variant=variant, rules=self.rules)
+        self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
+        self.settings = TableSettings(seats=min(14, variant.seats), shoe=self.shoe_settings)
+        self.table = Table(variant=variant, settings=self.settings)
         # The last events as sent (seq, JSON text) for reconnecting clients: text, not
         # dicts, so that thousands of them give the garbage collector nothing to scan.
         self.events: deque[tuple[int, str]] = deque(maxlen=1000)
@@ -212,7 +212,7 @@ class TableRunner:
             self.table.settle()
 
     def _new_shoe(self) -> None:
-        self.fair = FairShoe.new(self.variant, self.shoe_rules)
+        self.fair = FairShoe.new(self.variant, self.shoe_settings)
         self.shoe_id = self.shoes.add(self.fair)
         self.table.change_shoe(pending=True)  # bets open; the players' seeds until the seal
 
@@ -522,13 +522,13 @@ class TableRunner:
             raise BetError("betting_closed", "no more bets: wait for the next round")
         seat = self.take_seat(user)
         if seat is None:
-            raise BetError("table_full", f"all {self.rules.seats} seats are taken")
+            raise BetError("table_full", f"all {self.settings.seats} seats are taken")
         try:  # the engine's own checks: the bet, the limits on this seat's total
             self.table.verify_place_bet(seat, kind, amount)
         except TableError as error:
             raise BetError(error.code, str(error)) from None
         assert self.round_id is not None
-        limit = self.rules.limit(kind)  # checked again where the player's bets queue
+        limit = self.settings.limit(kind)  # checked again where the player's bets queue
         request: dict[str, Any] = {
             "account": user.account,
             "round_id": self.round_id,

@@ -15,7 +15,7 @@ from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
 from baccara.server import protocol as P
 from baccara.server.auth import User
-from baccara.table.events import TableRules
+from baccara.table.events import TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
@@ -35,11 +35,11 @@ def roads_view(roads: Roads) -> P.RoadsView:
     )
 
 
-def bet_spots(variant: Variant, rules: TableRules) -> list[P.BetSpot]:
+def bet_spots(variant: Variant, settings: TableSettings) -> list[P.BetSpot]:
     """Every bet the table takes, in layout order (the main bets first).
 
     >>> from baccara.variants import find_variant
-    >>> [spot.label for spot in bet_spots(find_variant("ez"), TableRules())][-2:]
+    >>> [spot.label for spot in bet_spots(find_variant("ez"), TableSettings())][-2:]
     ['Dragon 7', 'Panda 8']
     """
     return [
@@ -49,8 +49,8 @@ def bet_spots(variant: Variant, rules: TableRules) -> list[P.BetSpot]:
             pays=describe_pays(kind, variant),
             short_pays=short_pays(kind, variant),
             main=kind.is_main,
-            min=rules.limit(kind).minimum,
-            max=rules.limit(kind).maximum,
+            min=settings.limit(kind).minimum,
+            max=settings.limit(kind).maximum,
         )
         for kind in bets_for(variant)
     ]
@@ -62,7 +62,7 @@ def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
 
 def summary(runner: TableRunner) -> P.TableSummary:
     """The lobby's line for a table."""
-    spots = bet_spots(runner.variant, runner.rules)
+    spots = bet_spots(runner.variant, runner.settings)
     return P.TableSummary(
         id=runner.id,
         game=runner.variant.family.value,
@@ -71,7 +71,7 @@ def summary(runner: TableRunner) -> P.TableSummary:
         description=runner.variant.description,
         phase=runner.phase,
         players=len({listener.user.name for listener in runner.listeners if listener.user}),
-        seats=runner.rules.seats,
+        seats=runner.settings.seats,
         seated=len(runner.table.seats),
         squeeze=runner.squeeze,
         bets=spots,
@@ -90,7 +90,7 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
             {"bet_id": r["bet_id"], "kind": r["kind"], "amount": r["amount"], "status": r["status"]}
             for r in rows
         ]
-    spots = bet_spots(runner.variant, runner.rules)
+    spots = bet_spots(runner.variant, runner.settings)
     now = time.time()
     return P.Snapshot(
         table=runner.id,
@@ -98,7 +98,7 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
         variant=runner.variant.name,
         title=runner.variant.title,
         bets=spots,
-        chips=list(runner.rules.chips),
+        chips=list(runner.settings.chips),
         pays={spot.kind: spot.pays for spot in spots},
         limits=_limits(spots),
         phase=runner.phase,

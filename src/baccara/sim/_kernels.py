@@ -1,7 +1,7 @@
 """The simulator's compiled hot loop (numba): shuffling and dealing real shoes.
 
 The shuffle is `baccara.shoe`'s, bit for bit (`baccara.sim._stream`): shoe ``i`` of
-the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``. The dealing
+the series ``seed`` is ``Shoe.shuffled(settings, seed=seed, index=i)``. The dealing
 follows `baccara.shoe` and `baccara.coup` step by step: burn, cut card, last-hand
 rule; who gets which card and how every coup ends come from the dealer's chance
 model, `baccara.deal`, as lookup tables built at import (`DEAL`, the card slots).

@@ -117,14 +117,16 @@ def play_chunk(
     rows: dict[str, list[Any]] = {spec: [] for spec in plan.specs}
     floor = plan.table_min or 1
     for session in range(first, first + count):
-        shoes = keyed_coups(job.seed, session * plan.session_shoes, plan.session_shoes, job.rules)
+        shoes = keyed_coups(
+            job.seed, session * plan.session_shoes, plan.session_shoes, job.settings
+        )
         for spec in plan.specs:
             strategy = make_strategy(
                 spec,
                 unit=plan.unit,
                 table_min=plan.table_min,
                 table_max=plan.table_max,
-                decks=job.rules.decks,
+                decks=job.settings.decks,
                 variant=variant,
             )
             bankroll, hands, wagered, expected, ruined = plan.bankroll, 0, 0, 0.0, False
@@ -294,7 +296,7 @@ def play(
     parts = [
         (s, min(SESSIONS_PER_CHUNK, sessions - s)) for s in range(0, sessions, SESSIONS_PER_CHUNK)
     ]
-    odds = exact_odds(job.variant, job.rules.decks)
+    odds = exact_odds(job.variant, job.settings.decks)
     edges = {} if odds is None else {k: float(v) for k, v in odds.edges.items()}
     done = execute(
         partial(play_chunk, job, plan, job.variant, edges),

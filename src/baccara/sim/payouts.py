@@ -18,7 +18,7 @@ from baccara import deal
 from baccara.bets import BetKind, payout, settle
 from baccara.cards import RANKS, SUITS, Card
 from baccara.coup import Coup
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 from baccara.sim import _kernels as kernels
 from baccara.variants import Variant
 
@@ -96,10 +96,10 @@ def pay_table(
     return table, denominator
 
 
-def burn_counts(rules: ShoeRules) -> np.ndarray[Any, np.dtype[np.int64]]:
+def burn_counts(settings: ShoeSettings) -> np.ndarray[Any, np.dtype[np.int64]]:
     """How many cards a first card of each point value burns, as `Shoe.burn` does."""
     return np.array(
-        [rules.ten_burns, rules.ace_burns, *range(2, 10)] if rules.burn else [0] * 10,
+        [settings.ten_burns, settings.ace_burns, *range(2, 10)] if settings.burn else [0] * 10,
         dtype=np.int64,
     )
 

@@ -1,6 +1,6 @@
 """The simulator: real shoes by the millions, every bet's result with its interval.
 
-Shoe ``i`` of the series ``seed`` is ``Shoe.shuffled(rules, seed=seed, index=i)``,
+Shoe ``i`` of the series ``seed`` is ``Shoe.shuffled(settings, seed=seed, index=i)``,
 shuffled from its own random stream (`baccara.shoe.shoe_generator`), so a run gives the
 same numbers whether it is dealt in one process, by several workers or on a Dask
 cluster, and any shoe of it replays at the table (``baccara deal --seed S --shoe I``).
@@ -11,8 +11,8 @@ what each bet pays comes from `baccara.bets` (`baccara.sim.payouts`).
 >>> result.hands, result.banker + result.player + result.tie == result.hands
 (1623, True)
 >>> from baccara.coup import deal_shoe
->>> from baccara.shoe import Shoe, ShoeRules
->>> replay = list(deal_shoe(Shoe.shuffled(ShoeRules(), seed=1, index=0)))
+>>> from baccara.shoe import Shoe, ShoeSettings
+>>> replay = list(deal_shoe(Shoe.shuffled(ShoeSettings(), seed=1, index=0)))
 >>> len(replay) == result.hands_in_shoe(0)
 True
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from baccara.bets import BetKind, bets_for
 from baccara.coup import deal_shoe
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim import _kernels as kernels
 from baccara.sim.payouts import burn_counts, pay_table
 from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
@@ -95,7 +95,7 @@ class Job:
     shoes: int
     seed: int = 0
     variant: Variant = PUNTO_BANCO
-    rules: ShoeRules = field(default_factory=ShoeRules)
+    settings: ShoeSettings = field(default_factory=ShoeSettings)
     bets: tuple[BetKind, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -158,15 +158,15 @@ def run_chunk(job: Job, start: int, count: int) -> Totals:
     The compiled loop releases the GIL, so threads can run chunks side by side.
     """
     table, _ = pay_table(job.variant, job.bet_kinds)
-    rules = job.rules
+    settings = job.settings
     hist, sums, hands, longest = kernels.simulate_serial(
         entropy_words(job.seed),
         start,
         count,
-        rules.decks,
-        rules.cut_card,
-        rules.burn,
-        burn_counts(rules),
+        settings.decks,
+        settings.cut_card,
+        settings.burn,
+        burn_counts(settings),
         table,
     )
 
@@ -288,14 +288,14 @@ class SimulationResult:
 
     def hands_in_shoe(self, index: int) -> int:
         """How many coups shoe ``index`` of this series has (dealt again, at a table's pace)."""
-        shoe = Shoe.shuffled(self.job.rules, seed=self.job.seed, index=index)
+        shoe = Shoe.shuffled(self.job.settings, seed=self.job.seed, index=index)
         return sum(1 for _ in deal_shoe(shoe))
 
     def bets(self) -> list[BetStats]:
         """Each bet's hits, net and house edge with its interval, beside the exact edge."""
         table, denominator = pay_table(self.job.variant, self.job.bet_kinds)
         hist = np.array(self.totals.histogram, dtype=np.int64)
-        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        odds = exact_odds(self.job.variant, self.job.settings.decks)
         t = self.totals
         out = []
         for i, kind in enumerate(self.job.bet_kinds):
@@ -325,7 +325,7 @@ class SimulationResult:
 
     def shape(self) -> dict[str, dict[str, float | None]]:
         """Frequencies of naturals, draws and cards dealt, beside the exact probabilities."""
-        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        odds = exact_odds(self.job.variant, self.job.settings.decks)
         n = self.hands
 
         def decode(key: int) -> tuple[int, int, int, int]:
@@ -377,7 +377,7 @@ class SimulationResult:
 
     def outcome_stats(self) -> dict[str, dict[str, float | None]]:
         """Banker, Player and Tie frequencies with the exact probabilities and the z-score."""
-        odds = exact_odds(self.job.variant, self.job.rules.decks)
+        odds = exact_odds(self.job.variant, self.job.settings.decks)
         out: dict[str, dict[str, float | None]] = {}
         for name, count in (("banker", self.banker), ("player", self.player), ("tie", self.tie)):
             observed = count / self.hands
@@ -393,7 +393,7 @@ class SimulationResult:
         longest = self.totals.longest
         return {
             "variant": self.job.variant.name,
-            "decks": self.job.rules.decks,
+            "decks": self.job.settings.decks,
             "seed": self.job.seed,
             "shoes": self.shoes,
             "hands": self.hands,

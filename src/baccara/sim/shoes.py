@@ -1,6 +1,6 @@
 """Single simulated shoes, card by card: what the compiled loop dealt, as coups.
 
-Shoe ``index`` of the series ``seed`` is ``Shoe.shuffled(rules, seed=seed,
+Shoe ``index`` of the series ``seed`` is ``Shoe.shuffled(settings, seed=seed,
 index=index)``: the compiled loop shuffles bit for bit as `baccara.shoe` does, and
 deals as `baccara.coup.deal_shoe` does.
 """
@@ -8,7 +8,7 @@ deals as `baccara.coup.deal_shoe` does.
 from __future__ import annotations
 
 from baccara.coup import Coup
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim import _kernels as kernels
 from baccara.sim.payouts import burn_counts
 from baccara.sim.runner import entropy_words
@@ -16,42 +16,42 @@ from baccara.sim.runner import entropy_words
 __all__ = ["keyed_coups", "shoe_coups", "simulated_shoe"]
 
 
-def simulated_shoe(seed: int, index: int, rules: ShoeRules | None = None) -> Shoe:
+def simulated_shoe(seed: int, index: int, settings: ShoeSettings | None = None) -> Shoe:
     """Shoe ``index`` of the series ``seed`` as the simulator deals it: `Shoe.shuffled`'s.
 
     ``deal_shoe`` on it gives the coups the compiled loop dealt.
 
-    >>> simulated_shoe(5, 3).cards == Shoe.shuffled(ShoeRules(), seed=5, index=3).cards
+    >>> simulated_shoe(5, 3).cards == Shoe.shuffled(ShoeSettings(), seed=5, index=3).cards
     True
     """
     entropy_words(seed)  # the simulator's seeds: 0 to 2**128 - 1
-    return Shoe.shuffled(rules or ShoeRules(), seed=seed, index=index)
+    return Shoe.shuffled(settings or ShoeSettings(), seed=seed, index=index)
 
 
 def shoe_coups(
-    seed: int, start: int, count: int, rules: ShoeRules | None = None
+    seed: int, start: int, count: int, settings: ShoeSettings | None = None
 ) -> list[list[Coup]]:
     """The coups of shoes ``start .. start + count - 1``, as the compiled loop deals them.
 
     >>> [len(coups) for coups in shoe_coups(1, 0, 3)]
     [83, 83, 80]
     """
-    return [[coup for coup, _ in shoe] for shoe in keyed_coups(seed, start, count, rules)]
+    return [[coup for coup, _ in shoe] for shoe in keyed_coups(seed, start, count, settings)]
 
 
 def keyed_coups(
-    seed: int, start: int, count: int, rules: ShoeRules | None = None
+    seed: int, start: int, count: int, settings: ShoeSettings | None = None
 ) -> list[list[tuple[Coup, int]]]:
     """`shoe_coups` with each coup's key (what every bet pays depends only on it)."""
-    rules = rules or ShoeRules()
+    settings = settings or ShoeSettings()
     codes, keys, per_shoe = kernels.deal_cards(
         entropy_words(seed),
         start,
         count,
-        rules.decks,
-        rules.cut_card,
-        rules.burn,
-        burn_counts(rules),
+        settings.decks,
+        settings.cut_card,
+        settings.burn,
+        burn_counts(settings),
     )
     cards = kernels.CARDS
     out: list[list[tuple[Coup, int]]] = []

@@ -34,7 +34,7 @@ from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.money import format_money
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action
 from baccara.skill.banque_events import (
@@ -95,7 +95,7 @@ class BanqueTable:
         self.bankrolls = list(bankrolls)
         self.minimum = minimum
         if shoe is None:
-            shoe = Shoe.shuffled(ShoeRules(decks=self.variant.decks, burn=False), seed=seed)
+            shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks, burn=False), seed=seed)
         self.shoe = shoe
         self.log: list[BanqueEvent] = []
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION

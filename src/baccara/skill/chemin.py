@@ -38,7 +38,7 @@ from baccara import deal, rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.money import format_money
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action
 from baccara.skill.chemin_events import (
@@ -107,7 +107,7 @@ class CheminTable:
             raise CheminError(str(error)) from None
         self.minimum = minimum
         if shoe is None:
-            shoe = Shoe.shuffled(ShoeRules(decks=self.variant.decks), seed=seed)
+            shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks), seed=seed)
             shoe.burn()
         self.shoe = shoe
         self.log: list[CheminEvent] = []

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 from baccara.cards import Card, CardError, format_cards, hand_total, parse_cards
 from baccara.fair import DECISIONS_VERSION, FairError, FairShoe, new_server_seed, seed_hash
 from baccara.fair import rules_hash as hash_rules
-from baccara.shoe import Shoe, ShoeRules
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import banque_events as bq
 from baccara.skill import chemin_events as ch
 from baccara.skill import tableaux
@@ -353,14 +353,14 @@ def banque_coups(events: Iterable[bq.BanqueEvent]) -> list[BanqueCoup]:
     return coups
 
 
-def default_shoe_rules(variant: Variant) -> ShoeRules:
+def default_shoe_settings(variant: Variant) -> ShoeSettings:
     """How the game's tables make their shoe: Chemin de Fer burns, Banque does not."""
-    return ShoeRules(decks=variant.decks, burn=variant.family is Family.CHEMIN_DE_FER)
+    return ShoeSettings(decks=variant.decks, burn=variant.family is Family.CHEMIN_DE_FER)
 
 
 def game_rules_document(
     variant: Variant,
-    shoe_rules: ShoeRules | None = None,
+    shoe_settings: ShoeSettings | None = None,
     *,
     house: tableaux.House | str = tableaux.House.FRENCH,
     free_banker: bool = False,
@@ -372,25 +372,25 @@ def game_rules_document(
     {'name': 'chemin-de-fer', 'family': 'chemin-de-fer', 'decks': 6, 'commission': '1/20', 'house': 'french', 'free_banker': False}
     """
     require_family(variant, _FAMILIES, user="a record with decisions")
-    rules = shoe_rules or default_shoe_rules(variant)
+    settings = shoe_settings or default_shoe_settings(variant)
     chemin = variant.family is Family.CHEMIN_DE_FER
     shoe_keys = ("decks", "cut_card", "burn", "ten_burns", "ace_burns")
     return {
         "variant": {
             "name": variant.name,
             "family": variant.family.value,
-            "decks": rules.decks,
+            "decks": settings.decks,
             "commission": str(variant.commission),
             "house": tableaux.House.parse(house).value if chemin else None,
             "free_banker": free_banker if chemin else True,
         },
-        "shoe": {key: getattr(rules, key) for key in shoe_keys},
+        "shoe": {key: getattr(settings, key) for key in shoe_keys},
     }
 
 
 def new_game_shoe(
     variant: Variant,
-    shoe_rules: ShoeRules | None = None,
+    shoe_settings: ShoeSettings | None = None,
     *,
     house: tableaux.House | str = tableaux.House.FRENCH,
     free_banker: bool = False,
@@ -400,7 +400,7 @@ def new_game_shoe(
 
     Publish ``commitment()``; shuffle with `table_shoe`; publish `game_record` at the end.
     """
-    document = game_rules_document(variant, shoe_rules, house=house, free_banker=free_banker)
+    document = game_rules_document(variant, shoe_settings, house=house, free_banker=free_banker)
     return FairShoe(server_seed=new_server_seed(source), rules=document)
 
 

@@ -1,7 +1,7 @@
 """Verify a players' game's record (version 2): deal the shoe again with its decisions.
 
 The shoe is rebuilt from the revealed seed and the seated players' seeds
-(`baccara.fair`), burned as the rules say, and every coup is dealt again by the
+(`baccara.fair`), burned as its shoe settings say, and every coup is dealt again by the
 dealer (`baccara.deal.step` over the house tableau, `tableaux.chance_tableau`; for
 Banque its three hands). At each free cell the next recorded decision is taken; it
 must be that cell's (hand, total, the punter's third card) and that seat's. A
@@ -28,7 +28,7 @@ from baccara.fair import (
     record_version,
 )
 from baccara.fair import verify as verify_v1
-from baccara.shoe import Shoe, ShoeError, ShoeRules
+from baccara.shoe import Shoe, ShoeError, ShoeSettings
 from baccara.skill import tableaux
 from baccara.skill.records import BanqueCoup, CheminCoup, Decision
 from baccara.variants import Family
@@ -71,7 +71,7 @@ def verify(record: Mapping[str, Any]) -> VerifyResult:
         server_seed, str(record["server_seed_hash"]), document, str(record["rules_hash"])
     )
     try:
-        shoe = fair_shoe(server_seed, seeds, _shoe_rules(document))
+        shoe = fair_shoe(server_seed, seeds, _shoe_settings(document))
     except ShoeError as error:
         raise FairError(f"bad record: {error}") from None
     first = tuple(str(card) for card in shoe.cards[:8])
@@ -124,12 +124,12 @@ def _game(document: Mapping[str, Any]) -> tuple[Family, tableaux.House, bool]:
     return family, house, bool(variant.get("free_banker", False))
 
 
-def _shoe_rules(document: Mapping[str, Any]) -> ShoeRules:
+def _shoe_settings(document: Mapping[str, Any]) -> ShoeSettings:
     shoe = document.get("shoe")
     if not isinstance(shoe, Mapping):
         raise FairError("bad rules: no 'shoe' object")
     try:
-        return ShoeRules(
+        return ShoeSettings(
             decks=int(shoe["decks"]),
             cut_card=int(shoe["cut_card"]),
             burn=bool(shoe["burn"]),
@@ -137,7 +137,7 @@ def _shoe_rules(document: Mapping[str, Any]) -> ShoeRules:
             ace_burns=int(shoe.get("ace_burns", 1)),
         )
     except (KeyError, TypeError, ValueError) as error:
-        raise FairError(f"bad shoe rules {dict(shoe)!r}: {error}") from None
+        raise FairError(f"bad shoe settings {dict(shoe)!r}: {error}") from None
 
 
 def _largest(stakes: Sequence[tuple[int, int]]) -> int | None:

@@ -59,22 +59,22 @@ from baccara.table.events import (
     ShoeChanged,
     StackError,
     TableError,
-    TableRules,
+    TableSettings,
 )
 from baccara.table.seats import Seat, SeatState, check_chips
 from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
-__all__ = ["Phase", "SeatState", "Table", "TableError", "TableRules"]
+__all__ = ["Phase", "SeatState", "Table", "TableError", "TableSettings"]
 
 _E = TypeVar("_E", bound=Event)
 _STAYS_ON_PUSH = (BetKind.PLAYER, BetKind.BANKER)
 
 
 class Table:
-    """One baccarat table: a variant, house rules, seats, a shoe and the event log.
+    """One baccarat table: a variant, house settings, seats, a shoe and the event log.
 
     ``seed`` makes the series of shoes reproducible (shoe ``n`` is
-    ``Shoe.shuffled(rules.shoe, seed=seed, index=n - 1)``); without it shoes come
+    ``Shoe.shuffled(settings.shoe, seed=seed, index=n - 1)``); without it shoes come
     from the operating system's CSPRNG. ``house`` is the house's starting bank.
     """
 
@@ -82,15 +82,17 @@ class Table:
         self,
         *,
         variant: Variant = PUNTO_BANCO,
-        rules: TableRules | None = None,
+        settings: TableSettings | None = None,
         seed: int | None = None,
         house: int = 0,
     ) -> None:
         self.variant = require_family(variant, Family.PUNTO_BANCO, user="the Punto Banco table")
-        self.rules = rules if rules is not None else TableRules(seats=min(7, variant.seats))
-        if self.rules.seats > variant.seats:
+        self.settings = (
+            settings if settings is not None else TableSettings(seats=min(7, variant.seats))
+        )
+        if self.settings.seats > variant.seats:
             raise TableError(
-                f"bad number of seats {self.rules.seats}: a {variant.title} table has at most "
+                f"bad number of seats {self.settings.seats}: a {variant.title} table has at most "
                 f"{variant.seats}"
             )
         self.seed = seed
@@ -152,7 +154,7 @@ class Table:
 
     def free_seats(self) -> tuple[int, ...]:
         """The empty seats, in order."""
-        return tuple(n for n in range(1, self.rules.seats + 1) if n not in self._seats)
+        return tuple(n for n in range(1, self.settings.seats + 1) if n not in self._seats)
 
     @property
     def on_layout(self) -> int:
@@ -192,7 +194,7 @@ class Table:
         if seat is None:
             free = self.free_seats()
             if not free:
-                raise SeatError(f"the table is full: all {self.rules.seats} seats are taken")
+                raise SeatError(f"the table is full: all {self.settings.seats} seats are taken")
             return free[0]
         self._check_seat_number(seat)
         if seat in self._seats:
@@ -261,7 +263,7 @@ class Table:
             raise LimitError(
                 f"a {self.variant.title} table does not take {kind.label} bets", code="unknown_bet"
             )
-        limit = self.rules.limit(kind)
+        limit = self.settings.limit(kind)
         total = s.bets.get(kind, 0) + amount
         if total < limit.minimum:
             raise LimitError(
@@ -299,7 +301,7 @@ class Table:
     def withdrawable(self, seat: int, kind: BetKind) -> int:
         """How much of ``seat``'s bet on ``kind`` may be taken back now."""
         s = self._occupied(seat)
-        locked = 0 if self.rules.pushed_bets_withdrawable else s.pushed.get(kind, 0)
+        locked = 0 if self.settings.pushed_bets_withdrawable else s.pushed.get(kind, 0)
         return s.bets.get(kind, 0) - locked
 
     def verify_cancel_bet(self, seat: int, kind: BetKind, amount: int | None = None) -> int:
@@ -326,7 +328,7 @@ class Table:
                 f"not {format_money(amount)}"
             )
         left = stake - amount
-        minimum = self.rules.limit(kind).minimum
+        minimum = self.settings.limit(kind).minimum
         if 0 < left < minimum:
             raise LimitError(
                 f"taking back {format_money(amount)} would leave {format_money(left)} on {kind.label}, "
@@ -372,10 +374,10 @@ class Table:
             raise TableError("a manual table is dealt from given cards: give the coup's cards")
         counts = self._manual_dealt + Counter(cards)
         for card, count in counts.items():
-            if count > self.rules.shoe.decks:
+            if count > self.settings.shoe.decks:
                 raise TableError(
                     f"card {card} would be dealt {count} times from a "
-                    f"{self.rules.shoe.decks}-deck shoe"
+                    f"{self.settings.shoe.decks}-deck shoe"
                 )
         Coup.from_deal(list(cards))  # raises CoupError (a ValueError) if impossible
 
@@ -432,11 +434,11 @@ class Table:
                     stake,
                     coup,
                     self.variant,
-                    commission_rounding=self.rules.commission_rounding,
-                    payout_rounding=self.rules.payout_rounding,
+                    commission_rounding=self.settings.commission_rounding,
+                    payout_rounding=self.settings.payout_rounding,
                 )
                 push = done.outcome is BetOutcome.PUSH and kind in _STAYS_ON_PUSH
-                stays = stake if push and self.rules.pushes_stay else 0
+                stays = stake if push and self.settings.pushes_stay else 0
                 returned = done.returned - stays
                 self._give(s, returned)
                 self.house -= done.net
@@ -489,11 +491,11 @@ class Table:
             raise TableError("a shoe is manual or pending, not both")
         if cards is not None:
             counts = Counter(cards)
-            extra = [c for c, n in counts.items() if n > self.rules.shoe.decks]
+            extra = [c for c, n in counts.items() if n > self.settings.shoe.decks]
             if extra:
                 raise TableError(
                     f"card {extra[0]} appears {counts[extra[0]]} times in a "
-                    f"{self.rules.shoe.decks}-deck shoe"
+                    f"{self.settings.shoe.decks}-deck shoe"
                 )
             if len(cards) < 6:
                 raise TableError(f"a shoe needs at least 6 cards, got {len(cards)}")
@@ -526,9 +528,9 @@ class Table:
             self.shoes.append(None)
         else:
             if cards is not None:
-                shoe = Shoe(tuple(cards), rules=self.rules.shoe, index=index)
+                shoe = Shoe(tuple(cards), settings=self.settings.shoe, index=index)
             else:
-                shoe = Shoe.shuffled(self.rules.shoe, seed=self.seed, index=index)
+                shoe = Shoe.shuffled(self.settings.shoe, seed=self.seed, index=index)
                 seed = self.seed
             shoe.burn()
             self._shoe = shoe
@@ -566,8 +568,14 @@ class Table:
         return event
 
     def _check_seat_number(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= self.rules.seats:
-            raise SeatError(f"unknown seat {seat!r}: this table has seats 1 to {self.rules.seats}")
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 1 <= seat <= self.settings.seats
+        ):
+            raise SeatError(
+                f"unknown seat {seat!r}: this table has seats 1 to {self.settings.seats}"
+            )
 
     def _occupied(self, seat: int) -> Seat:
         self._check_seat_number(seat)
@@ -586,7 +594,7 @@ class Table:
     def __repr__(self) -> str:
         return (
             f"<Table {self.variant.name} {self._phase.value}, shoe {self.shoe_number}, "
-            f"coup {self.coup_number}, {len(self._seats)}/{self.rules.seats} seats>"
+            f"coup {self.coup_number}, {len(self._seats)}/{self.settings.seats} seats>"
         )
 
 

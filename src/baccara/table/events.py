@@ -1,17 +1,17 @@
-"""The table's vocabulary: its phases, house rules, errors and the events it logs.
+"""The table's vocabulary: its phases, house settings, errors and the events it logs.
 
 Every action of a `baccara.table.engine.Table` returns one of these frozen events and
 appends it to ``table.log``; the terminal game, the web server and the store
 consume them. Events hold only what everybody at the table may see (no card of
 the shoe before it is dealt).
 
->>> rules = TableRules()
->>> rules.limit(BetKind.BANKER)
+>>> settings = TableSettings()
+>>> settings.limit(BetKind.BANKER)
 BetLimit(kind=<BetKind.BANKER: 'banker'>, minimum=1000, maximum=500000)
->>> TableRules(seats=15)
+>>> TableSettings(seats=15)
 Traceback (most recent call last):
 ...
-baccara.table.events.RulesError: bad number of seats 15: a table has 1 to 14
+baccara.table.events.SettingsError: bad number of seats 15: a table has 1 to 14
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from baccara.bets import BetKind, BetOutcome, Rounding
 from baccara.cards import Card
 from baccara.coup import Coup, Side
 from baccara.money import format_money
-from baccara.shoe import ShoeRules
+from baccara.shoe import ShoeSettings
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -40,14 +40,14 @@ __all__ = [
     "Phase",
     "PhaseError",
     "Reveal",
-    "RulesError",
     "SeatError",
     "SeatLeft",
     "SeatTaken",
+    "SettingsError",
     "ShoeChanged",
     "StackError",
     "TableError",
-    "TableRules",
+    "TableSettings",
 ]
 
 MAX_SEATS = 14
@@ -94,10 +94,10 @@ class StackError(TableError):
     code = "insufficient_funds"
 
 
-class RulesError(TableError):
-    """House rules that do not make sense."""
+class SettingsError(TableError):
+    """House settings that do not make sense."""
 
-    code = "bad_rules"
+    code = "bad_settings"
 
 
 class Phase(StrEnum):
@@ -125,7 +125,7 @@ class BetLimit:
 
     def __post_init__(self) -> None:
         if not 0 < self.minimum <= self.maximum:
-            raise RulesError(
+            raise SettingsError(
                 f"bad limits for {self.kind.value}: minimum {format_money(self.minimum)} and "
                 f"maximum {format_money(self.maximum)} must satisfy 0 < minimum <= maximum"
             )
@@ -147,8 +147,8 @@ DEFAULT_LIMITS: tuple[BetLimit, ...] = _limits((1000, 500000), (100, 50000), (10
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableRules:
-    """The house rules of one table (all amounts in minor units).
+class TableSettings:
+    """The house settings of one table (all amounts in minor units).
 
     ``seats`` is how many seats the table has (at most 14; a variant may allow fewer,
     7 at mini); ``chips`` the values of the chips it plays with. ``pushes_stay``: whether a Player or Banker bet that pushed on a tie
@@ -156,7 +156,7 @@ class TableRules:
     the player like any returned stake, the same at every table, terminal or web.
     ``pushed_bets_withdrawable``: whether such a staying bet may be taken down before
     the next coup. Rounding of the Banker commission and of fractional wins goes to
-    `baccara.bets.settle`; the shoe's burn and cut card are its `ShoeRules`.
+    `baccara.bets.settle`; the shoe's burn and cut card are its `ShoeSettings`.
     """
 
     seats: int = 7
@@ -166,14 +166,14 @@ class TableRules:
     pushed_bets_withdrawable: bool = True
     commission_rounding: Rounding = Rounding.DOWN
     payout_rounding: Rounding = Rounding.DOWN
-    shoe: ShoeRules = field(default_factory=ShoeRules)
+    shoe: ShoeSettings = field(default_factory=ShoeSettings)
 
     def __post_init__(self) -> None:
         if not 1 <= self.seats <= MAX_SEATS:
-            raise RulesError(f"bad number of seats {self.seats}: a table has 1 to {MAX_SEATS}")
+            raise SettingsError(f"bad number of seats {self.seats}: a table has 1 to {MAX_SEATS}")
         kinds = [limit.kind for limit in self.limits]
         if len(set(kinds)) != len(kinds):
-            raise RulesError("bad limits: a bet kind is listed twice")
+            raise SettingsError("bad limits: a bet kind is listed twice")
 
     def limit(self, kind: BetKind) -> BetLimit:
         """The limits on ``kind``; a kind without limits is not taken at this table."""
@@ -182,10 +182,10 @@ class TableRules:
                 return limit
         raise LimitError(f"this table does not take {kind.label} bets", code="unknown_bet")
 
-    def with_limits(self, limits: Mapping[BetKind, tuple[int, int]]) -> TableRules:
+    def with_limits(self, limits: Mapping[BetKind, tuple[int, int]]) -> TableSettings:
         """A copy whose limits for the given kinds are replaced by (minimum, maximum).
 
-        >>> TableRules().with_limits({BetKind.TIE: (500, 1000)}).limit(BetKind.TIE).maximum
+        >>> TableSettings().with_limits({BetKind.TIE: (500, 1000)}).limit(BetKind.TIE).maximum
         1000
         """
         new = tuple(

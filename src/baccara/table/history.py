@@ -1,6 +1,6 @@
 """History as a value: a table's record saves to JSON and replays to the same state.
 
-A `TableRecord` holds the variant, the house rules, the seed, every shoe's card
+A `TableRecord` holds the variant, the house settings, the seed, every shoe's card
 order (None for a manual shoe) and every event. `replay` runs the actions again
 on a fresh table and checks that each one gives the recorded event.
 
@@ -39,7 +39,7 @@ from baccara.table.events import (
     SeatTaken,
     ShoeChanged,
     TableError,
-    TableRules,
+    TableSettings,
 )
 from baccara.variants import Variant, find_variant
 
@@ -155,7 +155,7 @@ class TableRecord:
     """Everything needed to rebuild a table: set-up, shoes and events."""
 
     variant: Variant
-    rules: TableRules
+    settings: TableSettings
     seed: int | None
     house: int
     shoes: tuple[tuple[Card, ...] | None, ...]
@@ -166,7 +166,7 @@ class TableRecord:
         """The record of ``table`` as it stands."""
         return cls(
             variant=table.variant,
-            rules=table.rules,
+            settings=table.settings,
             seed=table.seed,
             house=table.house_start,
             shoes=tuple(table.shoes),
@@ -180,7 +180,8 @@ class TableRecord:
         return {
             "format": FORMAT,
             "variant": self.variant.name,
-            "rules": encode(self.rules),
+            # the saved key stays "rules" (the format old records use); it holds the settings
+            "rules": encode(self.settings),
             "seed": self.seed,
             "house": self.house,
             "shoes": [None if s is None else encode(s) for s in self.shoes],
@@ -194,7 +195,7 @@ class TableRecord:
             raise ReplayError(f"not a table record: format {data.get('format')!r}, want {FORMAT}")
         return cls(
             variant=find_variant(data["variant"]),
-            rules=decode(TableRules, data["rules"]),
+            settings=decode(TableSettings, data["rules"]),  # saved as "rules"
             seed=data["seed"],
             house=data["house"],
             shoes=tuple(None if s is None else parse_cards(s) for s in data["shoes"]),
@@ -239,7 +240,7 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
             if event.pending:
                 again = table.change_shoe(pending=True)
             elif event.seed is not None and event.seed == table.seed:
-                seeded = Shoe.shuffled(table.rules.shoe, seed=table.seed, index=len(table.shoes))
+                seeded = Shoe.shuffled(table.settings.shoe, seed=table.seed, index=len(table.shoes))
                 if seeded.cards == cards:
                     again = table.change_shoe()  # the seed series gives the same cards again
                 elif cards is None:
@@ -262,7 +263,9 @@ def replay(record: TableRecord) -> Table:
 
     Raises `ReplayError` if an action gives another event than the recorded one.
     """
-    table = Table(variant=record.variant, rules=record.rules, seed=record.seed, house=record.house)
+    table = Table(
+        variant=record.variant, settings=record.settings, seed=record.seed, house=record.house
+    )
     for event in record.events:
         try:
             apply(table, event, record.shoes)

@@ -97,8 +97,8 @@ class Game:
         self.undo_stack: dict[int, list[BetPlaced]] = {}
         self.active: int | None = None
         self.fancy = (console.encoding or "").lower().replace("-", "") == "utf8"
-        self.edges = TableEdges.of(table.variant, decks=table.rules.shoe.decks)
-        unit = table.rules.limit(BetKind.BANKER)
+        self.edges = TableEdges.of(table.variant, decks=table.settings.shoe.decks)
+        unit = table.settings.limit(BetKind.BANKER)
         self._bot_limits = (unit.minimum, unit.maximum)
         for state in table.seats:
             if state.strategy is not None:
@@ -114,7 +114,7 @@ class Game:
 
     def sit_human(self, player: str, seat: int | None = None) -> int:
         """Seat ``player`` with the whole wallet (topped up by the cashier if too small)."""
-        minimum = self.table.rules.limit(BetKind.PLAYER).minimum
+        minimum = self.table.settings.limit(BetKind.PLAYER).minimum
         wallet = self.store.balance(wallet_account(player))
         if wallet < minimum:
             self.store.deposit(player, STARTING_WALLET - wallet)
@@ -146,7 +146,7 @@ class Game:
             unit=low,
             table_min=low,
             table_max=high,
-            decks=self.table.rules.shoe.decks,
+            decks=self.table.settings.shoe.decks,
             variant=self.table.variant,
         )
 
@@ -524,7 +524,7 @@ class Game:
     def show_limits(self) -> None:
         """The bets this table takes, their limits and what they pay."""
         for kind in bets_for(self.table.variant):
-            limit = self.table.rules.limit(kind)
+            limit = self.table.settings.limit(kind)
             self.say(
                 f"{kind.value:<20} {format_money(limit.minimum):>6} to {format_money(limit.maximum):>8}  "
                 f"pays {describe_pays(kind, self.table.variant)}"

@@ -222,9 +222,9 @@ def chemin_server(tmp_path: Path) -> Iterator[ServerProcess]:
     config = ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'chemin.db'}",
         tables=("t1=punto-banco", "c1=chemin-de-fer"),
-        decks=1,  # short shoes: the test sees a shoe end and a new shuffle
+        decks=2,  # short shoes: a shoe may end and a new one be shuffled during the test
         decision_seconds=8.0,
-        seed_seconds=4.0,
+        seed_seconds=8.0,  # three browsers add their seeds, on a busy machine too
         result_seconds=0.8,
     )
     with ServerProcess(config, log=tmp_path / "server.log") as process:

@@ -1,19 +1,25 @@
-"""Two players in two browsers (Debian's chromium driven by Playwright) at one table.
+"""People in browsers (Debian's chromium driven by Playwright) at the online tables.
 
-They register, sit down at a squeeze table, bet, see each other's chips on the layout,
+Punto Banco: two players register, sit down at a squeeze table, bet, see each other's chips on the layout,
 squeeze the face-down cards (one by dragging, one by keyboard), watch the reveal, see
 the result, the payout and the roads; the balances on the page match the ledger.
+Chemin de Fer: three players sit down with a typed buy-in, add their seeds to the
+shuffle, and play through a banco, a punter's decision on 5 and the bank passing, each
+seeing the others' chips on the rail, the banker, whose turn it is and the clock.
 Screenshots (laptop and phone sizes) go to artifacts/.
 Skipped without chromium on a developer machine; a failure in CI (CI=true).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.support.harness import ServerProcess
@@ -202,5 +208,229 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             expect(bob.locator("#phase")).to_have_text("Place your bets", timeout=20_000)
             expect(bob.locator(".stack")).to_have_count(0)
             expect(bob.locator("#rail .seat.in")).to_have_count(0)
+        finally:
+            browser.close()
+
+
+# -- Chemin de Fer: three people at a players' table ----------------------------------------
+
+CHEMIN_BUY_IN = "200"  # typed as people type it; 200.00 on the page
+
+
+@pytest.fixture
+def chemin_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'chemin.db'}",
+        tables=("t1=punto-banco", "c1=chemin-de-fer"),
+        decks=2,  # short shoes: a shoe may end and a new one be shuffled during the test
+        decision_seconds=8.0,
+        seed_seconds=8.0,  # three browsers add their seeds, on a busy machine too
+        result_seconds=0.8,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        yield process
+    book = Ledger.connect(config.database_url)
+    try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()
+
+
+_MY_CHOICES = (
+    "() => Array.from(document.querySelectorAll('#cdf-controls:not([hidden]) button'),"
+    " (b) => b.dataset.action)"
+)
+
+
+def _decide(
+    page: Any, choices: list[str], seen: dict[str, Any], shoot: Callable[[str], None]
+) -> None:
+    """What one person does on their turn: bank the minimum, 10.00, so that everybody's
+    chips last the whole test (and pass it after a win); try a stake over the bank once
+    (refused), then banco; stand on 5; the banker stands."""
+
+    def click(action: str) -> None:
+        page.click(f"#cdf-controls [data-action={action}]", timeout=2_000)
+
+    if "open_bank" in choices:
+        page.fill("#cdf-amount", "10", timeout=2_000)
+        click("open_bank")
+    elif "keep_bank" in choices:
+        click("pass_bank")
+        seen["passed_by_choice"] = True
+    elif "banco" in choices:
+        if not seen["refused"]:
+            page.fill("#cdf-amount", "1,000", timeout=2_000)
+            click("stake")
+            expect_text(page, "#cdf-msg", re.compile(r"bad stake 1,000\.00"))
+            seen["refused"] = True
+        click("banco")
+        seen["banco"] += 1
+    elif "draw" in choices:
+        expect_text(page, "#cdf-prompt", re.compile(r"draw a third card or stand"))
+        if not seen["five"]:
+            shoot("decision")  # the punter's choice on 5, seen by all three
+        seen["five"] += 1
+        click("stand")
+    elif "banker_draw" in choices:
+        seen["banker_choice"] += 1
+        click("banker_stand")
+
+
+def expect_text(page: Any, selector: str, pattern: re.Pattern[str]) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator(selector)).to_have_text(pattern, timeout=5_000)
+
+
+def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) -> None:
+    _need_chromium()
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect, sync_playwright
+
+    server = chemin_server
+    ARTIFACTS.mkdir(exist_ok=True)
+    sizes = {"ann": (1366, 900), "bob": (390, 844), "cy": (1280, 800)}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            pages: dict[str, Any] = {}
+            for name, (width, height) in sizes.items():
+                context = browser.new_context(viewport={"width": width, "height": height})
+                page = context.new_page()
+                page.goto(server.url + "/")
+                page.fill("#name", f"cdf_{name}")
+                page.fill("#password", f"{name} password")
+                page.click("#do-register")
+                expect(page.locator("#lobby")).to_be_visible(timeout=20_000)
+                pages[name] = page
+            ann, bob = pages["ann"], pages["bob"]
+            # The lobby lists each table with what fits its game: no roads at a players' table.
+            card = ann.locator(".table-card[data-game=chemin-de-fer]")
+            expect(card).to_contain_text("A game between players")
+            expect(card).to_contain_text("bank and buy-in from 10.00")
+            assert card.locator("svg").count() == 0
+            expect(ann.locator(".table-card[data-game=punto-banco] svg")).to_have_count(1)
+            ann.screenshot(path=str(ARTIFACTS / "chemin-lobby.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "chemin-lobby-phone.png"), full_page=True)
+            for page in pages.values():
+                page.locator(".table-card[data-game=chemin-de-fer] button").click()
+                expect(page.locator("#chemin")).to_be_visible()
+                expect(page.locator("#table")).to_be_hidden()
+                expect(page.locator("#cdf-sit")).to_be_visible()
+            # A bad buy-in is refused on the page; then each sits down with 200.00.
+            ann.fill("#cdf-buy-in", "lots")
+            ann.click("#cdf-sit button")
+            expect(ann.locator("#cdf-msg")).to_have_text(
+                "Type the buy-in as an amount, such as 200.00."
+            )
+            for page in pages.values():
+                page.fill("#cdf-buy-in", CHEMIN_BUY_IN)
+                page.click("#cdf-sit button")
+            for name, page in pages.items():
+                expect(page.locator("#cdf-rail .seat")).to_have_count(3, timeout=10_000)
+                expect(page.locator("#cdf-rail .seat.mine")).to_contain_text(f"cdf_{name} (you)")
+                expect(page.locator("#balance")).to_have_text("800.00", timeout=5_000)
+            # The shuffle: every seated player adds a seed.
+            for name, page in pages.items():
+                expect(page.locator("#cdf-seed")).to_be_visible(timeout=15_000)
+                page.fill("#cdf-client-seed", f"seed of {name}")
+                page.click("#cdf-seed button")
+                expect(page.locator("#cdf-msg")).to_have_text(
+                    "Client seed added to the next shuffle."
+                )
+            ann.screenshot(path=str(ARTIFACTS / "chemin-shuffle-laptop.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "chemin-shuffle-phone.png"), full_page=True)
+            # The first bank is the first seat's; everybody sees whose turn it is, and the clock.
+            expect(ann.locator("#cdf-controls [data-action=open_bank]")).to_be_visible(
+                timeout=20_000
+            )
+            expect(ann.locator("#cdf-controls [data-action=pass_bank]")).to_be_visible()
+            expect(ann.locator("#cdf-prompt")).to_have_text(
+                "You hold the bank: set it (at least 10.00) or pass it."
+            )
+            expect(bob.locator("#cdf-controls")).to_be_hidden()
+            expect(bob.locator("#cdf-rail .seat.turn")).to_contain_text("cdf_ann")
+            expect(bob.locator("#cdf-timer-text")).to_have_text(re.compile(r"^cdf_ann: \d+\.\d s$"))
+            expect(ann.locator("#cdf-timer-text")).to_have_text(re.compile(r"^You: \d+\.\d s$"))
+            expect(ann.locator("#cdf-client-seeds")).to_contain_text("seed of bob")
+            ann.screenshot(path=str(ARTIFACTS / "chemin-bank-laptop.png"), full_page=True)
+            bob.screenshot(path=str(ARTIFACTS / "chemin-bank-phone.png"), full_page=True)
+
+            shots: set[str] = set()
+
+            def shoot(moment: str) -> None:
+                if moment in shots:
+                    return
+                shots.add(moment)
+                ann.wait_for_timeout(600)  # the cards dealt have turned over
+                for name, page in pages.items():
+                    size = "phone" if name == "bob" else "laptop"
+                    page.screenshot(
+                        path=str(ARTIFACTS / f"chemin-{moment}-{size}-{name}.png"), full_page=True
+                    )
+
+            seen: dict[str, Any] = {
+                "refused": False,
+                "banco": 0,
+                "five": 0,
+                "banker_choice": 0,
+                "passed_by_choice": False,
+                "bankers": set(),
+            }
+            ann.check("#teaching")  # Ann sees teaching mode's advice at a free choice
+            lines: set[str] = set()
+            stop_at = time.monotonic() + 240
+            while time.monotonic() < stop_at:
+                lines.update(ann.locator("#cdf-news li").all_inner_texts())
+                banker = ann.evaluate(
+                    "() => document.querySelector('#cdf-rail .seat.banker')?.dataset.name ?? null"
+                )
+                if banker:
+                    seen["bankers"].add(banker)
+                if len(seen["bankers"]) >= 2:
+                    shoot("bank-passed")
+                if (
+                    seen["banco"]
+                    and seen["five"]
+                    and len(seen["bankers"]) >= 2
+                    and "result" in shots
+                ):
+                    break
+                if ann.locator("#cdf-result").is_visible() and seen["banco"]:
+                    shoot("result")
+                for page in pages.values():
+                    choices = page.evaluate(_MY_CHOICES)
+                    if not choices:
+                        continue
+                    # the turn may move on (the clock) while the page is clicking
+                    with contextlib.suppress(PlaywrightError, AssertionError):
+                        _decide(page, choices, seen, shoot)
+                    if seen["banco"] == 1 and "banco" not in shots:
+                        shoot("banco")
+                time.sleep(0.05)
+            assert seen["refused"], "a stake over the bank was never tried"
+            assert seen["banco"], "nobody called banco"
+            assert seen["five"], "no decision on 5 came in the time allowed"
+            assert len(seen["bankers"]) >= 2, "the bank never passed"
+            # What the server said happened, as the page showed it.
+            assert any(line.startswith(("Banco! ", "Banco suivi! ")) for line in lines), lines
+            five = [line for line in lines if line.startswith("Punter has 5 and")]
+            assert any("bound" not in line for line in five), five
+            assert any(" passes from " in line for line in lines), lines
+            # Money on the page: the wallet as the ledger has it, chips as 10.00 on the rail.
+            book = Ledger.connect(server.config.database_url)
+            try:
+                for name, page in pages.items():
+                    stored = book.balance(book.create_account(wallet_account(f"cdf_{name}")))
+                    assert _money(page.locator("#balance").inner_text()) == stored == 80_000
+            finally:
+                book.engine.dispose()
+            for text in ann.locator("#cdf-rail .pstake").all_inner_texts():
+                assert re.fullmatch(r"[\d,]+\.\d\d|next shoe", text), text
+            # Leaving: the chips go back at the shoe's end.
+            bob.click("#cdf-leave")
+            expect(bob.locator("#cdf-news")).to_contain_text("cdf_bob leaves", timeout=10_000)
+            shoot("leave")
         finally:
             browser.close()

@@ -12,6 +12,7 @@ import pytest
 
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cli import cli, main
+from baccara.cli.serve import check_tables
 from baccara.coup import Coup
 from baccara.exact.odds import batch_odds, full_shoe, odds
 from baccara.exact.removal import effects_of_removal
@@ -231,15 +232,22 @@ def test_rules_of_a_house_banked_game_says_its_money_model(
     assert data["family"] == "punto-banco" and data["banking"] == "house" and "pays" in data
 
 
-@pytest.mark.parametrize("spec", ["chemin-de-fer", "t9=chemmy", "b=banque:squeeze"])
-def test_serve_refuses_the_players_games_at_start_up(
+@pytest.mark.parametrize("spec", ["chemin-de-fer", "t9=chemmy", "c=chemin-de-fer-baccara"])
+def test_serve_accepts_chemin_de_fer_the_page_plays_it(spec: str) -> None:
+    check_tables(("punto-banco", spec))  # no exit: the web page plays Chemin de Fer
+
+
+@pytest.mark.parametrize("spec", ["banque", "b=banque:squeeze", "b2=a-deux-tableaux"])
+def test_serve_refuses_baccarat_banque_at_start_up(
     spec: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(["serve", "--tables", f"punto-banco,{spec}", "--port", "0"], capsys)
+    code, out, err = run(
+        ["serve", "--tables", f"punto-banco,c=chemin-de-fer,{spec}", "--port", "0"], capsys
+    )
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert f"bad table {spec!r}" in err
     assert "the web table plays the house-banked games: punto-banco, tie-9" in err
-    assert "the players' games come online in a later release" in err
+    assert "and Chemin de Fer; Baccarat Banque comes online in a later release" in err
 
 
 def test_play_dispatches_the_players_games_by_family(capsys: pytest.CaptureFixture[str]) -> None:

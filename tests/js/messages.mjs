@@ -70,6 +70,83 @@ export const error = (code, message, betId = null) => ({ type: "error", code, me
 
 export const at = (message, received_at) => ({ ...message, received_at });
 
+// -- a players' table: Chemin de Fer ("c1") -----------------------------------------------
+// A `chemin` state after every change (server/protocol.py CheminState); the sequence below
+// is a real one, played by the engine (skill/chemin.py) with the shoe of seed 16: Ann holds
+// the first bank for 50.00, Bob calls banco, has 5 and stands, wins; the bank passes to Bob.
+export const CHEMIN_MINIMUM = 1000;
+const CHEMIN_FAIR = { ...FAIR, rules: { decks: 1 } };
+const SHOE_NEWS = [
+  "ann sits down with 200.00.", "bob sits down with 200.00.", "cy sits down with 200.00.",
+  "A new shoe: send your seeds to shuffle it.", "The shoe is shuffled; ann holds the bank first.",
+];
+const STACKS = { ann: 20000, bob: 20000, cy: 20000 };
+export const PLAYERS = ["ann", "bob", "cy"];
+
+export function chemin(overrides = {}) {
+  return {
+    type: "chemin", table: "c1", seq: ++seq, time: 1000 + seq, missed: false,
+    phase: "waiting", players: [], in_shoe: [], chips: null, banker: null, bank: 0, stakes: {},
+    to_act: null, choices: [], deadline: null, punter: null, punter_cards: [], banker_cards: [],
+    news: [], advice: null, minimum: CHEMIN_MINIMUM, fair: null,
+    ...overrides,
+  };
+}
+
+/** The table in play: every seat in the shoe, `news` the latest lines (at most 12, as sent),
+ * the one to act with 20 s on the clock. */
+function inShoe(news, overrides) {
+  const state = chemin({
+    players: PLAYERS, in_shoe: PLAYERS, fair: { ...CHEMIN_FAIR, client_seeds: ["seed of ann", "seed of bob", "seed of cy"] },
+    news: news.slice(-12), ...overrides,
+  });
+  return { ...state, deadline: state.to_act ? state.time + 20 : null };
+}
+
+export const cheminJoined = () => chemin();
+export const cheminSat = (count) => chemin({ players: PLAYERS.slice(0, count), news: SHOE_NEWS.slice(0, count) });
+export const cheminShuffle = () => chemin({ phase: "shuffle", players: PLAYERS, news: SHOE_NEWS.slice(0, 4), fair: CHEMIN_FAIR });
+
+const COUP1 = [
+  "ann holds the bank for 50.00.", "Banco! bob plays for the whole bank of 50.00.",
+  "bob plays the hand: Td,5d against the banker's Jd,Qh.",
+];
+const COUP1_END = [
+  "Punter has 5 and stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
+  "Punter wins: 5 to 2; the banker pays 50.00.", "The bank passes from ann to bob (lost).",
+];
+/** Ann, the first banker, is asked to set the bank. */
+export const cheminBank = () => inShoe(SHOE_NEWS, {
+  phase: "bank", chips: STACKS, banker: "ann", to_act: "ann", choices: ["open_bank", "pass_bank"],
+});
+/** Ann's bank is 50.00; Bob, on her right, speaks first. */
+export const cheminStakes = () => inShoe([...SHOE_NEWS, ...COUP1.slice(0, 1)], {
+  phase: "stakes", chips: { ...STACKS, ann: 15000 }, banker: "ann", bank: 5000, to_act: "bob",
+  choices: ["stake", "banco"],
+});
+export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 the equilibrium draws "
+  + "(Ethier-Gámez compositions model, 6 decks, 5% commission); by the rule he would draw.";
+/** Bob called banco and holds 5: his free choice (with teaching mode's advice). */
+export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
+  phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
+  to_act: "bob", choices: ["draw", "stand"], punter: "bob",
+  punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh"], advice: FIVE_ADVICE,
+});
+/** Bob stood and won: the bank passes to him. */
+export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {
+  phase: "bank", chips: { ann: 15000, bob: 25000, cy: 20000 }, banker: "bob", to_act: "bob",
+  choices: ["open_bank", "pass_bank"],
+});
+/** A banker in a free cell (another shoe): his choice, the cards on the felt. */
+export const cheminBankerChoice = () => inShoe(["cy plays the hand: 9d,4h against the banker's 2s,4c.", "Punter has 3 and draws 3s: 6."], {
+  phase: "banker", chips: { ann: 15000, bob: 21000, cy: 18500 }, banker: "bob", bank: 4000, stakes: { cy: 1500 },
+  to_act: "bob", choices: ["banker_draw", "banker_stand"], punter: "cy",
+  punter_cards: ["9d", "4h", "3s"], banker_cards: ["2s", "4c"],
+});
+export const cheminShoeEnd = () => event("shoe_end", {
+  table: "c1", record: { version: 2, server_seed_hash: "ef".repeat(32), client_seeds: ["seed of ann", "seed of bob", "seed of cy"], coups: ["P:Td,5d B:Jd,Qh,2c"] },
+});
+
 /** One of every server message, as sent (tests/test_client_messages.py checks them against the protocol). */
 export function everyMessage() {
   resetSeq(40);
@@ -82,5 +159,9 @@ export function everyMessage() {
     betAck("w1-banker", "banker", 2500, 89), error("betting_closed", "no more bets: wait for the next round", "w2-tie"),
     error("rate_limited", "too many messages: slow down"),
     { type: "pong", server_time: 1000.5 }, { type: "seed_ack", table: "t1", seed: "lucky" },
+    cheminJoined(), cheminSat(1), cheminShuffle(), cheminBank(), cheminStakes(), cheminPunterOnFive(),
+    cheminBankPassed(), cheminBankerChoice(), cheminShoeEnd(),
+    error("not_allowed", "bad stake 100.00: only 50.00 of the bank is open"),
+    { type: "seed_ack", table: "c1", seed: "seed of ann" },
   ];
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { money } from "../../src/baccara/server/static/money.js";
+import { money, parseMoney } from "../../src/baccara/server/static/money.js";
 
 test("cents are shown as units with two decimals and thousands separators", () => {
   assert.equal(money(1000), "10.00");
@@ -24,4 +24,14 @@ test("compact: the short form on chips and stacks", () => {
 test("amounts are integer cents, never floats", () => {
   assert.throws(() => money(10.5), TypeError);
   assert.throws(() => money("1000"), TypeError);
+});
+
+test("amounts typed by people become integer cents", () => {
+  assert.equal(parseMoney("10"), 1000);
+  assert.equal(parseMoney(" 10.5 "), 1050);
+  assert.equal(parseMoney("10.50"), 1050);
+  assert.equal(parseMoney("1,250.05"), 125005);
+  assert.equal(parseMoney(".25"), 25);
+  assert.equal(parseMoney("0"), 0);
+  for (const bad of ["", ".", "-5", "10.005", "1,25", "ten", "1e3", "10,00.00"]) assert.equal(parseMoney(bad), null, bad);
 });

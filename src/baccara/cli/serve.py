@@ -9,27 +9,33 @@ import click
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail
 from baccara.fair import FairError
 from baccara.skill.replay import verify
-from baccara.variants import find_variant, variants_of
+from baccara.variants import Family, find_variant, variants_of
 
 __all__ = ["COMMANDS"]
+
+
+WEB_GAMES = (*HOUSE_GAMES, Family.CHEMIN_DE_FER)
+"""The families the web table plays: the house-banked games and Chemin de Fer."""
 
 
 def check_tables(tables: tuple[str, ...]) -> None:
     """Stop in one line if a ``[id=]variant[:squeeze]`` spec names a game the web table lacks.
 
-    The web table plays the house-banked games; the players' games (Chemin de Fer,
-    Banque) are refused here, at start-up, before anything is opened.
+    The web table plays the house-banked games and Chemin de Fer; Baccarat Banque is
+    refused here, at start-up, before anything is opened.
+
+    >>> check_tables(("punto-banco", "c=chemin-de-fer", "t9=chemmy"))
     """
     for spec in tables:
         base = spec.partition(":")[0]
         variant = find_variant(base.partition("=")[2] or base)
-        if variant.family not in HOUSE_GAMES:
+        if variant.family not in WEB_GAMES:
             games = ", ".join(v.name for v in variants_of(HOUSE_GAMES))
             fail(
                 f"bad table {spec!r}: {variant.name} is a players' game "
                 f"({variant.family.label}); the web table plays the house-banked games: "
-                f"{games}; the players' games come online in a later release "
-                f"(meanwhile: baccara play --variant {variant.name})"
+                f"{games}, and Chemin de Fer; {variant.family.label} comes online in a "
+                f"later release (meanwhile: baccara play --variant {variant.name})"
             )
 
 
@@ -131,8 +137,8 @@ def serve_command(
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
-    It plays the house-banked games (Punto Banco and its forms); the players' games are
-    refused at start-up.
+    It plays the house-banked games (Punto Banco and its forms) and Chemin de Fer
+    (``--tables c=chemin-de-fer``); Baccarat Banque is refused at start-up.
     """
     table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
     check_tables(table_specs)

@@ -1,7 +1,10 @@
 // The web table's wiring: login and lobby, one table's connection, the reducer's state,
-// the renderer, the squeeze, the buttons and the keys. No build step: ES modules.
+// the renderers (Punto Banco's, Chemin de Fer's), the squeeze, the buttons and the keys.
+// No build step: ES modules.
+import { GAME as CHEMIN, isSeated } from "./chemin.js";
 import { api, socketUrl, TableConnection } from "./protocol.js";
 import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from "./reducer.js";
+import { createCheminRenderer } from "./render-chemin.js";
 import { createRenderer } from "./render.js";
 import { createSqueeze } from "./squeeze.js";
 
@@ -15,7 +18,18 @@ function dispatch(action) {
   const prev = state;
   state = reduce(state, action);
   for (const message of state.outbox) connection?.send(message);
-  if (state !== prev) view.render(prev, state);
+  if (state === prev) return;
+  if (state.table && state.game !== prev.game) view.show(state.game === CHEMIN ? "chemin" : "table");
+  view.render(prev, state);
+  if (state.game === CHEMIN) {
+    cheminView.render(prev.game === CHEMIN ? prev : null, state);
+    // sitting down and leaving move chips between the wallet and the table
+    if (prev.chemin && isSeated(prev) !== isSeated(state)) refreshBalance();
+  }
+}
+
+async function refreshBalance() {
+  try { dispatch({ type: "balance", balance: (await api("/api/me")).balance }); } catch { /* shown at the next refresh */ }
 }
 
 const squeeze = createSqueeze({ getState: () => state, dispatch });
@@ -23,8 +37,14 @@ const view = createRenderer(document, {
   stage: (kind) => dispatch({ type: "stage", kind }),
   pickChip: (index) => dispatch({ type: "pick_chip", index }),
   recall: (index) => dispatch({ type: "recall", index }),
-  sit: (id) => openTable(id),
+  sit: (id, summary) => openTable(id, summary),
   downCard: squeeze.bind,
+});
+const cheminView = createCheminRenderer(document, {
+  act: (action, text) => dispatch({ type: "act", action, text }),
+  sit: (text) => dispatch({ type: "sit", text }),
+  leave: () => dispatch({ type: "leave_seat" }),
+  seed: (seed) => dispatch({ type: "send_seed", seed }),
 });
 
 function newBetId() {
@@ -64,11 +84,12 @@ async function lobby() {
   view.renderLobby(await api("/api/tables"));
 }
 
-function openTable(id) {
+/** Open a table; `summary` is its lobby line (its game and title), when known. */
+function openTable(id, summary) {
   leaveTable();
-  dispatch({ type: "open_table", table: id });
+  dispatch({ type: "open_table", table: id, game: summary?.game, title: summary?.title });
   history.replaceState(null, "", "/?table=" + encodeURIComponent(id));
-  view.show("table");
+  view.show(summary?.game === CHEMIN ? "chemin" : "table");
   connection = new TableConnection({
     url: socketUrl(location), table: id, since: () => state.seq,
     onMessage: dispatch, onStatus: (open) => dispatch({ type: "connection", open }),
@@ -80,6 +101,7 @@ function openTable(id) {
 setInterval(() => {
   if (!state.table) return;
   const now = Date.now() / 1000;
+  if (state.game === CHEMIN) { cheminView.renderTimer(state, now); return; }
   view.renderTimer(state, now);
   const left = betTimeLeft(state, now);
   if (state.phase === "betting" && left > 0 && left < AUTO_CONFIRM_SECONDS && state.staged.length) confirm();

@@ -8,6 +8,10 @@ export const outgoing = {
   bet: (betId, kind, amount, round) => ({ type: "bet", bet_id: betId, kind, amount, round }),
   squeeze: (side, peel) => ({ type: "squeeze", side, peel: Math.round(peel * 100) / 100 }),
   seed: (seed) => ({ type: "seed", seed }),
+  // a players' table (Chemin de Fer)
+  sit: (buyIn) => ({ type: "sit", buy_in: buyIn }),
+  act: (action, amount) => (amount === undefined ? { type: "act", action } : { type: "act", action, amount }),
+  leave: () => ({ type: "leave" }),
   ping: () => ({ type: "ping" }),
 };
 

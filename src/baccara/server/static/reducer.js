@@ -3,6 +3,8 @@
 // time comes in the messages (`received_at`), bet ids in the `confirm` action. Nothing
 // here knows a rule of the game: labels, pays, limits, main bets, chips and hand totals
 // all come from the server. `outbox` holds the messages the last action asks to send.
+// A players' table (Chemin de Fer) keeps its state in `chemin` (see chemin.js).
+import { CHEMIN_LOCAL, onChemin, onCheminError } from "./chemin.js";
 import { money } from "./money.js";
 import { outgoing } from "./protocol.js";
 
@@ -19,7 +21,7 @@ function emptyHands() {
 
 export function initialState() {
   return {
-    me: null, balance: null, table: null, seq: 0, clockOffset: 0, connected: false,
+    me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false,
     title: "", seat: null, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
@@ -27,7 +29,7 @@ export function initialState() {
     hands: emptyHands(), croupier: "", reason: "", result: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
-    teaching: false, message: "", outbox: [],
+    teaching: false, message: "", outbox: [], chemin: null,
   };
 }
 
@@ -148,7 +150,7 @@ function onSnapshot(state, m) {
   const sameRound = m.round === state.round && m.phase === "betting";
   const chips = m.chips;
   return {
-    ...state, table: m.table, seq: m.seq, clockOffset: m.server_time - m.received_at,
+    ...state, table: m.table, game: "punto-banco", seq: m.seq, clockOffset: m.server_time - m.received_at,
     title: m.title, seat: m.seat, balance: m.balance ?? state.balance, me: m.user ?? state.me,
     phase: m.squeezing && !last ? "squeeze" : m.phase, round: m.round, number: m.number,
     closesAt: m.closes_at, betSeconds: m.bet_seconds, squeezeTable: m.squeeze,
@@ -209,7 +211,7 @@ function onBetAck(state, m) {
 }
 
 function onError(state, m) {
-  if (!m.bet_id) return { ...state, message: m.message };
+  if (!m.bet_id) return { ...onCheminError(state), message: m.message };
   const { [m.bet_id]: _, ...pending } = state.pending;
   return { ...state, pending, message: m.message };
 }
@@ -222,6 +224,7 @@ function onPeel(state, m) {
 
 const SERVER = {
   snapshot: onSnapshot,
+  chemin: onChemin,
   round_open: onRoundOpen,
   bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals }),
   no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
@@ -299,11 +302,20 @@ function recallStep(state, { delta }) {
   return { ...state, recall: { ...state.recall, step: Math.max(0, Math.min(last, state.recall.step + delta)) } };
 }
 
+const CONNECTION_LOST = "Connection lost: reconnecting…";
+
 const LOCAL = {
   login: (s, a) => ({ ...s, me: a.name, balance: a.balance }),
-  open_table: (s, a) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching, table: a.table }),
+  open_table: (s, a) => ({
+    ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching,
+    table: a.table, game: a.game ?? "", title: a.title ?? "",
+  }),
+  balance: (s, a) => ({ ...s, balance: a.balance }),
   leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching }),
-  connection: (s, a) => ({ ...s, connected: a.open, message: a.open ? s.message : "Connection lost: reconnecting…" }),
+  connection: (s, a) => ({
+    ...s, connected: a.open,
+    message: !a.open ? CONNECTION_LOST : s.message === CONNECTION_LOST ? "" : s.message,
+  }),
   pick_chip: (s, a) => (a.index >= 0 && a.index < s.chips.length ? { ...s, chip: a.index } : s),
   stage,
   undo: (s) => ({ ...s, staged: s.staged.slice(0, -1) }),
@@ -319,23 +331,32 @@ const LOCAL = {
   recall_close: (s) => ({ ...s, recall: null }),
   ask: (s, a) => ({ ...s, ask: a.side }),
   teaching: (s, a) => ({ ...s, teaching: a.on }),
+  ...CHEMIN_LOCAL,
 };
 
 /**
  * The next state after one server message or local action. A table event already seen
  * (its `seq` not above the state's, as the events replayed after a reconnect's snapshot
- * are) changes nothing but a notice's text: the snapshot already holds it.
+ * are) changes nothing but a notice's text: the snapshot already holds it; a shoe's
+ * record missed is still kept (a players' table's state carries no records). A `chemin`
+ * state is the whole table, like a snapshot: it is taken whatever its seq (a restarted
+ * server counts again from 1), unless it is a replayed one.
  */
 export function reduce(state, action) {
   const quiet = state.outbox.length ? { ...state, outbox: [] } : state;
   const fromServer = Object.hasOwn(SERVER, action.type);
   if (fromServer && action.table && state.table && action.table !== state.table) return quiet;  // another table's
-  if (fromServer && action.seq !== undefined && action.type !== "snapshot") {
-    if (action.seq <= state.seq) return action.type === "notice" ? { ...quiet, message: action.text } : quiet;
+  if (fromServer && action.seq !== undefined && action.type !== "snapshot" && action.type !== "chemin") {
+    if (action.seq <= state.seq) {
+      if (action.type === "shoe_end" && !hasRecord(state, action.record)) return step(quiet, action, null);
+      return action.type === "notice" ? { ...quiet, message: action.text } : quiet;
+    }
     return step(quiet, action, { seq: action.seq });
   }
   return step(quiet, action, null);
 }
+
+const hasRecord = (state, record) => state.records.some((held) => held.server_seed_hash === record.server_seed_hash);
 
 function step(state, action, extra) {
   const handlers = [SERVER, LOCAL].find((table) => Object.hasOwn(table, action.type));

@@ -8,6 +8,38 @@ const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the t
 const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
 
 const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+
+/** A card face up ("Td"), turning over as it lands; `third` lies sideways, as at the table. */
+export function cardElement(doc, text, third = false) {
+  const el = (tag, className, inner) => {
+    const node = doc.createElement(tag);
+    node.className = className;
+    if (inner !== undefined) node.textContent = inner;
+    return node;
+  };
+  const rank = text[0] === "T" ? "10" : text[0], suit = SUITS[text[1]];
+  const card = el("div", "pcard" + (third ? " third" : ""));
+  card.setAttribute("role", "img"); card.setAttribute("aria-label", text); card.dataset.card = text;
+  const face = el("div", "face" + (text[1] === "h" || text[1] === "d" ? " red" : ""));
+  const corner = el("span", "", rank + suit);
+  corner.style.cssText = "align-self:flex-end;transform:rotate(180deg)";
+  face.append(el("span", "", rank + suit), el("span", "pip", suit), corner);
+  card.append(el("div", "back"), face);
+  return card;
+}
+
+/** Download links for the finished shoes' records (newest first), in `box`. */
+export function renderRecordLinks(doc, box, records) {
+  for (const link of box.querySelectorAll("a")) URL.revokeObjectURL(link.href);
+  box.replaceChildren(...records.map((record) => {
+    const link = doc.createElement("a");
+    const coups = record.coups?.length ?? 0;
+    link.textContent = `Shoe ${record.server_seed_hash.slice(0, 12)}… revealed (${coups} coups): download`;
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+    link.download = `shoe-${record.server_seed_hash.slice(0, 8)}.json`;
+    return link;
+  }).reverse());
+}
 const limits = (bet) => `${money(bet.min)}–${money(bet.max)}`;
 
 /**
@@ -26,32 +58,44 @@ export function createRenderer(doc, on) {
   const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
 
   function show(view) {
-    for (const id of ["login", "lobby", "table"]) $(id).hidden = id !== view;
+    for (const id of ["login", "lobby", "table", "chemin"]) $(id).hidden = id !== view;
     $("nav").hidden = view === "login";
   }
 
+  /** The lobby: each table with what fits its game; `on.sit(id, summary)` opens one. */
   function renderLobby(tables) {
     const box = $("tables");
     box.textContent = "";
     for (const t of tables) {
       const card = el("article", "table-card");
+      card.dataset.game = t.game;
       const title = el("h2", "", `${t.title} (${t.id})`);
       if (t.squeeze) title.append(" ", el("span", "tag", "Squeeze"));
-      const st = t.roads.statistics;
-      const main = (t.bets ?? []).filter((bet) => bet.main);
-      const range = main.length
-        ? ` Limits ${money(Math.min(...main.map((b) => b.min)))}–${money(Math.max(...main.map((b) => b.max)))}.` : "";
-      const label = (kind, fallback) => t.bets?.find((b) => b.kind === kind)?.label[0] ?? fallback;
-      const roads = el("div", "mini-roads");
-      roads.innerHTML = t.roads.svg;  // the server's SVG
       const sit = el("button", "primary", "Sit down");
-      sit.addEventListener("click", () => on.sit(t.id));
-      card.append(title, el("p", "desc", t.description + range),
-        el("p", "", `${t.seated}/${t.seats} seated · ${t.phase} · ${label("banker", "B")} ${st.banker} ${label("player", "P")} ${st.player} ${label("tie", "T")} ${st.tie}`),
-        roads, sit);
+      sit.addEventListener("click", () => on.sit(t.id, t));
+      card.append(title, ...(t.roads ? houseTableLines(t) : playersTableLines(t)), sit);
       box.append(card);
     }
     box.querySelector("button")?.focus();
+  }
+
+  function houseTableLines(t) {
+    const st = t.roads.statistics;
+    const main = (t.bets ?? []).filter((bet) => bet.main);
+    const range = main.length
+      ? ` Limits ${money(Math.min(...main.map((b) => b.min)))}–${money(Math.max(...main.map((b) => b.max)))}.` : "";
+    const label = (kind, fallback) => t.bets?.find((b) => b.kind === kind)?.label[0] ?? fallback;
+    const roads = el("div", "mini-roads");
+    roads.innerHTML = t.roads.svg;  // the server's SVG
+    return [el("p", "desc", t.description + range),
+      el("p", "", `${t.seated}/${t.seats} seated · ${t.phase} · ${label("banker", "B")} ${st.banker} ${label("player", "P")} ${st.player} ${label("tie", "T")} ${st.tie}`),
+      roads];
+  }
+
+  function playersTableLines(t) {
+    const minimum = t.minimum === null || t.minimum === undefined ? "" : ` · bank and buy-in from ${money(t.minimum)}`;
+    return [el("p", "desc", t.description),
+      el("p", "game-line", `A game between players · ${t.seated}/${t.seats} seats taken${minimum} · ${t.phase}`)];
   }
 
   // -- spots, chips and everybody's stakes ------------------------------------------------
@@ -134,17 +178,7 @@ export function createRenderer(doc, on) {
   }
 
   // -- cards and the squeeze ------------------------------------------------------------------
-  function cardEl(text, third) {
-    const rank = text[0] === "T" ? "10" : text[0], suit = SUITS[text[1]];
-    const card = el("div", "pcard" + (third ? " third" : ""));
-    card.setAttribute("role", "img"); card.setAttribute("aria-label", text); card.dataset.card = text;
-    const face = el("div", "face" + (text[1] === "h" || text[1] === "d" ? " red" : ""));
-    const corner = el("span", "", rank + suit);
-    corner.style.cssText = "align-self:flex-end;transform:rotate(180deg)";
-    face.append(el("span", "", rank + suit), el("span", "pip", suit), corner);
-    card.append(el("div", "back"), face);
-    return card;
-  }
+  const cardEl = (text, third) => cardElement(doc, text, third);
 
   function downCardEl(side, i) {
     const card = el("div", "pcard down");
@@ -241,16 +275,7 @@ export function createRenderer(doc, on) {
     setText("client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(none yet)");
   }
 
-  function renderRecords(state) {
-    const box = $("records");
-    for (const link of box.querySelectorAll("a")) URL.revokeObjectURL(link.href);
-    box.replaceChildren(...state.records.map((record) => {
-      const link = el("a", "", `Shoe ${record.server_seed_hash.slice(0, 12)}… revealed (${record.coups.length} coups): download`);
-      link.href = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
-      link.download = `shoe-${record.server_seed_hash.slice(0, 8)}.json`;
-      return link;
-    }).reverse());
-  }
+  const renderRecords = (state) => renderRecordLinks(doc, $("records"), state.records);
 
   // -- the whole table -----------------------------------------------------------------------------
   function render(prev, next) {

@@ -1,0 +1,142 @@
+// Chemin de Fer at the web table: the reducer's part for a players' table. The server's
+// `chemin` state says everything (who sits, each player's chips, the banker and the bank,
+// the stakes, whose turn it is with which choices and until when, the hands, the news);
+// nothing here knows a rule of the game: what may be done comes from `choices`, amounts
+// and totals from the server. The reducer only keeps what a person needs to follow the
+// table: the last coup's cards once the server has put them away, and the news lines
+// that have just happened (the result).
+import { money, parseMoney } from "./money.js";
+import { outgoing } from "./protocol.js";
+
+export const GAME = "chemin-de-fer";
+
+/** What each decision's button says (the wire's action names are the keys). */
+export const ACTION_LABELS = Object.freeze({
+  open_bank: "Set the bank", pass_bank: "Pass the bank", keep_bank: "Keep the bank",
+  stake: "Stake", banco: "Banco", draw: "Draw", stand: "Stand",
+  banker_draw: "Draw", banker_stand: "Stand",
+});
+/** The decisions whose act message carries an amount (server/ws.py). */
+export const WITH_AMOUNT = new Set(["open_bank", "stake"]);
+
+const PHASE_LABELS = {
+  starting: "Opening", waiting: "Waiting for players", shuffle: "Shuffling", bank: "The bank",
+  stakes: "Stakes", punter: "Punter's choice", banker: "Banker's choice", after: "Coup over",
+  over: "Shoe over",
+};
+const IN_COUP = new Set(["stakes", "punter", "banker"]);  // a coup under way
+const FRESH = new Set(["starting", "waiting", "shuffle", "stakes"]);  // the last coup is put away
+
+// -- selectors --------------------------------------------------------------------------
+
+export const cheminPhaseLabel = (state) => PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—");
+export const isSeated = (state) => Boolean(state.chemin?.players.includes(state.me));
+export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemin.toAct === state.me);
+/** The choices shown to me: the server's, only on my turn, and not again once I have
+ * decided (until the server's answer: the next state, or an error). */
+export const myChoices = (state) => (myTurn(state) && !state.chemin.decided ? state.chemin.choices : []);
+/** The part of the bank the punters have covered so far. */
+export const covered = (chemin) => Object.values(chemin.stakes).reduce((sum, amount) => sum + amount, 0);
+
+/** Seconds left to decide at client time `now` (seconds), on the server's clock. */
+export function decisionTimeLeft(state, now) {
+  const deadline = state.chemin?.deadline;
+  return deadline ? Math.max(0, deadline - (now + state.clockOffset)) : 0;
+}
+
+/** What the player whose turn it is is asked, in words (empty when it is not mine). */
+export function prompt(state) {
+  const c = state.chemin, choices = myChoices(state);
+  if (!choices.length) return "";
+  const total = (value) => (value === null ? "" : ` (${value})`);
+  if (choices.includes("open_bank")) return `You hold the bank: set it (at least ${money(c.minimum)}) or pass it.`;
+  if (choices.includes("keep_bank")) return `Your bank won: keep it at ${money(c.bank)} or pass it.`;
+  if (choices.includes("banco")) return `The bank is ${money(c.bank)}, ${money(covered(c))} covered: stake part of it or call banco.`;
+  if (choices.includes("draw")) return `Your hand${total(c.punterTotal)}: draw a third card or stand.`;
+  if (choices.includes("banker_draw")) return `Your bank's hand${total(c.bankerTotal)}: draw a third card or stand.`;
+  return "Your turn.";
+}
+
+// -- the server's state ---------------------------------------------------------------------
+
+/** The lines of `next` that `prev` did not end with (the news is the server's latest lines). */
+export function freshLines(prev, next) {
+  for (let overlap = Math.min(prev.length, next.length); overlap > 0; overlap--) {
+    const tail = prev.slice(prev.length - overlap);
+    if (tail.every((line, i) => line === next[i])) return next.slice(overlap);
+  }
+  return next.slice();
+}
+
+function handOf(m) {
+  return {
+    punter: m.punter, banker: m.banker, punterCards: m.punter_cards, bankerCards: m.banker_cards,
+    // the server's totals, when it sends them (it does not yet: the page shows none then)
+    punterTotal: m.punter_total ?? null, bankerTotal: m.banker_total ?? null, over: false,
+  };
+}
+
+/** A `chemin` event: the whole table as the server sees it, after every change. */
+export function onChemin(state, m) {
+  if (m.missed) return state;  // replayed after a reconnect: the state sent on joining is newer
+  const prev = state.chemin;
+  const dealt = m.punter_cards.length > 0 || m.banker_cards.length > 0;
+  const news = freshLines(prev?.news ?? [], m.news);
+  // a state sent again with the same news (the clock restarted) keeps the lines still fresh
+  const fresh = prev && !news.length && m.news.length === prev.news.length ? prev.fresh : news;
+  const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
+  const keep = !FRESH.has(m.phase);
+  const hand = dealt ? handOf(m) : keep && prev?.hand ? { ...prev.hand, over: true } : null;
+  const result = coupOver ? { lines: news } : keep ? prev?.result ?? null : null;
+  const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;
+  const turnMoved = m.to_act !== prev?.toAct || m.phase !== prev?.phase;
+  const chemin = {
+    phase: m.phase, players: m.players, inShoe: m.in_shoe, chips: m.chips ?? {}, banker: m.banker,
+    bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
+    clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
+    punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
+    hand, result, news: m.news, fresh, minimum: m.minimum, advice: m.advice ?? null, decided: false,
+  };
+  return {
+    ...state, game: GAME, table: m.table, seq: m.seq, chemin,
+    phase: m.phase, fair: m.fair, title: state.title || "Chemin de Fer",
+    clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
+    message: turnMoved ? "" : state.message,
+  };
+}
+
+// -- the player's own actions --------------------------------------------------------------
+
+/** Sit down with a buy-in typed by the player (`text`, such as "200" or "200.00"). */
+function sit(state, { text }) {
+  const cents = parseMoney(text);
+  if (!cents) return { ...state, message: "Type the buy-in as an amount, such as 200.00." };
+  return { ...state, outbox: [outgoing.sit(cents)], message: `Buying in for ${money(cents)}…` };
+}
+
+/** A decision: one of the server's `choices`, on my turn; `text` the amount typed, if any. */
+function act(state, { action, text }) {
+  if (!myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
+  const decided = { ...state, chemin: { ...state.chemin, decided: true }, message: "" };
+  if (!WITH_AMOUNT.has(action)) return { ...decided, outbox: [outgoing.act(action)] };
+  const cents = parseMoney(text);
+  if (!cents) return { ...state, message: "Type an amount, such as 10.00." };
+  return { ...decided, outbox: [outgoing.act(action, cents)] };
+}
+
+/** The server's answer to a refused decision: the choices come back. */
+export function onCheminError(state) {
+  return state.chemin?.decided ? { ...state, chemin: { ...state.chemin, decided: false } } : state;
+}
+
+function sendSeed(state, { seed }) {
+  const text = String(seed ?? "").trim();
+  return text ? { ...state, outbox: [outgoing.seed(text)] } : state;
+}
+
+export const CHEMIN_LOCAL = {
+  sit,
+  act,
+  leave_seat: (s) => ({ ...s, outbox: [outgoing.leave()], message: "" }),
+  send_seed: sendSeed,
+};

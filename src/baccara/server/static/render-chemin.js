@@ -1,0 +1,168 @@
+// The Chemin de Fer table from the state: the rail (each player's chips, the banker, the
+// stakes, whose turn), the hands, the result and the news, the controls the server's
+// `choices` ask for on my turn only, sitting down, the seed and the clock. Every amount
+// shown goes through money().
+import {
+  ACTION_LABELS, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
+} from "./chemin.js";
+import { money } from "./money.js";
+import { cardElement, renderRecordLinks } from "./render.js";
+
+const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
+
+/**
+ * @param {Document} doc
+ * @param {object} on  callbacks: act(action, amountText), sit(buyInText), leave(), seed(text)
+ */
+export function createCheminRenderer(doc, on) {
+  const $ = (id) => doc.getElementById(id);
+  const el = (tag, className, text) => {
+    const node = doc.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
+  let controlsKey = "";
+
+  function renderRail(state) {
+    const c = state.chemin;
+    $("cdf-rail").replaceChildren(...c.players.map((name, i) => {
+      const mine = name === state.me, playing = c.inShoe.includes(name);
+      const li = el("li", "seat" + (mine ? " mine" : "") + (name === c.toAct ? " turn" : "") + (name === c.banker ? " banker" : ""));
+      li.dataset.name = name;
+      const chips = playing && c.chips[name] !== undefined ? money(c.chips[name]) : "next shoe";
+      li.append(el("span", "num", String(i + 1)), el("span", "pname", mine ? `${name} (you)` : name), el("span", "pstake", chips));
+      const marks = el("span", "marks");
+      if (name === c.banker) marks.append(el("span", "mark bank", `Bank ${money(c.bank)}`));
+      if (c.stakes[name]) marks.append(el("span", "mark stake", `Stake ${money(c.stakes[name])}`));
+      if (name === c.punter) marks.append(el("span", "mark punter", "Punter"));
+      if (name === c.toAct) marks.append(el("span", "mark to-act", "to act"));
+      li.append(marks);
+      li.title = `${name}: chips ${chips}` + (name === c.banker ? `, holds the bank of ${money(c.bank)}` : "");
+      return li;
+    }));
+  }
+
+  function renderHands(state) {
+    const hand = state.chemin.hand;
+    $("cdf-hands").classList.toggle("over", Boolean(hand?.over));
+    $("cdf-hands").hidden = !hand;
+    for (const [side, cards, name, total] of [
+      ["punter", hand?.punterCards ?? [], hand?.punter, hand?.punterTotal],
+      ["banker", hand?.bankerCards ?? [], hand?.banker, hand?.bankerTotal],
+    ]) {
+      const box = $(`cdf-${side}-cards`);
+      const shown = Array.from(box.children, (card) => card.dataset.card);
+      if (shown.join() !== cards.join()) {  // new cards only: the ones on the felt stay put
+        if (!cards.slice(0, shown.length).every((card, i) => card === shown[i])) box.textContent = "";
+        for (const card of cards.slice(box.children.length)) box.append(cardElement(doc, card, box.children.length === 2));
+      }
+      setText(`cdf-${side}-name`, name ?? "");
+      setText(`cdf-${side}-total`, total === null || total === undefined ? "" : String(total));
+    }
+    setText("cdf-hand-note", hand?.over ? "Last coup" : "");
+  }
+
+  function renderResult(state) {
+    const result = state.chemin.result, box = $("cdf-result");
+    box.hidden = !result;
+    box.replaceChildren(el("h3", "", "What just happened"), ...(result?.lines ?? []).map((line) => el("p", "", line)));
+  }
+
+  function renderNews(state) {
+    const c = state.chemin, fresh = c.news.length - c.fresh.length;
+    $("cdf-news").replaceChildren(...c.news.map((line, i) => el("li", i >= fresh ? "fresh" : "", line)).reverse());
+  }
+
+  /** My decisions: the server's choices on my turn, rebuilt only when they change. */
+  function renderControls(state) {
+    const c = state.chemin, choices = myTurn(state) ? c.choices : [];
+    const key = choices.length ? `${c.phase}|${c.toAct}|${c.banker}|${c.bank}|${choices.join()}` : "";
+    setText("cdf-prompt", prompt(state));
+    setText("cdf-advice", c.advice ?? "");
+    const form = $("cdf-controls");
+    form.hidden = !myChoices(state).length;  // hidden too while my decision is on its way
+    if (key === controlsKey) return;  // the same question: what I typed stays
+    controlsKey = key;
+    form.textContent = "";
+    const withAmount = choices.filter((action) => WITH_AMOUNT.has(action));
+    let input = null;
+    if (withAmount.length) {
+      const label = el("label", "amount", AMOUNT_LABELS[withAmount[0]] + " ");
+      input = el("input");
+      Object.assign(input, { id: "cdf-amount", inputMode: "decimal", autocomplete: "off", size: 9 });
+      input.placeholder = withAmount[0] === "open_bank" ? `at least ${money(c.minimum)}` : `up to ${money(c.bank - covered(c))}`;
+      label.append(input);
+      form.append(label);
+    }
+    for (const action of choices) {
+      const button = el("button", WITH_AMOUNT.has(action) || action === "banco" ? "primary" : "", ACTION_LABELS[action] ?? action);
+      button.type = WITH_AMOUNT.has(action) ? "submit" : "button";
+      button.dataset.action = action;
+      button.addEventListener("click", (e) => { e.preventDefault(); on.act(action, input?.value ?? ""); });
+      form.append(button);
+    }
+    form.onsubmit = (e) => { e.preventDefault(); if (withAmount.length) on.act(withAmount[0], input.value); };
+    (input ?? form.querySelector("button"))?.focus({ preventScroll: true });
+  }
+
+  function renderSeat(state) {
+    const seated = isSeated(state), c = state.chemin;
+    $("cdf-sit").hidden = seated;
+    $("cdf-leave").hidden = !seated;
+    $("cdf-buy-in").placeholder = `at least ${money(c.minimum)}`;
+    $("cdf-seed").hidden = !(seated && c.phase === "shuffle");
+  }
+
+  function renderFair(state) {
+    const f = state.fair;
+    setText("cdf-seed-hash", f?.server_seed_hash ?? "—");
+    setText("cdf-client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(taken at the shuffle)");
+  }
+
+  const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+
+  function render(prev, next) {
+    const c = next.chemin;
+    if (!c) return;
+    if (!prev?.chemin || changed(prev, next, "title", "table")) setText("cdf-title", `${next.title} · table ${next.table}`);
+    setText("cdf-phase", cheminPhaseLabel(next));
+    setText("cdf-msg", next.message);
+    if (changed(prev, next, "records")) renderRecordLinks(doc, $("cdf-records"), next.records);
+    if (changed(prev, next, "fair")) renderFair(next);
+    if (prev?.chemin === c) return;
+    setText("cdf-bank", c.bank ? money(c.bank) : "—");
+    setText("cdf-banker", c.banker ? ` · ${c.bank ? "held" : "to be set"} by ${c.banker === next.me ? "you" : c.banker}` : "");
+    setText("cdf-covered", Object.keys(c.stakes).length ? ` · covered ${money(covered(c))}` : "");
+    renderRail(next);
+    renderHands(next);
+    renderResult(next);
+    renderNews(next);
+    renderControls(next);
+    renderSeat(next);
+  }
+
+  /** The decision's clock, shown to all, at client time `now` in seconds. */
+  function renderTimer(state, now) {
+    const c = state.chemin;
+    let width = 0, text = c?.phase === "shuffle" ? "shuffling" : "";
+    if (c?.deadline && c.toAct) {
+      const left = decisionTimeLeft(state, now);
+      width = 100 * left / (c.clockSeconds || 1);
+      text = `${c.toAct === state.me ? "You" : c.toAct}: ${left.toFixed(1)} s`;
+    }
+    $("cdf-timer-bar").style.width = Math.min(100, width) + "%";
+    setText("cdf-timer-text", text);
+  }
+
+  $("cdf-sit").addEventListener("submit", (e) => { e.preventDefault(); on.sit($("cdf-buy-in").value); });
+  $("cdf-leave").addEventListener("click", () => on.leave());
+  $("cdf-seed").addEventListener("submit", (e) => {
+    e.preventDefault();
+    on.seed($("cdf-client-seed").value);
+    $("cdf-client-seed").value = "";
+  });
+
+  return { render, renderTimer };
+}

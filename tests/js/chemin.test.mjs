@@ -1,0 +1,267 @@
+// The reducer at a Chemin de Fer table over a real sequence of the server's states
+// (node --test tests/js/): join, sit, the shuffle, a banco, a decision on 5, the bank
+// passing, the shoe's end, an error; the page's own actions become the wire's messages.
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+
+import {
+  ACTION_LABELS, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt,
+} from "../../src/baccara/server/static/chemin.js";
+import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
+import * as msg from "./messages.mjs";
+
+function deepFreeze(value) {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Fold actions through the reducer; every state is frozen, so a mutation throws. */
+function run(state, ...actions) {
+  for (const action of actions) state = deepFreeze(reduce(deepFreeze(state), action));
+  return state;
+}
+
+const as = (name) => run(initialState(), { type: "login", name, balance: 100000 },
+  { type: "open_table", table: "c1", game: "chemin-de-fer", title: "Chemin de Fer" });
+
+/** The shoe so far, as `name` receives it (each message stamped on arrival, 2 s behind the server). */
+function shoe(name, upTo) {
+  const steps = [
+    msg.cheminJoined, () => msg.cheminSat(1), () => msg.cheminSat(2), () => msg.cheminSat(3), msg.cheminShuffle,
+    msg.cheminBank, msg.cheminStakes, msg.cheminPunterOnFive, msg.cheminBankPassed,
+  ];
+  msg.resetSeq(40);
+  let state = as(name);
+  for (const make of steps.slice(0, upTo)) {
+    const m = make();
+    state = run(state, msg.at(m, m.time - 2));
+  }
+  return state;
+}
+const STEPS = { joined: 1, seated: 4, shuffle: 5, bank: 6, stakes: 7, five: 8, passed: 9 };
+
+beforeEach(() => msg.resetSeq(40));
+
+describe("joining and sitting down", () => {
+  test("the join's answer is the table's state: a players' table, nobody seated", () => {
+    const s = shoe("ann", STEPS.joined);
+    assert.equal(s.game, "chemin-de-fer");
+    assert.equal(s.title, "Chemin de Fer");
+    assert.equal(s.chemin.phase, "waiting");
+    assert.equal(cheminPhaseLabel(s), "Waiting for players");
+    assert.equal(isSeated(s), false);
+    assert.equal(s.chemin.minimum, 1000);
+    assert.deepEqual(myChoices(s), []);
+  });
+
+  test("a buy-in typed by a person is sent in cents; a bad one is refused here", () => {
+    let s = shoe("ann", STEPS.joined);
+    s = run(s, { type: "sit", text: "200" });
+    assert.deepEqual(s.outbox, [{ type: "sit", buy_in: 20000 }]);
+    assert.equal(s.message, "Buying in for 200.00…");
+    s = run(s, { type: "sit", text: "two hundred" });
+    assert.deepEqual(s.outbox, []);
+    assert.match(s.message, /such as 200\.00/);
+  });
+
+  test("the seats fill in order and the news says so", () => {
+    const s = shoe("ann", STEPS.seated);
+    assert.deepEqual(s.chemin.players, ["ann", "bob", "cy"]);
+    assert.equal(isSeated(s), true);
+    assert.deepEqual(s.chemin.fresh, ["cy sits down with 200.00."]);
+  });
+});
+
+describe("the shuffle", () => {
+  test("the shoe is committed; every seated player may add a seed", () => {
+    let s = shoe("bob", STEPS.shuffle);
+    assert.equal(s.chemin.phase, "shuffle");
+    assert.equal(cheminPhaseLabel(s), "Shuffling");
+    assert.equal(s.fair.server_seed_hash, "ab".repeat(32));
+    s = run(s, { type: "send_seed", seed: "  seed of bob " });
+    assert.deepEqual(s.outbox, [{ type: "seed", seed: "seed of bob" }]);
+    s = run(s, { type: "seed_ack", table: "c1", seed: "seed of bob" });
+    assert.equal(s.message, "Client seed added to the next shuffle.");
+    assert.deepEqual(run(s, { type: "send_seed", seed: "   " }).outbox, []);
+  });
+});
+
+describe("the bank", () => {
+  test("the first banker is asked to set the bank, with a clock everybody sees", () => {
+    const ann = shoe("ann", STEPS.bank), bob = shoe("bob", STEPS.bank);
+    assert.equal(ann.chemin.banker, "ann");
+    assert.equal(myTurn(ann), true);
+    assert.deepEqual(myChoices(ann), ["open_bank", "pass_bank"]);
+    assert.equal(prompt(ann), "You hold the bank: set it (at least 10.00) or pass it.");
+    assert.deepEqual(myChoices(bob), []);  // not his turn: no controls
+    assert.equal(prompt(bob), "");
+    // deadline 1066 on the server's clock; the state came at server time 1046, client 1044
+    assert.equal(ann.chemin.deadline, 1066);
+    assert.equal(ann.clockOffset, 2);
+    assert.equal(decisionTimeLeft(bob, 1044), 20);
+    assert.equal(decisionTimeLeft(bob, 1054), 10);
+    assert.equal(decisionTimeLeft(bob, 1070), 0);
+    assert.equal(ann.chemin.clockSeconds, 20);
+  });
+
+  test("setting the bank sends the amount typed; passing it sends no amount", () => {
+    const ann = shoe("ann", STEPS.bank);
+    assert.deepEqual(run(ann, { type: "act", action: "open_bank", text: "50.00" }).outbox,
+      [{ type: "act", action: "open_bank", amount: 5000 }]);
+    assert.deepEqual(run(ann, { type: "act", action: "pass_bank" }).outbox, [{ type: "act", action: "pass_bank" }]);
+    const bad = run(ann, { type: "act", action: "open_bank", text: "fifty" });
+    assert.deepEqual(bad.outbox, []);
+    assert.equal(bad.message, "Type an amount, such as 10.00.");
+  });
+
+  test("once decided, the controls wait for the server's answer: the next state, or an error", () => {
+    const ann = run(shoe("ann", STEPS.bank), { type: "act", action: "open_bank", text: "5,000" });
+    assert.deepEqual(myChoices(ann), []);  // no second click while the first is on its way
+    assert.deepEqual(run(ann, { type: "act", action: "pass_bank" }).outbox, []);
+    const refused = run(ann, msg.error("not_allowed", "bad bank 5,000.00: between 10.00 and the banker's 200.00"));
+    assert.deepEqual(myChoices(refused), ["open_bank", "pass_bank"]);
+    assert.match(refused.message, /^bad bank 5,000\.00/);
+    const accepted = run(ann, msg.cheminStakes());
+    assert.equal(accepted.chemin.decided, false);
+  });
+
+  test("a decision that is not mine, or not among the choices, is not sent", () => {
+    const bob = shoe("bob", STEPS.bank), ann = shoe("ann", STEPS.bank);
+    assert.deepEqual(run(bob, { type: "act", action: "open_bank", text: "50" }).outbox, []);
+    assert.deepEqual(run(ann, { type: "act", action: "banco" }).outbox, []);
+    assert.equal(run(ann, { type: "act", action: "banco" }).message, "Wait for your turn.");
+  });
+});
+
+describe("a banco and a decision on 5", () => {
+  test("a state sent again with the same news keeps its fresh lines", () => {
+    const bob = shoe("bob", STEPS.five);
+    const again = run(bob, { ...msg.cheminPunterOnFive(), news: bob.chemin.news });
+    assert.deepEqual(again.chemin.fresh, bob.chemin.fresh);
+    assert.equal(again.chemin.fresh.length, 2);
+  });
+
+  test("the punters speak in turn: Bob may stake or call banco", () => {
+    const bob = shoe("bob", STEPS.stakes);
+    assert.equal(bob.chemin.bank, 5000);
+    assert.equal(covered(bob.chemin), 0);
+    assert.deepEqual(myChoices(bob), ["stake", "banco"]);
+    assert.equal(prompt(bob), "The bank is 50.00, 0.00 covered: stake part of it or call banco.");
+    assert.deepEqual(run(bob, { type: "act", action: "banco" }).outbox, [{ type: "act", action: "banco" }]);
+    assert.deepEqual(run(bob, { type: "act", action: "stake", text: "20" }).outbox,
+      [{ type: "act", action: "stake", amount: 2000 }]);
+    assert.equal(bob.chemin.deadline, 1067);
+    assert.equal(bob.chemin.clockSeconds, 20);  // the clock's length when the deadline was set
+  });
+
+  test("banco: Bob plays the whole bank with 5 and chooses; the others watch", () => {
+    const bob = shoe("bob", STEPS.five), cy = shoe("cy", STEPS.five);
+    assert.equal(bob.chemin.punter, "bob");
+    assert.deepEqual(bob.chemin.stakes, { bob: 5000 });
+    assert.deepEqual(bob.chemin.hand.punterCards, ["Td", "5d"]);
+    assert.deepEqual(bob.chemin.hand.bankerCards, ["Jd", "Qh"]);
+    assert.equal(bob.chemin.hand.over, false);
+    assert.equal(bob.chemin.punterTotal, null);  // the server sends no totals yet: none shown
+    assert.deepEqual(bob.chemin.fresh, ["Banco! bob plays for the whole bank of 50.00.", "bob plays the hand: Td,5d against the banker's Jd,Qh."]);
+    assert.deepEqual(myChoices(bob), ["draw", "stand"]);
+    assert.equal(prompt(bob), "Your hand: draw a third card or stand.");
+    assert.deepEqual(run(bob, { type: "act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
+    assert.deepEqual(myChoices(cy), []);
+    assert.equal(cy.chemin.result, null);
+    assert.equal(cy.chemin.advice, msg.FIVE_ADVICE);  // teaching mode's word, for all to learn from
+  });
+
+  test("the server's totals are shown when it sends them", () => {
+    let bob = shoe("bob", STEPS.stakes);
+    bob = run(bob, { ...msg.cheminPunterOnFive(), punter_total: 5, banker_total: 0 });
+    assert.equal(bob.chemin.punterTotal, 5);
+    assert.equal(prompt(bob), "Your hand (5): draw a third card or stand.");
+  });
+
+  test("a banker in a free cell draws or stands", () => {
+    const bob = run(as("bob"), msg.cheminBankerChoice());
+    assert.deepEqual(myChoices(bob), ["banker_draw", "banker_stand"]);
+    assert.equal(prompt(bob), "Your bank's hand: draw a third card or stand.");
+    assert.equal(ACTION_LABELS.banker_draw, "Draw");
+    assert.deepEqual(run(bob, { type: "act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand" }]);
+  });
+});
+
+describe("the bank passing", () => {
+  test("the coup's lines are the result; the last hand stays on the felt; Bob holds the bank", () => {
+    const ann = shoe("ann", STEPS.passed), bob = shoe("bob", STEPS.passed);
+    assert.deepEqual(ann.chemin.result.lines, [
+      "Punter has 5 and stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
+      "Punter wins: 5 to 2; the banker pays 50.00.", "The bank passes from ann to bob (lost).",
+    ]);
+    assert.equal(ann.chemin.hand.over, true);
+    assert.deepEqual(ann.chemin.hand.punterCards, ["Td", "5d"]);
+    assert.equal(ann.chemin.banker, "bob");
+    assert.deepEqual(ann.chemin.chips, { ann: 15000, bob: 25000, cy: 20000 });
+    assert.deepEqual(myChoices(ann), []);
+    assert.deepEqual(myChoices(bob), ["open_bank", "pass_bank"]);
+    assert.equal(ann.message, "");
+  });
+
+  test("a new coup's stakes put the last hand and result away", () => {
+    let bob = shoe("bob", STEPS.passed);
+    bob = run(bob, { ...msg.cheminStakes(), banker: "bob", to_act: "cy" });
+    assert.equal(bob.chemin.hand, null);
+    assert.equal(bob.chemin.result, null);
+  });
+});
+
+describe("the shoe's end, errors and reconnecting", () => {
+  test("the shoe's record is kept to download", () => {
+    const s = run(shoe("ann", STEPS.passed), msg.cheminShoeEnd());
+    assert.equal(s.records.length, 1);
+    assert.equal(s.records[0].version, 2);
+  });
+
+  test("an error is shown and changes nothing else", () => {
+    const bob = shoe("bob", STEPS.stakes);
+    const s = run(bob, msg.error("not_allowed", "bad stake 100.00: only 50.00 of the bank is open"));
+    assert.equal(s.message, "bad stake 100.00: only 50.00 of the bank is open");
+    assert.equal(s.chemin, bob.chemin);
+    // the message stays while the turn is the same, and goes when it moves on
+    const same = run(s, { ...msg.cheminStakes(), news: s.chemin.news });
+    assert.equal(same.message, s.message);
+    assert.equal(run(s, msg.cheminPunterOnFive()).message, "");
+  });
+
+  test("after a reconnect the join's state counts; replayed states do not, a missed record does", () => {
+    let s = shoe("ann", STEPS.five);
+    const end = msg.cheminShoeEnd();
+    const now = msg.cheminBankPassed();
+    s = run(s, { type: "connection", open: false });
+    assert.equal(s.message, "Connection lost: reconnecting…");
+    s = run(s, { type: "connection", open: true }, now);  // the state sent on joining again
+    assert.equal(s.message, "");
+    s = run(s, { ...msg.cheminStakes(), missed: true }, { ...end, seq: now.seq - 1, missed: true });
+    assert.equal(s.chemin.banker, "bob");
+    assert.equal(s.records.length, 1);
+    s = run(s, { ...end, missed: true });
+    assert.equal(s.records.length, 1);
+  });
+
+  test("a restarted server counts its events again from 1: its state is still taken", () => {
+    let s = shoe("ann", STEPS.five);
+    s = run(s, { ...msg.cheminBankPassed(), seq: 1 });
+    assert.equal(s.chemin.banker, "bob");
+    assert.equal(s.seq, 1);
+  });
+
+  test("leaving sends the wire's message", () => {
+    assert.deepEqual(run(shoe("cy", STEPS.passed), { type: "leave_seat" }).outbox, [{ type: "leave" }]);
+  });
+});
+
+test("fresh lines: what the latest news adds to the previous", () => {
+  assert.deepEqual(freshLines([], ["a", "b"]), ["a", "b"]);
+  assert.deepEqual(freshLines(["a", "b"], ["a", "b", "c"]), ["c"]);
+  assert.deepEqual(freshLines(["a", "b", "c"], ["b", "c", "d", "e"]), ["d", "e"]);  // the oldest dropped
+  assert.deepEqual(freshLines(["a", "b"], ["a", "b"]), []);
+});

@@ -126,6 +126,9 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     news = " ".join(" ".join(state["news"]) for state in got["seen"])
     assert "Banco" in news, news[-2000:]
     assert len(got["bankers"]) >= 2, "the bank never passed"
+    # each settled coup stays on the felt with its totals (the page shows the result)
+    lasts = [s["last"] for s in got["seen"] if s["last"]]
+    assert lasts and all(0 <= c["punter_total"] <= 9 and c["result"] in "PBT" for c in lasts)
     # the hand history: the shoe's coups with their decisions, as the record has them
     last = got["seen"][-1]["history"]
     assert last and all(

@@ -265,3 +265,21 @@ test("fresh lines: what the latest news adds to the previous", () => {
   assert.deepEqual(freshLines(["a", "b", "c"], ["b", "c", "d", "e"]), ["d", "e"]);  // the oldest dropped
   assert.deepEqual(freshLines(["a", "b"], ["a", "b"]), []);
 });
+
+describe("a coup settled without a choice", () => {
+  test("the server's last coup stays on the felt with its totals and result", () => {
+    const last = {
+      punter: "cdf_bob", banker: "cdf_ann", punter_cards: ["8d", "Kc"], banker_cards: ["3h", "4s"],
+      punter_total: 8, banker_total: 7, result: "P",
+    };
+    const bob = shoe("cdf_bob", 6);
+    const after = run(bob, msg.at(msg.chemin({ phase: "bank", players: ["cdf_ann", "cdf_bob", "cdf_cy"], last }), 1000));
+    assert.deepEqual(after.chemin.hand, {
+      punter: "cdf_bob", banker: "cdf_ann", punterCards: ["8d", "Kc"], bankerCards: ["3h", "4s"],
+      punterTotal: 8, bankerTotal: 7, result: "P", over: true,
+    });
+    // the same last coup sent again (the clock restarted) does not put it back once gone
+    const again = run(after, msg.at(msg.chemin({ phase: "bank", last }), 1001));
+    assert.equal(again.chemin.lastKey, after.chemin.lastKey);
+  });
+});

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
+from baccara.cards import hand_total
 from baccara.db.books import HOUSE
 from baccara.db.chips import POT, Chips
 from baccara.db.ledger import BetError, Ledger, wallet_account
@@ -85,6 +86,23 @@ def _advice(table: CheminTable) -> str | None:
     if table.phase is Phase.BANKER and table.banker_free():
         return banker_advice(table).text
     return None
+
+
+def _last(table: CheminTable) -> P.LastCoup | None:
+    """The coup just settled (None before the shoe's first)."""
+    coups = records.chemin_coups(table.log)
+    if not coups:
+        return None
+    coup = coups[-1]
+    return P.LastCoup(
+        punter=table.names[coup.punter],
+        banker=table.names[coup.banker],
+        punter_cards=[str(c) for c in coup.punter_cards],
+        banker_cards=[str(c) for c in coup.banker_cards],
+        punter_total=hand_total(coup.punter_cards),
+        banker_total=hand_total(coup.banker_cards),
+        result=coup.result,  # type: ignore[arg-type]
+    )
 
 
 def _history(table: CheminTable, last: int = 10) -> list[dict[str, Any]]:
@@ -195,6 +213,9 @@ class CheminRunner:
             punter_cards=[] if table is None or not dealt else [str(c) for c in table.punter_cards],
             banker_cards=[] if table is None or not dealt else [str(c) for c in table.banker_cards],
             news=list(self.news),
+            punter_total=hand_total(table.punter_cards) if table is not None and dealt else None,
+            banker_total=hand_total(table.banker_cards) if table is not None and dealt else None,
+            last=None if table is None else _last(table),
             advice=None if table is None else _advice(table),
             history=[] if table is None else _history(table),
             minimum=self.minimum,

@@ -373,6 +373,18 @@ class SqueezeStart(Event):
     ends_at: float
 
 
+class LastCoup(_Out):
+    """A settled Chemin de Fer coup as the table shows its result."""
+
+    punter: str
+    banker: str
+    punter_cards: list[str]
+    banker_cards: list[str]
+    punter_total: int
+    banker_total: int
+    result: Literal["P", "B", "T"]
+
+
 class CheminState(Event):
     """A Chemin de Fer table as everybody sees it, sent after every change: who is
     seated, who plays this shoe and their chips, the bank and the stakes, whose turn it
@@ -393,6 +405,9 @@ class CheminState(Event):
     punter_cards: list[str]
     banker_cards: list[str]
     news: list[str]
+    punter_total: int | None = None  # while the hands are on the felt
+    banker_total: int | None = None
+    last: LastCoup | None = None  # the coup just settled, for the result
     advice: str | None = None  # teaching mode: the tableau's rule and the equilibrium
     history: list[dict[str, JsonValue]] = []  # this shoe's last coups with every decision
     minimum: int

@@ -71,10 +71,20 @@ export function freshLines(prev, next) {
 function handOf(m) {
   return {
     punter: m.punter, banker: m.banker, punterCards: m.punter_cards, bankerCards: m.banker_cards,
-    // the server's totals, when it sends them (it does not yet: the page shows none then)
     punterTotal: m.punter_total ?? null, bankerTotal: m.banker_total ?? null, over: false,
   };
 }
+
+/** The coup the server just settled (`last`), as it stays on the felt with its result. */
+function settledHandOf(last) {
+  return {
+    punter: last.punter, banker: last.banker, punterCards: last.punter_cards,
+    bankerCards: last.banker_cards, punterTotal: last.punter_total, bankerTotal: last.banker_total,
+    result: last.result, over: true,
+  };
+}
+
+const lastKey = (last) => (last ? `${last.punter_cards.join()}|${last.banker_cards.join()}` : null);
 
 /** A `chemin` event: the whole table as the server sees it, after every change. */
 export function onChemin(state, m) {
@@ -86,7 +96,9 @@ export function onChemin(state, m) {
   const fresh = prev && !news.length && m.news.length === prev.news.length ? prev.fresh : news;
   const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
   const keep = !FRESH.has(m.phase);
-  const hand = dealt ? handOf(m) : keep && prev?.hand ? { ...prev.hand, over: true } : null;
+  const settled = !dealt && m.last && lastKey(m.last) !== prev?.lastKey;  // a coup just ended
+  const hand = dealt ? handOf(m) : settled ? settledHandOf(m.last)
+    : keep && prev?.hand ? { ...prev.hand, over: true } : null;
   const result = coupOver ? { lines: news } : keep ? prev?.result ?? null : null;
   const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;
   const turnMoved = m.to_act !== prev?.toAct || m.phase !== prev?.phase;
@@ -96,6 +108,7 @@ export function onChemin(state, m) {
     clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
     hand, result, news: m.news, fresh, minimum: m.minimum, advice: m.advice ?? null, decided: false,
+    lastKey: lastKey(m.last ?? null),
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, chemin,

@@ -178,6 +178,8 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
             with contextlib.suppress(Exception):
                 await solo.close()
 
+    hands: list[dict[str, Any]] = []
+
     async def play(solo: Player) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         await solo.register()
         first = await solo.join("c1", first="chemin")
@@ -187,6 +189,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
         while True:
             state = await solo.expect(lambda m: m["type"] in ("chemin", "shoe_end"), 60)
             if state["type"] == "shoe_end":
+                hands.extend(m for m in solo.inbox if m["type"] == "chemin_hand")
                 return states, state["record"]
             states.append(state)
             message = _choose(state, "solo_sam", silent=False)
@@ -195,9 +198,16 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
 
     with ServerProcess(config, log=tmp_path / "server.log") as process:
         states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
+    # whenever the solo player held a hand at a free choice, the cards came privately
+    held = [s for s in states if s["phase"] in ("punter", "banker")]
+    held = [s for s in held if "solo_sam" in (s["punter"], s["banker"])]
+    assert bool(hands) == bool(held)
     assert {"bot1", "bot2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
-    advised = [s["advice"] for s in states if s["advice"]]
+    advised = [m["advice"] for m in hands if m["advice"]]
     assert all("equilibrium" in text for text in advised)
+    # the first two cards of each hand are his alone: the state shows only face-up ones
+    assert all(len(s["punter_cards"]) <= 1 and len(s["banker_cards"]) <= 1 for s in states)
+    assert all(2 <= len(m["cards"]) <= 3 and 0 <= m["total"] <= 9 for m in hands)
     result = verify(record)
     assert result.ok, result.problems
     book = Ledger.connect(config.database_url)

@@ -158,26 +158,33 @@ describe("a banco and a decision on 5", () => {
   });
 
   test("banco: Bob plays the whole bank with 5 and chooses; the others watch", () => {
-    const bob = shoe("bob", STEPS.five), cy = shoe("cy", STEPS.five);
+    const bob = run(shoe("bob", STEPS.five), msg.cheminHandBob()), cy = shoe("cy", STEPS.five);
     assert.equal(bob.chemin.punter, "bob");
     assert.deepEqual(bob.chemin.stakes, { bob: 5000 });
+    // his own cards, privately; the banker's lie face down until the settlement
     assert.deepEqual(bob.chemin.hand.punterCards, ["Td", "5d"]);
-    assert.deepEqual(bob.chemin.hand.bankerCards, ["Jd", "Qh"]);
+    assert.deepEqual(bob.chemin.hand.bankerCards, ["??", "??"]);
     assert.equal(bob.chemin.hand.over, false);
-    assert.equal(bob.chemin.punterTotal, null);  // the server sends no totals yet: none shown
-    assert.deepEqual(bob.chemin.fresh, ["Banco! bob plays for the whole bank of 50.00.", "bob plays the hand: Td,5d against the banker's Jd,Qh."]);
+    assert.equal(bob.chemin.punterTotal, 5);
+    assert.deepEqual(cy.chemin.hand.punterCards, ["??", "??"]);  // Cy sees backs only
+    assert.equal(cy.chemin.punterTotal, null);
+    assert.deepEqual(bob.chemin.fresh, ["Banco! bob plays for the whole bank of 50.00.", "bob plays the hand against the bank."]);
     assert.deepEqual(myChoices(bob), ["draw", "stand"]);
-    assert.equal(prompt(bob), "Your hand: draw a third card or stand.");
+    assert.equal(prompt(bob), "Your hand (5): draw a third card or stand.");
     assert.deepEqual(run(bob, { type: "act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
     assert.deepEqual(myChoices(cy), []);
     assert.equal(cy.chemin.result, null);
-    assert.equal(cy.chemin.advice, msg.FIVE_ADVICE);  // teaching mode's word, for all to learn from
+    assert.equal(bob.chemin.advice, msg.FIVE_ADVICE);  // teaching mode's word, to the one choosing
+    assert.equal(cy.chemin.advice, null);
   });
 
-  test("the server's totals are shown when it sends them", () => {
-    let bob = shoe("bob", STEPS.stakes);
-    bob = run(bob, { ...msg.cheminPunterOnFive(), punter_total: 5, banker_total: 0 });
-    assert.equal(bob.chemin.punterTotal, 5);
+  test("my own hand comes privately with its total, and stays mine through the coup", () => {
+    let ann = run(shoe("ann", STEPS.five), msg.cheminHandAnn());
+    assert.deepEqual(ann.chemin.hand.bankerCards, ["Jd", "Qh"]);
+    assert.deepEqual(ann.chemin.hand.punterCards, ["??", "??"]);
+    ann = run(ann, msg.cheminPunterOnFive());  // the state again: her cards stay face up for her
+    assert.deepEqual(ann.chemin.hand.bankerCards, ["Jd", "Qh"]);
+    const bob = run(shoe("bob", STEPS.five), msg.cheminHandBob());
     assert.equal(prompt(bob), "Your hand (5): draw a third card or stand.");
   });
 
@@ -194,7 +201,7 @@ describe("the bank passing", () => {
   test("the coup's lines are the result; the last hand stays on the felt; Bob holds the bank", () => {
     const ann = shoe("ann", STEPS.passed), bob = shoe("bob", STEPS.passed);
     assert.deepEqual(ann.chemin.result.lines, [
-      "Punter has 5 and stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
+      "The punter stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
       "Punter wins: 5 to 2; the banker pays 50.00.", "The bank passes from ann to bob (lost).",
     ]);
     assert.equal(ann.chemin.hand.over, true);

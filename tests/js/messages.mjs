@@ -88,7 +88,7 @@ export function chemin(overrides = {}) {
     type: "chemin", table: "c1", seq: ++seq, time: 1000 + seq, missed: false,
     phase: "waiting", players: [], in_shoe: [], chips: null, banker: null, bank: 0, stakes: {},
     to_act: null, choices: [], deadline: null, punter: null, punter_cards: [], banker_cards: [],
-    news: [], advice: null, minimum: CHEMIN_MINIMUM, fair: null,
+    news: [], minimum: CHEMIN_MINIMUM, fair: null,
     ...overrides,
   };
 }
@@ -109,10 +109,10 @@ export const cheminShuffle = () => chemin({ phase: "shuffle", players: PLAYERS, 
 
 const COUP1 = [
   "ann holds the bank for 50.00.", "Banco! bob plays for the whole bank of 50.00.",
-  "bob plays the hand: Td,5d against the banker's Jd,Qh.",
+  "bob plays the hand against the bank.",
 ];
 const COUP1_END = [
-  "Punter has 5 and stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
+  "The punter stands.", "Banker has 0 and draws 2c: 2. (bound by the tableau)",
   "Punter wins: 5 to 2; the banker pays 50.00.", "The bank passes from ann to bob (lost).",
 ];
 /** Ann, the first banker, is asked to set the bank. */
@@ -129,19 +129,25 @@ export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 th
 /** Bob called banco and holds 5: his free choice (with teaching mode's advice). */
 export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
   phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
-  to_act: "bob", choices: ["draw", "stand"], punter: "bob",
-  punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh"], advice: FIVE_ADVICE,
+  to_act: "bob", choices: ["draw", "stand"], punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
 });
+/** Privately, to Bob (the punter) and to Ann (the banker), with every state of the coup. */
+export const cheminHandBob = () => ({ type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "5d"], total: 5, advice: FIVE_ADVICE });
+export const cheminHandAnn = () => ({ type: "chemin_hand", table: "c1", side: "banker", cards: ["Jd", "Qh"], total: 0, advice: null });
 /** Bob stood and won: the bank passes to him. */
 export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {
   phase: "bank", chips: { ann: 15000, bob: 25000, cy: 20000 }, banker: "bob", to_act: "bob",
   choices: ["open_bank", "pass_bank"],
+  last: {
+    punter: "bob", banker: "ann", punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh", "2c"],
+    punter_total: 5, banker_total: 2, result: "P",
+  },
 });
 /** A banker in a free cell (another shoe): his choice, the cards on the felt. */
-export const cheminBankerChoice = () => inShoe(["cy plays the hand: 9d,4h against the banker's 2s,4c.", "Punter has 3 and draws 3s: 6."], {
+export const cheminBankerChoice = () => inShoe(["cy plays the hand against the bank.", "The punter draws: 3s."], {
   phase: "banker", chips: { ann: 15000, bob: 21000, cy: 18500 }, banker: "bob", bank: 4000, stakes: { cy: 1500 },
   to_act: "bob", choices: ["banker_draw", "banker_stand"], punter: "cy",
-  punter_cards: ["9d", "4h", "3s"], banker_cards: ["2s", "4c"],
+  punter_cards: ["3s"], banker_cards: [], hidden: 2,
 });
 export const cheminShoeEnd = () => event("shoe_end", {
   table: "c1", record: { version: 2, server_seed_hash: "ef".repeat(32), client_seeds: ["seed of ann", "seed of bob", "seed of cy"], coups: ["P:Td,5d B:Jd,Qh,2c"] },
@@ -160,6 +166,7 @@ export function everyMessage() {
     error("rate_limited", "too many messages: slow down"),
     { type: "pong", server_time: 1000.5 }, { type: "seed_ack", table: "t1", seed: "lucky" },
     cheminJoined(), cheminSat(1), cheminShuffle(), cheminBank(), cheminStakes(), cheminPunterOnFive(),
+    cheminHandBob(), cheminHandAnn(),
     cheminBankPassed(), cheminBankerChoice(), cheminShoeEnd(),
     error("not_allowed", "bad stake 100.00: only 50.00 of the bank is open"),
     { type: "seed_ack", table: "c1", seed: "seed of ann" },

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
-from baccara.cards import hand_total
+from baccara.cards import Card, hand_total
 from baccara.db.books import HOUSE
 from baccara.db.chips import POT, Chips
 from baccara.db.ledger import BetError, Ledger, wallet_account
@@ -48,7 +48,14 @@ from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import CheminError, CheminTable, Phase
+from baccara.skill.chemin import (
+    CheminError,
+    CheminEvent,
+    CheminTable,
+    Dealt,
+    Phase,
+    PunterDecided,
+)
 from baccara.variants import Variant
 
 __all__ = ["CheminRunner", "CheminTiming", "money"]
@@ -103,6 +110,23 @@ def _last(table: CheminTable) -> P.LastCoup | None:
         banker_total=hand_total(coup.banker_cards),
         result=coup.result,  # type: ignore[arg-type]
     )
+
+
+def _face_up(cards: list[Card]) -> list[str]:
+    """A hand's cards as everybody sees them during the coup: the third, dealt face up."""
+    return [str(c) for c in cards[2:]]
+
+
+def _public(event: CheminEvent, table: CheminTable) -> str:
+    """An event in words for the whole table: nothing of a face-down hand before the
+    coup is settled (the punter on 5 and the banker choose on what they alone know)."""
+    if isinstance(event, Dealt):
+        return f"{table.names[event.seat]} plays the hand against the bank."
+    if isinstance(event, PunterDecided):
+        if event.card is None:
+            return "The punter stands."
+        return f"The punter draws: {event.card}."
+    return event.text
 
 
 def _history(table: CheminTable, last: int = 10) -> list[dict[str, Any]]:
@@ -180,12 +204,39 @@ class CheminRunner:
         return await self.batcher.call(fn, *args)
 
     def emit_state(self) -> None:
-        """Log the table's state as an event and send it to every listener."""
+        """Log the table's state as an event and send it to every listener; the punter
+        and the banker get their own two cards privately."""
         self.seq += 1
         text = self.view(P.CheminState, seq=self.seq).model_dump_json()
         self.events.append((self.seq, text))
+        hands = self.hands()
         for listener in list(self.listeners):
             listener.send_text(text)
+            if listener.user is not None and listener.user.name in hands:
+                listener.send(hands[listener.user.name])
+
+    def hands(self) -> dict[str, P.CheminHand]:
+        """What the punter and the banker see of their own hands while the coup is played
+        (and, for whoever must choose, teaching mode's advice)."""
+        table = self.table
+        if table is None or table.phase not in (Phase.PUNTER, Phase.BANKER):
+            return {}
+        assert table.player_seat is not None
+        who = table.actor
+        out = {}
+        for side, seat, cards in (
+            ("punter", table.player_seat, table.punter_cards),
+            ("banker", table.banker, table.banker_cards),
+        ):
+            name = table.names[seat]
+            out[name] = P.CheminHand(
+                table=self.id,
+                side=side,  # type: ignore[arg-type]
+                cards=[str(c) for c in cards],
+                total=hand_total(cards),
+                advice=_advice(table) if seat == who else None,
+            )
+        return out
 
     def view(self, kind: type[P.CheminState], **extra: Any) -> P.CheminState:
         """The table as everybody sees it (no card of the shoe before it is dealt)."""
@@ -210,13 +261,12 @@ class CheminRunner:
             punter=None
             if table is None or table.player_seat is None or not dealt
             else (table.names[table.player_seat]),
-            punter_cards=[] if table is None or not dealt else [str(c) for c in table.punter_cards],
-            banker_cards=[] if table is None or not dealt else [str(c) for c in table.banker_cards],
+            # the first two cards of each hand lie face down until the coup is settled
+            punter_cards=[] if table is None or not dealt else _face_up(table.punter_cards),
+            banker_cards=[] if table is None or not dealt else _face_up(table.banker_cards),
+            hidden=2 if dealt else 0,
             news=list(self.news),
-            punter_total=hand_total(table.punter_cards) if table is not None and dealt else None,
-            banker_total=hand_total(table.banker_cards) if table is not None and dealt else None,
             last=None if table is None else _last(table),
-            advice=None if table is None else _advice(table),
             history=[] if table is None else _history(table),
             minimum=self.minimum,
             fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
@@ -304,7 +354,7 @@ class CheminRunner:
                 raise
             self.decisions += 1
             self.fault("after_decision")  # stored, not yet shown to anybody
-            self.news.extend(event.text for event in events)
+            self.news.extend(_public(event, table) for event in events)
             self.deadline = time.time() + self.timing.decision_seconds
             self.emit_state()
             self.wake.set()

@@ -43,6 +43,7 @@ __all__ = [
     "BetAck",
     "BetMessage",
     "BetSpot",
+    "CheminHand",
     "CheminState",
     "ClientMessage",
     "Credentials",
@@ -385,6 +386,19 @@ class LastCoup(_Out):
     result: Literal["P", "B", "T"]
 
 
+class CheminHand(_Out):
+    """Private, to the punter or the banker during a coup: that hand's cards and total,
+    and teaching mode's advice to whoever must choose (the tableau's rule and the
+    equilibrium's play)."""
+
+    type: Literal["chemin_hand"] = "chemin_hand"
+    table: str
+    side: Literal["punter", "banker"]
+    cards: list[str]
+    total: int
+    advice: str | None = None
+
+
 class CheminState(Event):
     """A Chemin de Fer table as everybody sees it, sent after every change: who is
     seated, who plays this shoe and their chips, the bank and the stakes, whose turn it
@@ -405,10 +419,8 @@ class CheminState(Event):
     punter_cards: list[str]
     banker_cards: list[str]
     news: list[str]
-    punter_total: int | None = None  # while the hands are on the felt
-    banker_total: int | None = None
+    hidden: int = 0  # cards of each hand face down (the first two, until the settlement)
     last: LastCoup | None = None  # the coup just settled, for the result
-    advice: str | None = None  # teaching mode: the tableau's rule and the equilibrium
     history: list[dict[str, JsonValue]] = []  # this shoe's last coups with every decision
     minimum: int
     fair: Commitment | None
@@ -539,6 +551,7 @@ ServerMessage = Annotated[
     | Notice
     | SqueezeStart
     | CheminState
+    | CheminHand
     | Peel
     | BetAck
     | Payout

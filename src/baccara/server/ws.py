@@ -183,6 +183,10 @@ async def _join(
     target.listeners.add(listener)
     if isinstance(target, TableRunner) and user is not None:
         target.take_seat(user)
+    if isinstance(target, CheminRunner) and user is not None:
+        hand = target.hands().get(user.name)  # back at the felt with a hand in play
+        if hand is not None:
+            listener.send(hand)
     return target
 
 

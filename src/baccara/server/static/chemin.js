@@ -68,10 +68,37 @@ export function freshLines(prev, next) {
   return next.slice();
 }
 
+/** A card lying face down on the felt (the first two of each hand until the settlement). */
+export const FACE_DOWN = "??";
+
 function handOf(m) {
+  const down = Array(m.hidden ?? 0).fill(FACE_DOWN);
   return {
-    punter: m.punter, banker: m.banker, punterCards: m.punter_cards, bankerCards: m.banker_cards,
-    punterTotal: m.punter_total ?? null, bankerTotal: m.banker_total ?? null, over: false,
+    punter: m.punter, banker: m.banker, punterCards: [...down, ...m.punter_cards],
+    bankerCards: [...down, ...m.banker_cards], punterTotal: null, bankerTotal: null, over: false,
+  };
+}
+
+/** The felt as its punter or banker sees it: their own hand face up, with its total. */
+function withMine(hand, mine) {
+  if (!hand || !mine || hand.over) return hand;
+  return mine.side === "punter"
+    ? { ...hand, punterCards: mine.cards, punterTotal: mine.total }
+    : { ...hand, bankerCards: mine.cards, bankerTotal: mine.total };
+}
+
+/** A `chemin_hand` message: my own hand during a coup (private), and my advice if I choose. */
+export function onCheminHand(state, m) {
+  const c = state.chemin;
+  if (!c || m.table !== state.table) return state;
+  const mine = { side: m.side, cards: m.cards, total: m.total };
+  const hand = withMine(c.publicHand, mine);
+  return {
+    ...state,
+    chemin: {
+      ...c, mine, hand, advice: m.advice ?? null,
+      punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
+    },
   };
 }
 
@@ -90,14 +117,16 @@ const lastKey = (last) => (last ? `${last.punter_cards.join()}|${last.banker_car
 export function onChemin(state, m) {
   if (m.missed) return state;  // replayed after a reconnect: the state sent on joining is newer
   const prev = state.chemin;
-  const dealt = m.punter_cards.length > 0 || m.banker_cards.length > 0;
+  const dealt = (m.hidden ?? 0) > 0 || m.punter_cards.length > 0 || m.banker_cards.length > 0;
   const news = freshLines(prev?.news ?? [], m.news);
   // a state sent again with the same news (the clock restarted) keeps the lines still fresh
   const fresh = prev && !news.length && m.news.length === prev.news.length ? prev.fresh : news;
   const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
   const keep = !FRESH.has(m.phase);
   const settled = !dealt && m.last && lastKey(m.last) !== prev?.lastKey;  // a coup just ended
-  const hand = dealt ? handOf(m) : settled ? settledHandOf(m.last)
+  const publicHand = dealt ? handOf(m) : null;
+  const mine = dealt ? prev?.mine ?? null : null;  // my own cards stay mine for the coup
+  const hand = dealt ? withMine(publicHand, mine) : settled ? settledHandOf(m.last)
     : keep && prev?.hand ? { ...prev.hand, over: true } : null;
   const result = coupOver ? { lines: news } : keep ? prev?.result ?? null : null;
   const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;
@@ -107,7 +136,8 @@ export function onChemin(state, m) {
     bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
     clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
-    hand, result, news: m.news, fresh, minimum: m.minimum, advice: m.advice ?? null, decided: false,
+    hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,
+    advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
     lastKey: lastKey(m.last ?? null),
   };
   return {

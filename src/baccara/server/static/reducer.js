@@ -4,7 +4,7 @@
 // here knows a rule of the game: labels, pays, limits, main bets, chips and hand totals
 // all come from the server. `outbox` holds the messages the last action asks to send.
 // A players' table (Chemin de Fer) keeps its state in `chemin` (see chemin.js).
-import { CHEMIN_LOCAL, onChemin, onCheminError } from "./chemin.js";
+import { CHEMIN_LOCAL, onChemin, onCheminError, onCheminHand } from "./chemin.js";
 import { money } from "./money.js";
 import { outgoing } from "./protocol.js";
 
@@ -225,6 +225,7 @@ function onPeel(state, m) {
 const SERVER = {
   snapshot: onSnapshot,
   chemin: onChemin,
+  chemin_hand: onCheminHand,
   round_open: onRoundOpen,
   bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals }),
   no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),

@@ -19,10 +19,17 @@ import httpx
 import pytest
 from tests.support.harness import Player, ServerProcess
 
+from baccara.cards import parse_cards
 from baccara.db.books import HOUSE
-from baccara.db.chips import Chips
+from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.fair import FairShoe
 from baccara.server.app import ServerConfig
+from baccara.server.chemin import money
+from baccara.server.shoes import ShoeBook
+from baccara.shoe import Shoe
+from baccara.skill.actions import Act, Action
+from baccara.skill.chemin import CheminTable
 from baccara.skill.replay import verify
 
 WELCOME = 100_000
@@ -93,6 +100,8 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
             await player.expect(lambda m, n=name: m["type"] == "chemin" and n in m["players"])
         shuffle = await ann.expect(lambda m: m["type"] == "chemin" and m["phase"] == "shuffle")
         assert shuffle["fair"]["server_seed_hash"]
+        await ann.send({"type": "seed", "seed": "caf\u00e9"})  # not printable ASCII
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "bad_seed"
         for name, player in players.items():
             await player.send({"type": "seed", "seed": f"seed of {name}"})
         seen: list[dict[str, Any]] = []
@@ -183,7 +192,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
     async def play(solo: Player) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         await solo.register()
         first = await solo.join("c1", first="chemin")
-        assert first["players"] == ["bot1", "bot2"]
+        assert first["players"] == ["bot 1", "bot 2"]  # names no player can register
         await solo.send({"type": "sit", "buy_in": 30_000})
         states: list[dict[str, Any]] = []
         while True:
@@ -202,7 +211,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
     held = [s for s in states if s["phase"] in ("punter", "banker")]
     held = [s for s in held if "solo_sam" in (s["punter"], s["banker"])]
     assert bool(hands) == bool(held)
-    assert {"bot1", "bot2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
+    assert {"bot 1", "bot 2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
     advised = [m["advice"] for m in hands if m["advice"]]
     assert all("equilibrium" in text for text in advised)
     # the first two cards of each hand are his alone: the state shows only face-up ones
@@ -212,6 +221,32 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
     assert result.ok, result.problems
     book = Ledger.connect(config.database_url)
     try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()
+
+
+def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: Path) -> None:
+    """A player may be called "pot" or "house": the table's own money keys are not names
+    (a decision's money once went to the wrong account for such a player)."""
+    book = Ledger.connect(f"sqlite:///{tmp_path / 'names.db'}")
+    try:
+        for name in ("pot", "house"):
+            account = book.create_account(wallet_account(name))
+            book.deposit(account, 50_000, ref=f"welcome:{name}")
+            Chips(book, "c1").buy_in(name, 20_000)
+        shoe = Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9)
+        table = CheminTable(names=("pot", "house"), bankrolls=(20_000, 20_000), shoe=shoe)
+        chips = Chips(book, "c1")
+        shoe_id = ShoeBook(book, "c1").add(FairShoe.new(table.variant, shoe.settings))
+        before = money(table)
+        action = table.default_action()
+        table.apply(Action(act=Act.OPEN_BANK, seat=0, amount=5_000))
+        after = money(table)
+        moves = {k: after[k] - before[k] for k in after if after[k] != before[k]}
+        chips.record(shoe_id, 0, Action(act=Act.OPEN_BANK, seat=0, amount=5_000), False, moves)
+        assert action is not None
+        assert chips.stacks(["pot", "house"]) == {"pot": 15_000, "house": 20_000, POT: 5_000}
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()

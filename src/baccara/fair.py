@@ -51,6 +51,7 @@ __all__ = [
     "HmacStream",
     "ShoeRecord",
     "VerifyResult",
+    "check_client_seed",
     "check_commitment",
     "client_seed_bytes",
     "fair_cards",
@@ -108,7 +109,8 @@ def seed_hash(server_seed: str) -> str:
     return hashlib.sha256(_seed_bytes(server_seed)).hexdigest()
 
 
-def _check_client_seed(seed: str) -> str:
+def check_client_seed(seed: str) -> str:
+    """``seed`` if it is a client seed: 1 to 64 printable ASCII characters (`FairError`)."""
     if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED:
         raise FairError(f"bad client seed {seed!r}: 1 to {MAX_CLIENT_SEED} characters")
     if not all(" " <= ch <= "~" for ch in seed):
@@ -124,7 +126,7 @@ def client_seed_bytes(seeds: Sequence[str]) -> bytes:
     """
     if len(seeds) > MAX_CLIENT_SEEDS:
         raise FairError(f"too many client seeds ({len(seeds)}): at most {MAX_CLIENT_SEEDS}")
-    checked = [_check_client_seed(seed) for seed in seeds] or [DEFAULT_CLIENT_SEED]
+    checked = [check_client_seed(seed) for seed in seeds] or [DEFAULT_CLIENT_SEED]
     return "\n".join(checked).encode()
 
 
@@ -289,7 +291,7 @@ class FairShoe:
         """Add a player's seed; refused once the shoe is shuffled."""
         if self.sealed:
             raise FairError("the shoe is already shuffled: client seeds go to the next shoe")
-        _check_client_seed(seed)
+        check_client_seed(seed)
         if len(self.client_seeds) >= MAX_CLIENT_SEEDS:
             raise FairError(f"this shoe already has {MAX_CLIENT_SEEDS} client seeds")
         self.client_seeds.append(seed)

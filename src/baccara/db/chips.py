@@ -32,10 +32,13 @@ from baccara.db.schema import online_shoes, skill_actions
 from baccara.money import format_money
 from baccara.skill.actions import Act, Action
 
-__all__ = ["POT", "Chips", "chips_account"]
+__all__ = ["HOUSE_KEY", "POT", "Chips", "chips_account"]
 
-POT = "pot"
-"""The name, in a money state, of the table's pot (the bank and the stakes on the felt)."""
+POT = "#pot"
+"""The key, in a money state, of the table's pot (the bank and the stakes on the felt):
+no player's name can be it (names are letters, digits, ``_`` and ``-``)."""
+HOUSE_KEY = "#house"
+"""The key, in a money state, of the house's commission."""
 
 
 def chips_account(table: str, player: str) -> str:
@@ -57,7 +60,7 @@ class Chips:
 
     def _names(self, players: Any) -> dict[str, str]:
         names = {player: chips_account(self.table, player) for player in players}
-        return {**names, POT: self.pot, HOUSE: HOUSE}
+        return {**names, POT: self.pot, HOUSE_KEY: HOUSE}
 
     def buy_in(self, player: str, amount: int) -> int:
         """Move ``amount`` from ``player``'s wallet to chips at this table; the chips now."""
@@ -91,13 +94,13 @@ class Chips:
         with writing(self.ledger.engine) as conn:
             ids = account_ids(conn, names.values())
             found = balances(conn, ids.values())
-        return {key: found[ids[name]] for key, name in names.items() if key != HOUSE}
+        return {key: found[ids[name]] for key, name in names.items() if key != HOUSE_KEY}
 
     def record(
         self, shoe_id: int, seq: int, action: Action, timed_out: bool, moves: Mapping[str, int]
     ) -> None:
         """Store decision ``seq`` of shoe ``shoe_id`` (``timed_out``: the clock took the
-        house's rule) and the money it moved (by player, `POT` and ``house``), in one
+        house's rule) and the money it moved (by player, `POT` and `HOUSE_KEY`), in one
         transaction; a decision stored twice is refused."""
         with writing(self.ledger.engine) as conn:
             txn = self._post(conn, f"decision {shoe_id}:{seq}", moves)
@@ -117,7 +120,7 @@ class Chips:
     def _post(self, conn: Connection, memo: str, moves: Mapping[str, int]) -> int | None:
         if not any(moves.values()):
             return None
-        names = self._names(key for key in moves if key not in (POT, HOUSE))
+        names = self._names(key for key in moves if key not in (POT, HOUSE_KEY))
         ids = account_ids(conn, [names[key] for key in moves])
         return post(conn, memo, {ids[names[key]]: amount for key, amount in moves.items()})
 

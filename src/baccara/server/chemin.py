@@ -33,10 +33,9 @@ from functools import partial
 from typing import Any, TypeVar
 
 from baccara.cards import Card, hand_total
-from baccara.db.books import HOUSE
-from baccara.db.chips import POT, Chips
+from baccara.db.chips import HOUSE_KEY, POT, Chips
 from baccara.db.ledger import BetError, Ledger, wallet_account
-from baccara.fair import FairShoe
+from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
 from baccara.server.auth import User
@@ -137,7 +136,7 @@ def _history(table: CheminTable, last: int = 10) -> list[dict[str, Any]]:
 def money(table: CheminTable) -> dict[str, int]:
     """Where the engine's money is: each seat's chips, the pot, the house's commission."""
     state = dict(zip(table.names, table.bankrolls, strict=True))
-    return {**state, POT: table.bank + table.covered, HOUSE: table.house}
+    return {**state, POT: table.bank + table.covered, HOUSE_KEY: table.house}
 
 
 class CheminRunner:
@@ -185,7 +184,8 @@ class CheminRunner:
         self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.news: deque[str] = deque(maxlen=12)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
-        self.bots = [f"bot{n}" for n in range(1, min(bots, self.max_seats) + 1)]
+        # a space: no player can register a bot's name
+        self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
         self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
         self.stopping = False
         self.phase = "starting"
@@ -319,8 +319,10 @@ class CheminRunner:
             raise BetError("not_seated", "sit down to shuffle: only players' seeds count")
         if self.fair is None or self.fair.sealed:
             raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
-        if not 1 <= len(seed) <= 64:
-            raise BetError("bad_seed", "bad client seed: a string of 1 to 64 characters")
+        try:
+            check_client_seed(seed)
+        except FairError as error:
+            raise BetError("bad_seed", str(error)) from None
         self.client_seeds[user.name] = seed
 
     async def act(self, user: User, name: str, amount: int | None) -> None:
@@ -334,30 +336,43 @@ class CheminRunner:
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
         async with self.lock:
+            await self._decide_locked(action, timed_out=timed_out)
+
+    async def _default(self, due: int) -> None:
+        """The house's rule for decision ``due``, unless somebody took it meanwhile."""
+        async with self.lock:
             table = self.table
-            assert table is not None and self.shoe_id is not None
-            before = money(table)
-            try:
-                events = table.apply(action)
-            except CheminError as error:
-                code = "not_your_turn" if action.seat != table.actor else "not_allowed"
-                raise BetError(code, str(error)) from None
-            after = money(table)
-            moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
-            try:
-                await self.db_write(
-                    self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
-                )
-            except Exception:
-                log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
-                await self.db_write(self._replay)
-                raise
-            self.decisions += 1
-            self.fault("after_decision")  # stored, not yet shown to anybody
-            self.news.extend(_public(event, table) for event in events)
-            self.deadline = time.time() + self.timing.decision_seconds
-            self.emit_state()
-            self.wake.set()
+            if table is None or self.decisions != due:
+                return
+            action = table.default_action()
+            if action is not None:
+                await self._decide_locked(action, timed_out=True)
+
+    async def _decide_locked(self, action: Action, *, timed_out: bool) -> None:
+        table = self.table
+        assert table is not None and self.shoe_id is not None
+        before = money(table)
+        try:
+            events = table.apply(action)
+        except CheminError as error:
+            code = "not_your_turn" if action.seat != table.actor else "not_allowed"
+            raise BetError(code, str(error)) from None
+        after = money(table)
+        moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
+        try:
+            await self.db_write(
+                self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
+            )
+        except Exception:
+            log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
+            await self.db_write(self._replay)
+            raise
+        self.decisions += 1
+        self.fault("after_decision")  # stored, not yet shown to anybody
+        self.news.extend(_public(event, table) for event in events)
+        self.deadline = time.time() + self.timing.decision_seconds
+        self.emit_state()
+        self.wake.set()
 
     # -- shoes -------------------------------------------------------------------------------
 
@@ -451,7 +466,7 @@ class CheminRunner:
         if self.bots:
             await self.db_write(self.seat_bots)
         ready, _ = await self._ready()
-        if len(ready) < 2:
+        if len(ready) < 2 or all(name in self.bots for name in ready):  # bots never play alone
             return False
         self.fair = records.new_game_shoe(self.variant, self.shoe_settings)
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
@@ -462,7 +477,7 @@ class CheminRunner:
         self.emit_state()
         await asyncio.sleep(self.timing.seed_seconds)
         ready, stacks = await self._ready()
-        if len(ready) < 2:  # the committed shoe is never dealt: set aside, a new one comes
+        if len(ready) < 2 or all(name in self.bots for name in ready):  # set aside: never dealt
             await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
             self.fair, self.shoe_id = None, None
             return False
@@ -546,10 +561,8 @@ class CheminRunner:
         while self.decisions == due and time.time() < waiting_on and not self.stopping:
             await self._sleep(waiting_on - time.time())
         if self.decisions == due and not self.stopping:
-            default = table.default_action()
-            if default is not None:
-                with contextlib.suppress(BetError):  # somebody decided at the last moment
-                    await self._decide(default, timed_out=True)
+            with contextlib.suppress(BetError):
+                await self._default(due)
         if table.phase is Phase.OVER or (table.phase is Phase.BANK and self.decisions != due):
             await asyncio.sleep(self.timing.result_seconds)
 

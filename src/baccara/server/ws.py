@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
 __all__ = ["origin_allowed", "serve_socket"]
 
 Runner = TableRunner | CheminRunner
+log = logging.getLogger("baccara.server")
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -157,6 +159,13 @@ async def _handle(
     except BetError as error:
         return ErrorMessage(
             code=error.code, message=str(error), bet_id=getattr(message, "bet_id", None)
+        )
+    except Exception:  # never a traceback for the player, never the connection dropped
+        log.exception("a %s message failed", message.type)
+        return ErrorMessage(
+            code="server_error",
+            message="the server could not do that now: try again",
+            bet_id=getattr(message, "bet_id", None),
         )
 
 

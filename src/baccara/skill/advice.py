@@ -47,13 +47,13 @@ def _solution(free_banker: bool, house: str, decks: int, commission: float) -> C
 
 def table_solution(table: CheminTable) -> CheminSolution:
     """The equilibrium of ``table``'s game (its decks, commission and house tableau)."""
-    variant = table.variant
-    return _solution(table.free_banker, table.tableau, variant.decks, float(variant.commission))
+    decks = table.shoe.settings.decks  # the shoe's, which a house may set apart from the variant's
+    return _solution(table.free_banker, table.tableau, decks, float(table.variant.commission))
 
 
 def _terms(table: CheminTable) -> str:
-    variant = table.variant
-    return f"{variant.decks} decks, {float(variant.commission * 100):g}% commission"
+    decks, commission = table.shoe.settings.decks, table.variant.commission
+    return f"{decks} decks, {float(commission * 100):g}% commission"
 
 
 def _what(p: float) -> str:

@@ -1,6 +1,6 @@
 """The batch kernel of `baccara.exact.odds`: many compositions at once, on every core.
 
-One SIMD lane per composition. The monomial tree (`exact_kernels.MonomialTree`) is
+One SIMD lane per composition. The monomial tree (`baccara.exact._tables.MonomialTree`) is
 walked depth first for a block of compositions, keeping only the path; each prefix
 node is one vector multiply, and the leaves of each depth-5 node go through a kernel
 compiled for its number of children, so that the accumulators are loaded and stored
@@ -283,7 +283,7 @@ def batch_columns(
     """``monomials(comps) @ table`` for a (K, 10) float64 array, on every core.
 
     With ``table4`` ((715, r4), four-card multisets in lexicographic order, see
-    `exact_kernels.four_card_table`), r4 more columns: the four-card monomials times
+    `baccara.exact._tables.four_card_table`), r4 more columns: the four-card monomials times
     that table (without the factor (N-4)(N-5)).
 
     One SIMD lane per composition: each tree node is one vector multiply over a block

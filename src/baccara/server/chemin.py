@@ -111,6 +111,19 @@ def _last(table: CheminTable) -> P.LastCoup | None:
     )
 
 
+def _choices(table: CheminTable) -> list[str]:
+    """What the seat to act may do now, as the engine allows it (a stake of 0 declines)."""
+    seat = table.actor
+    if seat is None:
+        return []
+    allowed = [
+        act for act in _CHOICES.get(table.phase, ()) if act != "banco" or table.can_banco(seat)
+    ]
+    if table.phase is Phase.BANK and not table.can_open_bank(table.minimum):
+        allowed.remove("open_bank")
+    return allowed
+
+
 def _face_up(cards: list[Card]) -> list[str]:
     """A hand's cards as everybody sees them during the coup: the third, dealt face up."""
     return [str(c) for c in cards[2:]]
@@ -256,7 +269,7 @@ class CheminRunner:
             bank=0 if table is None else table.bank,
             stakes={} if table is None else {table.names[s]: a for s, a in table.stakes.items()},
             to_act=None if who is None or table is None else table.names[who],
-            choices=[] if table is None else list(_CHOICES.get(table.phase, ())),
+            choices=[] if table is None else _choices(table),
             deadline=self.deadline if who is not None else None,
             punter=None
             if table is None or table.player_seat is None or not dealt

@@ -166,13 +166,6 @@ class Table:
         """House bank + stacks + bets: always ``house_start + bought_in - cashed_out``."""
         return self.house + self.on_layout + sum(s.stack for s in self._seats.values())
 
-    def last_settlement(self) -> CoupSettled | None:
-        """The last coup's settlement, if any."""
-        for event in reversed(self.log):
-            if isinstance(event, CoupSettled):
-                return event
-        return None
-
     # -- seat --------------------------------------------------------------------------
 
     def verify_seat(

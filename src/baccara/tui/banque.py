@@ -327,17 +327,4 @@ def play_banque(
         seen = len(table.log)
         if journal is not None and not p.replaying:
             journal.holdings(holdings(table), table.house)
-    if table.banker is not None and table.bank:
-        table.bankrolls[table.banker] += table.bank
-        table.bank = 0
-    p.say(
-        "Bankrolls: "
-        + ", ".join(f"{n} {format_money(b)}" for n, b in zip(names, table.bankrolls, strict=True))
-    )
-    return GameResult(
-        coups=played,
-        names=names,
-        bankrolls=tuple(table.bankrolls),
-        house=table.house,
-        start_total=start,
-    )
+    return GameResult.of(p, table, coups=played, start=start)

@@ -70,6 +70,20 @@ class Journal(Protocol):
         """What each seat holds (its stack, stakes and bank) and the house's take now."""
 
 
+class Table(Protocol):
+    """What the end of a game reads of a players' table (Chemin de Fer or Banque)."""
+
+    bankrolls: list[int]
+    bank: int
+    house: int
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def banker(self) -> int | None: ...
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameResult:
     """How a session ended: coups played, final bankrolls, the house's take."""
@@ -79,6 +93,27 @@ class GameResult:
     bankrolls: tuple[int, ...]
     house: int
     start_total: int
+
+    @classmethod
+    def of(cls, p: Prompter, table: Table, *, coups: int, start: int) -> GameResult:
+        """The end of a players' game: the bank back to its banker, the bankrolls said."""
+        if table.banker is not None and table.bank:
+            table.bankrolls[table.banker] += table.bank
+            table.bank = 0
+        names = tuple(table.names)
+        p.say(
+            "Bankrolls: "
+            + ", ".join(
+                f"{n} {format_money(b)}" for n, b in zip(names, table.bankrolls, strict=True)
+            )
+        )
+        return cls(
+            coups=coups,
+            names=names,
+            bankrolls=tuple(table.bankrolls),
+            house=table.house,
+            start_total=start,
+        )
 
 
 def seat_names(humans: Sequence[str], bots: int) -> tuple[tuple[str, ...], tuple[bool, ...]]:

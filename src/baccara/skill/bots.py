@@ -2,6 +2,12 @@
 with the money (a bank a quarter of the chips, a stake a third of the bank, banco now
 and then), so that one person can play with a full table.
 
+At a Banque auction a bot bids up to a budget reasoned from the solver: the bank earns
+the equilibrium's value (about 0.87% of every stake) on each coup, so a bot risks the
+share of its bankroll that the coups left in the shoe would earn at that rate (about a
+sixth of it on a fresh three-deck shoe), give or take a quarter; a person who bids more
+takes the bank.
+
 >>> import random
 >>> from baccara.cards import parse_cards
 >>> from baccara.shoe import Shoe
@@ -15,11 +21,20 @@ from __future__ import annotations
 
 import random
 
+from baccara.skill import banque as bq
 from baccara.skill.actions import Act, Action
-from baccara.skill.advice import banker_advice, punter_advice
+from baccara.skill.advice import (
+    banker_advice,
+    banque_banker_advice,
+    banque_punter_advice,
+    banque_solution,
+    punter_advice,
+)
 from baccara.skill.chemin import CheminTable, Phase
 
-__all__ = ["chemin_bot_action"]
+__all__ = ["banque_bot_action", "banque_bot_bid", "banque_bot_budget", "chemin_bot_action"]
+
+_BANQUE_CARDS_PER_COUP = 8  # six dealt and, on average, about two third cards
 
 
 def _round_down(amount: int, step: int = 100) -> int:
@@ -50,4 +65,57 @@ def chemin_bot_action(table: CheminTable, rng: random.Random) -> Action:
         draws = rng.random() < punter_advice(table).draw
         return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
     draws = rng.random() < banker_advice(table).draw
+    return Action(act=Act.BANKER_DRAW if draws else Act.BANKER_STAND, seat=seat)
+
+
+def banque_bot_budget(table: bq.BanqueTable, seat: int, rng: random.Random) -> int:
+    """The most a bot bids for the bank: the solver's value per coup times the coups
+    left, as a share of its bankroll, give or take a quarter (drawn from ``rng``).
+
+    >>> table = bq.BanqueTable(names=("A", "B"), bankrolls=(100_000, 100_000), seed=1)
+    >>> 10_000 < banque_bot_budget(table, 0, random.Random(1)) < 25_000
+    True
+    """
+    coups_left = table.shoe.remaining / _BANQUE_CARDS_PER_COUP
+    share = min(0.5, banque_solution().value * coups_left) * (0.75 + 0.5 * rng.random())
+    budget = min(table.bankrolls[seat], int(table.bankrolls[seat] * share))
+    return _round_down(budget)  # whole units, as people bid
+
+
+def banque_bot_bid(table: bq.BanqueTable, seat: int, budget: int) -> int:
+    """What a bot with ``budget`` bids now at the auction, or 0 to pass: half its budget
+    to open, then a step above the best bid while the budget lasts.
+
+    >>> table = bq.BanqueTable(names=("A", "B"), bankrolls=(100_000, 100_000), seed=1)
+    >>> banque_bot_bid(table, 0, 20_000)
+    10000
+    >>> _ = table.bid(1, 19_950); banque_bot_bid(table, 0, 20_000)
+    0
+    """
+    best = max(table.bids.values(), default=None)
+    if best is not None and table.bids.get(seat) == best:
+        return 0  # it holds the best bid
+    if best is None:
+        amount = max(table.minimum, budget // 2)
+    else:
+        amount = best + max(table.minimum, _round_down(budget // 10))
+    return amount if amount <= budget and table.can_bid(seat, amount) else 0
+
+
+def banque_bot_action(table: bq.BanqueTable, rng: random.Random) -> Action:
+    """What a bot at ``table`` does now, once the bank is sold (`BanqueTable.actor`):
+    a stake of a tenth of the bank on a tableau drawn at random, and the equilibrium's
+    play on 5 and as the banker."""
+    seat = table.actor
+    if seat is None:
+        raise ValueError("nobody has to decide now")
+    if table.phase is bq.Phase.STAKES:
+        room = min(table.bank - table.covered, table.bankrolls[seat])
+        amount = min(room, max(table.minimum, _round_down(table.bank // 10)))
+        tableau = rng.choice(list(bq.Tableau))
+        return Action(act=Act.STAKE, seat=seat, amount=max(0, amount), tableau=tableau.value)
+    if table.phase is bq.Phase.PUNTER:
+        draws = rng.random() < banque_punter_advice(table).draw
+        return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
+    draws = rng.random() < banque_banker_advice(table).draw
     return Action(act=Act.BANKER_DRAW if draws else Act.BANKER_STAND, seat=seat)

@@ -3,12 +3,9 @@
 The auction is open: in rounds, every seat in order (but the best bidder) sees the
 best bid so far, or "no bid yet", and may raise or pass; it closes when a whole round
 passes, and the best bid takes the bank (a bid must beat the best, so there are no
-ties). A bot bids up to a budget reasoned from the solver: the bank earns the
-equilibrium's value (`baccara.skill.solver.banque`, about 0.87% of every stake) on
-each coup, so a bot risks the share of its bankroll that the coups left in the shoe
-would earn at that rate (about a sixth of it on a fresh three-deck shoe), give or take
-a quarter; a human who bids more wins the bank. Bots stake, draw and choose as the
-symmetric equilibrium says.
+ties). The bots are `baccara.skill.bots`' (the online tables' too): they bid up to a
+budget reasoned from the solver, so a human who bids more wins the bank, and stake,
+draw and choose as the symmetric equilibrium says.
 
 >>> lines: list[str] = []
 >>> result = play_banque(humans=(), bots=3, seed=2, say=lines.append, coups=3)
@@ -22,12 +19,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache, partial
+from functools import partial
 
 from baccara.cards import hand_total
 from baccara.money import format_money
+from baccara.skill.advice import banque_banker_advice, banque_punter_advice
 from baccara.skill.banque import BanqueError, BanqueTable, Phase, Tableau, TableauxDealt
-from baccara.skill.solver.banque import BanqueSolution, banker_decisions, solve_banque
+from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 from baccara.tui.prompts import (
     Ask,
     GameResult,
@@ -39,29 +37,10 @@ from baccara.tui.prompts import (
 )
 from baccara.variants import Variant
 
-__all__ = ["banque_status", "bot_budget", "play_banque"]
+__all__ = ["banque_status", "play_banque"]
 
 _CARDS_PER_COUP = 8  # six dealt and, on average, about two third cards
 _DRAW_STAND = [("d", "draw"), ("s", "stand")]
-
-
-@lru_cache(maxsize=1)
-def _banque_solution() -> BanqueSolution:
-    return solve_banque()
-
-
-def bot_budget(table: BanqueTable, seat: int, rng: random.Random) -> int:
-    """The most a bot bids for the bank: the solver's value per coup times the coups
-    left, as a share of its bankroll, give or take a quarter (drawn from ``rng``).
-
-    >>> table = BanqueTable(names=("A", "B"), bankrolls=(100_000, 100_000), seed=1)
-    >>> 10_000 < bot_budget(table, 0, random.Random(1)) < 25_000
-    True
-    """
-    coups_left = table.shoe.remaining / _CARDS_PER_COUP
-    share = min(0.5, _banque_solution().value * coups_left) * (0.75 + 0.5 * rng.random())
-    budget = min(table.bankrolls[seat], int(table.bankrolls[seat] * share))
-    return budget - budget % 100  # whole units, as people bid
 
 
 def _best(table: BanqueTable) -> tuple[int, int] | None:
@@ -140,7 +119,7 @@ def _bid_refusal(table: BanqueTable, seat: int, amount: int) -> str | None:
 def _auction(p: Prompter, table: BanqueTable, human: Sequence[bool], rng: random.Random) -> None:
     """Rounds of bidding in seat order until a whole round passes."""
     names = table.names
-    budgets = {s: bot_budget(table, s, rng) for s in range(len(names)) if not human[s]}
+    budgets = {s: banque_bot_budget(table, s, rng) for s in range(len(names)) if not human[s]}
     p.say("The bank is up for auction: bid in turn, the best bid takes it.")
     raised = True
     while raised:
@@ -165,42 +144,11 @@ def _auction(p: Prompter, table: BanqueTable, human: Sequence[bool], rng: random
                 )
                 amount = 0 if answer == "pass" else int(answer)
             else:
-                step = max(table.minimum, budgets[seat] // 1000 * 100)
-                amount = low if best is None else best[0] + step
-                amount = max(amount, budgets[seat] // 2) if best is None else amount
-                if amount > budgets[seat]:
-                    amount = 0
+                amount = banque_bot_bid(table, seat, budgets[seat])
             if amount:
                 table.bid(seat, amount)
                 p.say(table.log[-1].text)
                 raised = True
-
-
-def _banque_banker_p(table: BanqueTable) -> tuple[float, str]:
-    sol = _banque_solution()
-    b = hand_total(table.banker_cards)
-    left, right = table.column(Tableau.LEFT), table.column(Tableau.RIGHT)
-    stake_l = sum(table.stakes[Tableau.LEFT].values()) or 0
-    stake_r = sum(table.stakes[Tableau.RIGHT].values()) or 0
-    if stake_l == stake_r:
-        chance = float(sol.banker_draw[b, left, right])
-    else:
-        best = banker_decisions(
-            sol.player_draw_on_5, sol.player_draw_on_5, left_stake=stake_l, right_stake=stake_r
-        )
-        chance = float(best[b, left, right])
-    names = [str(c) for c in range(10)] + ["stood", "a natural"]
-    what = (
-        "draws"
-        if chance == 1
-        else "stands"
-        if chance == 0
-        else f"draws with probability {chance:.3f}"
-    )
-    return chance, (
-        f"Banker {b} against left {names[left]} and right {names[right]} "
-        f"(stakes {format_money(stake_l)} and {format_money(stake_r)}): the equilibrium {what}."
-    )
 
 
 def _human_stake(p: Prompter, table: BanqueTable, seat: int) -> None:
@@ -246,7 +194,6 @@ def play_banque(
     table = BanqueTable(variant=variant, names=names, bankrolls=[bankroll] * len(names), seed=seed)
     p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
     start = sum(table.bankrolls)
-    p5 = _banque_solution().player_draw_on_5
     played, seen = 0, 0
     asked_retire = -1
     p.say(f"{table.variant.title}: {len(names)} seats, {table.variant.decks} decks, two tableaux.")
@@ -281,19 +228,14 @@ def play_banque(
                 p.status = partial(banque_status, table, seat)
                 _human_stake(p, table, seat)
             else:
-                side = rng.choice(list(Tableau))
-                room = min(table.bank - table.covered, table.bankrolls[seat])
-                table.stake(seat, side, min(room, max(1, table.bank // 10)))
+                table.apply(banque_bot_action(table, rng))
         elif table.phase is Phase.PUNTER:
             live = table.live_tableau
             assert live is not None
             punter = table.player_of(live)
             assert punter is not None
             if teach:
-                p.say(
-                    f"The {live.word} punter is free on 5: the equilibrium draws with "
-                    f"probability {p5:.3f} (9/11)."
-                )
+                p.say(banque_punter_advice(table).text)
             if human[punter]:
                 p.status = partial(banque_status, table, punter)
                 draws = (
@@ -303,23 +245,22 @@ def play_banque(
                     )
                     == "draw"
                 )
+                table.draw() if draws else table.stand()
             else:
-                draws = rng.random() < p5
-            table.draw() if draws else table.stand()
+                table.apply(banque_bot_action(table, rng))
         elif table.phase is Phase.BANKER:
             banker = table.banker
             assert banker is not None
-            chance, why = _banque_banker_p(table)
             if teach:
-                p.say(why)
+                p.say(banque_banker_advice(table).text)
             if human[banker]:
                 cards = " ".join(map(str, table.banker_cards))
                 p.say(f"{names[banker]}, you hold {cards}: {hand_total(table.banker_cards)}.")
                 p.status = partial(banque_status, table, banker)
                 draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+                table.banker_draw() if draws else table.banker_stand()
             else:
-                draws = rng.random() < chance
-            table.banker_draw() if draws else table.banker_stand()
+                table.apply(banque_bot_action(table, rng))
         for event in table.log[seen:]:
             p.say(event.text)
             if isinstance(event, TableauxDealt):

@@ -139,6 +139,8 @@ def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
     assert result.coups > 10
     assert sum(result.bankrolls) + result.house == result.start_total
     assert any("takes the bank" in line for line in lines)
+    assert any("Given his 5, on average drawing" in line for line in lines)  # teaching
+    assert any("Given what he sees, on average drawing" in line for line in lines)
     assert any("(shoe)" in line or "(broke)" in line for line in lines)
 
 

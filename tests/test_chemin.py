@@ -298,6 +298,10 @@ def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
     assert result.coups > 50
     assert sum(result.bankrolls) + result.house == result.start_total
     assert any("equilibrium" in line for line in lines)
+    # teaching mode says what each choice is worth, and where the equilibrium is indifferent
+    assert any("drawing" in line and "per 1.00 staked" in line for line in lines)
+    mixed = [line for line in lines if "draws with probability" in line]
+    assert all("he is indifferent, so the equilibrium mixes" in line for line in mixed)
     assert any(line.startswith("The bank passes") for line in lines)
 
 

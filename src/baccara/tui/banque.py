@@ -5,7 +5,9 @@ best bid so far, or "no bid yet", and may raise or pass; it closes when a whole 
 passes, and the best bid takes the bank (a bid must beat the best, so there are no
 ties). The bots are `baccara.skill.bots`' (the online tables' too): they bid up to a
 budget reasoned from the solver, so a human who bids more wins the bank, and stake,
-draw and choose as the symmetric equilibrium says.
+draw and choose as the symmetric equilibrium says. With ``teach`` every choice on 5
+and every banker's decision is explained (`baccara.skill.advice`), with what drawing
+and standing are each worth to the chooser.
 
 >>> lines: list[str] = []
 >>> result = play_banque(humans=(), bots=3, seed=2, say=lines.append, coups=3)

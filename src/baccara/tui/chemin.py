@@ -3,12 +3,18 @@
 The bots play the solver's ``compositions`` model with the variant's decks and
 commission (the banker choosing in the tableau's free cells, or everywhere with a free
 banker). Before each human decision a status line shows the bank, the banker, every
-seat's stack and who acts; the prompts are `baccara.tui.prompts`'.
+seat's stack and who acts; the prompts are `baccara.tui.prompts`'. With ``teach``
+every free choice is explained (`baccara.skill.advice`): the tableau's rule, the
+equilibrium's play, and what drawing and standing are each worth to the chooser.
 
 >>> lines: list[str] = []
 >>> result = play_chemin(humans=(), bots=3, seed=5, say=lines.append, coups=4)
 >>> result.coups, sum(result.bankrolls) + result.house == result.start_total
 (4, True)
+>>> lines = []
+>>> _ = play_chemin(humans=(), bots=3, seed=2, say=lines.append, coups=6, teach=True)
+>>> print(next(line for line in lines if "per 1.00 staked" in line).split("; ")[-1])
+by the rule he would draw. Given his cards, on average drawing wins 0.014 and standing wins 0.006 per 1.00 staked.
 """
 
 from __future__ import annotations
@@ -43,13 +49,15 @@ def terms(variant: Variant) -> str:
 
 
 def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
-    """The equilibrium's drawing probability for the punter on 5, and why."""
+    """The equilibrium's drawing probability for the punter on 5, and why: the rule, the
+    equilibrium's play and what drawing and standing are each worth (`Advice.values`)."""
     advice = punter_advice(table)
     return advice.draw, advice.text
 
 
 def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
-    """The equilibrium's drawing probability for the banker in this cell, and why."""
+    """The equilibrium's drawing probability for the banker in this cell, and why (the
+    rule, the equilibrium's play and what each choice is worth)."""
     advice = banker_advice(table)
     return advice.draw, advice.text
 

@@ -10,9 +10,11 @@ The banker weighs the two tableaux by their stakes (``left_stake``,
 ``right_stake``). No commission.
 
 `banker_decisions` gives the banker's best decision in every cell for any pair of
-punter strategies; `solve_banque` finds the symmetric equilibrium: both punters
-draw on 5 with the same probability, each indifferent (or at a bound) given the
-banker's best response, the banker mixing where he is indifferent.
+punter strategies, `banker_values` and `punter_values` what drawing and standing are
+each worth to the one who chooses (his expected result per unit staked, given what he
+sees); `solve_banque` finds the symmetric equilibrium: both punters draw on 5 with the
+same probability, each indifferent (or at a bound) given the banker's best response,
+the banker mixing where he is indifferent.
 
 >>> sol = solve_banque()
 >>> 0 < sol.player_draw_on_5 < 1, sol.value > 0
@@ -22,6 +24,7 @@ banker's best response, the banker mixing where he is indifferent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -30,10 +33,19 @@ from scipy.optimize import brentq
 
 from baccara import rules
 from baccara.cards import hand_total
-from baccara.skill.solver.models import Array, SolverError
+from baccara.skill.solver.models import Array, ChoiceValue, SolverError
 from baccara.skill.tableaux import Cell, punter_cell
 
-__all__ = ["NATURAL", "STOOD", "BanqueSolution", "banker_decisions", "solve_banque"]
+__all__ = [
+    "NATURAL",
+    "STOOD",
+    "BanqueSolution",
+    "ChoiceValue",
+    "banker_decisions",
+    "banker_values",
+    "punter_values",
+    "solve_banque",
+]
 
 STOOD = rules.NO_CARD
 """Tableau column: the punter stood on two cards."""
@@ -133,15 +145,98 @@ def banker_decisions(
     return _cell_values(p_left, p_right, left_stake, right_stake) > _TOL
 
 
+@lru_cache(maxsize=16)
+def _tableau_results(p: float) -> tuple[Array, Array]:
+    """The banker's expected result against one tableau given its column, [column, banker
+    total], if he draws and if he stands, its punter drawing on 5 with probability ``p``.
+    Against a natural (settled before he chooses) both are the natural's result."""
+    joint = _joint(p)
+    chance = joint.sum(axis=1)[:, None]
+    draw, stand = (joint @ _DRAWN.T) / chance, (joint @ _OUT.T) / chance
+    draw[NATURAL] = stand[NATURAL]
+    for array in (draw, stand):
+        array.setflags(write=False)
+    return draw, stand
+
+
+def banker_values(
+    total: int,
+    left: int,
+    right: int,
+    p_left: float = 1.0,
+    p_right: float = 1.0,
+    *,
+    left_stake: float = 1.0,
+    right_stake: float = 1.0,
+) -> ChoiceValue:
+    """What drawing and standing are worth to the banker with ``total`` (0-7) against the
+    ``left`` and ``right`` columns: his expected result per unit staked on the tableaux
+    still in play (a natural's is settled), each weighed by its stake, the punters
+    drawing on 5 with ``p_left`` and ``p_right``.
+
+    Drawing beats standing exactly where `banker_decisions` draws.
+
+    >>> v = banker_values(6, STOOD, STOOD)  # the punters draw on 5, so stood means 6 or 7
+    >>> [round(x, 4) for x in v]
+    [-0.4231, -0.5]
+    >>> v = banker_values(5, 4, STOOD, left_stake=3_000, right_stake=1_000)
+    >>> [round(x, 4) for x in v], bool(banker_decisions(left_stake=3, right_stake=1)[5, 4, STOOD])
+    ([-0.4049, -0.5286], True)
+    """
+    _check_p(p_left, "left drawing probability")
+    _check_p(p_right, "right drawing probability")
+    if not 0 <= total <= 7 or not (0 <= left < _COLS and 0 <= right < _COLS):
+        raise SolverError(f"no banker cell {total!r} against {left!r} and {right!r}")
+    live = [
+        (stake, _tableau_results(p), column)
+        for stake, p, column in ((left_stake, p_left, left), (right_stake, p_right, right))
+        if column != NATURAL
+    ]
+    if not live:
+        raise SolverError("both tableaux showed a natural: the banker has no choice")
+    weights = [stake for stake, _, _ in live]
+    scale = sum(weights)
+    if scale <= 0:
+        raise SolverError("nothing is staked on the tableaux still in play")
+    draw = stand = 0.0
+    for weight, (_, (draws, stands), column) in zip(weights, live, strict=True):
+        draw += weight * float(draws[column, total])
+        stand += weight * float(stands[column, total])
+    return ChoiceValue(draw=draw / scale, stand=stand / scale)
+
+
+def punter_values(p_other: float, y: Array) -> ChoiceValue:
+    """What drawing and standing on 5 are worth to a punter: his expected result per unit
+    staked, given his 5 and the banker without a natural (as the model has it, he sees
+    only his own total), the other tableau's punter drawing on 5 with ``p_other`` and the
+    banker drawing with ``y[total, this column, other column]``.
+
+    >>> sol = solve_banque()
+    >>> v = punter_values(sol.player_draw_on_5, sol.banker_draw)  # he mixes: indifferent
+    >>> v.indifferent, round(v.draw, 4)
+    (True, -0.0035)
+    """
+    _check_p(p_other, "other drawing probability")
+    scale = _TWO[5] * float(_TWO[:8].sum())
+    draw = -_punter_term(p_other, y, _FIVE_DRAW) / scale
+    stand = -_punter_term(p_other, y, _FIVE_STAND) / scale
+    return ChoiceValue(draw=float(draw), stand=float(stand))
+
+
 def _punter_slope(p_left: float, p_right: float, y: Array) -> float:
     """The left punter's change in loss (per unit) from drawing on 5 rather than standing."""
+    return _punter_term(p_right, y, _FIVE_DRAW - _FIVE_STAND)
+
+
+def _punter_term(p_right: float, y: Array, rows: Array) -> float:
+    """The banker's gain on the left tableau, over its joint [column, final total] ``rows``
+    (the punter's 5 drawn, stood, or the difference), without a banker natural."""
     jr = _joint(p_right)
     pr = jr.sum(axis=1)
-    delta = _FIVE_DRAW - _FIVE_STAND  # [col, pfinal]
     total = 0.0
     for b in range(8):
-        stand_part = delta @ _OUT[b]  # [col_left]
-        draw_part = delta @ _DRAWN[b]
+        stand_part = rows @ _OUT[b]  # [col_left]
+        draw_part = rows @ _DRAWN[b]
         draw_part[NATURAL] = stand_part[NATURAL]
         # y[b, l, r] averaged over the right tableau's columns
         per_left = stand_part[:, None] + y[b] * (draw_part - stand_part)[:, None]

@@ -31,13 +31,23 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from baccara.skill import tableaux
-from baccara.skill.solver.models import AdditiveGame, Array, Model, SolverError, build_game
+from baccara.skill.solver.models import (
+    AdditiveGame,
+    Array,
+    ChoiceValue,
+    Model,
+    SolverError,
+    build_game,
+)
 
 __all__ = [
     "CheminSolution",
+    "ChoiceValue",
+    "ChoiceValues",
     "Model",
     "SolverError",
     "best_response_gains",
+    "choice_values",
     "house_strategy",
     "solve_chemin",
     "solve_game",
@@ -405,6 +415,49 @@ def solve_game(
         dual_value=dual,
         x=x,
         y=y,
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChoiceValues:
+    """What each choice is worth at every decision of an equilibrium, given what the
+    chooser sees, the other side playing the equilibrium.
+
+    ``punter[label]``: the punter's expected result per unit he stakes (his win less
+    his loss; the commission is the banker's) with that free total or composition of
+    5 and no natural. ``banker[cell]``: the banker's expected net result per unit
+    staked against him (after commission) in that cell, NaN where no coup goes.
+    """
+
+    punter: dict[str, ChoiceValue]
+    banker: dict[tuple[str, int | None], ChoiceValue]
+
+
+def choice_values(solution: CheminSolution) -> ChoiceValues:
+    """The value of drawing and of standing at each decision of ``solution``'s game.
+
+    Each is the cell's share of the game's payoff (`AdditiveGame`) divided by the
+    cell's chance. Where the equilibrium mixes, the two are equal.
+
+    >>> sol = solve_chemin("compositions", decks=6, commission=0.05)
+    >>> values = choice_values(sol)
+    >>> values.punter["1-4"].indifferent, round(values.punter["1-4"].draw, 4)  # he mixes
+    (True, 0.0062)
+    >>> [round(v, 4) for v in values.banker[("0-3", 9)]]  # drawing beats standing
+    [0.1272, 0.0724]
+    """
+    game = build_game(solution.model, solution.decks, solution.commission)
+    p_draw, p_stand = game.punter_values(solution.y)
+    b_draw, b_stand = game.banker_values(solution.x)
+    return ChoiceValues(
+        punter={
+            label: ChoiceValue(draw=float(d), stand=float(s))
+            for label, d, s in zip(game.player_labels, p_draw, p_stand, strict=True)
+        },
+        banker={
+            cell: ChoiceValue(draw=float(d), stand=float(s))
+            for cell, d, s in zip(game.cells, b_draw, b_stand, strict=True)
+        },
     )
 
 

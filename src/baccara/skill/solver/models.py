@@ -11,7 +11,10 @@ result is then bilinear in the two sides' draw probabilities:
 
 where ``x_c`` is the punter's probability of drawing at his free information set
 ``c`` and ``y_I`` the banker's at cell ``I``. `AdditiveGame` holds these arrays
-twice: for the banker's net gain (after commission) and for the punter's loss.
+twice: for the banker's net gain (after commission) and for the punter's loss, and
+keeps the chance of each cell and the banker's result there if he stands, so that the
+value of each choice at a decision, given what the chooser sees, is a ratio of two
+such sums (`AdditiveGame.banker_values`, `AdditiveGame.punter_values`).
 
 >>> game = build_game("kemeny-snell")
 >>> game.player_labels, len(game.cells)
@@ -23,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +38,9 @@ from baccara.skill.tableaux import Cell, punter_cell
 
 __all__ = [
     "COMPOSITION_LABELS",
+    "INDIFFERENCE",
     "AdditiveGame",
+    "ChoiceValue",
     "Model",
     "SolverError",
     "banker_compositions",
@@ -52,6 +58,35 @@ COMPOSITION_LABELS = ("0-5", "1-4", "2-3", "6-9", "7-8")
 
 class SolverError(ValueError):
     """A bad model name, deck count or commission."""
+
+
+INDIFFERENCE = 1e-9
+"""Two choices whose values differ by at most this (per unit staked) are worth the same."""
+
+
+class ChoiceValue(NamedTuple):
+    """What drawing and standing are each worth to the one who chooses: his expected
+    result per unit staked, given what he sees, the other side playing its strategy.
+
+    >>> v = ChoiceValue(draw=-0.05, stand=-0.07)
+    >>> v.best, v.indifferent, v._asdict()
+    ('draw', False, {'draw': -0.05, 'stand': -0.07})
+    """
+
+    draw: float
+    stand: float
+
+    @property
+    def indifferent(self) -> bool:
+        """Whether the two choices are worth the same (to 1e-9 a unit)."""
+        return abs(self.draw - self.stand) <= INDIFFERENCE
+
+    @property
+    def best(self) -> str:
+        """``"draw"``, ``"stand"``, or ``"either"`` when they are worth the same."""
+        if self.indifferent:
+            return "either"
+        return "draw" if self.draw > self.stand else "stand"
 
 
 class Model(StrEnum):
@@ -92,7 +127,10 @@ class AdditiveGame:
     ``cells`` are the banker's information cells as (info, third) with info a
     total (``"5"``) or a composition (``"2-3"``) and third 0-9 or None (stood);
     ``cell_totals`` their banker totals. Arrays suffixed ``_b`` are the banker's
-    net gain, ``_g`` the punter's loss (gross of commission).
+    net gain, ``_g`` the punter's loss (gross of commission). ``chance_lin`` and
+    ``chance`` are the chance weights of the deals reaching each cell, ``stand_lin_b``
+    and ``stand_b`` the banker's net gain there if he stands, laid out as ``lin_b`` and
+    ``m_b`` (the punter's forced totals folded into ``_lin``, his free sets by action).
     """
 
     model: Model
@@ -110,6 +148,10 @@ class AdditiveGame:
     k_g: Array
     m_g: Array
     reach: Array
+    chance_lin: Array
+    chance: Array
+    stand_lin_b: Array
+    stand_b: Array
 
     def banker_payoff(self, x: Array, y: Array) -> float:
         """The banker's expected net gain for draw probabilities ``x`` and ``y``."""
@@ -126,6 +168,48 @@ class AdditiveGame:
     def punter_slopes(self, y: Array) -> Array:
         """For each free punter set, the change in his loss from drawing rather than standing."""
         return (self.k_g[:, 1] - self.k_g[:, 0]) + (self.m_g[:, 1, :] - self.m_g[:, 0, :]) @ y
+
+    def cell_chances(self, x: Array) -> Array:
+        """For each cell, the chance a coup reaches it (no natural), the punter playing ``x``."""
+        return _slopes(self.chance_lin, self.chance, x)
+
+    def banker_values(self, x: Array) -> tuple[Array, Array]:
+        """For each cell, the banker's expected net result per unit staked if he draws and if
+        he stands there, given the cell (his information and the punter's third card), the
+        punter playing ``x``: (draw, stand), NaN in a cell no coup reaches.
+
+        >>> from baccara.skill.solver.chemin import solve_chemin
+        >>> game, sol = build_game("kemeny-snell"), solve_chemin("kemeny-snell")
+        >>> draw, stand = game.banker_values(sol.x)
+        >>> i = game.cells.index(("6", None))  # the banker's mixed cell: indifferent
+        >>> round(float(draw[i]), 6), round(float(stand[i]), 6)
+        (-0.375, -0.375)
+        """
+        chance = self.cell_chances(x)
+        stand = _slopes(self.stand_lin_b, self.stand_b, x)
+        draw = stand + self.banker_slopes(x)
+        reached = chance > 0.0
+        out = np.full(chance.shape, np.nan)
+        return (
+            np.divide(draw, chance, out=out.copy(), where=reached),
+            np.divide(stand, chance, out=out.copy(), where=reached),
+        )
+
+    def punter_values(self, y: Array) -> tuple[Array, Array]:
+        """For each free punter set, his expected result per unit staked (minus his loss)
+        if he draws and if he stands, given his cards and no natural, the banker playing
+        ``y``: (draw, stand).
+
+        >>> from baccara.skill.solver.chemin import solve_chemin
+        >>> game, sol = build_game("kemeny-snell"), solve_chemin("kemeny-snell")
+        >>> draw, stand = game.punter_values(sol.y)  # he mixes on 5: indifferent
+        >>> round(float(draw[0]), 6), round(float(stand[0]), 6)
+        (0.012396, 0.012396)
+        """
+        chance = self.chance[:, 0, :].sum(axis=1)  # every deal of a set, whatever he does
+        draw = -(self.k_g[:, 1] + self.m_g[:, 1, :] @ y) / chance
+        stand = -(self.k_g[:, 0] + self.m_g[:, 0, :] @ y) / chance
+        return draw, stand
 
 
 def _payoff(const: float, lin: Array, k: Array, m: Array, x: Array, y: Array) -> float:
@@ -301,6 +385,7 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
     mb = np.zeros((groups, 2, n))
     mg = np.zeros((groups, 2, n))
     reach = np.zeros((groups, 2, n))
+    stand_cells = np.zeros((groups, 2, n))
     for action in (0, 1):  # 0: the punter stands, 1: he draws
         sel = play & (group >= 0)
         sel &= (group != 1) if action == 1 else (group != 0)
@@ -323,6 +408,9 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
             key, weights=w * (draw_out - stand_out), minlength=size
         ).reshape(groups, n)
         reach[:, action, :] = np.bincount(key, weights=w, minlength=size).reshape(groups, n)
+        stand_cells[:, action, :] = np.bincount(key, weights=w * stand_b, minlength=size).reshape(
+            groups, n
+        )
 
     # Fold the forced groups into the constant and linear terms.
     const_b += float(kb[0, 1] + kb[1, 0])
@@ -330,8 +418,12 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
     lin_b = mb[0, 1] + mb[1, 0]
     lin_g = mg[0, 1] + mg[1, 0]
     reach_total = reach[0, 1] + reach[1, 0] + reach[2:].sum(axis=(0, 1))
+    chance_lin = reach[0, 1] + reach[1, 0]
+    stand_lin_b = stand_cells[0, 1] + stand_cells[1, 0]
     kb, kg, mb, mg = kb[2:].copy(), kg[2:].copy(), mb[2:].copy(), mg[2:].copy()
-    for array in (lin_b, lin_g, kb, kg, mb, mg, reach_total):
+    chance, stand_b = reach[2:].copy(), stand_cells[2:].copy()
+    shared = (lin_b, lin_g, kb, kg, mb, mg, reach_total, chance_lin, chance, stand_lin_b, stand_b)
+    for array in shared:
         array.setflags(write=False)  # the games are cached: share them read-only
     return AdditiveGame(
         model=model,
@@ -349,4 +441,8 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
         k_g=kg,
         m_g=mg,
         reach=reach_total,
+        chance_lin=chance_lin,
+        chance=chance,
+        stand_lin_b=stand_lin_b,
+        stand_b=stand_b,
     )

@@ -9,9 +9,8 @@ replacement), the chooser's opponent playing the equilibrium's strategy.
 from __future__ import annotations
 
 import math
-import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pytest
@@ -20,7 +19,6 @@ from baccara.cards import parse_cards
 from baccara.shoe import Shoe
 from baccara.skill import tableaux
 from baccara.skill.advice import (
-    Advice,
     banker_advice,
     banque_banker_advice,
     banque_punter_advice,
@@ -405,19 +403,3 @@ def test_the_sentence_says_the_values_in_money() -> None:
     banker = _banque_table("2h 7d 3s Kc Qd 2s 4c", 1_000, 2_000)
     text = banque_banker_advice(banker).text
     assert "on average drawing loses 0.448 and standing loses 0.729 per 1.00 staked" in text
-
-
-def test_advice_is_fast_once_solved() -> None:
-    """Advice is asked at each decision of an online table and by the bots."""
-    tables: list[tuple[Callable[..., Advice], object]] = [
-        (punter_advice, _chemin_table("Ah Kd 4s 3c")),
-        (banker_advice, _chemin_table("3h Kd 4s 6c")),
-        (banque_punter_advice, _banque_table("2h 7d 3s 3c Qd 2s", 1_000, 1_000)),
-        (banque_banker_advice, _banque_table("2h 7d 3s Kc Qd 2s 4c", 1_000, 2_000)),
-    ]
-    for advise, table in tables:
-        advise(table)  # solve and cache
-        start = time.perf_counter()
-        for _ in range(200):
-            advise(table)
-        assert (time.perf_counter() - start) / 200 < 1e-3

@@ -25,7 +25,7 @@ from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.fair import FairShoe
 from baccara.server.app import ServerConfig
-from baccara.server.chemin import money
+from baccara.server.players import money_state
 from baccara.server.shoes import ShoeBook
 from baccara.shoe import Shoe
 from baccara.skill.actions import Act, Action
@@ -239,10 +239,10 @@ def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: 
         table = CheminTable(names=("pot", "house"), bankrolls=(20_000, 20_000), shoe=shoe)
         chips = Chips(book, "c1")
         shoe_id = ShoeBook(book, "c1").add(FairShoe.new(table.variant, shoe.settings))
-        before = money(table)
+        before = money_state(table, table.bank + table.covered)
         action = table.default_action()
         table.apply(Action(act=Act.OPEN_BANK, seat=0, amount=5_000))
-        after = money(table)
+        after = money_state(table, table.bank + table.covered)
         moves = {k: after[k] - before[k] for k in after if after[k] != before[k]}
         chips.record(shoe_id, 0, Action(act=Act.OPEN_BANK, seat=0, amount=5_000), False, moves)
         assert action is not None

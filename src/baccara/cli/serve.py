@@ -9,33 +9,32 @@ import click
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail
 from baccara.fair import FairError
 from baccara.skill.replay import verify
-from baccara.variants import Family, find_variant, variants_of
+from baccara.variants import find_variant
 
 __all__ = ["COMMANDS"]
 
 
-WEB_GAMES = (*HOUSE_GAMES, Family.CHEMIN_DE_FER)
-"""The families the web table plays: the house-banked games and Chemin de Fer."""
-
-
 def check_tables(tables: tuple[str, ...]) -> None:
-    """Stop in one line if a ``[id=]variant[:squeeze]`` spec names a game the web table lacks.
+    """Stop in one line, at start-up, on a ``[id=]variant[:squeeze]`` spec the web table
+    cannot open: an unknown game, or a squeeze at a players' game.
 
-    The web table plays the house-banked games and Chemin de Fer; Baccarat Banque is
-    refused here, at start-up, before anything is opened.
+    The web table plays every game: the house-banked ones, Chemin de Fer and Baccarat
+    Banque.
 
-    >>> check_tables(("punto-banco", "c=chemin-de-fer", "t9=chemmy"))
+    >>> check_tables(("punto-banco", "c=chemin-de-fer", "b=banque", "s=ez:squeeze"))
     """
     for spec in tables:
-        base = spec.partition(":")[0]
-        variant = find_variant(base.partition("=")[2] or base)
-        if variant.family not in WEB_GAMES:
-            games = ", ".join(v.name for v in variants_of(HOUSE_GAMES))
+        base, _, option = spec.partition(":")
+        try:
+            variant = find_variant(base.partition("=")[2] or base)
+        except ValueError as error:
+            fail(f"bad table {spec!r}: {error}")
+        if option not in ("", "squeeze"):
+            fail(f"bad table {spec!r}: unknown option {option!r} (only ':squeeze')")
+        if option and variant.family not in HOUSE_GAMES:
             fail(
-                f"bad table {spec!r}: {variant.name} is a players' game "
-                f"({variant.family.label}); the web table plays the house-banked games: "
-                f"{games}, and Chemin de Fer; {variant.family.label} comes online in a "
-                f"later release (meanwhile: baccara play --variant {variant.name})"
+                f"bad table {spec!r}: {variant.family.label} is a players' game, dealt face "
+                "down to its punter and banker, not squeezed"
             )
 
 
@@ -111,14 +110,15 @@ def verify_command(record_file: str, as_json: bool) -> None:
     default=0,
     show_default=True,
     type=click.IntRange(0, 11),
-    help="At a Chemin de Fer table: seats filled by bots playing the solver's equilibrium.",
+    help="At a players' table (Chemin de Fer, Banque): seats filled by bots playing the "
+    "solver's equilibrium.",
 )
 @click.option(
     "--decision-seconds",
     default=20.0,
     show_default=True,
     type=click.FloatRange(1, 600),
-    help="At a Chemin de Fer table: each decision's clock (then the house's rule).",
+    help="At a players' table: each decision's clock (then the house's rule).",
 )
 def serve_command(
     host: str,
@@ -137,8 +137,9 @@ def serve_command(
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
-    It plays the house-banked games (Punto Banco and its forms) and Chemin de Fer
-    (``--tables c=chemin-de-fer``); Baccarat Banque is refused at start-up.
+    It plays every game: the house-banked ones (Punto Banco and its forms) and the
+    players' games, Chemin de Fer and Baccarat Banque (``--tables
+    c=chemin-de-fer,b=banque``), where people hold the bank.
     """
     table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
     check_tables(table_specs)

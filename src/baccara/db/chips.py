@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from baccara.db.books import HOUSE, LedgerError, account_ids, balances, post, wallet_account
 from baccara.db.engine import writing
 from baccara.db.ledger import Ledger
-from baccara.db.schema import online_shoes, skill_actions
+from baccara.db.schema import accounts, entries, online_shoes, skill_actions
 from baccara.money import format_money
 from baccara.skill.actions import Act, Action
 
@@ -96,6 +96,31 @@ class Chips:
             found = balances(conn, ids.values())
         return {key: found[ids[name]] for key, name in names.items() if key != HOUSE_KEY}
 
+    def holders(self) -> list[str]:
+        """The players who hold chips at this table, in the order they first bought in
+        (after a restart, the table seats them again).
+
+        >>> from baccara.db.ledger import Ledger
+        >>> book = Ledger.connect("sqlite://")
+        >>> for name in ("bo", "al"):
+        ...     _ = book.deposit(book.create_account(f"wallet:{name}"), 5_000, ref=name)
+        >>> chips = Chips(book, "c1")
+        >>> _ = chips.buy_in("bo", 1_000), chips.buy_in("al", 1_000), chips.cash_out("bo")
+        >>> chips.holders()
+        ['al']
+        """
+        prefix = chips_account(self.table, "")
+        with self.ledger.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(accounts.c.name, sa.func.sum(entries.c.amount))
+                .join(entries, entries.c.account_id == accounts.c.id)
+                .where(accounts.c.name.startswith(prefix, autoescape=True))
+                .group_by(accounts.c.id, accounts.c.name)
+                .having(sa.func.sum(entries.c.amount) != 0)
+                .order_by(accounts.c.id)
+            ).all()
+        return [str(name)[len(prefix) :] for name, _ in rows]
+
     def record(
         self, shoe_id: int, seq: int, action: Action, timed_out: bool, moves: Mapping[str, int]
     ) -> None:
@@ -113,6 +138,7 @@ class Chips:
                     amount=action.amount,
                     timed_out=timed_out,
                     transaction_id=txn,
+                    tableau=action.tableau,
                 )
             )
             self.ledger._point("decided")
@@ -138,6 +164,7 @@ class Chips:
                         act=Act(r["action"]),
                         seat=None if r["seat"] < 0 else int(r["seat"]),
                         amount=int(r["amount"] or 0),
+                        tableau=r["tableau"],
                     ),
                     bool(r["timed_out"]),
                 )

@@ -15,7 +15,8 @@ Money (minor units, `BigInteger`):
 The terminal store: ``table_sessions``, ``table_shoes``, ``table_events``,
 ``table_seats``, ``table_hands``. The online table: ``rounds``, ``bets``,
 ``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``; the players'
-games online add ``skill_actions`` (every decision of a shoe, in order).
+games online add ``skill_actions`` (every decision of a shoe, in order, with a Banque
+stake's tableau).
 
 >>> sorted(metadata.tables)[:3]
 ['bets', 'online_shoes', 'round_settlements']
@@ -203,6 +204,7 @@ skill_actions = sa.Table(
     sa.Column("amount", sa.BigInteger, nullable=True),
     sa.Column("timed_out", sa.Boolean, nullable=False),
     sa.Column("transaction_id", sa.Integer, sa.ForeignKey(transactions.c.id), nullable=True),
+    sa.Column("tableau", sa.String(1), nullable=True),  # Banque: a stake's tableau, L or R
     sa.UniqueConstraint("shoe_id", "seq", name="uq_skill_actions_shoe_seq"),
 )
 users = sa.Table(

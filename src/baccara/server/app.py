@@ -28,13 +28,15 @@ from pydantic import ValidationError
 from baccara.db.ledger import Ledger
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.chemin import CheminRunner, CheminTiming
+from baccara.server.banque import BanqueRunner
+from baccara.server.chemin import CheminRunner
+from baccara.server.players import PlayersRunner, PlayersTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
-from baccara.variants import Family, find_variant, variants_of
+from baccara.variants import Family, find_variant
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 
@@ -79,7 +81,7 @@ class ServerState:
     auth: Auth
     executor: ThreadPoolExecutor
     tables: dict[str, TableRunner] = field(default_factory=dict)
-    players_tables: dict[str, CheminRunner] = field(default_factory=dict)
+    players_tables: dict[str, PlayersRunner[Any]] = field(default_factory=dict)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
@@ -93,12 +95,6 @@ class ServerState:
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
 
-WEB_GAMES = "the house-banked games: " + ", ".join(
-    v.name for v in variants_of([Family.PUNTO_BANCO])
-)
-"""What the web table plays, for the one-line refusal of the others."""
-
-
 def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
     """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze); a bad one raises.
 
@@ -110,10 +106,10 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
     >>> _table_specs(("c=chemmy",))
     [('c', 'chemmy', False)]
-    >>> _table_specs(("banque",))
+    >>> _table_specs(("b=banque:squeeze",))
     Traceback (most recent call last):
     ...
-    ValueError: bad table 'banque': banque is a players' game (Baccarat Banque); the web table plays the house-banked games: punto-banco, tie-9, commission-4, super6, ez, mini, and Chemin de Fer; Baccarat Banque comes online in a later release
+    ValueError: bad table 'b=banque:squeeze': Baccarat Banque is not squeezed
     """
     out = []
     for number, spec in enumerate(specs, start=1):
@@ -123,12 +119,6 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
         name, _, variant = base.partition("=")
         table_id, variant = (name, variant) if variant else (f"t{number}", name)
         found = find_variant(variant)  # refused here, in one line, not at start-up
-        if not found.house_banked and found.family is not Family.CHEMIN_DE_FER:
-            raise ValueError(
-                f"bad table {spec!r}: {found.name} is a players' game ({found.family.label}); "
-                f"the web table plays {WEB_GAMES}, and Chemin de Fer; {found.family.label} "
-                "comes online in a later release"
-            )
         if option and not found.house_banked:
             raise ValueError(f"bad table {spec!r}: {found.family.label} is not squeezed")
         out.append((table_id, variant, squeeze or option == "squeeze"))
@@ -186,13 +176,14 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             if table_id in owned:
                 game = find_variant(variant)
                 if not game.house_banked:
-                    state.players_tables[table_id] = CheminRunner(
+                    kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
+                    state.players_tables[table_id] = kind(
                         table_id=table_id,
                         variant=game,
                         ledger=ledger,
                         executor=executor,
                         batcher=batcher,
-                        timing=CheminTiming(
+                        timing=PlayersTiming(
                             decision_seconds=config.decision_seconds,
                             seed_seconds=config.seed_seconds,
                             result_seconds=config.result_seconds,
@@ -215,7 +206,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
                     squeeze=squeeze,
                 )
         batcher.start()
-        runners: list[TableRunner | CheminRunner] = [
+        runners: list[TableRunner | PlayersRunner[Any]] = [
             *state.tables.values(),
             *state.players_tables.values(),
         ]

@@ -1,45 +1,50 @@
 """The wire: every message in and out of the online table, as pydantic models.
 
-Client messages are validated here, at the edge, before anything else reads them: a
-message that does not fit gets one ``error`` with a ``code`` naming what was wrong and
-a ``message`` for people, and changes nothing. Server messages are built from these
-models too, so `schema` (served at ``/api/protocol``) describes exactly what is sent.
-Amounts are integer minor units (cents) on the wire; the page shows them as 10.00.
+Client messages (`baccara.server.client_protocol`, re-exported here) are validated at
+the edge, before anything else reads them: a message that does not fit gets one
+``error`` with a ``code`` naming what was wrong and a ``message`` for people, and
+changes nothing. Server messages are built from the models here, so `schema` (served
+at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor units
+(cents) on the wire; the page shows them as 10.00.
 
->>> read_client('{"type": "bet", "bet_id": "b1", "kind": "tie", "amount": 500}').amount
-500
->>> read_client('{"type": "bet", "bet_id": "b1", "kind": "tie", "amount": 2.5}')
-Traceback (most recent call last):
-...
-baccara.server.protocol.ProtocolError: bad amount: a positive whole number of cents is required
->>> read_client('{"type": "fly"}').code
-Traceback (most recent call last):
-...
-baccara.server.protocol.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, act, ping
+>>> read_client('{"type": "act", "action": "bid", "amount": 2500}').action
+'bid'
+>>> sorted(schema())
+['client', 'server']
 """
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    JsonValue,
-    StrictFloat,
-    StrictInt,
-    TypeAdapter,
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from baccara.server.client_protocol import (
+    CLIENT,
+    MAX_AMOUNT,
+    MAX_MESSAGE,
+    ActMessage,
+    BetMessage,
+    ClientMessage,
+    Credentials,
+    JoinMessage,
+    LeaveMessage,
+    PingMessage,
+    ProtocolError,
+    SeedMessage,
+    SitMessage,
+    SqueezeMessage,
+    read_client,
 )
-from pydantic import ValidationError as _ValidationError
 
 __all__ = [
     "MAX_AMOUNT",
     "MAX_MESSAGE",
     "Account",
     "ActMessage",
+    "BanqueHand",
+    "BanqueLastCoup",
+    "BanqueState",
     "BetAck",
     "BetMessage",
     "BetSpot",
@@ -49,175 +54,20 @@ __all__ = [
     "Credentials",
     "ErrorMessage",
     "Event",
+    "JoinMessage",
+    "LeaveMessage",
+    "PingMessage",
+    "PlayersState",
     "Problem",
     "ProtocolError",
+    "SeedMessage",
     "ServerMessage",
+    "SitMessage",
+    "SqueezeMessage",
     "TableSummary",
     "read_client",
     "schema",
 ]
-
-MAX_MESSAGE = 4096
-"""The longest client message, in characters."""
-MAX_AMOUNT = 10**12
-"""The largest amount a bet may name (cents); the table's limits are far lower."""
-
-
-class ProtocolError(ValueError):
-    """A client message that does not fit the protocol; ``code`` names the problem."""
-
-    def __init__(self, code: str, message: str, *, bet_id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.bet_id = bet_id  # a bad bet's id, when it had a usable one
-
-
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class JoinMessage(_In):
-    """Join a table; ``since`` is the last event ``seq`` seen (its missed events follow)."""
-
-    type: Literal["join"]
-    table: Annotated[str, Field(min_length=1, max_length=64)]
-    since: StrictInt | None = None
-
-
-class BetMessage(_In):
-    """A bet; ``bet_id`` makes a resend harmless, ``round`` guards against a late bet."""
-
-    type: Literal["bet"]
-    bet_id: Annotated[str, Field(min_length=1, max_length=64)]
-    kind: Annotated[str, Field(min_length=1, max_length=32)]
-    amount: Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
-    round: StrictInt | None = None
-
-
-class SeedMessage(_In):
-    """A player's client seed for the next shoe."""
-
-    type: Literal["seed"]
-    seed: Annotated[str, Field(min_length=1, max_length=64)]
-
-
-class SqueezeMessage(_In):
-    """A squeezer bends a hand's cards: 0 flat, 1 turned."""
-
-    type: Literal["squeeze"]
-    side: Literal["player", "banker"]
-    peel: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1, allow_inf_nan=False)]
-
-
-class SitMessage(_In):
-    """Sit at a players' table, buying ``buy_in`` of chips from the wallet."""
-
-    type: Literal["sit"]
-    buy_in: Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)]
-
-
-class LeaveMessage(_In):
-    """Leave a players' table (the chips go back to the wallet)."""
-
-    type: Literal["leave"]
-
-
-class ActMessage(_In):
-    """A decision at a players' table: set, keep or pass the bank, stake or banco,
-    draw or stand (as punter on 5, or as banker in a free cell)."""
-
-    type: Literal["act"]
-    action: Literal[
-        "open_bank",
-        "pass_bank",
-        "keep_bank",
-        "stake",
-        "banco",
-        "draw",
-        "stand",
-        "banker_draw",
-        "banker_stand",
-    ]
-    amount: Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)] | None = None
-
-
-class PingMessage(_In):
-    """Are you there? Answered with ``pong`` and the server's clock."""
-
-    type: Literal["ping"]
-
-
-ClientMessage = Annotated[
-    JoinMessage
-    | BetMessage
-    | SeedMessage
-    | SqueezeMessage
-    | SitMessage
-    | LeaveMessage
-    | ActMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-
-# Which code a bad field gets, and what people are told.
-_FIELD_ERRORS = {
-    "amount": ("bad_amount", "bad amount: a positive whole number of cents is required"),
-    "bet_id": ("bad_bet_id", "bad bet id: a string of 1 to 64 characters"),
-    "kind": ("unknown_bet", "bad bet kind: a name such as player, banker or tie"),
-    "round": ("bad_message", "bad round: a round number"),
-    "table": ("unknown_table", "bad table: a table id of 1 to 64 characters"),
-    "since": ("bad_message", "bad since: the last event number seen"),
-    "seed": ("bad_seed", "bad client seed: a string of 1 to 64 characters"),
-    "side": ("bad_side", "bad side: player or banker"),
-    "peel": ("bad_peel", "peel must be a number from 0 to 1"),
-    "buy_in": ("bad_amount", "bad buy-in: a positive whole number of cents is required"),
-    "action": (
-        "bad_action",
-        "bad decision: open_bank, pass_bank, keep_bank, stake, banco, "
-        "draw, stand, banker_draw or banker_stand",
-    ),
-}
-
-
-_TYPES = ("join", "bet", "seed", "squeeze", "sit", "leave", "act", "ping")
-
-
-def read_client(text: str) -> Any:
-    """Parse and validate one client message; raise `ProtocolError` naming the problem."""
-    if len(text) > MAX_MESSAGE:
-        raise ProtocolError("bad_message", f"message too long: at most {MAX_MESSAGE} characters")
-    try:
-        data = json.loads(text, parse_constant=lambda name: math.nan)
-    except (ValueError, RecursionError):
-        raise ProtocolError("bad_message", "malformed message: expected one JSON object") from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError("bad_message", "malformed message: expected an object with a 'type'")
-    kind = data["type"]
-    if kind not in _TYPES:
-        raise ProtocolError(
-            "bad_message", f"unknown message type {kind[:32]!r}: {', '.join(_TYPES)}"
-        )
-    try:
-        message: Any = _CLIENT.validate_python(data)
-    except _ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][1]) if len(first["loc"]) > 1 else ""
-        if first["type"] == "extra_forbidden":
-            raise ProtocolError("bad_message", f"unknown field {field[:32]!r} in {kind}") from None
-        code, words = _FIELD_ERRORS.get(field, ("bad_message", f"bad {kind} message"))
-        bet_id = data.get("bet_id")
-        usable = isinstance(bet_id, str) and 0 < len(bet_id) <= 64
-        raise ProtocolError(code, words, bet_id=bet_id if usable else None) from None
-    return message
-
-
-class Credentials(_In):
-    """The body of ``POST /api/register`` and ``POST /api/login``."""
-
-    name: Annotated[str, Field(min_length=1, max_length=64)]
-    password: Annotated[str, Field(min_length=1, max_length=1024)]
-
 
 # -- server to client ---------------------------------------------------------------------
 
@@ -399,31 +249,77 @@ class CheminHand(_Out):
     advice: str | None = None
 
 
-class CheminState(Event):
-    """A Chemin de Fer table as everybody sees it, sent after every change: who is
-    seated, who plays this shoe and their chips, the bank and the stakes, whose turn it
-    is with the choices and the deadline, the hands once dealt, and the latest news."""
+class PlayersState(Event):
+    """A players' table as everybody sees it, sent after every change: who is seated,
+    who plays this shoe and their chips, the bank, whose turn it is with the choices and
+    the deadline, the latest news, and this shoe's last coups with every decision."""
 
-    type: Literal["chemin"] = "chemin"
     phase: str
     players: list[str]
     in_shoe: list[str]
     chips: dict[str, int] | None
     banker: str | None
     bank: int
-    stakes: dict[str, int]
     to_act: str | None
     choices: list[str]
     deadline: float | None
+    news: list[str]
+    history: list[dict[str, JsonValue]] = []
+    minimum: int
+    fair: Commitment | None
+
+
+class CheminState(PlayersState):
+    """A Chemin de Fer table: the stakes, the punter, the hands once dealt."""
+
+    type: Literal["chemin"] = "chemin"
+    stakes: dict[str, int]
     punter: str | None
     punter_cards: list[str]
     banker_cards: list[str]
-    news: list[str]
     hidden: int = 0  # cards of each hand face down (the first two, until the settlement)
     last: LastCoup | None = None  # the coup just settled, for the result
-    history: list[dict[str, JsonValue]] = []  # this shoe's last coups with every decision
-    minimum: int
-    fair: Commitment | None
+
+
+Hand = Literal["L", "R", "B"]
+"""A Banque hand: the left tableau, the right one, the banker's."""
+
+
+class BanqueLastCoup(_Out):
+    """A settled Baccarat Banque coup: the three hands and each tableau's result."""
+
+    banker: str
+    players: dict[Literal["L", "R"], str | None]  # who played each tableau (None: unstaked)
+    cards: dict[Hand, list[str]]
+    totals: dict[Hand, int]
+    result: dict[Literal["L", "R"], Literal["P", "B", "T"]]
+
+
+class BanqueHand(_Out):
+    """Private, during a coup, to whoever plays a tableau or holds the bank: those
+    hands' cards and totals, and teaching mode's advice to whoever must choose."""
+
+    type: Literal["banque_hand"] = "banque_hand"
+    table: str
+    cards: dict[Hand, list[str]]
+    totals: dict[Hand, int]
+    advice: str | None = None
+
+
+class BanqueState(PlayersState):
+    """A Baccarat Banque table: the auction (the bids, the least bid that beats the
+    best), the stakes on each tableau and who plays it, the cards face up."""
+
+    type: Literal["banque"] = "banque"
+    bids: dict[str, int]
+    next_bid: int | None  # at the auction: the least bid that beats the best
+    can_retire: bool  # the banker may retire now (between coups, before any stake)
+    stakes: dict[Literal["L", "R"], dict[str, int]]
+    playing: dict[Literal["L", "R"], str | None]
+    live: Literal["L", "R"] | None  # the tableau whose punter chooses on 5
+    cards: dict[Hand, list[str]]  # face up: third cards, and a settled hand whole
+    hidden: dict[Hand, int]  # cards of each hand face down
+    last: BanqueLastCoup | None = None
 
 
 class Peel(_Out):
@@ -552,6 +448,8 @@ ServerMessage = Annotated[
     | SqueezeStart
     | CheminState
     | CheminHand
+    | BanqueState
+    | BanqueHand
     | Peel
     | BetAck
     | Payout
@@ -570,4 +468,4 @@ def schema() -> dict[str, Any]:
     >>> sorted(schema())
     ['client', 'server']
     """
-    return {"client": _CLIENT.json_schema(), "server": SERVER.json_schema()}
+    return {"client": CLIENT.json_schema(), "server": SERVER.json_schema()}

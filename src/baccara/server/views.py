@@ -19,7 +19,7 @@ from baccara.table.events import TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
-    from baccara.server.chemin import CheminRunner
+    from baccara.server.players import PlayersRunner
     from baccara.server.runner import TableRunner
 
 __all__ = ["ack", "bet_spots", "players_summary", "roads_view", "snapshot", "summary"]
@@ -141,7 +141,7 @@ def ack(receipt: BetReceipt, table: str) -> P.BetAck:
     )
 
 
-def players_summary(runner: CheminRunner) -> P.TableSummary:
+def players_summary(runner: PlayersRunner[Any]) -> P.TableSummary:
     """The lobby's line for a players' table (no layout of bets, no roads)."""
     return P.TableSummary(
         id=runner.id,

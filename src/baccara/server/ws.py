@@ -8,16 +8,19 @@ Client to server::
     {"type": "squeeze", "side": "player", "peel": 0.4} # a squeezer bends the cards (1: turned)
     {"type": "ping"}
 
-At a players' table (Chemin de Fer)::
+At a players' table (Chemin de Fer, Baccarat Banque)::
 
     {"type": "sit", "buy_in": 50000}                   # chips from the wallet; play from the next shoe
     {"type": "act", "action": "banco"}                 # or open_bank/stake with "amount", pass_bank,
                                                        # keep_bank, draw, stand, banker_draw, banker_stand
+    {"type": "act", "action": "bid", "amount": 5000}   # Banque: bid for the bank; retire gives it up
+    {"type": "act", "action": "stake", "amount": 500, "tableau": "L"}  # Banque: on a tableau
     {"type": "leave"}                                  # the chips go back to the wallet
     {"type": "seed", "seed": "..."}                    # every seated player's seed shuffles the shoe
 
-and the table's state comes as ``chemin`` events (who plays, chips, the bank, whose turn,
-the choices and the deadline, the hands, the news).
+and the table's state comes as ``chemin`` or ``banque`` events (who plays, chips, the
+bank or the auction, whose turn, the choices and the deadline, the cards face up, the
+news), each player's own hands privately as ``chemin_hand`` or ``banque_hand``.
 
 Server to client: ``snapshot`` (the whole table, on join), the table's events
 (``round_open``, ``bets`` (the layout, a few times a second), ``no_more_bets``, ``card``, ``result``, ``shoe``,
@@ -49,7 +52,7 @@ from baccara.fair import FairError
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.auth import User
-from baccara.server.chemin import CheminRunner
+from baccara.server.players import PlayersRunner
 from baccara.server.protocol import (
     ActMessage,
     BetMessage,
@@ -72,7 +75,7 @@ if TYPE_CHECKING:
 
 __all__ = ["origin_allowed", "serve_socket"]
 
-Runner = TableRunner | CheminRunner
+Runner = TableRunner | PlayersRunner[Any]
 log = logging.getLogger("baccara.server")
 
 
@@ -116,7 +119,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
                 )
                 continue
             reply = await _handle(text, state, listener, runner)
-            if isinstance(reply, TableRunner | CheminRunner):
+            if isinstance(reply, TableRunner | PlayersRunner):
                 runner = reply
             elif reply is not None:
                 listener.send(reply)
@@ -139,7 +142,7 @@ async def _send_loop(socket: WebSocket, listener: Listener) -> None:
 
 async def _handle(
     text: str, state: ServerState, listener: Listener, runner: Runner | None
-) -> BaseModel | TableRunner | CheminRunner | None:
+) -> BaseModel | TableRunner | PlayersRunner[Any] | None:
     try:
         message = read_client(text)
     except ProtocolError as error:
@@ -153,7 +156,7 @@ async def _handle(
     if runner is None:
         return ErrorMessage(code="not_joined", message="join a table first")
     try:
-        if isinstance(runner, CheminRunner):
+        if isinstance(runner, PlayersRunner):
             return await _players_table(message, runner, user)
         return await _house_table(message, state, runner, user)
     except BetError as error:
@@ -171,7 +174,7 @@ async def _handle(
 
 async def _join(
     message: JoinMessage, state: ServerState, listener: Listener, runner: Runner | None
-) -> BaseModel | TableRunner | CheminRunner:
+) -> BaseModel | TableRunner | PlayersRunner[Any]:
     target: Runner | None = state.tables.get(message.table) or state.players_tables.get(
         message.table
     )
@@ -180,8 +183,8 @@ async def _join(
     if runner is not None:
         runner.listeners.discard(listener)
     user = listener.user
-    if isinstance(target, CheminRunner):
-        snapshot: P.Snapshot | P.CheminState = target.view(P.CheminState)
+    if isinstance(target, PlayersRunner):
+        snapshot: P.Snapshot | P.PlayersState = target.view()
     else:
         snapshot = await views.snapshot(target, user)
     listener.send(snapshot)
@@ -192,7 +195,7 @@ async def _join(
     target.listeners.add(listener)
     if isinstance(target, TableRunner) and user is not None:
         target.take_seat(user)
-    if isinstance(target, CheminRunner) and user is not None:
+    if isinstance(target, PlayersRunner) and user is not None:
         hand = target.hands().get(user.name)  # back at the felt with a hand in play
         if hand is not None:
             listener.send(hand)
@@ -222,13 +225,13 @@ async def _house_table(
     )
 
 
-async def _players_table(message: Any, runner: CheminRunner, user: User) -> BaseModel | None:
+async def _players_table(message: Any, runner: PlayersRunner[Any], user: User) -> BaseModel | None:
     if isinstance(message, SitMessage):
         await runner.sit(user, message.buy_in)
     elif isinstance(message, LeaveMessage):
         await runner.leave(user)
     elif isinstance(message, ActMessage):
-        await runner.act(user, message.action, message.amount)
+        await runner.act(user, message.action, message.amount, message.tableau)
     elif isinstance(message, SeedMessage):
         runner.add_client_seed(user, message.seed)
         return SeedAck(table=runner.id, seed=message.seed)

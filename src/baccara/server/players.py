@@ -1,0 +1,591 @@
+"""The players' tables online: seats in order, shoes every seat shuffles, decisions on a clock.
+
+`PlayersRunner` is what a Chemin de Fer table (`baccara.server.chemin`) and a Baccarat
+Banque table (`baccara.server.banque`) share; each game adds its engine (the terminal's,
+from `baccara.skill`), what the table shows, and its bots. Players buy chips from their
+wallets and sit in order; each shoe is provably fair (`baccara.fair`), shuffled from the
+server's committed seed and every seated player's client seed in seat order, and played
+by the players seated when it starts. Whoever the engine says must act is asked, with a
+deadline shown to all; a player who does not answer in time (or is not connected) gets
+the house's fixed rule (the engine's ``default_action``). Each finished shoe's record,
+with every decision, is published for ``baccara verify``.
+
+Every decision is one database transaction (`baccara.db.chips.Chips.record`): its row
+and the money it moved, mirrored from the engine (each player's chips, the pot on the
+felt, the house's commission). A restarted server seats again everybody who holds chips
+at the table, rebuilds the shoe in play from its seeds, replays the decisions stored and
+waits again where it stopped: nothing is lost or paid twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import partial
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from baccara.db.chips import HOUSE_KEY, POT, Chips
+from baccara.db.ledger import BetError, Ledger, wallet_account
+from baccara.fair import FairError, FairShoe, check_client_seed
+from baccara.money import format_money
+from baccara.server import protocol as P
+from baccara.server.auth import User
+from baccara.server.runner import Fault, Listener, no_fault
+from baccara.server.shoes import ShoeBook
+from baccara.server.writer import BetBatcher
+from baccara.shoe import Shoe, ShoeSettings
+from baccara.skill import records
+from baccara.skill.actions import Act, Action
+from baccara.variants import Variant
+
+__all__ = ["BOT_BUY_IN", "GameTable", "PlayersRunner", "PlayersTiming", "money_state"]
+
+log = logging.getLogger("baccara.server")
+_T = TypeVar("_T")
+
+BOT_BUY_IN = 100_000
+"""A bot's chips when it sits down (and again when it runs short)."""
+
+
+class GameTable(Protocol):
+    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`)."""
+
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def bankrolls(self) -> Sequence[int]: ...
+    @property
+    def house(self) -> int: ...
+    @property
+    def log(self) -> Sequence[Any]: ...
+    @property
+    def phase(self) -> StrEnum: ...
+    @property
+    def actor(self) -> int | None: ...
+    def apply(self, action: Action) -> tuple[Any, ...]: ...
+    def default_action(self) -> Action | None: ...
+
+
+Engine = TypeVar("Engine", bound=GameTable)
+
+
+def money_state(table: GameTable, pot: int) -> dict[str, int]:
+    """Where a players' table's money is: each seat's chips, the ``pot`` on the felt (the
+    bank and the stakes at risk) and the house's commission, keyed as
+    `baccara.db.chips.Chips.record` posts it."""
+    state = dict(zip(table.names, table.bankrolls, strict=True))
+    return {**state, POT: pot, HOUSE_KEY: table.house}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayersTiming:
+    """How long each part lasts, in seconds."""
+
+    decision_seconds: float = 20.0
+    seed_seconds: float = 8.0  # between a shoe's commitment and its shuffle
+    result_seconds: float = 3.0
+    bot_seconds: float = 1.0  # how long a bot thinks
+
+
+@dataclass(slots=True)
+class _Recovered:
+    """What the database said at start-up (read on the writer thread, applied on the loop)."""
+
+    players: list[str]
+    notes: list[str] = field(default_factory=list)
+    shoe: tuple[int, FairShoe, Any, int] | None = None  # id, fair shoe, engine, decisions
+
+
+class PlayersRunner(Generic[Engine]):
+    """One players' table of the server; a game subclasses it."""
+
+    errors: tuple[type[Exception], ...] = (ValueError,)
+    """The engine's refusals (answered as ``not_allowed`` or ``not_your_turn``)."""
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        variant: Variant,
+        ledger: Ledger,
+        executor: ThreadPoolExecutor,
+        batcher: BetBatcher,
+        timing: PlayersTiming,
+        fault: Fault = no_fault,
+        decks: int | None = None,
+        minimum: int = 1_000,
+        seats: int = 12,
+        bots: int = 0,
+    ) -> None:
+        self.id = table_id
+        self.variant = variant
+        self.ledger = ledger
+        self.executor = executor
+        self.batcher = batcher
+        self.timing = timing
+        self.fault = fault
+        self.shoe_settings = records.default_shoe_settings(variant)
+        if decks:
+            self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
+        self.minimum = minimum
+        self.max_seats = min(seats, variant.seats)
+        self.chips = Chips(ledger, table_id)
+        self.shoes = ShoeBook(ledger, table_id)
+        self.listeners: set[Listener] = set()
+        self.events: deque[tuple[int, str]] = deque(maxlen=200)
+        self.seq = 0
+        self.players: list[str] = []  # seated, in seat order
+        self.leaving: set[str] = set()
+        self.client_seeds: dict[str, str] = {}
+        self.table: Engine | None = None
+        self.fair: FairShoe | None = None
+        self.shoe_id: int | None = None
+        self.decisions = 0  # decisions stored in this shoe
+        self.deadline = 0.0
+        self.grace_until = 0.0  # after a restart, absent players get one clock to return
+        self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
+        self.news: deque[str] = deque(maxlen=12)
+        self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        # a space: no player can register a bot's name
+        self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
+        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
+        self.stopping = False
+        self.phase = "starting"
+        self.wake = asyncio.Event()
+        self.lock = asyncio.Lock()
+        ledger.fault = fault
+
+    # -- what a game adds ----------------------------------------------------------------
+
+    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> Engine:
+        """The game's engine for a shoe."""
+        raise NotImplementedError
+
+    def coups(self, table: Engine) -> Sequence[records.GameCoup]:
+        """The finished coups of the shoe, as its record holds them."""
+        raise NotImplementedError
+
+    def pot(self, table: Engine) -> int:
+        """The money on the felt: the bank and the stakes still at risk."""
+        raise NotImplementedError
+
+    def view(self) -> P.PlayersState:
+        """The table as everybody sees it (no card of the shoe before it is dealt)."""
+        raise NotImplementedError
+
+    def hands(self) -> dict[str, BaseModel]:
+        """Each player's private message now (their own cards, teaching's advice)."""
+        raise NotImplementedError
+
+    def bot_action(self, table: Engine) -> Action | None:
+        """What a bot does now, if a bot has something to do."""
+        raise NotImplementedError
+
+    def house_action(self, table: Engine) -> Action | None:
+        """An action the house takes now for an absent player (none by default)."""
+        return None
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    async def db(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run a blocking database read on the worker threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+
+    async def db_write(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run a database write on the writer thread."""
+        return await self.batcher.call(fn, *args)
+
+    def emit_state(self) -> None:
+        """Log the table's state as an event and send it to every listener; whoever holds
+        a hand in play gets it privately."""
+        self.seq += 1
+        text = self.view().model_dump_json()
+        self.events.append((self.seq, text))
+        hands = self.hands()
+        for listener in list(self.listeners):
+            listener.send_text(text)
+            if listener.user is not None and listener.user.name in hands:
+                listener.send(hands[listener.user.name])
+
+    def state(self) -> dict[str, Any]:
+        """The fields every players' table shows (`P.PlayersState`)."""
+        table = self.table
+        who = None if table is None else table.actor
+        return {
+            "table": self.id,
+            "seq": self.seq,
+            "time": time.time(),
+            "phase": self.phase if table is None else table.phase.value,
+            "players": list(self.players),
+            "in_shoe": [] if table is None else list(table.names),
+            "chips": None
+            if table is None
+            else dict(zip(table.names, table.bankrolls, strict=True)),
+            "to_act": None if who is None or table is None else table.names[who],
+            "deadline": self.deadline if table is not None and not self.over(table) else None,
+            "news": list(self.news),
+            "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
+            "minimum": self.minimum,
+            "fair": None if self.fair is None else P.Commitment(**self.fair.commitment()),
+        }
+
+    def money(self, table: Engine) -> dict[str, int]:
+        """Where the engine's money is (`money_state`)."""
+        return money_state(table, self.pot(table))
+
+    def connected(self, name: str) -> bool:
+        """Whether ``name`` has a connection to this table now."""
+        return any(lst.user is not None and lst.user.name == name for lst in self.listeners)
+
+    def present(self, name: str) -> bool:
+        """Whether ``name`` is at the table to decide (or may still come back after a restart)."""
+        return name not in self.leaving and (self.connected(name) or time.time() < self.grace_until)
+
+    @staticmethod
+    def over(table: GameTable) -> bool:
+        """Whether ``table``'s shoe is finished."""
+        return table.phase.value == "over"
+
+    # -- players ---------------------------------------------------------------------------
+
+    async def sit(self, user: User, buy_in: int) -> int:
+        """Buy ``buy_in`` of chips from the wallet and take the next seat (play starts at
+        the next shoe); the chips at the table now."""
+        if user.name not in self.players and len(self.players) >= self.max_seats:
+            raise BetError("table_full", f"all {self.max_seats} seats are taken")
+        if buy_in < self.minimum:
+            raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
+        try:
+            chips = await self.db_write(self.chips.buy_in, user.name, buy_in)
+        except ValueError as error:
+            raise BetError("insufficient_funds", str(error)) from None
+        if user.name not in self.players:
+            self.players.append(user.name)
+        self.leaving.discard(user.name)
+        self.news.append(f"{user.name} sits down with {format_money(chips)}.")
+        self.emit_state()
+        self.wake.set()
+        return chips
+
+    async def leave(self, user: User) -> None:
+        """Leave the table: the chips go back to the wallet now, or when the shoe in play
+        (or the one being shuffled) ends."""
+        if user.name not in self.players:
+            raise BetError("not_seated", "you are not seated at this table")
+        if self.fair is not None and (self.table is None or user.name in self.table.names):
+            self.leaving.add(user.name)  # a shoe is committed: it may deal this player in
+            self.news.append(f"{user.name} leaves at the end of the shoe.")
+        else:
+            await self.db_write(self.chips.cash_out, user.name)
+            self.players.remove(user.name)
+            self.news.append(f"{user.name} leaves the table.")
+        self.emit_state()
+        self.wake.set()
+
+    def add_client_seed(self, user: User, seed: str) -> None:
+        """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
+        if user.name not in self.players:
+            raise BetError("not_seated", "sit down to shuffle: only players' seeds count")
+        if self.fair is None or self.fair.sealed:
+            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+        try:
+            check_client_seed(seed)
+        except FairError as error:
+            raise BetError("bad_seed", str(error)) from None
+        self.client_seeds[user.name] = seed
+
+    async def act(
+        self, user: User, name: str, amount: int | None, tableau: str | None = None
+    ) -> None:
+        """``user`` decides (an `Act`); refused with `BetError` if it is not theirs to take
+        now, the clock has run out, or the engine does not allow it."""
+        table = self.table
+        if table is None or user.name not in table.names:
+            raise BetError("not_your_turn", "you are not playing this shoe")
+        seat = list(table.names).index(user.name)
+        action = Action(act=Act(name), seat=seat, amount=amount or 0, tableau=tableau)
+        async with self.lock:
+            if time.time() > self.deadline and self.table is table and seat == table.actor:
+                raise BetError("too_late", "the clock ran out: the house's rule decides")
+            await self._decide_locked(action, timed_out=False)
+
+    async def _decide(self, action: Action, *, timed_out: bool) -> None:
+        async with self.lock:
+            await self._decide_locked(action, timed_out=timed_out)
+
+    async def _default(self, due: int) -> None:
+        """The house's rule for decision ``due``, unless somebody took it meanwhile; at a
+        Banque auction nobody bid for, the shoe ends."""
+        async with self.lock:
+            table = self.table
+            if table is None or self.decisions != due:
+                return
+            action = table.default_action()
+            if action is not None:
+                await self._decide_locked(action, timed_out=True)
+            elif table.actor is None and not self.over(table):
+                self.shoe_ended = True
+                self.news.append("Nobody bid for the bank: the shoe ends.")
+
+    def refusal(self, action: Action, table: Engine) -> str:
+        """The error code of an action the engine refused."""
+        if table.actor is not None and action.seat != table.actor:
+            return "not_your_turn"
+        return "not_allowed"
+
+    async def _decide_locked(self, action: Action, *, timed_out: bool) -> None:
+        table = self.table
+        assert table is not None and self.shoe_id is not None
+        if self.shoe_ended:
+            raise BetError("not_allowed", "the shoe is over")
+        before = self.money(table)
+        try:
+            events = table.apply(action)
+        except self.errors as error:
+            raise BetError(self.refusal(action, table), str(error)) from None
+        after = self.money(table)
+        moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
+        try:
+            await self.db_write(
+                self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
+            )
+        except Exception:
+            log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
+            self.table = await self.db_write(self.rebuild, self.fair, self.shoe_id)
+            self.decisions = await self.db(lambda: len(self.chips.actions(self.shoe_id or 0)))
+            raise
+        self.decisions += 1
+        self.fault("after_decision")  # stored, not yet shown to anybody
+        self.news.extend(self.public(event, table) for event in events)
+        self.deadline = time.time() + self.timing.decision_seconds
+        self.emit_state()
+        self.wake.set()
+
+    def public(self, event: Any, table: Engine) -> str:
+        """An event in words for the whole table (a game hides what is face down)."""
+        return str(event.text)
+
+    # -- shoes -------------------------------------------------------------------------------
+
+    def fund_bots(self) -> None:
+        """Fund the table's bots (their chips come from the outside world, as a player's
+        welcome does); on the writer thread, touching only the database."""
+        stacks = self.chips.stacks(self.bots)
+        for name in self.bots:
+            short = BOT_BUY_IN - stacks[name]
+            if short > BOT_BUY_IN - self.minimum:  # below the table's minimum: top up
+                wallet = self.ledger.create_account(wallet_account(name))
+                self.ledger.deposit(wallet, short, ref=f"bot:{self.id}:{name}:{uuid.uuid4()}")
+                self.chips.buy_in(name, short)
+
+    def _seat(self, names: Sequence[str]) -> None:
+        for name in names:
+            if name not in self.players and len(self.players) < self.max_seats:
+                self.players.append(name)
+
+    def read_recovery(self) -> _Recovered:
+        """On the writer thread: who holds chips here, and the shoe a crash left, rebuilt
+        with its decisions (a shoe never dealt is set aside)."""
+        self.fund_bots()
+        found = _Recovered(players=self.chips.holders())
+        unfinished = self.shoes.unfinished()
+        if unfinished is None:
+            return found
+        shoe_id, fair = unfinished
+        seats = self.chips.seats(shoe_id)
+        if seats is None or not fair.sealed:
+            self.shoes.update(shoe_id, fair, finished=True)
+            found.notes.append("the shoe had not started: a new one is made")
+            return found
+        table = self.rebuild(fair, shoe_id)
+        decisions = len(self.chips.actions(shoe_id))
+        found.players = [s["name"] for s in seats] + found.players
+        found.shoe = (shoe_id, fair, table, decisions)
+        found.notes.append(f"shoe resumed after {decisions} decisions")
+        return found
+
+    async def recover(self) -> None:
+        """Seat again everybody with chips here, and resume the shoe in play."""
+        found = await self.db_write(self.read_recovery)
+        self._seat([*found.players, *self.bots])
+        if found.shoe is not None:
+            self.shoe_id, self.fair, self.table, self.decisions = found.shoe
+            # the players reconnect: the decision due waits a whole clock for them
+            self.grace_until = time.time() + self.timing.decision_seconds
+        for note in found.notes:
+            log.warning("table %s: %s", self.id, note)
+            self.news.append(note)
+
+    def rebuild(self, fair: FairShoe | None, shoe_id: int | None) -> Engine:
+        """Shoe ``shoe_id`` dealt again from its seeds with every decision stored."""
+        assert fair is not None and shoe_id is not None
+        seats = self.chips.seats(shoe_id)
+        if seats is None:
+            raise ValueError(f"shoe {shoe_id} was never dealt")
+        shoe = fair.shoe()
+        shoe.burn()  # as the shoe's settings say
+        table = self.new_engine([s["name"] for s in seats], [s["chips"] for s in seats], shoe)
+        for action, _ in self.chips.actions(shoe_id):
+            table.apply(action)
+        return table
+
+    def shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The finished shoes' records, every decision in them, for ``baccara verify``
+        (rebuilt from the database, so they outlive a restart), newest first."""
+        out = []
+        for shoe_id, fair in self.shoes.finished(limit):
+            if self.chips.seats(shoe_id) is None:
+                continue  # set aside before it was dealt
+            coups = self.coups(self.rebuild(fair, shoe_id))
+            if coups:
+                out.append(records.game_record(fair, coups))
+        return out
+
+    async def _ready(self) -> tuple[list[str], dict[str, int]]:
+        seated = list(self.players)
+        stacks = await self.db(self.chips.stacks, seated)
+        ready = [p for p in seated if p not in self.leaving and stacks[p] >= self.minimum]
+        return ready, stacks
+
+    def _playable(self, ready: list[str]) -> bool:
+        return len(ready) >= 2 and not all(
+            name in self.bots for name in ready
+        )  # bots never play alone
+
+    async def _new_shoe(self) -> bool:
+        """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
+        players seated when the seeds close."""
+        if self.bots:
+            await self.db_write(self.fund_bots)
+            self._seat(self.bots)
+        ready, _ = await self._ready()
+        if not self._playable(ready):
+            return False
+        self.fair = records.new_game_shoe(self.variant, self.shoe_settings)
+        self.shoe_id = await self.db_write(self.shoes.add, self.fair)
+        self.client_seeds = {}
+        self.phase = "shuffle"
+        self.deadline = time.time() + self.timing.seed_seconds
+        self.news.append("A new shoe: send your seeds to shuffle it.")
+        self.emit_state()
+        await asyncio.sleep(self.timing.seed_seconds)
+        ready, stacks = await self._ready()
+        if not self._playable(ready):  # set aside: never dealt
+            await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+            self.fair, self.shoe_id = None, None
+            await self._let_go()
+            return False
+        seats = [{"name": name, "chips": stacks[name]} for name in ready]
+        seeds = [self.client_seeds.get(name, name) for name in ready]  # no seed: the name
+        shoe = records.table_shoe(self.fair, seeds)  # seals the seeds
+        self.table = self.new_engine(ready, [stacks[name] for name in ready], shoe)
+        self.shoe_ended = False
+        await self.db_write(self._start, seats)
+        self.decisions = 0
+        await self._let_go()  # who left during the shuffle and was not dealt in
+        self.news.append(f"The shoe is shuffled, {len(ready)} players.")
+        return True
+
+    def _start(self, seats: list[dict[str, Any]]) -> None:
+        assert self.fair is not None and self.shoe_id is not None
+        self.shoes.update(self.shoe_id, self.fair)
+        self.chips.set_seats(self.shoe_id, seats)
+
+    async def _let_go(self) -> None:
+        """Cash out the players who asked to leave and are not in the shoe in play."""
+        playing = () if self.table is None else self.table.names
+        for name in sorted(self.leaving - set(playing)):
+            await self.db_write(self.chips.cash_out, name)
+            self.players.remove(name)
+            self.leaving.discard(name)
+            self.news.append(f"{name} leaves the table.")
+
+    async def _finish_shoe(self) -> None:
+        assert self.fair is not None and self.shoe_id is not None and self.table is not None
+        await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+        coups = self.coups(self.table)
+        if coups:
+            record = records.game_record(self.fair, coups)
+            self.records.append(record)
+            self.seq += 1
+            event = P.ShoeEnd(table=self.id, seq=self.seq, time=time.time(), record=record)
+            self.events.append((self.seq, text := event.model_dump_json()))
+            for listener in list(self.listeners):
+                listener.send_text(text)
+        self.table, self.fair, self.shoe_id = None, None, None
+        await self._let_go()
+        self.news.append("The shoe is finished.")
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Recover, then play shoes until stopped."""
+        await self.recover()
+        while not self.stopping:
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # keep the table alive
+                log.exception("table %s: step failed", self.id)
+                await asyncio.sleep(1.0)
+
+    async def step(self) -> None:
+        """Start a shoe, or wait for the decision due and take the house's rule at the end."""
+        table = self.table
+        if table is None or self.over(table) or self.shoe_ended:
+            if table is not None:
+                await self._finish_shoe()
+            self.phase = "waiting"
+            if not await self._new_shoe():
+                await self._sleep(1.0)
+                return
+            table = self.table
+            assert table is not None
+        settled = len(self.coups(table))
+        bot = self.bot_action(table)
+        if bot is not None:
+            self.emit_state()
+            await asyncio.sleep(self.timing.bot_seconds)
+            with contextlib.suppress(BetError):
+                await self._decide(bot, timed_out=False)
+        elif (house := self.house_action(table)) is not None:
+            with contextlib.suppress(BetError):
+                await self._decide(house, timed_out=True)
+        else:
+            await self._wait(table)
+        if len(self.coups(table)) != settled:  # a coup was settled: its result shows
+            await asyncio.sleep(self.timing.result_seconds)
+
+    async def _wait(self, table: Engine) -> None:
+        """Wait for the decision due (the whole clock; none for an absent player), then
+        take the house's rule."""
+        seat = table.actor
+        if seat is not None and not self.present(table.names[seat]):
+            self.deadline = time.time()
+        elif self.deadline < time.time():
+            self.deadline = time.time() + self.timing.decision_seconds
+        self.emit_state()
+        due, waiting_on = self.decisions, self.deadline
+        while self.decisions == due and time.time() < waiting_on and not self.stopping:
+            await self._sleep(waiting_on - time.time())
+        if self.decisions == due and not self.stopping:
+            with contextlib.suppress(BetError):
+                await self._default(due)
+
+    async def _sleep(self, seconds: float) -> None:
+        self.wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wake.wait(), max(0.0, seconds))

@@ -1,0 +1,216 @@
+"""Baccarat Banque online: players at a real server process, the bank auctioned, the money
+on the ledger.
+
+The script: at each auction two players raise in steps of 10.00 up to their limits (so
+the one with the higher limit takes the bank, the other having seen every bid and
+raised); punters stake on the left or the right tableau; a punter stands on 5, the
+banker stands; a banker retires after two coups, so the bank goes to auction again.
+One player goes silent for a while and the clock sits him out. The ledger's invariants
+hold, no money appears or disappears, bad input changes nothing, and the shoe's record
+verifies with every decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.support.harness import Player, ServerProcess
+
+from baccara.db.books import HOUSE
+from baccara.db.chips import Chips
+from baccara.db.ledger import Ledger, wallet_account
+from baccara.server.app import ServerConfig
+from baccara.server.banque import banque_pot
+from baccara.server.players import money_state
+from baccara.skill.banque import BanqueTable, Phase
+from baccara.skill.bots import banque_bot_action, banque_bot_bid
+from baccara.skill.replay import verify
+
+WELCOME = 100_000
+BUY_IN = 30_000
+LIMITS = {"bq_ann": 6_000, "bq_bob": 9_000}  # how far each raises at an auction
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    config = ServerConfig(
+        database_url=database_url,
+        tables=("b1=banque",),
+        decks=1,
+        welcome=WELCOME,
+        decision_seconds=1.5,
+        seed_seconds=1.0,
+        result_seconds=0.05,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        yield process
+
+
+def _choose(
+    state: dict[str, Any], me: str, coups_banked: int, retired: set[str]
+) -> dict[str, Any] | None:
+    """The script: what ``me`` sends now (a banker who retired bids no more)."""
+    if state["phase"] == "auction" and me in state["in_shoe"] and me not in retired:
+        best = max(state["bids"].values(), default=0)
+        if state["bids"].get(me) == best and best:
+            return None  # holding the best bid
+        amount = state["next_bid"] + 999 if best else state["next_bid"]
+        return (
+            {"type": "act", "action": "bid", "amount": amount}
+            if me in LIMITS and (amount <= LIMITS[me])
+            else None
+        )
+    if state["banker"] == me and state["can_retire"] and coups_banked >= 2:
+        retired.add(me)
+        return {"type": "act", "action": "retire"}
+    if state["to_act"] != me:
+        return None
+    choices = state["choices"]
+    if "stake" in choices:
+        room = state["bank"] - sum(sum(s.values()) for s in state["stakes"].values())
+        side = "L" if me != "bq_cy" else "R"
+        return {"type": "act", "action": "stake", "amount": min(2_000, room), "tableau": side}
+    if "draw" in choices:
+        return {"type": "act", "action": "stand"}
+    if "banker_draw" in choices:
+        return {"type": "act", "action": "banker_stand"}
+    return None
+
+
+def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
+    names = ("bq_ann", "bq_bob", "bq_cy")
+    players = {name: Player(server, name) for name in names}
+
+    async def scenario() -> dict[str, Any]:
+        try:
+            return await play()
+        finally:
+            for player in players.values():
+                with contextlib.suppress(Exception):
+                    await player.close()
+
+    async def play() -> dict[str, Any]:
+        for player in players.values():
+            await player.register()
+            await player.join("b1", first="banque")
+        ann, bob = players["bq_ann"], players["bq_bob"]
+        await ann.send({"type": "act", "action": "bid", "amount": 5_000})
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "not_your_turn"
+        for player in players.values():
+            await player.send({"type": "sit", "buy_in": BUY_IN})
+        await ann.expect(lambda m: m["type"] == "banque" and m["phase"] == "shuffle")
+        for name, player in players.items():
+            await player.send({"type": "seed", "seed": f"seed of {name}"})
+        auction = await ann.expect(lambda m: m["type"] == "banque" and m["phase"] == "auction")
+        assert auction["next_bid"] == 1_000 and auction["bids"] == {}
+        # bad input at the auction: a bid under the least, a stake, a retire, a bad tableau
+        await bob.send({"type": "act", "action": "bid", "amount": 999})
+        refused = await bob.expect(lambda m: m["type"] == "error")
+        assert refused["code"] == "not_allowed" and "10.00" in refused["message"]
+        await bob.send({"type": "act", "action": "retire"})
+        assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "not_allowed"
+        await bob.send({"type": "act", "action": "stake", "amount": 100, "tableau": "Q"})
+        assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "bad_tableau"
+        await bob.send({"type": "act", "action": "bid", "amount": BUY_IN + 1})
+        over = await bob.expect(lambda m: m["type"] == "error")
+        assert over["code"] == "not_allowed" and "300.00" in over["message"], over
+        seen: list[dict[str, Any]] = []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 150
+        silent_until, banker, since = 0.0, None, 0
+        retired: set[str] = set()
+        record: dict[str, Any] | None = None
+        checked_low_bid = False
+        state: dict[str, Any] | None = auction  # the bad input changed nothing: bid on it
+        while loop.time() < deadline:
+            if state is None:
+                state = await ann.expect(lambda m: m["type"] in ("banque", "shoe_end"), 30)
+            if state["type"] == "shoe_end":
+                record = state["record"]
+                break
+            seen.append(state)
+            if state["banker"] != banker:  # a new banker: his coups count from here
+                banker, since = state["banker"], len(state["history"])
+            if state["phase"] == "auction" and state["bids"] and not checked_low_bid:
+                best = max(state["bids"].values())
+                await players["bq_cy"].send({"type": "act", "action": "bid", "amount": best})
+                low = await players["bq_cy"].expect(lambda m: m["type"] == "error")
+                assert low["code"] == "not_allowed" and "must beat" in low["message"]
+                checked_low_bid = True
+            if len(seen) == 12:
+                silent_until = loop.time() + 3  # cy says nothing for a while
+            for name, player in players.items():
+                if name == "bq_cy" and loop.time() < silent_until:
+                    continue
+                message = _choose(state, name, len(state["history"]) - since, retired)
+                if message is not None:
+                    await player.send(message)
+            state = None
+        hands = [m for p in players.values() for m in p.inbox if m["type"] == "banque_hand"]
+        return {"seen": seen, "record": record, "hands": hands}
+
+    got = asyncio.run(asyncio.wait_for(scenario(), 180))
+    seen, record = got["seen"], got["record"]
+    lobby = httpx.get(f"{server.url}/api/tables").json()
+    assert [(t["id"], t["game"], t["seated"]) for t in lobby] == [("b1", "banque", 3)]
+    news = " ".join(" ".join(state["news"]) for state in seen)
+    assert "bq_bob takes the bank for" in news, news[-2000:]  # the higher limit wins
+    assert "bq_ann bids" in news and "bq_bob bids" in news  # each saw the other's bid
+    assert "retired" in news  # the banker gave the bank up: a new auction
+    assert "sits out" in news  # the silent punter, by the clock
+    # face down: the public state shows at most the third cards of an unsettled hand
+    playing = [s for s in seen if s["phase"] in ("punter", "banker")]
+    assert playing and all(
+        s["hidden"][k] + len(s["cards"][k]) <= 3 and len(s["cards"][k]) in (0, 1, 2, 3)
+        for s in playing
+        for k in "LRB"
+    )
+    assert all(set(m["cards"]) <= {"L", "R", "B"} and m["cards"] for m in got["hands"])
+    lasts = [s["last"] for s in seen if s["last"]]
+    assert lasts and all(set(c["result"].values()) <= {"P", "B", "T"} for c in lasts)
+    assert record is not None and record["version"] == 2
+    assert record["client_seeds"] == [f"seed of {n}" for n in names]
+    result = verify(record)
+    assert result.ok, result.problems
+    assert result.coups_checked == len(record["coups"]) >= 3
+    assert httpx.get(f"{server.url}/api/tables/b1/shoes").json()[0] == record
+    book = Ledger.connect(server.config.database_url)
+    try:
+        assert book.check_invariants() == []
+        wallets = sum(book.balance(book.create_account(wallet_account(n))) for n in names)
+        stacks = Chips(book, "b1").stacks(names)
+        house = book.balance(book.create_account(HOUSE))
+        assert wallets + sum(stacks.values()) + house == WELCOME * 3
+    finally:
+        book.engine.dispose()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_money_on_a_banque_table_is_conserved_at_every_decision(seed: int) -> None:
+    """The runner mirrors the engine's money to the ledger after each decision: the
+    chips, the pot (`banque_pot`) and the house always add up to what was brought, a
+    natural settled in the middle of a coup included (it once counted its stakes twice)."""
+    rng = random.Random(seed)
+    table = BanqueTable(names=("A", "B", "C"), bankrolls=(40_000, 30_000, 20_000), seed=seed)
+    total = 90_000
+    decisions = 0
+    while table.phase is not Phase.OVER and decisions < 400:
+        if table.phase is Phase.AUCTION:
+            bid = next((a for s in range(3) if (a := banque_bot_bid(table, s, 15_000))), 0)
+            if bid:
+                seat = next(s for s in range(3) if banque_bot_bid(table, s, 15_000) == bid)
+                table.bid(seat, bid)
+            else:
+                table.close_auction()
+        else:
+            table.apply(banque_bot_action(table, rng))
+        decisions += 1
+        assert sum(money_state(table, banque_pot(table)).values()) == total, table.log[-1]
+    assert table.phase is Phase.OVER

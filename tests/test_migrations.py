@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic import command as migration
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Engine
 from tests.support import schema_v0
@@ -25,10 +27,10 @@ from baccara.cli import main
 from baccara.coup import Coup
 from baccara.db import engine as db_engine
 from baccara.db.books import check_invariants
-from baccara.db.engine import make_engine, resolve_url
+from baccara.db.engine import make_engine, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.db.migrate import MigrationError, current, head, upgrade
-from baccara.db.schema import metadata
+from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
+from baccara.db.schema import metadata, online_shoes, skill_actions
 from baccara.db.store import Store, seat_account
 from baccara.server.auth import Auth
 
@@ -98,6 +100,79 @@ def test_old_database_upgrades_with_nothing_lost(database_url: str) -> None:
         assert check_invariants(conn) == []
     with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
         conn.execute(sa.text("UPDATE table_entries SET amount = 1"))
+    _add_decision(engine, seq=1)
+    _decisions_are_append_only(engine)
+    engine.dispose()
+
+
+def _upgrade_to(engine: Engine, revision: str) -> None:
+    """Migrate to ``revision`` only (an older baccara's head), as `upgrade` migrates."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with writing(engine) as conn:
+        config.attributes["connection"] = conn
+        migration.upgrade(config, revision)
+
+
+def _add_decision(engine: Engine, seq: int) -> None:
+    """A decision of a players' shoe, as `baccara.db.chips.Chips.record` stores one."""
+    with writing(engine) as conn:
+        shoe = conn.execute(sa.select(sa.func.max(online_shoes.c.id))).scalar()
+        if shoe is None or seq == 1:
+            shoe = conn.execute(
+                online_shoes.insert().values(
+                    table_id="c1",
+                    server_seed="ab" * 32,
+                    rules={"decks": 6},
+                    client_seeds=[],
+                    sealed=True,
+                    finished=False,
+                    seats=[{"name": "ann", "stack": 20_000}],
+                )
+            ).inserted_primary_key[0]
+        conn.execute(
+            skill_actions.insert().values(
+                shoe_id=shoe, seq=seq, seat=1, action="banco", amount=500, timed_out=False
+            )
+        )
+
+
+def _decisions(engine: Engine) -> list[dict[str, Any]]:
+    with engine.connect() as conn:
+        query = sa.select(skill_actions).order_by(skill_actions.c.id)
+        return [dict(row) for row in conn.execute(query).mappings()]
+
+
+def _decisions_are_append_only(engine: Engine) -> None:
+    """The database refuses to change or delete a stored decision (and still adds one)."""
+    before = _decisions(engine)
+    assert before  # the triggers are per row: a table with rows shows them
+    for statement in (
+        "UPDATE skill_actions SET amount = 1",
+        "UPDATE skill_actions SET timed_out = NOT timed_out",
+        "DELETE FROM skill_actions",
+    ):
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+            conn.execute(sa.text(statement))
+    assert _decisions(engine) == before
+    _add_decision(engine, seq=len(before) + 1)
+    assert len(_decisions(engine)) == len(before) + 1
+
+
+def test_decisions_stored_before_they_were_append_only_upgrade(database_url: str) -> None:
+    """A database at revision 0002 (the players' games, no triggers on their decisions)
+    keeps its decisions and refuses their changes after the upgrade."""
+    engine = make_engine(database_url)
+    _upgrade_to(engine, "0002")
+    assert current(engine) == "0002"
+    _add_decision(engine, seq=1)
+    _add_decision(engine, seq=2)
+    stored = _decisions(engine)
+    assert upgrade(engine) == ("0002", head())
+    assert _decisions(engine) == stored
+    _decisions_are_append_only(engine)
+    with engine.connect() as conn:
+        assert check_invariants(conn) == []
     engine.dispose()
 
 
@@ -158,6 +233,8 @@ def test_fresh_database_gets_the_head_revision_and_the_schema(database_url: str)
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
         assert differences == []
         assert check_invariants(conn) == []
+    _add_decision(engine, seq=1)
+    _decisions_are_append_only(engine)
     engine.dispose()
 
 

@@ -26,7 +26,7 @@ import httpx
 from baccara.server.app import ServerConfig
 from baccara.server.protocol import SERVER
 
-__all__ = ["Player", "ServerProcess", "free_port"]
+__all__ = ["CrashPoints", "InjectedFault", "Player", "ServerProcess", "free_port"]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -197,9 +197,15 @@ class Player:
             self.ws = None
 
 
+class InjectedFault(RuntimeError):
+    """What `CrashPoints` raises at ``BACCARA_FAIL_AT`` (a write that fails, say)."""
+
+
 class CrashPoints:
     """The crash tests' fault hook: ``BACCARA_CRASH_AT=name`` SIGKILLs the server the
-    ``BACCARA_CRASH_AFTER``-th (default 1st) time it reaches the point ``name``.
+    ``BACCARA_CRASH_AFTER``-th (default 1st) time it reaches the point ``name``;
+    ``BACCARA_FAIL_AT=name`` raises `InjectedFault` there instead, the first
+    ``BACCARA_FAIL_TIMES`` (default 1; -1: every) times it is reached.
 
     Points: ``after_debit`` (bet committed, reply not sent), ``bet_debited`` (inside
     the bet transaction), ``settling`` (inside the settlement transaction),
@@ -210,8 +216,14 @@ class CrashPoints:
         self.target = os.environ.get("BACCARA_CRASH_AT")
         self.after = int(os.environ.get("BACCARA_CRASH_AFTER", "1"))
         self.hits = 0
+        self.fail_at = os.environ.get("BACCARA_FAIL_AT")
+        self.fail_times = int(os.environ.get("BACCARA_FAIL_TIMES", "1"))
+        self.failed = 0
 
     def __call__(self, name: str) -> None:
+        if name == self.fail_at and (self.fail_times < 0 or self.failed < self.fail_times):
+            self.failed += 1
+            raise InjectedFault(f"injected failure {self.failed} at {name}")
         if name != self.target:
             return
         self.hits += 1

@@ -2,7 +2,8 @@
 
 The tables are created and changed only by the Alembic migrations
 (``baccara/db/migrations``, applied by `baccara.db.migrate.upgrade`), which also add
-the triggers that make ``table_entries`` and ``table_events`` append-only. This
+the triggers that make ``table_entries``, ``table_events`` and ``skill_actions``
+append-only (`APPEND_ONLY`). This
 module is the schema as the code sees it; a test checks that it matches the head
 revision.
 
@@ -46,7 +47,7 @@ __all__ = [
     "web_sessions",
 ]
 
-APPEND_ONLY = ("table_entries", "table_events")
+APPEND_ONLY = ("table_entries", "table_events", "skill_actions")
 """Tables whose rows the database refuses to update or delete (triggers)."""
 
 metadata = sa.MetaData()

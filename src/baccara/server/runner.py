@@ -10,7 +10,10 @@ bets and one per settlement, and the layout at the close is the ledger's. Shoes 
 exactly the coups the shoe holds.
 
 Start-up recovery policy: a round whose betting had closed is dealt from its stored
-shoe and settled; a round still open is voided and every bet refunded.
+shoe and settled; a round still open is voided and every bet refunded. No round opens
+while another is unsettled: a settlement that fails to be stored is retried with a
+back-off (`baccara.server.retry`), the table closed if it keeps failing; a round that
+fails otherwise is finished by the same recovery, in place, before the next one.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -37,6 +40,7 @@ from baccara.fair import FairShoe
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.auth import User
+from baccara.server.retry import until_done
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeSettings
@@ -68,6 +72,8 @@ class Timing:
     card_seconds: float = 0.7
     result_seconds: float = 4.0
     squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
+    retry_seconds: float = 0.05  # a failed settlement's (or recovery's) first back-off
+    retry_max_seconds: float = 5.0  # the longest back-off, doubling (the table closed by then)
 
 
 class Listener:
@@ -255,9 +261,42 @@ class TableRunner:
                 await self.play_round()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # keep the table alive; the next round starts clean
+            except Exception:  # the round is finished as a restart would, before the next
                 log.exception("table %s: round failed", self.id)
+                self.phase = "closed"
+                await self._until_done("the table's recovery", self._recover_in_place)
                 await asyncio.sleep(1.0)
+
+    async def _recover_in_place(self) -> None:
+        """Rebuild the engine from the database as a restart does: a round whose betting
+        had closed is dealt from its stored shoe and settled, an open one voided."""
+        self.table = Table(variant=self.variant, settings=self.settings)
+        self.fair, self.shoe_id, self.squeezing = None, None, None
+        for note in await self.db_write(self.recover):
+            log.warning("table %s: %s", self.id, note)
+            self.emit(P.Notice, text=note)
+
+    async def _until_done(self, what: str, work: Callable[[], Awaitable[_T]]) -> _T:
+        """``work`` retried until done (`until_done`): if it keeps failing, the table
+        closes, with a notice to the players, and reopens when it is done."""
+        before = self.phase
+
+        def stuck() -> None:
+            self.phase = "closed"
+            self.emit(P.Notice, text=f"the table is closed: {what} failed; retrying until done")
+
+        def unstuck() -> None:
+            self.phase = before
+            self.emit(P.Notice, text=f"{what} done: the table reopens")
+
+        return await until_done(
+            work,
+            what=f"table {self.id}: {what}",
+            stuck=stuck,
+            unstuck=unstuck,
+            first=self.timing.retry_seconds,
+            longest=self.timing.retry_max_seconds,
+        )
 
     async def play_round(self) -> None:
         """One round: bets, no more bets, the deal card by card, settlement."""
@@ -318,9 +357,15 @@ class TableRunner:
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # the third card is out (and sent)
         settled = self.table.settle()
-        await self.db_write(
-            self.ledger.settle_round, self.round_id, coup, self.variant.name, self.returns(settled)
+        store = partial(  # stored before anything else happens at this table
+            self.db_write,
+            self.ledger.settle_round,
+            self.round_id,
+            coup,
+            self.variant.name,
+            self.returns(settled),
         )
+        await self._until_done(f"round {self.round_number}'s settlement", store)
         await self._announce(coup, settled)
         self.table.log.clear()  # the round is in the database; a server runs for months
         if self.table.phase is Phase.SHOE_CHANGE:

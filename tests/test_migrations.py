@@ -138,8 +138,10 @@ def _add_decision(engine: Engine, seq: int) -> None:
 
 
 def _decisions(engine: Engine) -> list[dict[str, Any]]:
+    """The stored decisions, in the columns of revision 0002 (later ones add columns)."""
+    columns = [c for c in skill_actions.c if c.name != "tableau"]
     with engine.connect() as conn:
-        query = sa.select(skill_actions).order_by(skill_actions.c.id)
+        query = sa.select(*columns).order_by(skill_actions.c.id)
         return [dict(row) for row in conn.execute(query).mappings()]
 
 

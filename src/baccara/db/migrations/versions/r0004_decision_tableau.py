@@ -4,8 +4,8 @@ At a Banque table a punter stakes on the left or the right tableau; the decision
 keeps which (``L`` or ``R``; null for every other decision and at Chemin de Fer), so a
 restarted server replays the shoe exactly.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2026-11-24
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -226,7 +226,7 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
             **self.state(),
             banker=None if table.banker is None else names[table.banker],
             bank=table.bank,
-            choices=list(_CHOICES.get(table.phase, [])),
+            **self.labelled(list(_CHOICES.get(table.phase, [])), "retire"),
             bids={names[seat]: amount for seat, amount in table.bids.items()},
             next_bid=None
             if table.phase is not Phase.AUCTION

@@ -164,7 +164,7 @@ class CheminRunner(PlayersRunner[CheminTable]):
             **self.state(),
             banker=table.names[table.banker],
             bank=table.bank,
-            choices=_choices(table),
+            **self.labelled(_choices(table)),
             stakes={table.names[s]: a for s, a in table.stakes.items()},
             punter=table.names[table.player_seat]
             if dealt and table.player_seat is not None

@@ -207,6 +207,11 @@ class PlayersRunner(Generic[Engine]):
         """Run a database write on the writer thread."""
         return await self.batcher.call(fn, *args)
 
+    @staticmethod
+    def labelled(choices: list[str], *more: str) -> dict[str, Any]:
+        """``choices`` and the words their buttons (and ``more``'s) say, for a view."""
+        return {"choices": choices, "labels": {c: Act(c).label for c in (*choices, *more)}}
+
     def emit_state(self) -> None:
         """Log the table's state as an event and send it to every listener; whoever holds
         a hand in play gets it privately."""

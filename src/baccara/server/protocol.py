@@ -262,6 +262,7 @@ class PlayersState(Event):
     bank: int
     to_act: str | None
     choices: list[str]
+    labels: dict[str, str] = {}  # what each choice's button says
     deadline: float | None
     news: list[str]
     history: list[dict[str, JsonValue]] = []

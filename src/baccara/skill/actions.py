@@ -9,6 +9,8 @@ out. A server keeps its clock and applies the default when it rings.
 Action(act=<Act.STAKE: 'stake'>, seat=2, amount=1000, tableau=None, reason='')
 >>> Action.parse({"act": "draw", "seat": 1}).act.word
 'draws'
+>>> Act.PASS_BANK.label
+'Pass the bank'
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ class Act(StrEnum):
         """The act in a few words (``'draws'``, ``'passes the bank'``)."""
         return _WORDS[self]
 
+    @property
+    def label(self) -> str:
+        """The act as a button says it (``'Draw'``, ``'Pass the bank'``)."""
+        return _LABELS[self]
+
 
 _WORDS = {
     Act.OPEN_BANK: "sets the bank",
@@ -59,6 +66,22 @@ _WORDS = {
     Act.BID: "bids",
     Act.CLOSE_AUCTION: "closes the auction",
     Act.RETIRE: "retires",
+}
+
+
+_LABELS = {
+    Act.OPEN_BANK: "Set the bank",
+    Act.PASS_BANK: "Pass the bank",
+    Act.KEEP_BANK: "Keep the bank",
+    Act.STAKE: "Stake",
+    Act.BANCO: "Banco",
+    Act.DRAW: "Draw",
+    Act.STAND: "Stand",
+    Act.BANKER_DRAW: "Draw",
+    Act.BANKER_STAND: "Stand",
+    Act.BID: "Bid",
+    Act.CLOSE_AUCTION: "Close the auction",
+    Act.RETIRE: "Retire from the bank",
 }
 
 

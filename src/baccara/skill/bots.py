@@ -1,6 +1,7 @@
 """Bots for the players' games: the equilibrium's play at the free choices, plain sense
-with the money (a bank a quarter of the chips, a stake a third of the bank, banco now
-and then), so that one person can play with a full table.
+with the money (a bank a twentieth of the chips, kept while it is at most a quarter of
+them, a stake a third of the bank, banco now and then and banco suivi always), so that
+one person can play a whole shoe with a full table, at the terminal or online.
 
 At a Banque auction a bot bids up to a budget reasoned from the solver: the bank earns
 the equilibrium's value (about 0.87% of every stake) on each coup, so a bot risks the
@@ -14,7 +15,7 @@ takes the bank.
 >>> table = CheminTable(names=("Ann", "Bot"), bankrolls=(10_000,) * 2,
 ...     shoe=Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9))
 >>> chemin_bot_action(table, random.Random(1))
-Action(act=<Act.OPEN_BANK: 'open_bank'>, seat=0, amount=2500, tableau=None, reason='')
+Action(act=<Act.OPEN_BANK: 'open_bank'>, seat=0, amount=500, tableau=None, reason='')
 """
 
 from __future__ import annotations
@@ -48,16 +49,16 @@ def chemin_bot_action(table: CheminTable, rng: random.Random) -> Action:
         raise ValueError("nobody has to decide now")
     chips = table.bankrolls[seat]
     if table.phase is Phase.BANK:
-        amount = max(table.minimum, _round_down(chips // 4))
+        amount = max(table.minimum, _round_down(chips // 20))
         if amount > chips:
             return Action(act=Act.PASS_BANK, seat=seat)
         return Action(act=Act.OPEN_BANK, seat=seat, amount=amount)
     if table.phase is Phase.AFTER:
-        keep = table.bank <= chips and rng.random() < 0.6
+        keep = table.bank <= chips // 4  # while the bank is a modest share of its means
         return Action(act=Act.KEEP_BANK if keep else Act.PASS_BANK, seat=seat)
     if table.phase is Phase.STAKES:
-        if table.can_banco(seat) and rng.random() < 0.25:
-            return Action(act=Act.BANCO, seat=seat)
+        if table.can_banco(seat) and (seat == table.suivi or rng.random() < 0.25):
+            return Action(act=Act.BANCO, seat=seat)  # banco suivi: the last banco's loser
         open_part = table.bank - table.covered
         amount = min(chips, open_part, _round_down(max(table.bank // 3, table.minimum)))
         return Action(act=Act.STAKE, seat=seat, amount=max(0, amount))

@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from baccara.money import format_money
 from baccara.skill import tableaux
 from baccara.skill.advice import banker_advice, punter_advice
+from baccara.skill.bots import chemin_bot_action
 from baccara.skill.chemin import CheminError, CheminTable, CoupSettled, Phase
 from baccara.tui.prompts import (
     Ask,
@@ -38,7 +39,7 @@ from baccara.tui.prompts import (
 )
 from baccara.variants import Variant
 
-__all__ = ["chemin_banker_advice", "chemin_punter_advice", "chemin_status", "play_chemin"]
+__all__ = ["chemin_status", "play_chemin"]
 
 _DRAW_STAND = [("d", "draw"), ("s", "stand")]
 
@@ -46,20 +47,6 @@ _DRAW_STAND = [("d", "draw"), ("s", "stand")]
 def terms(variant: Variant) -> str:
     """The decks and the commission, in words."""
     return f"{variant.decks} decks, {float(variant.commission * 100):g}% commission"
-
-
-def chemin_punter_advice(table: CheminTable) -> tuple[float, str]:
-    """The equilibrium's drawing probability for the punter on 5, and why: the rule, the
-    equilibrium's play and what drawing and standing are each worth (`Advice.values`)."""
-    advice = punter_advice(table)
-    return advice.draw, advice.text
-
-
-def chemin_banker_advice(table: CheminTable) -> tuple[float, str]:
-    """The equilibrium's drawing probability for the banker in this cell, and why (the
-    rule, the equilibrium's play and what each choice is worth)."""
-    advice = banker_advice(table)
-    return advice.draw, advice.text
 
 
 def chemin_status(table: CheminTable) -> str:
@@ -169,7 +156,6 @@ def play_chemin(
     p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
     p.status = lambda: chemin_status(table)
     start = sum(table.bankrolls)
-    opening = dict.fromkeys(range(len(names)), 0)
     played = 0
     seen = 0
     p.say(
@@ -187,17 +173,13 @@ def play_chemin(
                     words=[("p", "pass")],
                 )
                 amount = 0 if answer == "pass" else int(answer)
+                if amount and table.can_open_bank(amount):
+                    table.open_bank(amount)
+                else:
+                    table.pass_bank()
             else:
-                amount = min(
-                    table.bankrolls[banker], max(table.minimum, table.bankrolls[banker] // 20)
-                )
-            if amount and table.can_open_bank(amount):
-                table.open_bank(amount)
-                opening[banker] = amount
-            else:
-                table.pass_bank()
+                table.apply(chemin_bot_action(table, rng))
         elif table.phase is Phase.AFTER:
-            keep = table.bank < 4 * max(opening[banker], 1)
             if human[banker]:
                 keep = (
                     p.choose(
@@ -207,44 +189,43 @@ def play_chemin(
                     )
                     == "keep"
                 )
-            table.keep_bank() if keep else table.pass_bank()
+                table.keep_bank() if keep else table.pass_bank()
+            else:
+                table.apply(chemin_bot_action(table, rng))
         elif table.phase is Phase.STAKES:
             seat = table.to_act
             assert seat is not None
             if human[seat]:
                 _human_stake(p, table, seat)
-            elif table.can_banco(seat) and (seat == table.suivi or rng.random() < 0.25):
-                table.banco(seat)
             else:
-                open_part = table.bank - table.covered
-                table.stake(seat, min(open_part, table.bankrolls[seat], max(1, table.bank // 3)))
+                table.apply(chemin_bot_action(table, rng))
         elif table.phase is Phase.PUNTER:
             seat = table.player_seat
             assert seat is not None
-            chance, why = chemin_punter_advice(table)
+            why = punter_advice(table).text
             if human[seat]:
                 p.say(f"{names[seat]}, you hold {' '.join(map(str, table.punter_cards))}: 5.")
                 if teach:
                     p.say(why)
                 draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+                table.draw() if draws else table.stand()
             else:
-                draws = rng.random() < chance
                 if teach:
                     p.say(why)
-            table.draw() if draws else table.stand()
+                table.apply(chemin_bot_action(table, rng))
         elif table.phase is Phase.BANKER:
-            chance, why = chemin_banker_advice(table)
+            why = banker_advice(table).text
             if human[banker]:
                 cards = " ".join(map(str, table.banker_cards))
                 p.say(f"{names[banker]}, you hold {cards}: {table.banker_total}.")
                 if teach:
                     p.say(why)
                 draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
+                table.banker_draw() if draws else table.banker_stand()
             else:
-                draws = rng.random() < chance
                 if teach:
                     p.say(why)
-            table.banker_draw() if draws else table.banker_stand()
+                table.apply(chemin_bot_action(table, rng))
         for event in table.log[seen:]:
             p.say(event.text)
             if isinstance(event, CoupSettled):

@@ -14,14 +14,12 @@ injected, so a whole shoe can be played by bots alone:
 from __future__ import annotations
 
 from baccara.tui.banque import play_banque
-from baccara.tui.chemin import chemin_banker_advice, chemin_punter_advice, play_chemin
+from baccara.tui.chemin import play_chemin
 from baccara.tui.prompts import GameResult, Quit
 
 __all__ = [
     "GameResult",
     "Quit",
-    "chemin_banker_advice",
-    "chemin_punter_advice",
     "play_banque",
     "play_chemin",
 ]

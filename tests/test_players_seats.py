@@ -26,13 +26,13 @@ from baccara.server.app import ServerConfig
 WELCOME = 100_000
 
 
-def _config(tmp_path: Path, seed_seconds: float) -> ServerConfig:
+def _config(tmp_path: Path, seed_seconds: float, decision_seconds: float = 5.0) -> ServerConfig:
     return ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'seats.db'}",
         tables=("c1=chemin-de-fer",),
         decks=1,
         welcome=WELCOME,
-        decision_seconds=5.0,
+        decision_seconds=decision_seconds,
         seed_seconds=seed_seconds,
         result_seconds=0.02,
     )
@@ -123,3 +123,35 @@ def test_a_player_who_leaves_during_the_shuffle_is_not_dealt_in(tmp_path: Path) 
         wallets, stacks, problems = _balances(config.database_url, names)
     assert problems == []
     assert wallets["shuf_cy"] == WELCOME and stacks["shuf_cy"] == 0  # every chip back
+
+
+def test_a_decision_after_the_clock_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The first banker says nothing: the clock passes the bank for him (the house's
+    rule); his late "set the bank" gets ``too_late`` and the bank stays passed."""
+    config = _config(tmp_path, seed_seconds=0.5, decision_seconds=1.0)
+    names = ("late_ann", "late_bob")
+    with ServerProcess(config, log=tmp_path / "server.log") as process:
+        players = {name: Player(process, name) for name in names}
+
+        async def play() -> tuple[dict[str, Any], dict[str, Any]]:
+            try:
+                for player in players.values():
+                    await player.register()
+                    await player.join("c1", first="chemin")
+                    await player.send({"type": "sit", "buy_in": 20_000})
+                ann = players["late_ann"]
+                await ann.expect(lambda m: m["type"] == "chemin" and m["to_act"] == "late_ann")
+                passed = await ann.expect(
+                    lambda m: m["type"] == "chemin" and m["to_act"] == "late_bob"
+                )
+                await ann.send({"type": "act", "action": "open_bank", "amount": 5_000})
+                return passed, await ann.expect(lambda m: m["type"] == "error")
+            finally:
+                await _close(*players.values())
+
+        passed, refused = asyncio.run(asyncio.wait_for(play(), 60))
+    assert passed["phase"] == "bank" and passed["chips"]["late_ann"] == 20_000
+    assert any("late_ann" in line and "pass" in line for line in passed["news"]), passed["news"]
+    assert refused["code"] == "too_late" and "clock" in refused["message"]
+    _, stacks, problems = _balances(config.database_url, names)
+    assert problems == [] and stacks["late_ann"] == stacks["late_bob"] == 20_000

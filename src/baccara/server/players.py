@@ -29,19 +29,25 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import partial
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from baccara.db.chips import HOUSE_KEY, POT, Chips
+from baccara.db.chips import Chips
 from baccara.db.ledger import BetError, Ledger, wallet_account
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
 from baccara.server.auth import User
+from baccara.server.game_table import (
+    BOT_BUY_IN,
+    Engine,
+    GameTable,
+    PlayersTiming,
+    Recovered,
+    money_state,
+)
 from baccara.server.runner import Fault, Listener, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
@@ -50,62 +56,10 @@ from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.variants import Variant
 
-__all__ = ["BOT_BUY_IN", "GameTable", "PlayersRunner", "PlayersTiming", "money_state"]
+__all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
-
-BOT_BUY_IN = 100_000
-"""A bot's chips when it sits down (and again when it runs short)."""
-
-
-class GameTable(Protocol):
-    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`)."""
-
-    @property
-    def names(self) -> Sequence[str]: ...
-    @property
-    def bankrolls(self) -> Sequence[int]: ...
-    @property
-    def house(self) -> int: ...
-    @property
-    def log(self) -> Sequence[Any]: ...
-    @property
-    def phase(self) -> StrEnum: ...
-    @property
-    def actor(self) -> int | None: ...
-    def apply(self, action: Action) -> tuple[Any, ...]: ...
-    def default_action(self) -> Action | None: ...
-
-
-Engine = TypeVar("Engine", bound=GameTable)
-
-
-def money_state(table: GameTable, pot: int) -> dict[str, int]:
-    """Where a players' table's money is: each seat's chips, the ``pot`` on the felt (the
-    bank and the stakes at risk) and the house's commission, keyed as
-    `baccara.db.chips.Chips.record` posts it."""
-    state = dict(zip(table.names, table.bankrolls, strict=True))
-    return {**state, POT: pot, HOUSE_KEY: table.house}
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayersTiming:
-    """How long each part lasts, in seconds."""
-
-    decision_seconds: float = 20.0
-    seed_seconds: float = 8.0  # between a shoe's commitment and its shuffle
-    result_seconds: float = 3.0
-    bot_seconds: float = 1.0  # how long a bot thinks
-
-
-@dataclass(slots=True)
-class _Recovered:
-    """What the database said at start-up (read on the writer thread, applied on the loop)."""
-
-    players: list[str]
-    notes: list[str] = field(default_factory=list)
-    shoe: tuple[int, FairShoe, Any, int] | None = None  # id, fair shoe, engine, decisions
 
 
 class PlayersRunner(Generic[Engine]):
@@ -153,6 +107,7 @@ class PlayersRunner(Generic[Engine]):
         self.fair: FairShoe | None = None
         self.shoe_id: int | None = None
         self.decisions = 0  # decisions stored in this shoe
+        self.late: int | None = None  # the seat whose last decision the clock took
         self.deadline = 0.0
         self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
@@ -322,8 +277,9 @@ class PlayersRunner(Generic[Engine]):
         seat = list(table.names).index(user.name)
         action = Action(act=Act(name), seat=seat, amount=amount or 0, tableau=tableau)
         async with self.lock:
-            if time.time() > self.deadline and self.table is table and seat == table.actor:
-                raise BetError("too_late", "the clock ran out: the house's rule decides")
+            mine = seat == table.actor
+            if (mine and time.time() > self.deadline) or (not mine and seat == self.late):
+                raise BetError("too_late", "the clock ran out: the house's rule decided for you")
             await self._decide_locked(action, timed_out=False)
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
@@ -372,6 +328,7 @@ class PlayersRunner(Generic[Engine]):
             self.decisions = await self.db(lambda: len(self.chips.actions(self.shoe_id or 0)))
             raise
         self.decisions += 1
+        self.late = action.seat if timed_out else None  # whose decision the clock took
         self.fault("after_decision")  # stored, not yet shown to anybody
         self.news.extend(self.public(event, table) for event in events)
         self.deadline = time.time() + self.timing.decision_seconds
@@ -400,11 +357,11 @@ class PlayersRunner(Generic[Engine]):
             if name not in self.players and len(self.players) < self.max_seats:
                 self.players.append(name)
 
-    def read_recovery(self) -> _Recovered:
+    def read_recovery(self) -> Recovered:
         """On the writer thread: who holds chips here, and the shoe a crash left, rebuilt
         with its decisions (a shoe never dealt is set aside)."""
         self.fund_bots()
-        found = _Recovered(players=self.chips.holders())
+        found = Recovered(players=self.chips.holders())
         unfinished = self.shoes.unfinished()
         if unfinished is None:
             return found

@@ -118,18 +118,19 @@ const COUP1_END = [
 /** Ann, the first banker, is asked to set the bank. */
 export const cheminBank = () => inShoe(SHOE_NEWS, {
   phase: "bank", chips: STACKS, banker: "ann", to_act: "ann", choices: ["open_bank", "pass_bank"],
+  labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
 });
 /** Ann's bank is 50.00; Bob, on her right, speaks first. */
 export const cheminStakes = () => inShoe([...SHOE_NEWS, ...COUP1.slice(0, 1)], {
   phase: "stakes", chips: { ...STACKS, ann: 15000 }, banker: "ann", bank: 5000, to_act: "bob",
-  choices: ["stake", "banco"],
+  choices: ["stake", "banco"], labels: { stake: "Stake", banco: "Banco" },
 });
 export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 the equilibrium draws "
   + "(Ethier-Gámez compositions model, 6 decks, 5% commission); by the rule he would draw.";
 /** Bob called banco and holds 5: his free choice (with teaching mode's advice). */
 export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
   phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
-  to_act: "bob", choices: ["draw", "stand"], punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
+  to_act: "bob", choices: ["draw", "stand"], labels: { draw: "Draw", stand: "Stand" }, punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
 });
 /** Privately, to Bob (the punter) and to Ann (the banker), with every state of the coup. */
 export const cheminHandBob = () => ({ type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "5d"], total: 5, advice: FIVE_ADVICE });
@@ -137,7 +138,7 @@ export const cheminHandAnn = () => ({ type: "chemin_hand", table: "c1", side: "b
 /** Bob stood and won: the bank passes to him. */
 export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {
   phase: "bank", chips: { ann: 15000, bob: 25000, cy: 20000 }, banker: "bob", to_act: "bob",
-  choices: ["open_bank", "pass_bank"],
+  choices: ["open_bank", "pass_bank"], labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
   last: {
     punter: "bob", banker: "ann", punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh", "2c"],
     punter_total: 5, banker_total: 2, result: "P",
@@ -146,7 +147,7 @@ export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_E
 /** A banker in a free cell (another shoe): his choice, the cards on the felt. */
 export const cheminBankerChoice = () => inShoe(["cy plays the hand against the bank.", "The punter draws: 3s."], {
   phase: "banker", chips: { ann: 15000, bob: 21000, cy: 18500 }, banker: "bob", bank: 4000, stakes: { cy: 1500 },
-  to_act: "bob", choices: ["banker_draw", "banker_stand"], punter: "cy",
+  to_act: "bob", choices: ["banker_draw", "banker_stand"], labels: { banker_draw: "Draw", banker_stand: "Stand" }, punter: "cy",
   punter_cards: ["3s"], banker_cards: [], hidden: 2,
 });
 export const cheminShoeEnd = () => event("shoe_end", {

@@ -1,21 +1,16 @@
 // Chemin de Fer at the web table: the reducer's part for a players' table. The server's
 // `chemin` state says everything (who sits, each player's chips, the banker and the bank,
 // the stakes, whose turn it is with which choices and until when, the hands, the news);
-// nothing here knows a rule of the game: what may be done comes from `choices`, amounts
-// and totals from the server. The reducer only keeps what a person needs to follow the
-// table: the last coup's cards once the server has put them away, and the news lines
-// that have just happened (the result).
+// nothing here knows a rule of the game: what may be done comes from `choices` (each
+// button's words from `labels`, the server's rulebook), amounts and totals from the
+// server. The reducer only keeps what a person needs to follow the table: the last
+// coup's cards once the server has put them away, and the news lines that have just
+// happened (the result).
 import { money, parseMoney } from "./money.js";
 import { outgoing } from "./protocol.js";
 
 export const GAME = "chemin-de-fer";
 
-/** What each decision's button says (the wire's action names are the keys). */
-export const ACTION_LABELS = Object.freeze({
-  open_bank: "Set the bank", pass_bank: "Pass the bank", keep_bank: "Keep the bank",
-  stake: "Stake", banco: "Banco", draw: "Draw", stand: "Stand",
-  banker_draw: "Draw", banker_stand: "Stand",
-});
 /** The decisions whose act message carries an amount (server/ws.py). */
 export const WITH_AMOUNT = new Set(["open_bank", "stake"]);
 
@@ -36,6 +31,8 @@ export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemi
  * decided (until the server's answer: the next state, or an error). */
 export const myChoices = (state) => (myTurn(state) && !state.chemin.decided ? state.chemin.choices : []);
 /** The part of the bank the punters have covered so far. */
+/** What a decision's button says: the server's words (its rulebook's), else the action's name. */
+export const actionLabel = (chemin, action) => chemin?.labels?.[action] ?? action;
 export const covered = (chemin) => Object.values(chemin.stakes).reduce((sum, amount) => sum + amount, 0);
 
 /** Seconds left to decide at client time `now` (seconds), on the server's clock. */
@@ -133,7 +130,8 @@ export function onChemin(state, m) {
   const turnMoved = m.to_act !== prev?.toAct || m.phase !== prev?.phase;
   const chemin = {
     phase: m.phase, players: m.players, inShoe: m.in_shoe, chips: m.chips ?? {}, banker: m.banker,
-    bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
+    bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, labels: m.labels ?? {},
+    deadline: m.deadline,
     clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
     hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,

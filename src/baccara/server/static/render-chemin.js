@@ -3,7 +3,7 @@
 // `choices` ask for on my turn only, sitting down, the seed and the clock. Every amount
 // shown goes through money().
 import {
-  ACTION_LABELS, FACE_DOWN, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
+  FACE_DOWN, actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
 } from "./chemin.js";
 import { money } from "./money.js";
 import { cardElement, renderRecordLinks } from "./render.js";
@@ -106,7 +106,7 @@ export function createCheminRenderer(doc, on) {
       form.append(label);
     }
     for (const action of choices) {
-      const button = el("button", WITH_AMOUNT.has(action) || action === "banco" ? "primary" : "", ACTION_LABELS[action] ?? action);
+      const button = el("button", WITH_AMOUNT.has(action) || action === "banco" ? "primary" : "", actionLabel(c, action));
       button.type = WITH_AMOUNT.has(action) ? "submit" : "button";
       button.dataset.action = action;
       button.addEventListener("click", (e) => { e.preventDefault(); on.act(action, input?.value ?? ""); });

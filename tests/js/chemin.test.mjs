@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
 import {
-  ACTION_LABELS, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt,
+  actionLabel, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt,
 } from "../../src/baccara/server/static/chemin.js";
 import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
 import * as msg from "./messages.mjs";
@@ -192,7 +192,9 @@ describe("a banco and a decision on 5", () => {
     const bob = run(as("bob"), msg.cheminBankerChoice());
     assert.deepEqual(myChoices(bob), ["banker_draw", "banker_stand"]);
     assert.equal(prompt(bob), "Your bank's hand: draw a third card or stand.");
-    assert.equal(ACTION_LABELS.banker_draw, "Draw");
+    // each button's words are the server's (its rulebook's), sent with the choices
+    assert.equal(actionLabel(bob.chemin, "banker_draw"), "Draw");
+    assert.equal(actionLabel(bob.chemin, "banker_stand"), "Stand");
     assert.deepEqual(run(bob, { type: "act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand" }]);
   });
 });

@@ -118,18 +118,19 @@ const COUP1_END = [
 /** Ann, the first banker, is asked to set the bank. */
 export const cheminBank = () => inShoe(SHOE_NEWS, {
   phase: "bank", chips: STACKS, banker: "ann", to_act: "ann", choices: ["open_bank", "pass_bank"],
+  labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
 });
 /** Ann's bank is 50.00; Bob, on her right, speaks first. */
 export const cheminStakes = () => inShoe([...SHOE_NEWS, ...COUP1.slice(0, 1)], {
   phase: "stakes", chips: { ...STACKS, ann: 15000 }, banker: "ann", bank: 5000, to_act: "bob",
-  choices: ["stake", "banco"],
+  choices: ["stake", "banco"], labels: { stake: "Stake", banco: "Banco" },
 });
 export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 the equilibrium draws "
   + "(Ethier-Gámez compositions model, 6 decks, 5% commission); by the rule he would draw.";
 /** Bob called banco and holds 5: his free choice (with teaching mode's advice). */
 export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
   phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
-  to_act: "bob", choices: ["draw", "stand"], punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
+  to_act: "bob", choices: ["draw", "stand"], labels: { draw: "Draw", stand: "Stand" }, punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
 });
 /** Privately, to Bob (the punter) and to Ann (the banker), with every state of the coup. */
 export const cheminHandBob = () => ({ type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "5d"], total: 5, advice: FIVE_ADVICE });
@@ -137,7 +138,7 @@ export const cheminHandAnn = () => ({ type: "chemin_hand", table: "c1", side: "b
 /** Bob stood and won: the bank passes to him. */
 export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {
   phase: "bank", chips: { ann: 15000, bob: 25000, cy: 20000 }, banker: "bob", to_act: "bob",
-  choices: ["open_bank", "pass_bank"],
+  choices: ["open_bank", "pass_bank"], labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
   last: {
     punter: "bob", banker: "ann", punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh", "2c"],
     punter_total: 5, banker_total: 2, result: "P",
@@ -146,11 +147,120 @@ export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_E
 /** A banker in a free cell (another shoe): his choice, the cards on the felt. */
 export const cheminBankerChoice = () => inShoe(["cy plays the hand against the bank.", "The punter draws: 3s."], {
   phase: "banker", chips: { ann: 15000, bob: 21000, cy: 18500 }, banker: "bob", bank: 4000, stakes: { cy: 1500 },
-  to_act: "bob", choices: ["banker_draw", "banker_stand"], punter: "cy",
+  to_act: "bob", choices: ["banker_draw", "banker_stand"], labels: { banker_draw: "Draw", banker_stand: "Stand" }, punter: "cy",
   punter_cards: ["3s"], banker_cards: [], hidden: 2,
 });
 export const cheminShoeEnd = () => event("shoe_end", {
   table: "c1", record: { version: 2, server_seed_hash: "ef".repeat(32), client_seeds: ["seed of ann", "seed of bob", "seed of cy"], coups: ["P:Td,5d B:Jd,Qh,2c"] },
+});
+
+// -- a players' table: Baccarat Banque ("b1") ---------------------------------------------
+// A `banque` state after every change (server/protocol.py BanqueState), as a real server
+// sent them (tables b1=banque, one deck): Ann and Bob play the shoe (Cy sits down for the
+// next one); Ann bids 50.00 for the bank, Bob raises to 60.00 and takes it; Ann stakes
+// 20.00 on the left tableau, holds 5 and stands; the banker, with 3, stands; the left
+// tableau wins 5 to 3, the right (unstaked) loses 1 to 3. Then Bob retires.
+const BQ_FAIR = { ...FAIR, rules: { decks: 1 }, client_seeds: ["seed of ann", "seed of bob"] };
+const BQ_NEWS = [
+  "ann sits down with 300.00.", "bob sits down with 300.00.", "cy sits down with 300.00.",
+  "A new shoe: send your seeds to shuffle it.", "The shoe is shuffled, 2 players.",
+];
+export const BQ_PLAYERS = ["ann", "bob", "cy"];
+const RETIRE = { retire: "Retire from the bank" };  // always labelled: the banker may retire out of turn
+
+export function banque(overrides = {}) {
+  return {
+    type: "banque", table: "b1", seq: ++seq, time: 1000 + seq, missed: false,
+    phase: "waiting", players: [], in_shoe: [], chips: null, banker: null, bank: 0,
+    to_act: null, choices: [], labels: RETIRE, deadline: null, news: [], history: [],
+    minimum: CHEMIN_MINIMUM, fair: null,
+    bids: {}, next_bid: null, can_retire: false, stakes: { L: {}, R: {} }, playing: { L: null, R: null },
+    live: null, cards: { L: [], R: [], B: [] }, hidden: { L: 0, R: 0, B: 0 }, last: null,
+    ...overrides,
+  };
+}
+
+/** The shoe in play (Ann and Bob; Cy waits for the next), 20 s on the clock. */
+function banqueInShoe(news, overrides) {
+  const state = banque({
+    players: BQ_PLAYERS, in_shoe: ["ann", "bob"], fair: BQ_FAIR, news: [...BQ_NEWS, ...news].slice(-12), ...overrides,
+  });
+  return { ...state, deadline: state.time + 20 };
+}
+
+export const banqueJoined = () => banque();
+export const banqueSat = (count) => banque({ players: BQ_PLAYERS.slice(0, count), news: BQ_NEWS.slice(0, count) });
+export const banqueShuffle = () => banque({
+  phase: "shuffle", players: BQ_PLAYERS, news: BQ_NEWS.slice(0, 4), fair: { ...BQ_FAIR, client_seeds: [] },
+});
+const AUCTION = { phase: "auction", chips: { ann: 30000, bob: 30000 }, choices: ["bid"], labels: { bid: "Bid", ...RETIRE } };
+const BIDS = ["ann bids 50.00 for the bank.", "bob bids 60.00 for the bank."];
+/** The bank is auctioned: nobody has bid; anybody in the shoe may, from the minimum. */
+export const banqueAuction = () => banqueInShoe([], { ...AUCTION, next_bid: 1000 });
+export const banqueBid = () => banqueInShoe(BIDS.slice(0, 1), { ...AUCTION, bids: { ann: 5000 }, next_bid: 5001 });
+export const banqueRaised = () => banqueInShoe(BIDS, { ...AUCTION, bids: { ann: 5000, bob: 6000 }, next_bid: 6001 });
+
+const TAKEN = [...BIDS, "bob takes the bank for 60.00."];
+const STAKES = { phase: "stakes", banker: "bob", to_act: "ann", choices: ["stake"], labels: { stake: "Stake", ...RETIRE } };
+/** Bob holds the bank of 60.00 and may retire; Ann, on his right, stakes first. */
+export const banqueStakes = () => banqueInShoe(TAKEN, {
+  ...STAKES, chips: { ann: 30000, bob: 24000 }, bank: 6000, can_retire: true,
+});
+const DEALT = [...TAKEN, "ann stakes 20.00 on the left tableau.", "Two cards to the left tableau, to the right, and to the banker."];
+const IN_COUP = {
+  chips: { ann: 28000, bob: 24000 }, banker: "bob", bank: 6000, stakes: { L: { ann: 2000 }, R: {} },
+  playing: { L: "ann", R: null }, hidden: { L: 2, R: 2, B: 2 },
+};
+/** Ann plays the left tableau with 5: her choice. */
+export const banquePunterOnFive = () => banqueInShoe(DEALT, {
+  ...IN_COUP, phase: "punter", live: "L", to_act: "ann", choices: ["draw", "stand"],
+  labels: { draw: "Draw", stand: "Stand", ...RETIRE },
+});
+export const BQ_FIVE_ADVICE = "The left punter is free on 5: the equilibrium draws with probability 0.818 "
+  + "(the banker answering both tableaux); by the rule he would draw.";
+export const BQ_BANKER_ADVICE = "Banker 3 against left stood and right 0 (stakes 20.00 and 0.00): the equilibrium draws.";
+/** Privately: Ann's tableau to Ann, the banker's hand to Bob. */
+export const banqueHandAnn = (advice = BQ_FIVE_ADVICE) => ({
+  type: "banque_hand", table: "b1", cards: { L: ["5s", "Js"] }, totals: { L: 5 }, advice,
+});
+export const banqueHandBob = (advice = null) => ({
+  type: "banque_hand", table: "b1", cards: { B: ["Ac", "2c"] }, totals: { B: 3 }, advice,
+});
+/** The left punter stood; the right tableau (unstaked) drew by the rule; the banker chooses. */
+export const banqueBankerChoice = () => banqueInShoe([...DEALT, "The left punter stands.", "The right punter draws: Kc."], {
+  ...IN_COUP, phase: "banker", to_act: "bob", choices: ["banker_draw", "banker_stand"],
+  labels: { banker_draw: "Draw", banker_stand: "Stand", ...RETIRE }, cards: { L: [], R: ["Kc"], B: [] },
+});
+export const BQ_SETTLED_NEWS = [
+  "The banker stands.", "Left: 5 to 3, the punters win 20.00.", "Right: 1 to 3, the banker's side wins (no stakes).",
+];
+const LAST = {
+  banker: "bob", players: { L: "ann", R: null },
+  cards: { L: ["5s", "Js"], R: ["Ah", "Kh", "Kc"], B: ["Ac", "2c"] }, totals: { L: 5, R: 1, B: 3 },
+  result: { L: "P", R: "B" },
+};
+const COUP = {
+  cards: "L:5s,Js R:Ah,Kh,Kc B:Ac,2c", banker: 1, bank: 6000, stakes: { L: [[0, 2000]], R: [] },
+  decisions: [{ seat: 0, hand: "L", total: 5, draws: false }, { seat: 1, hand: "B", total: 3, draws: false }],
+  result: { L: "P", R: "B" },
+};
+const SETTLED = [...DEALT, "The left punter stands.", "The right punter draws: Kc.", ...BQ_SETTLED_NEWS];
+/** The coup is settled: its hands and result (`last`), the history; the next coup's stakes. */
+export const banqueSettled = () => banqueInShoe(SETTLED, {
+    ...STAKES, chips: { ann: 32000, bob: 24000 }, bank: 4000, can_retire: true, last: LAST, history: [COUP],
+  });
+/** A natural on the left is shown and settled at once (with the banker's hand); the right plays on. */
+export const banqueNatural = () => banqueInShoe(DEALT, {
+  ...IN_COUP, phase: "banker", to_act: "bob", choices: ["banker_draw", "banker_stand"],
+  labels: { banker_draw: "Draw", banker_stand: "Stand", ...RETIRE },
+  cards: { L: ["Jd", "9d"], R: ["As"], B: ["7c", "6d"] }, hidden: { L: 0, R: 2, B: 0 },
+});
+/** Bob retires with his bank of 40.00: the bank is auctioned again; the last coup stays. */
+export const banqueRetired = () => banqueInShoe([...SETTLED, "bob leaves the bank (retired) with 40.00."], {
+  ...AUCTION, chips: { ann: 32000, bob: 28000 }, next_bid: 1000, last: LAST, history: [COUP],
+});
+export const banqueShoeEnd = () => event("shoe_end", {
+  table: "b1", record: { version: 2, server_seed_hash: "9a".repeat(32), client_seeds: ["seed of ann", "seed of bob"], coups: [COUP] },
 });
 
 /** One of every server message, as sent (tests/test_client_messages.py checks them against the protocol). */
@@ -170,5 +280,9 @@ export function everyMessage() {
     cheminBankPassed(), cheminBankerChoice(), cheminShoeEnd(),
     error("not_allowed", "bad stake 100.00: only 50.00 of the bank is open"),
     { type: "seed_ack", table: "c1", seed: "seed of ann" },
+    banqueJoined(), banqueSat(3), banqueShuffle(), banqueAuction(), banqueBid(), banqueRaised(), banqueStakes(),
+    banquePunterOnFive(), banqueHandAnn(), banqueHandBob(), banqueBankerChoice(), banqueHandBob(BQ_BANKER_ADVICE),
+    banqueSettled(), banqueNatural(), banqueRetired(), banqueShoeEnd(),
+    error("not_allowed", "bad bid 60.00: it must beat 60.00"),
   ];
 }

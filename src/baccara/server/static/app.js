@@ -1,9 +1,11 @@
 // The web table's wiring: login and lobby, one table's connection, the reducer's state,
-// the renderers (Punto Banco's, Chemin de Fer's), the squeeze, the buttons and the keys.
-// No build step: ES modules.
+// the renderers (Punto Banco's, Chemin de Fer's, Baccarat Banque's), the squeeze, the
+// buttons and the keys. No build step: ES modules.
+import { GAME as BANQUE, isSeated as isSeatedBanque } from "./banque.js";
 import { GAME as CHEMIN, isSeated } from "./chemin.js";
 import { api, socketUrl, TableConnection } from "./protocol.js";
 import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from "./reducer.js";
+import { createBanqueRenderer } from "./render-banque.js";
 import { createCheminRenderer } from "./render-chemin.js";
 import { createRenderer } from "./render.js";
 import { createSqueeze } from "./squeeze.js";
@@ -14,17 +16,25 @@ const AUTO_CONFIRM_SECONDS = 1.2;  // staged chips go out by themselves this clo
 let state = initialState();
 let connection = null;
 
+/** The page's section for a game: each players' game has its own, the house's games share one. */
+const VIEWS = { [CHEMIN]: "chemin", [BANQUE]: "banque" };
+const viewOf = (game) => VIEWS[game] ?? "table";
+
 function dispatch(action) {
   const prev = state;
   state = reduce(state, action);
   for (const message of state.outbox) connection?.send(message);
   if (state === prev) return;
-  if (state.table && state.game !== prev.game) view.show(state.game === CHEMIN ? "chemin" : "table");
+  if (state.table && state.game !== prev.game) view.show(viewOf(state.game));
   view.render(prev, state);
+  // sitting down and leaving move chips between the wallet and the table
   if (state.game === CHEMIN) {
     cheminView.render(prev.game === CHEMIN ? prev : null, state);
-    // sitting down and leaving move chips between the wallet and the table
     if (prev.chemin && isSeated(prev) !== isSeated(state)) refreshBalance();
+  }
+  if (state.game === BANQUE) {
+    banqueView.render(prev.game === BANQUE ? prev : null, state);
+    if (prev.banque && isSeatedBanque(prev) !== isSeatedBanque(state)) refreshBalance();
   }
 }
 
@@ -42,6 +52,13 @@ const view = createRenderer(document, {
 });
 const cheminView = createCheminRenderer(document, {
   act: (action, text) => dispatch({ type: "act", action, text }),
+  sit: (text) => dispatch({ type: "sit", text }),
+  leave: () => dispatch({ type: "leave_seat" }),
+  seed: (seed) => dispatch({ type: "send_seed", seed }),
+});
+
+const banqueView = createBanqueRenderer(document, {
+  act: (action, text, tableau) => dispatch({ type: "banque_act", action, text, tableau }),
   sit: (text) => dispatch({ type: "sit", text }),
   leave: () => dispatch({ type: "leave_seat" }),
   seed: (seed) => dispatch({ type: "send_seed", seed }),
@@ -89,7 +106,7 @@ function openTable(id, summary) {
   leaveTable();
   dispatch({ type: "open_table", table: id, game: summary?.game, title: summary?.title });
   history.replaceState(null, "", "/?table=" + encodeURIComponent(id));
-  view.show(summary?.game === CHEMIN ? "chemin" : "table");
+  view.show(viewOf(summary?.game));
   connection = new TableConnection({
     url: socketUrl(location), table: id, since: () => state.seq,
     onMessage: dispatch, onStatus: (open) => dispatch({ type: "connection", open }),
@@ -102,6 +119,7 @@ setInterval(() => {
   if (!state.table) return;
   const now = Date.now() / 1000;
   if (state.game === CHEMIN) { cheminView.renderTimer(state, now); return; }
+  if (state.game === BANQUE) { banqueView.renderTimer(state, now); return; }
   view.renderTimer(state, now);
   const left = betTimeLeft(state, now);
   if (state.phase === "betting" && left > 0 && left < AUTO_CONFIRM_SECONDS && state.staged.length) confirm();

@@ -1,21 +1,19 @@
 // Chemin de Fer at the web table: the reducer's part for a players' table. The server's
 // `chemin` state says everything (who sits, each player's chips, the banker and the bank,
 // the stakes, whose turn it is with which choices and until when, the hands, the news);
-// nothing here knows a rule of the game: what may be done comes from `choices`, amounts
-// and totals from the server. The reducer only keeps what a person needs to follow the
-// table: the last coup's cards once the server has put them away, and the news lines
-// that have just happened (the result).
+// nothing here knows a rule of the game: what may be done comes from `choices` (each
+// button's words from `labels`, the server's rulebook), amounts and totals from the
+// server. The reducer only keeps what a person needs to follow the table: the last
+// coup's cards once the server has put them away, and the news lines that have just
+// happened (the result).
 import { money, parseMoney } from "./money.js";
+import { FACE_DOWN, SEAT_LOCAL, clockSeconds, freshLines, newsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
+
+export { FACE_DOWN, freshLines };
 
 export const GAME = "chemin-de-fer";
 
-/** What each decision's button says (the wire's action names are the keys). */
-export const ACTION_LABELS = Object.freeze({
-  open_bank: "Set the bank", pass_bank: "Pass the bank", keep_bank: "Keep the bank",
-  stake: "Stake", banco: "Banco", draw: "Draw", stand: "Stand",
-  banker_draw: "Draw", banker_stand: "Stand",
-});
 /** The decisions whose act message carries an amount (server/ws.py). */
 export const WITH_AMOUNT = new Set(["open_bank", "stake"]);
 
@@ -35,14 +33,13 @@ export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemi
 /** The choices shown to me: the server's, only on my turn, and not again once I have
  * decided (until the server's answer: the next state, or an error). */
 export const myChoices = (state) => (myTurn(state) && !state.chemin.decided ? state.chemin.choices : []);
+/** What a decision's button says: the server's words (its rulebook's), else the action's name. */
+export const actionLabel = (chemin, action) => chemin?.labels?.[action] ?? action;
 /** The part of the bank the punters have covered so far. */
 export const covered = (chemin) => Object.values(chemin.stakes).reduce((sum, amount) => sum + amount, 0);
 
 /** Seconds left to decide at client time `now` (seconds), on the server's clock. */
-export function decisionTimeLeft(state, now) {
-  const deadline = state.chemin?.deadline;
-  return deadline ? Math.max(0, deadline - (now + state.clockOffset)) : 0;
-}
+export const decisionTimeLeft = (state, now) => timeLeft(state, state.chemin?.deadline, now);
 
 /** What the player whose turn it is is asked, in words (empty when it is not mine). */
 export function prompt(state) {
@@ -58,18 +55,6 @@ export function prompt(state) {
 }
 
 // -- the server's state ---------------------------------------------------------------------
-
-/** The lines of `next` that `prev` did not end with (the news is the server's latest lines). */
-export function freshLines(prev, next) {
-  for (let overlap = Math.min(prev.length, next.length); overlap > 0; overlap--) {
-    const tail = prev.slice(prev.length - overlap);
-    if (tail.every((line, i) => line === next[i])) return next.slice(overlap);
-  }
-  return next.slice();
-}
-
-/** A card lying face down on the felt (the first two of each hand until the settlement). */
-export const FACE_DOWN = "??";
 
 function handOf(m) {
   const down = Array(m.hidden ?? 0).fill(FACE_DOWN);
@@ -118,9 +103,7 @@ export function onChemin(state, m) {
   if (m.missed) return state;  // replayed after a reconnect: the state sent on joining is newer
   const prev = state.chemin;
   const dealt = (m.hidden ?? 0) > 0 || m.punter_cards.length > 0 || m.banker_cards.length > 0;
-  const news = freshLines(prev?.news ?? [], m.news);
-  // a state sent again with the same news (the clock restarted) keeps the lines still fresh
-  const fresh = prev && !news.length && m.news.length === prev.news.length ? prev.fresh : news;
+  const { added, fresh } = newsOf(prev, m);
   const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
   const keep = !FRESH.has(m.phase);
   const settled = !dealt && m.last && lastKey(m.last) !== prev?.lastKey;  // a coup just ended
@@ -128,13 +111,12 @@ export function onChemin(state, m) {
   const mine = dealt ? prev?.mine ?? null : null;  // my own cards stay mine for the coup
   const hand = dealt ? withMine(publicHand, mine) : settled ? settledHandOf(m.last)
     : keep && prev?.hand ? { ...prev.hand, over: true } : null;
-  const result = coupOver ? { lines: news } : keep ? prev?.result ?? null : null;
-  const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;
+  const result = coupOver ? { lines: added } : keep ? prev?.result ?? null : null;
   const turnMoved = m.to_act !== prev?.toAct || m.phase !== prev?.phase;
   const chemin = {
     phase: m.phase, players: m.players, inShoe: m.in_shoe, chips: m.chips ?? {}, banker: m.banker,
-    bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, deadline: m.deadline,
-    clockSeconds: newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0,
+    bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, labels: m.labels ?? {},
+    deadline: m.deadline, clockSeconds: clockSeconds(prev, m),
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
     hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
@@ -149,13 +131,6 @@ export function onChemin(state, m) {
 }
 
 // -- the player's own actions --------------------------------------------------------------
-
-/** Sit down with a buy-in typed by the player (`text`, such as "200" or "200.00"). */
-function sit(state, { text }) {
-  const cents = parseMoney(text);
-  if (!cents) return { ...state, message: "Type the buy-in as an amount, such as 200.00." };
-  return { ...state, outbox: [outgoing.sit(cents)], message: `Buying in for ${money(cents)}…` };
-}
 
 /** A decision: one of the server's `choices`, on my turn; `text` the amount typed, if any. */
 function act(state, { action, text }) {
@@ -172,14 +147,4 @@ export function onCheminError(state) {
   return state.chemin?.decided ? { ...state, chemin: { ...state.chemin, decided: false } } : state;
 }
 
-function sendSeed(state, { seed }) {
-  const text = String(seed ?? "").trim();
-  return text ? { ...state, outbox: [outgoing.seed(text)] } : state;
-}
-
-export const CHEMIN_LOCAL = {
-  sit,
-  act,
-  leave_seat: (s) => ({ ...s, outbox: [outgoing.leave()], message: "" }),
-  send_seed: sendSeed,
-};
+export const CHEMIN_LOCAL = { ...SEAT_LOCAL, act };

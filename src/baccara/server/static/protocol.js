@@ -8,9 +8,11 @@ export const outgoing = {
   bet: (betId, kind, amount, round) => ({ type: "bet", bet_id: betId, kind, amount, round }),
   squeeze: (side, peel) => ({ type: "squeeze", side, peel: Math.round(peel * 100) / 100 }),
   seed: (seed) => ({ type: "seed", seed }),
-  // a players' table (Chemin de Fer)
+  // a players' table (Chemin de Fer, Baccarat Banque: a stake on a `tableau`, L or R)
   sit: (buyIn) => ({ type: "sit", buy_in: buyIn }),
-  act: (action, amount) => (amount === undefined ? { type: "act", action } : { type: "act", action, amount }),
+  act: (action, amount, tableau) => ({
+    type: "act", action, ...(amount === undefined ? {} : { amount }), ...(tableau === undefined ? {} : { tableau }),
+  }),
   leave: () => ({ type: "leave" }),
   ping: () => ({ type: "ping" }),
 };

@@ -3,7 +3,8 @@
 // time comes in the messages (`received_at`), bet ids in the `confirm` action. Nothing
 // here knows a rule of the game: labels, pays, limits, main bets, chips and hand totals
 // all come from the server. `outbox` holds the messages the last action asks to send.
-// A players' table (Chemin de Fer) keeps its state in `chemin` (see chemin.js).
+// A players' table keeps its state in `chemin` (chemin.js) or `banque` (banque.js).
+import { BANQUE_LOCAL, onBanque, onBanqueError, onBanqueHand } from "./banque.js";
 import { CHEMIN_LOCAL, onChemin, onCheminError, onCheminHand } from "./chemin.js";
 import { money } from "./money.js";
 import { outgoing } from "./protocol.js";
@@ -29,7 +30,7 @@ export function initialState() {
     hands: emptyHands(), croupier: "", reason: "", result: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
-    teaching: false, message: "", outbox: [], chemin: null,
+    teaching: false, message: "", outbox: [], chemin: null, banque: null,
   };
 }
 
@@ -211,7 +212,7 @@ function onBetAck(state, m) {
 }
 
 function onError(state, m) {
-  if (!m.bet_id) return { ...onCheminError(state), message: m.message };
+  if (!m.bet_id) return { ...onBanqueError(onCheminError(state)), message: m.message };
   const { [m.bet_id]: _, ...pending } = state.pending;
   return { ...state, pending, message: m.message };
 }
@@ -226,6 +227,8 @@ const SERVER = {
   snapshot: onSnapshot,
   chemin: onChemin,
   chemin_hand: onCheminHand,
+  banque: onBanque,
+  banque_hand: onBanqueHand,
   round_open: onRoundOpen,
   bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals }),
   no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
@@ -333,21 +336,24 @@ const LOCAL = {
   ask: (s, a) => ({ ...s, ask: a.side }),
   teaching: (s, a) => ({ ...s, teaching: a.on }),
   ...CHEMIN_LOCAL,
+  ...BANQUE_LOCAL,
 };
+
+const WHOLE = new Set(["snapshot", "chemin", "banque"]);  // messages that carry the whole table
 
 /**
  * The next state after one server message or local action. A table event already seen
  * (its `seq` not above the state's, as the events replayed after a reconnect's snapshot
  * are) changes nothing but a notice's text: the snapshot already holds it; a shoe's
  * record missed is still kept (a players' table's state carries no records). A `chemin`
- * state is the whole table, like a snapshot: it is taken whatever its seq (a restarted
- * server counts again from 1), unless it is a replayed one.
+ * or `banque` state is the whole table, like a snapshot: it is taken whatever its seq (a
+ * restarted server counts again from 1), unless it is a replayed one.
  */
 export function reduce(state, action) {
   const quiet = state.outbox.length ? { ...state, outbox: [] } : state;
   const fromServer = Object.hasOwn(SERVER, action.type);
   if (fromServer && action.table && state.table && action.table !== state.table) return quiet;  // another table's
-  if (fromServer && action.seq !== undefined && action.type !== "snapshot" && action.type !== "chemin") {
+  if (fromServer && action.seq !== undefined && !WHOLE.has(action.type)) {
     if (action.seq <= state.seq) {
       if (action.type === "shoe_end" && !hasRecord(state, action.record)) return step(quiet, action, null);
       return action.type === "notice" ? { ...quiet, message: action.text } : quiet;

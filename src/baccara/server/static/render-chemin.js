@@ -3,10 +3,10 @@
 // `choices` ask for on my turn only, sitting down, the seed and the clock. Every amount
 // shown goes through money().
 import {
-  ACTION_LABELS, FACE_DOWN, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
+  actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
 } from "./chemin.js";
 import { money } from "./money.js";
-import { cardElement, renderRecordLinks } from "./render.js";
+import { layCards, renderRecordLinks } from "./render.js";
 
 const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
 
@@ -44,13 +44,6 @@ export function createCheminRenderer(doc, on) {
     }));
   }
 
-  function faceDown() {  // a card on the felt, its back up
-    const card = el("div", "pcard facedown");
-    card.dataset.card = FACE_DOWN;
-    card.append(el("div", "back"));
-    return card;
-  }
-
   function renderHands(state) {
     const hand = state.chemin.hand;
     $("cdf-hands").classList.toggle("over", Boolean(hand?.over));
@@ -59,14 +52,7 @@ export function createCheminRenderer(doc, on) {
       ["punter", hand?.punterCards ?? [], hand?.punter, hand?.punterTotal],
       ["banker", hand?.bankerCards ?? [], hand?.banker, hand?.bankerTotal],
     ]) {
-      const box = $(`cdf-${side}-cards`);
-      const shown = Array.from(box.children, (card) => card.dataset.card);
-      if (shown.join() !== cards.join()) {  // new cards only: the ones on the felt stay put
-        if (!cards.slice(0, shown.length).every((card, i) => card === shown[i])) box.textContent = "";
-        for (const card of cards.slice(box.children.length)) {
-          box.append(card === FACE_DOWN ? faceDown() : cardElement(doc, card, box.children.length === 2));
-        }
-      }
+      layCards(doc, $(`cdf-${side}-cards`), cards);
       setText(`cdf-${side}-name`, name ?? "");
       setText(`cdf-${side}-total`, total === null || total === undefined ? "" : String(total));
     }
@@ -106,7 +92,7 @@ export function createCheminRenderer(doc, on) {
       form.append(label);
     }
     for (const action of choices) {
-      const button = el("button", WITH_AMOUNT.has(action) || action === "banco" ? "primary" : "", ACTION_LABELS[action] ?? action);
+      const button = el("button", WITH_AMOUNT.has(action) || action === "banco" ? "primary" : "", actionLabel(c, action));
       button.type = WITH_AMOUNT.has(action) ? "submit" : "button";
       button.dataset.action = action;
       button.addEventListener("click", (e) => { e.preventDefault(); on.act(action, input?.value ?? ""); });

@@ -1,6 +1,7 @@
 // The page from the state: `render(prev, next)` redraws what changed (the reducer never
 // mutates, so a changed part is a new object). Every amount shown goes through money().
 import { money } from "./money.js";
+import { FACE_DOWN } from "./players.js";
 import { SIDES, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
 
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
@@ -8,6 +9,9 @@ const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the t
 const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
 
 const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+
+/** A card in words with its suit's sign ("Td" → "10♦"). */
+export const cardText = (text) => (text[0] === "T" ? "10" : text[0]) + (SUITS[text[1]] ?? text[1]);
 
 /** A card face up ("Td"), turning over as it lands; `third` lies sideways, as at the table. */
 export function cardElement(doc, text, third = false) {
@@ -26,6 +30,30 @@ export function cardElement(doc, text, third = false) {
   face.append(el("span", "", rank + suit), el("span", "pip", suit), corner);
   card.append(el("div", "back"), face);
   return card;
+}
+
+/** A card lying face down on the felt, its back up (a players' table's hidden card). */
+export function faceDownElement(doc) {
+  const card = doc.createElement("div");
+  card.className = "pcard facedown";
+  card.dataset.card = FACE_DOWN;
+  const back = doc.createElement("div");
+  back.className = "back";
+  card.append(back);
+  return card;
+}
+
+/** Lay `cards` (FACE_DOWN for a back) in `box`, changing only the places that change: the
+ * cards on the felt stay put (and do not turn over again), a back turns into its card;
+ * the third lies sideways. */
+export function layCards(doc, box, cards) {
+  cards.forEach((card, i) => {
+    const old = box.children[i];
+    if (old?.dataset.card === card) return;
+    const node = card === FACE_DOWN ? faceDownElement(doc) : cardElement(doc, card, i === 2);
+    if (old) old.replaceWith(node); else box.append(node);
+  });
+  while (box.children.length > cards.length) box.lastElementChild.remove();
 }
 
 /** Download links for the finished shoes' records (newest first), in `box`. */
@@ -58,7 +86,7 @@ export function createRenderer(doc, on) {
   const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
 
   function show(view) {
-    for (const id of ["login", "lobby", "table", "chemin"]) $(id).hidden = id !== view;
+    for (const id of ["login", "lobby", "table", "chemin", "banque"]) $(id).hidden = id !== view;
     $("nav").hidden = view === "login";
   }
 

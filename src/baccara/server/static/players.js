@@ -1,0 +1,55 @@
+// What the players' tables (Chemin de Fer, Baccarat Banque) share at the web table: the
+// news lines just added, the face-down card, the decision's clock, and the player's own
+// seat actions (sit down with a typed buy-in, leave, add a seed). No rule of any game.
+import { money, parseMoney } from "./money.js";
+import { outgoing } from "./protocol.js";
+
+/** A card lying face down on the felt (its value stays on the server until it is shown). */
+export const FACE_DOWN = "??";
+
+/** The lines of `next` that `prev` did not end with (the news is the server's latest lines). */
+export function freshLines(prev, next) {
+  for (let overlap = Math.min(prev.length, next.length); overlap > 0; overlap--) {
+    const tail = prev.slice(prev.length - overlap);
+    if (tail.every((line, i) => line === next[i])) return next.slice(overlap);
+  }
+  return next.slice();
+}
+
+/** The news of state `m` after `prev` (the game's part of the state): all of it, the lines
+ * it adds, and the lines still fresh (a state sent again with the same news keeps them). */
+export function newsOf(prev, m) {
+  const added = freshLines(prev?.news ?? [], m.news);
+  const fresh = prev && !added.length && m.news.length === prev.news.length ? prev.fresh : added;
+  return { news: m.news, added, fresh };
+}
+
+/** The clock's whole length, in seconds, when the server sets a new deadline (the bar's 100%). */
+export function clockSeconds(prev, m) {
+  const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;
+  return newDeadline ? Math.max(0, m.deadline - m.time) : prev?.clockSeconds ?? 0;
+}
+
+/** Seconds left before `deadline` (server seconds) at client time `now`, on the server's clock. */
+export function timeLeft(state, deadline, now) {
+  return deadline ? Math.max(0, deadline - (now + state.clockOffset)) : 0;
+}
+
+/** Sit down with a buy-in typed by the player (`text`, such as "200" or "200.00"). */
+function sit(state, { text }) {
+  const cents = parseMoney(text);
+  if (!cents) return { ...state, message: "Type the buy-in as an amount, such as 200.00." };
+  return { ...state, outbox: [outgoing.sit(cents)], message: `Buying in for ${money(cents)}…` };
+}
+
+function sendSeed(state, { seed }) {
+  const text = String(seed ?? "").trim();
+  return text ? { ...state, outbox: [outgoing.seed(text)] } : state;
+}
+
+/** The seat's own actions, the same at every players' table. */
+export const SEAT_LOCAL = {
+  sit,
+  leave_seat: (s) => ({ ...s, outbox: [outgoing.leave()], message: "" }),
+  send_seed: sendSeed,
+};

@@ -4,10 +4,11 @@ on the ledger.
 The script: at each auction two players raise in steps of 10.00 up to their limits (so
 the one with the higher limit takes the bank, the other having seen every bid and
 raised); punters stake on the left or the right tableau; a punter stands on 5, the
-banker stands; a banker retires after two coups, so the bank goes to auction again.
-One player goes silent for a while and the clock sits him out. The ledger's invariants
-hold, no money appears or disappears, bad input changes nothing, and the shoe's record
-verifies with every decision.
+banker stands; the first banker retires after his first coup, so the bank goes to auction
+again. One player goes silent for a while and the clock sits him out. The ledger's
+invariants hold, no money appears or disappears, bad input (a bid out of the shoe, under
+the least or the best, over the chips; a retire by a punter; a bad tableau; a stake over
+the bank) changes nothing, and the shoe's record verifies with every decision.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def _choose(
             if me in LIMITS and (amount <= LIMITS[me])
             else None
         )
-    if state["banker"] == me and state["can_retire"] and coups_banked >= 2:
+    if state["banker"] == me and state["can_retire"] and coups_banked >= 1 and not retired:
         retired.add(me)
         return {"type": "act", "action": "retire"}
     if state["to_act"] != me:
@@ -128,6 +129,7 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
         retired: set[str] = set()
         record: dict[str, Any] | None = None
         checked_low_bid = False
+        over_bank: dict[str, Any] | None = None  # a stake over the bank, refused
         state: dict[str, Any] | None = auction  # the bad input changed nothing: bid on it
         while loop.time() < deadline:
             if state is None:
@@ -144,6 +146,17 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
                 low = await players["bq_cy"].expect(lambda m: m["type"] == "error")
                 assert low["code"] == "not_allowed" and "must beat" in low["message"]
                 checked_low_bid = True
+            if state["to_act"] == "bq_ann" and "stake" in state["choices"] and not over_bank:
+                await ann.send(
+                    {
+                        "type": "act",
+                        "action": "stake",
+                        "amount": state["bank"] + 100,
+                        "tableau": "L",
+                    }
+                )
+                over_bank = await ann.expect(lambda m: m["type"] == "error")
+                assert over_bank["code"] == "not_allowed" and "covers only" in over_bank["message"]
             if len(seen) == 12:
                 silent_until = loop.time() + 3  # cy says nothing for a while
             for name, player in players.items():
@@ -154,6 +167,7 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
                     await player.send(message)
             state = None
         hands = [m for p in players.values() for m in p.inbox if m["type"] == "banque_hand"]
+        assert over_bank is not None, "a stake over the bank was never tried"
         return {"seen": seen, "record": record, "hands": hands}
 
     got = asyncio.run(asyncio.wait_for(scenario(), 180))

@@ -70,6 +70,7 @@ class ServerConfig:
     seed_seconds: float = 8.0  # a players' game: the seated players' seeds before a shoe
     bots: int = 0  # a players' game: seats filled by bots of the solver's equilibrium
     bot_seconds: float = 1.0
+    seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
 
 
 @dataclass(slots=True)
@@ -166,6 +167,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         card_seconds=config.card_seconds,
         result_seconds=config.result_seconds,
         squeeze_seconds=config.squeeze_seconds,
+        seat_grace_seconds=config.seat_grace_seconds,
     )
     specs = _table_specs(config.tables, config.squeeze)
 

@@ -8,17 +8,20 @@ PostgreSQL where the database matters; sizes of abuse are sized down unless
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from tests.support.harness import ServerProcess
 
 from baccara.db.ledger import Ledger
-from baccara.server.app import ServerConfig
+from baccara.server import views
+from baccara.server.app import ServerConfig, create_app
 
 FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
 
@@ -36,6 +39,18 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+def in_process(app: FastAPI, scenario: Callable[[httpx.AsyncClient], Awaitable[None]]) -> None:
+    """Run ``scenario`` with a client of ``app`` in this process (its tables running)."""
+
+    async def main() -> None:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://baccara") as client:
+                await scenario(client)
+
+    asyncio.run(asyncio.wait_for(main(), 120))
 
 
 def _post(client: httpx.Client, path: str, body: Any) -> httpx.Response:
@@ -95,3 +110,62 @@ def test_names_are_checked_whole_and_unique_whatever_their_case(server: ServerPr
         assert again.status_code == 200 and again.json()["name"] == "Case"
         assert client.get("/api/me").json()["name"] == "Case"
         _refused(client.post("/api/login", json={"name": "case", "password": "other pass"}), 401)
+
+
+# -- 3. amplification: the lobby --------------------------------------------------------
+
+
+def test_the_lobby_draws_each_tables_roads_once_until_they_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GET /api/tables`` (no login) drew every table's roads as SVG on the event loop
+    for every request: four clients hammering it slowed everybody's table. Now the roads
+    are drawn once per change (a coup, a new shoe) and shared by the lobby, the
+    snapshots and the results; the lobby's body is kept for a second, gzipped."""
+    drawn: list[int] = []
+    real = views.render_svg
+
+    def counting(*args: Any, **kwargs: Any) -> str:
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "render_svg", counting)
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'lobby.db'}",
+        tables=("t1=punto-banco", "t2=ez", "t3=super6"),
+        bet_seconds=600,  # no coup during the test: the roads do not change
+    )
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        for table in ("t1", "t2", "t3"):  # the first shoe is in (its roads are new)
+            while (await client.get(f"/api/tables/{table}")).json()["phase"] != "betting":
+                await asyncio.sleep(0.05)
+        drawn.clear()
+        for _ in range(20):
+            assert len((await client.get("/api/tables")).json()) == 3
+        for table in ("t1", "t2", "t3"):
+            snapshot = (await client.get(f"/api/tables/{table}")).json()
+            assert snapshot["roads"]["svg"].startswith("<svg")
+            assert (await client.get(f"/api/tables/{table}/roads.svg")).text.startswith("<svg")
+
+    in_process(create_app(config), scenario)
+    assert len(drawn) <= 3, len(drawn)
+
+
+def test_the_lobby_is_sent_compressed(tmp_path: Path) -> None:
+    """The lobby's roads went out as 167 kB of SVG per request. Measured in bytes on the
+    wire: gzipped, a fraction of the body."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'lobby.db'}",
+        tables=("t1=punto-banco", "t2=ez", "t3=super6", "t4=mini"),
+        **FAST,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+        reply = client.get(f"{server.url}/api/tables", headers={"Accept-Encoding": "gzip"})
+        plain = client.get(f"{server.url}/api/tables", headers={"Accept-Encoding": "identity"})
+    assert reply.json() and len(reply.content) == len(plain.content) > 10_000
+    assert plain.num_bytes_downloaded == len(plain.content)
+    assert reply.num_bytes_downloaded * 4 < len(reply.content), (
+        reply.num_bytes_downloaded,
+        len(reply.content),
+    )

@@ -9,6 +9,7 @@ events and count messages and bytes.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,6 +19,9 @@ from tests.support.harness import Player, ServerProcess
 
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
+
+MAX_REPLAY = 200  # as in baccara.server.ws (the test runs against older servers too)
+MAX_REPLAY_BYTES = 64 * 1024
 
 T = TypeVar("T")
 FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
@@ -104,3 +108,67 @@ def test_a_seat_is_freed_when_its_player_is_gone_with_no_bet(tmp_path: Path) -> 
         assert book.balance(account) == 100_000 - bet.amount + (bet.returned or 0)
     finally:
         book.engine.dispose()
+
+
+# -- 3. amplification -------------------------------------------------------------------
+
+
+async def _join_bytes(player: Player, since: int) -> tuple[int, int, int, int]:
+    """Send one ``join`` with ``since``; return the bytes of its snapshot, of the events
+    replayed after it (``missed``), how many those were and the snapshot's ``seq``."""
+    await player.send({"type": "join", "table": player.table, "since": since})
+    snapshot = replayed = count = seq = 0
+    while True:
+        text = await asyncio.wait_for(player.ws.recv(), 30)
+        message = json.loads(text)
+        if message["type"] == "snapshot":
+            snapshot, seq = len(text.encode()), message["seq"]
+        elif message.get("missed"):
+            replayed += len(text.encode())
+            count += 1
+        elif snapshot:  # the first live event: the replay is over
+            return snapshot, replayed, count, seq
+
+
+def test_a_join_replays_a_bounded_number_of_bytes(tmp_path: Path, full_size: bool) -> None:
+    """A 40-byte ``join`` with ``since: 0`` replayed every event the table kept (up to
+    1,000: megabytes, with the roads in each result). Now the replay is at most
+    `MAX_REPLAY` events and `MAX_REPLAY_BYTES`, and only when every event missed is
+    still kept: otherwise the snapshot alone is the table's state. Joins are rate
+    limited per player, so repeating one cannot multiply the snapshots either."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'replay.db'}",
+        tables=("r1=punto-banco",),
+        bet_seconds=0.2,
+        card_seconds=0.0,
+        result_seconds=0.0,
+        decks=1,
+        joins_per_second=0.01,
+        join_burst=3,
+    )
+    events = 1_000 if full_size else 250
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        eve = Player(server, "replay_eve")
+        await eve.register()
+        await eve.join("r1")
+        await eve.expect(lambda m: m.get("seq", 0) >= events, 300)
+        first = await _join_bytes(eve, since=0)
+        since = first[3] - 3
+        recent = (since, *await _join_bytes(eve, since=since))  # a short drop: replayed
+        answers = []
+        for _ in range(10):
+            await eve.send({"type": "join", "table": "r1", "since": 0})
+            answers.append(await eve.expect(lambda m: m["type"] in ("snapshot", "error")))
+        await eve.close()
+        return {"first": first, "recent": recent, "answers": answers}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = run(scenario(server))
+    snapshot, replayed, count, _ = got["first"]
+    assert replayed <= MAX_REPLAY_BYTES and count <= MAX_REPLAY, got["first"]
+    assert snapshot < 64 * 1024, snapshot
+    since, _, _, count, seq = got["recent"]
+    assert count == seq - since >= 3, got["recent"]
+    kinds = [(a["type"], a.get("code")) for a in got["answers"]]
+    assert kinds.count(("snapshot", None)) <= 1 and ("error", "rate_limited") in kinds, kinds

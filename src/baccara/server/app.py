@@ -61,6 +61,8 @@ class ServerConfig:
     bets_per_second: float = 10.0
     bet_burst: float = 30.0
     logins_per_minute: float = 20.0
+    joins_per_second: float = 1.0  # each player's joins (each sends a snapshot)
+    join_burst: float = 10.0
     secure_cookies: bool = False
     workers: int = 8
     decks: int | None = None
@@ -88,6 +90,7 @@ class ServerState:
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
     """Every message a player sends (pings, peels, seeds...), bets included."""
     login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
+    join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
     lock_conn: Any = None
 
@@ -126,6 +129,20 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     return out
 
 
+def accepts_gzip(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip.
+
+    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("identity"), accepts_gzip("gzip;q=0")
+    (True, False, False)
+    """
+    for item in header.lower().split(","):
+        name, _, params = item.strip().partition(";")
+        if name.strip() in ("gzip", "*"):
+            quality = params.strip().removeprefix("q=")
+            return not (params and quality.replace("0", "").strip(".") == "")
+    return False
+
+
 def _lock_tables(state: ServerState, ids: list[str]) -> list[str]:
     """The table ids this process may run (PostgreSQL: those whose advisory lock it got)."""
     engine = state.ledger.engine
@@ -158,6 +175,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
+        join_limiter=RateLimiter(rate=config.joins_per_second, burst=config.join_burst),
     )
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
@@ -321,11 +339,20 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return problem(401, "not_logged_in", "log in first")
         return account(user, await state.run(ledger.balance, user.account))
 
-    @app.get("/api/tables")
-    async def lobby() -> list[TableSummary]:
+    def lobby_lines() -> list[TableSummary]:
         return [views.summary(runner) for runner in state.tables.values()] + [
             views.players_summary(runner) for runner in state.players_tables.values()
         ]
+
+    lobby_body = views.Lobby(lobby_lines, seconds=1.0)
+
+    @app.get("/api/tables", response_model=list[TableSummary])
+    async def lobby(request: Request) -> Response:
+        """The lobby, built at most once a second (`views.Lobby`), gzipped if asked."""
+        zipped = accepts_gzip(request.headers.get("accept-encoding", ""))
+        headers = {"Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if zipped else {})
+        body = lobby_body.body(gzipped=zipped)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/protocol")
     async def protocol() -> dict[str, Any]:
@@ -345,7 +372,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return Response(views.roads_view(runner.table.roads).svg, media_type="image/svg+xml")
+        return Response(runner.roads.view(runner.table.roads).svg, media_type="image/svg+xml")
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:

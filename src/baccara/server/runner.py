@@ -145,6 +145,7 @@ class TableRunner:
         self.revealed: list[P.Shown] = []
         self.stopping = False
         self.seats = Seats(self)
+        self.roads = views.RoadsCache()  # the roads drawn once per change
         ledger.fault = fault
 
     # -- plumbing ---------------------------------------------------------------------
@@ -519,7 +520,7 @@ class TableRunner:
             "steps": [step.model_dump() for step in self.revealed],
         }
         self.history.appendleft(result)
-        self.emit(P.RoundResult, **result, roads=views.roads_view(self.table.roads))
+        self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
         here = {
             listener.user.name: listener.user.account
             for listener in self.listeners

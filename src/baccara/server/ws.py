@@ -29,7 +29,10 @@ face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``
 (a squeezer's hand, relayed live, not logged), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
-snapshot, marked ``"missed": true``.
+snapshot, marked ``"missed": true``: at most `MAX_REPLAY` of them and `MAX_REPLAY_BYTES`,
+and only when every one is still kept; otherwise the snapshot alone is the table's
+state (a small ``join`` never makes the server send megabytes). Joins are rate limited
+per player (`ServerConfig.joins_per_second`).
 
 The connection needs a session cookie, and a browser's ``Origin`` must match the
 host (or be listed in the server's allowed origins).
@@ -41,6 +44,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -73,10 +77,36 @@ from baccara.server.runner import Listener, TableRunner
 if TYPE_CHECKING:
     from baccara.server.app import ServerState
 
-__all__ = ["origin_allowed", "serve_socket"]
+__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "missed_events", "origin_allowed", "serve_socket"]
 
 Runner = TableRunner | PlayersRunner[Any]
 log = logging.getLogger("baccara.server")
+MAX_REPLAY = 200
+"""The most events a ``join`` with ``since`` replays (more missed: the snapshot alone)."""
+MAX_REPLAY_BYTES = 64 * 1024
+"""The most bytes of events a ``join`` replays."""
+
+
+def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> list[str]:
+    """The events after ``since`` up to ``upto`` (the snapshot's ``seq``) to replay: all
+    of them, or none when one is no longer kept or they pass `MAX_REPLAY` events or
+    `MAX_REPLAY_BYTES`.
+
+    >>> kept = [(seq, "x" * 100) for seq in range(5, 11)]
+    >>> len(missed_events(kept, 7, 10)), len(missed_events(kept, 4, 10)), missed_events(kept, 3, 10)
+    (3, 6, [])
+    >>> missed_events([(n, "x" * 1000) for n in range(1, 100)], 0, 99)
+    []
+    """
+    if upto <= since:
+        return []
+    kept = list(events)
+    if not kept or kept[0][0] > since + 1:
+        return []  # some of the events missed are no longer kept
+    picked = [text for seq, text in kept if since < seq <= upto]
+    if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
+        return []
+    return picked
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
@@ -152,6 +182,8 @@ async def _handle(
     if isinstance(message, PingMessage):
         return Pong(server_time=time.time())
     if isinstance(message, JoinMessage):
+        if not state.join_limiter.allow(user.name):
+            return ErrorMessage(code="rate_limited", message="too many joins: wait a moment")
         return await _join(message, state, listener, runner)
     if runner is None:
         return ErrorMessage(code="not_joined", message="join a table first")
@@ -189,9 +221,8 @@ async def _join(
         snapshot = await views.snapshot(target, user)
     listener.send(snapshot)
     if message.since is not None:
-        for seq, event in list(target.events):
-            if message.since < seq <= snapshot.seq:
-                listener.send_text(event[:-1] + ',"missed":true}')
+        for event in missed_events(target.events, message.since, snapshot.seq):
+            listener.send_text(event[:-1] + ',"missed":true}')
     target.listeners.add(listener)
     if isinstance(target, TableRunner) and user is not None:
         target.take_seat(user)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -169,3 +171,70 @@ def test_the_lobby_is_sent_compressed(tmp_path: Path) -> None:
         reply.num_bytes_downloaded,
         len(reply.content),
     )
+
+
+# -- 4. login throttling ----------------------------------------------------------------
+
+
+def test_login_is_throttled_per_address_whatever_x_forwarded_for_says(tmp_path: Path) -> None:
+    """``X-Forwarded-For`` was trusted from loopback: 40 wrong passwords, each with
+    another header, were all tried. Now the header is read only from a configured proxy
+    (``--trusted-proxy``; none by default), so the 40 come from one address and are
+    throttled after its burst."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'login.db'}", tables=("t1=punto-banco",), **FAST
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+        codes = [
+            client.post(
+                f"{server.url}/api/login",
+                json={"name": "victim", "password": f"guess {n:04}"},
+                headers={"X-Forwarded-For": f"10.0.{n // 250}.{n % 250 + 1}"},
+            ).status_code
+            for n in range(40)
+        ]
+    assert set(codes) == {401, 429}, codes
+    assert codes.count(401) <= 20 and codes[-1] == 429, codes
+
+
+def test_login_is_throttled_per_name_behind_a_trusted_proxy(tmp_path: Path) -> None:
+    """Behind a trusted proxy each attempt may come from another address: the failures
+    on one name are throttled all the same; other names, from their own addresses,
+    are not (the proxy's own address is not what is limited)."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'login.db'}",
+        tables=("t1=punto-banco",),
+        trusted_proxies=("127.0.0.1", "::1"),
+        **FAST,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+
+        def login(name: str, password: str, address: str) -> httpx.Response:
+            return client.post(
+                f"{server.url}/api/login",
+                json={"name": name, "password": password},
+                headers={"X-Forwarded-For": f"203.0.113.9, {address}"},
+            )
+
+        body = {"name": "Victim_2", "password": "right password"}
+        assert client.post(f"{server.url}/api/register", json=body).status_code == 200
+        codes = [
+            login("victim_2", f"guess {n:04}", f"10.1.0.{n + 1}").status_code for n in range(40)
+        ]
+        assert set(codes) == {401, 429} and codes[-1] == 429, codes
+        assert codes.count(401) <= 10, codes
+        refused = login("VICTIM_2", "right password", "10.2.0.1")
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        others = [login(f"nobody_{n}", "wrong password", f"10.3.0.{n + 1}") for n in range(30)]
+        assert {reply.status_code for reply in others} == {401}
+
+
+def test_serve_refuses_a_bad_trusted_proxy_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "baccara", "serve", "--trusted-proxy", "nonsense", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "bad trusted proxy 'nonsense'" in done.stderr

@@ -237,21 +237,17 @@ def _main(argv: list[str]) -> None:
     import uvicorn
 
     from baccara.server.app import create_app
+    from baccara.server.edge import uvicorn_options
 
     logging.basicConfig(level=logging.WARNING)
     data = json.loads(argv[0])
-    data["tables"] = tuple(data["tables"])
-    data["allowed_origins"] = tuple(data["allowed_origins"])
-    app = create_app(ServerConfig(**data), fault=CrashPoints())
-    # No permessage-deflate: compressing every frame for every client costs more CPU
-    # than the loopback/LAN bytes it saves (as `baccara serve`).
+    data = {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
+    config = ServerConfig(**data)
+    app = create_app(config, fault=CrashPoints())
+    # The settings of `baccara serve` (no permessage-deflate, proxy headers read by the
+    # app from its trusted proxies only, ...).
     uvicorn.run(
-        app,
-        host="127.0.0.1",
-        port=int(argv[1]),
-        log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+        app, host="127.0.0.1", port=int(argv[1]), log_level="warning", **uvicorn_options(config)
     )
 
 

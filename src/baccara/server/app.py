@@ -30,6 +30,7 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
+from baccara.server.edge import Proxies
 from baccara.server.players import PlayersRunner, PlayersTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
@@ -61,6 +62,8 @@ class ServerConfig:
     bets_per_second: float = 10.0
     bet_burst: float = 30.0
     logins_per_minute: float = 20.0
+    failed_logins_per_minute: float = 10.0  # per account name, whatever the address
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For is read (IPs or networks)
     joins_per_second: float = 1.0  # each player's joins (each sends a snapshot)
     join_burst: float = 10.0
     secure_cookies: bool = False
@@ -90,6 +93,10 @@ class ServerState:
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
     """Every message a player sends (pings, peels, seeds...), bets included."""
     login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
+    """Logins and registrations per client address."""
+    name_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
+    """Failed logins per account name (in lower case), whatever the address."""
+    proxies: Proxies = field(default_factory=lambda: Proxies(()))
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
     lock_conn: Any = None
@@ -176,6 +183,10 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
         join_limiter=RateLimiter(rate=config.joins_per_second, burst=config.join_burst),
+        name_limiter=RateLimiter(
+            rate=config.failed_logins_per_minute / 60, burst=config.failed_logins_per_minute
+        ),
+        proxies=Proxies(config.trusted_proxies),
     )
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
@@ -262,9 +273,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     def problem(status: int, code: str, message: str) -> JSONResponse:
         return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
 
+    def client_address(request: Request) -> str:
+        peer = request.client.host if request.client else "?"
+        return state.proxies.client(peer, request.headers.get("x-forwarded-for"))
+
     async def credentials(request: Request) -> Credentials | JSONResponse:
-        host = request.client.host if request.client else "?"
-        if not state.login_limiter.allow(host):
+        if not state.login_limiter.allow(client_address(request)):
             return problem(429, "rate_limited", "too many attempts: wait a minute")
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # no form or text/plain posts from other sites
@@ -315,10 +329,14 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
             return got
+        name = got.name.lower()  # failures count per name, whatever the case or the address
+        if not state.name_limiter.allow(name):
+            return problem(429, "rate_limited", "too many failed logins for this name: wait")
         try:
             token = await state.run(state.auth.login, got.name, got.password)
         except AuthError as error:
             return problem(401, "bad_login", str(error))
+        state.name_limiter.give_back(name)  # only failures count
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None
         return account(user, await state.run(ledger.balance, user.account), token)

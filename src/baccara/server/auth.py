@@ -190,10 +190,12 @@ def _digest(token: str) -> str:
 class RateLimiter:
     """Token buckets by key: ``rate`` actions per second with bursts of ``burst``.
 
-    >>> clock = iter([0.0, 0.0, 0.0, 1.0]).__next__
+    >>> clock = iter([0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).__next__
     >>> limiter = RateLimiter(rate=1, burst=2, clock=clock)
     >>> [limiter.allow("ann") for _ in range(4)]
     [True, True, False, True]
+    >>> limiter.give_back("ann"); limiter.allow("ann"), limiter.allow("ann")
+    (True, False)
     """
 
     def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
@@ -216,3 +218,10 @@ class RateLimiter:
             if len(self._buckets) > 100_000:  # forget idle keys
                 self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
             return True
+
+    def give_back(self, key: str) -> None:
+        """Return the token taken for ``key`` (the action is not to be counted)."""
+        with self._lock:
+            if key in self._buckets:
+                tokens, last = self._buckets[key]
+                self._buckets[key] = (min(self.burst, tokens + 1), last)

@@ -238,3 +238,52 @@ def test_serve_refuses_a_bad_trusted_proxy_in_one_line() -> None:
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "bad trusted proxy 'nonsense'" in done.stderr
+
+
+# -- 5. cross-site requests -------------------------------------------------------------
+
+EVIL = "http://evil.example"
+NOT_JSON = {
+    "text/plain": '{"name": "csrf_cara", "password": "long enough"}',
+    "application/x-www-form-urlencoded": "name=csrf_cara&password=long+enough",
+    "multipart/form-data; boundary=x": '--x\r\nContent-Disposition: form-data; name="name"'
+    "\r\n\r\ncsrf_cara\r\n--x--\r\n",
+}
+
+
+@pytest.mark.parametrize("path", ["/api/register", "/api/login", "/api/logout"])
+def test_account_posts_refuse_other_sites_and_bodies_other_than_json(
+    path: str, tmp_path: Path
+) -> None:
+    """``/api/login``, ``/api/register`` and ``/api/logout`` took a JSON body from a
+    foreign ``Origin`` (and logout anything at all): login CSRF. Now each refuses a
+    foreign (or ``null``) Origin with 403 and a body that is not JSON with 415, and does
+    nothing: no cookie set, no session ended. The page's own posts work."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'csrf.db'}",
+        tables=("t1=punto-banco",),
+        logins_per_minute=6000,
+        **FAST,
+    )
+    body = {"name": "csrf_cara", "password": "long enough"}
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        with httpx.Client(base_url=server.url) as client:
+            assert client.post("/api/register", json=body).status_code == 200
+        with httpx.Client(base_url=server.url) as client:
+            assert client.post("/api/login", json=body).status_code == 200
+            for origin in (EVIL, "null", "http://127.0.0.1.evil.example"):
+                reply = client.post(path, json=body, headers={"Origin": origin})
+                assert _refused(reply, 403)["error"] == "bad_origin"
+                assert "set-cookie" not in reply.headers
+            cross = client.post(path, json=body, headers={"Sec-Fetch-Site": "cross-site"})
+            _refused(cross, 403)
+            for kind, text in NOT_JSON.items():
+                for headers in ({}, {"Origin": server.url}):
+                    reply = client.post(
+                        path, content=text, headers={"Content-Type": kind, **headers}
+                    )
+                    assert _refused(reply, 415)["error"] == "bad_request"
+                    assert "set-cookie" not in reply.headers
+            assert client.get("/api/me").status_code == 200  # still logged in
+            own = client.post(path, json=body, headers={"Origin": server.url})
+            assert own.status_code == (400 if path == "/api/register" else 200), own.text

@@ -30,7 +30,7 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
-from baccara.server.edge import Proxies
+from baccara.server.edge import Proxies, cross_site
 from baccara.server.players import PlayersRunner, PlayersTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
@@ -277,12 +277,22 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         peer = request.client.host if request.client else "?"
         return state.proxies.client(peer, request.headers.get("x-forwarded-for"))
 
+    def same_site_json(request: Request) -> JSONResponse | None:
+        """A refusal for an account post that is not JSON, or comes from another site."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # no form or text/plain posts from other sites
+            return problem(415, "bad_request", "send the request as application/json")
+        why = cross_site(request.headers, config.allowed_origins)
+        if why is not None:  # nor JSON from a page of another site (login CSRF)
+            return problem(403, "bad_origin", f"refused: {why}")
+        return None
+
     async def credentials(request: Request) -> Credentials | JSONResponse:
         if not state.login_limiter.allow(client_address(request)):
             return problem(429, "rate_limited", "too many attempts: wait a minute")
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":  # no form or text/plain posts from other sites
-            return problem(415, "bad_request", "send the credentials as application/json")
+        refused = same_site_json(request)
+        if refused is not None:
+            return refused
         try:
             return Credentials.model_validate_json(await request.body())
         except ValidationError:
@@ -343,6 +353,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
+        refused = same_site_json(request)
+        if refused is not None:
+            return refused
         token = request.cookies.get(state.cookie_name)
         if token:
             await state.run(state.auth.logout, token)

@@ -1,4 +1,10 @@
-"""The server's edge: who a request comes from, and how uvicorn runs the app.
+"""The server's edge: who a request comes from, whether another site sent it, and how
+uvicorn runs the app.
+
+A browser's ``Origin`` must name this host (or an allowed origin, ``--allow-origin``)
+for the WebSocket and for the account posts (`origin_allowed`), and a browser's
+``Sec-Fetch-Site: cross-site`` is refused there too (`cross_site`); the account posts
+take JSON only, which no other site can send without the browser asking first.
 
 The client's address is the socket's peer, unless that peer is one of the configured
 trusted proxies (`ServerConfig.trusted_proxies`, ``--trusted-proxy``; none by default):
@@ -11,15 +17,53 @@ reading of the header is turned off (`uvicorn_options`) so that this is the only
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerConfig
 
-__all__ = ["Proxies", "uvicorn_options"]
+__all__ = ["Proxies", "cross_site", "origin_allowed", "uvicorn_options"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
+    """A browser's Origin must name this host (or an allowed origin); no Origin is a
+    non-browser client, which the session cookie alone authenticates.
+
+    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
+    True
+    >>> origin_allowed("http://evil.example", "127.0.0.1:8000", ())
+    False
+    >>> origin_allowed("null", "127.0.0.1:8000", ())
+    False
+    """
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    return urlsplit(origin).netloc == (host or "")
+
+
+def cross_site(headers: Mapping[str, str], allowed: tuple[str, ...]) -> str | None:
+    """Why a request came from another site (its ``Origin``, or a browser's
+    ``Sec-Fetch-Site``), or None.
+
+    >>> cross_site({"host": "a:1", "origin": "http://a:1"}, ()) is None
+    True
+    >>> cross_site({"host": "a:1", "origin": "http://b"}, ())
+    "origin 'http://b' is another site"
+    >>> cross_site({"host": "a:1", "sec-fetch-site": "cross-site"}, ())
+    'the browser says another site sent this'
+    """
+    origin = headers.get("origin")
+    if not origin_allowed(origin, headers.get("host"), allowed):
+        return f"origin {origin[:100]!r} is another site" if origin else "another site"
+    if headers.get("sec-fetch-site", "").lower() == "cross-site" and origin not in allowed:
+        return "the browser says another site sent this"
+    return None
 
 
 class Proxies:

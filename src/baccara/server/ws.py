@@ -46,7 +46,6 @@ import logging
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
@@ -56,6 +55,7 @@ from baccara.fair import FairError
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.auth import User
+from baccara.server.edge import origin_allowed
 from baccara.server.players import PlayersRunner
 from baccara.server.protocol import (
     ActMessage,
@@ -107,22 +107,6 @@ def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> l
     if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
         return []
     return picked
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """A browser's Origin must name this host (or an allowed origin); no Origin is a
-    non-browser client, which the session cookie alone authenticates.
-
-    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
-    True
-    >>> origin_allowed("http://evil.example", "127.0.0.1:8000", ())
-    False
-    """
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    return urlsplit(origin).netloc == (host or "")
 
 
 async def serve_socket(socket: WebSocket, state: ServerState) -> None:

@@ -106,6 +106,11 @@ def verify_command(record_file: str, as_json: bool) -> None:
 )
 @click.option("--bets-per-second", default=10.0, show_default=True, type=click.FloatRange(0.1))
 @click.option(
+    "--secure-cookies",
+    is_flag=True,
+    help="Mark the session cookie Secure (sent over https only): behind a TLS proxy.",
+)
+@click.option(
     "--trusted-proxy",
     "proxies",
     multiple=True,
@@ -138,6 +143,7 @@ def serve_command(
     result_seconds: float,
     origins: tuple[str, ...],
     bets_per_second: float,
+    secure_cookies: bool,
     proxies: tuple[str, ...],
     squeeze: bool,
     squeeze_seconds: float,
@@ -169,6 +175,7 @@ def serve_command(
         allowed_origins=origins,
         bets_per_second=bets_per_second,
         trusted_proxies=proxies,
+        secure_cookies=secure_cookies,
         bet_burst=max(30.0, 3 * bets_per_second),
         squeeze=squeeze,
         squeeze_seconds=squeeze_seconds,

@@ -30,7 +30,7 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
-from baccara.server.edge import Proxies, cross_site
+from baccara.server.edge import Proxies, SecurityHeaders, cross_site
 from baccara.server.players import PlayersRunner, PlayersTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
@@ -265,6 +265,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.baccara = state
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     async def current_user(request: Request) -> User | None:
@@ -360,7 +361,13 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         if token:
             await state.run(state.auth.logout, token)
         response = JSONResponse({"ok": True})
-        response.delete_cookie(state.cookie_name, path="/")
+        response.delete_cookie(
+            state.cookie_name,
+            path="/",
+            secure=config.secure_cookies,
+            httponly=True,
+            samesite="strict",
+        )
         return response
 
     @app.get("/api/me")

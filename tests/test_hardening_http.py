@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -354,3 +355,86 @@ def test_serve_secure_cookies(tmp_path: Path) -> None:
         process.terminate()
         process.wait(30)
     assert "; secure" in cookie and "httponly" in cookie and "samesite=strict" in cookie
+
+
+# -- 7. protocol edges over HTTP --------------------------------------------------------
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (60 s at most)."""
+    sock.settimeout(60)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    except ConnectionResetError:  # closed with our unread bytes in its buffer
+        pass
+    return got
+
+
+def test_slow_or_silent_http_connections_are_closed(tmp_path: Path) -> None:
+    """A connection that sends nothing, or its headers a byte at a time, was never
+    closed (uvicorn closes only idle keep-alive connections). Now each request's
+    headers must all come within ``header_seconds``."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'slow.db'}",
+        tables=("t1=punto-banco",),
+        header_seconds=1.0,
+        **FAST,
+    )
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        address = ("127.0.0.1", server.port)
+        with socket.create_connection(address) as silent, socket.create_connection(address) as slow:
+            header = f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Slow: "
+            slow.sendall(header.encode())
+            sent = 0
+            try:
+                for _ in range(40):  # a byte every 0.1 s, for up to 4 s (the limit is 1 s)
+                    slow.sendall(b"a")
+                    sent += 1
+                    time.sleep(0.1)
+            except OSError:  # closed by the server
+                pass
+            assert _read_until_closed(silent) == b""
+            assert _read_until_closed(slow) == b""
+            assert sent < 40
+        assert httpx.get(f"{server.url}/api/health").status_code == 200
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
+def test_a_body_over_the_limit_is_refused_unread(
+    chunked: bool, tmp_path: Path, full_size: bool
+) -> None:
+    """A 50 MB body was read in full. Now a body over 64 KiB gets 413 as soon as the
+    limit is passed (or at once from its ``Content-Length``), and the connection is
+    closed: the server does not wait for the rest."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'body.db'}", tables=("t1=punto-banco",), **FAST
+    )
+    claimed = 50_000_000
+    send = 200_000 if full_size else 70_000  # what is sent of it before the answer
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            answer = _post_large(sock, server.port, chunked, claimed, send)
+        assert httpx.get(f"{server.url}/api/health").status_code == 200
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b'"error":"too_large"' in answer
+
+
+def _post_large(sock: socket.socket, port: int, chunked: bool, claimed: int, send: int) -> bytes:
+    """POST ``send`` bytes of a body (``claimed`` long, or chunked); the answer."""
+    head = f"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    head += "Content-Type: application/json\r\n"
+    if chunked:
+        head += "Transfer-Encoding: chunked\r\n\r\n"
+    else:
+        head += f"Content-Length: {claimed}\r\n\r\n"
+    body = b'{"name": "' + b"x" * send
+    try:
+        sock.sendall(head.encode())
+        for start in range(0, len(body), 8192):
+            piece = body[start : start + 8192]
+            sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+    except OSError:  # the server answered and closed before all of it was sent
+        pass
+    return _read_until_closed(sock)

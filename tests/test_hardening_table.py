@@ -9,13 +9,17 @@ events and count messages and bytes.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 from tests.support.harness import Player, ServerProcess
+from websockets.exceptions import ConnectionClosed
 
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
@@ -172,3 +176,120 @@ def test_a_join_replays_a_bounded_number_of_bytes(tmp_path: Path, full_size: boo
     assert count == seq - since >= 3, got["recent"]
     kinds = [(a["type"], a.get("code")) for a in got["answers"]]
     assert kinds.count(("snapshot", None)) <= 1 and ("error", "rate_limited") in kinds, kinds
+
+
+# -- 7. protocol edges ------------------------------------------------------------------
+
+
+def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(tmp_path: Path) -> None:
+    """A binary frame (``KeyError: 'text'``) and JSON nested 1,000 deep dropped the
+    connection with a server traceback. Now each gets an ``error`` and the connection
+    carries on; and a bet refused by the per-player message limit is answered with its
+    ``bet_id``, as every answer to a bet is (the message limit's had none)."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'edges.db'}",
+        tables=("e1=punto-banco",),
+        bet_seconds=5.0,
+        card_seconds=0.02,
+        result_seconds=0.1,
+        bets_per_second=1000,
+        bet_burst=1000,
+    )
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        eve = Player(server, "edge_eve")
+        await eve.register()
+        snap = await eve.join("e1")
+        answers = []
+        for frame in (b"\x00\x01binary", '{"type": "ping"}'):  # a binary frame, then text
+            await eve.ws.send(frame)
+            answers.append(await eve.expect(lambda m: m["type"] in ("error", "pong")))
+        for text in (
+            "[" * 2000 + "]" * 2000,
+            '{"type": "join", "table": "e1", "since": ' + "[" * 1500 + "]" * 1500 + "}",
+            '{"type": "bet", "bet_id": "deep", "kind": ' + "{" * 1000 + "}" * 1000 + "}",
+        ):
+            await eve.send(text)
+            answers.append(await eve.expect(lambda m: m["type"] in ("error", "pong")))
+        await eve.send({"type": "ping"})
+        answers.append(await eve.expect(lambda m: m["type"] in ("error", "pong")))
+        if not (snap["phase"] == "betting" and snap["time_left"] > 3):
+            await eve.expect(lambda m: m["type"] == "round_open")
+        minimum = snap["limits"]["banker"]["min"]
+        ids = [f"flood-{n}" for n in range(100)]
+        for bet_id in ids:  # past the message limit (bursts of 60), without waiting
+            await eve.send({"type": "bet", "bet_id": bet_id, "kind": "banker", "amount": minimum})
+        bets = [await eve.expect(lambda m: m["type"] in ("bet_ack", "error")) for _ in ids]
+        await eve.close()
+        return {"answers": answers, "bets": bets}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = run(scenario(server))
+    kinds = [(a["type"], a.get("code")) for a in got["answers"]]
+    assert kinds == [("error", "bad_message"), ("pong", None)] + [("error", "bad_message")] * 3 + [
+        ("pong", None)
+    ], kinds
+    limited = [b for b in got["bets"] if b.get("code") == "rate_limited"]
+    assert limited and all(b["bet_id"] for b in limited), limited[:3]
+    assert sorted(b["bet_id"] for b in got["bets"]) == sorted(f"flood-{n}" for n in range(100))
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
+    _check_invariants(config.database_url).engine.dispose()
+
+
+def test_silent_websockets_are_reaped(tmp_path: Path) -> None:
+    """Silent sockets were never reaped (73 of 100 still open after 210 s). Now a
+    WebSocket that sends no message for ``idle_seconds`` is closed (the page
+    reconnects by itself), one that does not even read (nor answer the protocol's
+    pings, every ``ws_ping_seconds``) too; a client that talks stays."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'idle.db'}",
+        tables=("i1=punto-banco",),
+        idle_seconds=2.0,
+        ws_ping_seconds=1.0,
+        **FAST,
+    )
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        quiet, chatty = Player(server, "quiet_quin"), Player(server, "chatty_cat")
+        await quiet.register()
+        await chatty.register()
+        await quiet.join("i1")
+        await chatty.join("i1")
+        raw = _raw_websocket(server, quiet.token)  # never reads, so never answers a ping
+        pongs = []
+        for _ in range(20):  # 4 s of pings, every 0.2 s: twice the idle time
+            await chatty.send({"type": "ping"})
+            pongs.append(await chatty.expect(lambda m: m["type"] == "pong"))
+            await asyncio.sleep(0.2)
+        await chatty.close()
+        closed = None
+        try:
+            while True:  # the quiet one's events, until the server closes it
+                await asyncio.wait_for(quiet.ws.recv(), 60)
+        except ConnectionClosed as error:
+            closed = error.rcvd
+        raw.settimeout(60)
+        while raw.recv(65536):  # pings, then the close: b"" once the server has gone
+            pass
+        raw.close()
+        return {"closed": closed, "pongs": pongs}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = run(scenario(server))
+    assert got["closed"] is not None and got["closed"].code == 1001, got["closed"]
+    assert "idle" in got["closed"].reason
+    assert len(got["pongs"]) == 20  # the one that talked was not closed
+
+
+def _raw_websocket(server: ServerProcess, token: str) -> socket.socket:
+    """A WebSocket opened by hand that then reads nothing (so answers no ping)."""
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Cookie: baccara_session={token}\r\n\r\n"
+        ).encode()
+    )
+    return sock

@@ -30,7 +30,7 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
-from baccara.server.edge import Proxies, SecurityHeaders, cross_site
+from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
 from baccara.server.players import PlayersRunner, PlayersTiming
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
@@ -75,6 +75,9 @@ class ServerConfig:
     seed_seconds: float = 8.0  # a players' game: the seated players' seeds before a shoe
     bots: int = 0  # a players' game: seats filled by bots of the solver's equilibrium
     bot_seconds: float = 1.0
+    idle_seconds: float = 300.0  # a WebSocket that sends no message is closed after this
+    ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
+    header_seconds: float = 10.0  # an HTTP request's headers must all come within this
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
 
 
@@ -265,6 +268,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.baccara = state
+    app.add_middleware(BodyLimit)  # inside: its 413 gets the security headers too
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -5,7 +5,8 @@ Every HTTP response carries the security headers (`SecurityHeaders`): a Content
 Security Policy fitting the page (ES modules and a stylesheet from ``/static``, the
 WebSocket and the API on the same origin, nothing inline, no frames), and
 ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``,
-``Referrer-Policy: no-referrer``.
+``Referrer-Policy: no-referrer``. A request body over `MAX_BODY` is refused with 413
+before the rest of it is read (`BodyLimit`).
 
 A browser's ``Origin`` must name this host (or an allowed origin, ``--allow-origin``)
 for the WebSocket and for the account posts (`origin_allowed`), and a browser's
@@ -22,6 +23,7 @@ reading of the header is turned off (`uvicorn_options`) so that this is the only
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CSP",
+    "MAX_BODY",
+    "BodyLimit",
     "Proxies",
     "SecurityHeaders",
     "cross_site",
@@ -56,6 +60,8 @@ CSP = "; ".join(
 )
 """The Content Security Policy of every response: the page's modules, stylesheet and
 calls come from its own origin; nothing inline runs; no site may frame it."""
+MAX_BODY = 64 * 1024
+"""The largest HTTP request body (the API's are a few hundred bytes)."""
 _HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-frame-options", b"DENY"),
@@ -173,15 +179,128 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets 413 and the connection
+    is closed, from its ``Content-Length`` before any of it is read, or as soon as a
+    chunked body passes the limit; a body within it is read here, then handed on."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length", b"").strip()
+        if length and (not length.isdigit() or int(length) > self.limit):
+            await self._too_large(send)
+            return
+        if not length and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client has gone
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self._too_large(send)
+                return
+            if not message.get("more_body", False):
+                break
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        body = b'{"error":"too_large","message":"the request body is over %d bytes"}' % self.limit
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),  # the rest of the body is not read
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
+    """uvicorn's HTTP protocol with a deadline for each request's headers: a connection
+    that sends nothing, or its headers a byte at a time, is closed after
+    ``header_seconds`` (uvicorn closes only idle keep-alive connections). Without
+    httptools, uvicorn's own protocol, unguarded."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
+        return "auto"
+
+    class GuardedHttp(HttpToolsProtocol):
+        header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self.header_timer is None:  # the next request on a kept-alive connection
+                self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self.header_timer = self.loop.call_later(header_seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self.header_timer is not None:
+                self.header_timer.cancel()
+                self.header_timer = None
+
+        def _too_slow(self) -> None:
+            self.header_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+    return GuardedHttp
+
+
 def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """How ``baccara serve`` (and the tests' harness) run the app under uvicorn.
 
     No permessage-deflate: per-frame compression for every client is the event loop's
     biggest CPU cost under load. No proxy headers read by uvicorn: `Proxies` reads
-    them, from the trusted proxies only.
+    them, from the trusted proxies only. A connection must send its request's headers
+    within ``header_seconds`` (`guarded_http`), an idle keep-alive one is closed after
+    5 s, and a WebSocket that does not answer the protocol's ping within
+    ``ws_ping_seconds`` is closed (browsers answer by themselves).
     """
     return {
+        "http": guarded_http(config.header_seconds),
+        "timeout_keep_alive": 5,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,
+        "ws_ping_interval": config.ws_ping_seconds,
+        "ws_ping_timeout": config.ws_ping_seconds,
         "proxy_headers": False,
     }

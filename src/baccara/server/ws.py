@@ -126,10 +126,26 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
     sender = asyncio.create_task(_send_loop(socket, listener))
     try:
         while True:
-            text = await socket.receive_text()
+            try:
+                text = await _receive(socket, state.config.idle_seconds)
+            except TimeoutError:  # the page pings; a silent client is closed (and may reconnect)
+                idle = f"idle: no message for {state.config.idle_seconds:g} s"
+                await socket.close(code=1001, reason=idle)
+                break
             if not state.message_limiter.allow(user.name):
                 listener.send(
-                    ErrorMessage(code="rate_limited", message="too many messages: slow down")
+                    ErrorMessage(
+                        code="rate_limited",
+                        message="too many messages: slow down",
+                        bet_id=_bet_id(text),  # a bet is answered with its id, even here
+                    )
+                )
+                continue
+            if text is None:
+                listener.send(
+                    ErrorMessage(
+                        code="bad_message", message="send text frames: one JSON object each"
+                    )
                 )
                 continue
             reply = await _handle(text, state, listener, runner)
@@ -147,6 +163,26 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+
+
+async def _receive(socket: WebSocket, idle: float) -> str | None:
+    """The next text frame, or None for a binary one; `WebSocketDisconnect` when the
+    client has gone, `TimeoutError` after ``idle`` seconds without a message."""
+    message = await asyncio.wait_for(socket.receive(), idle)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _bet_id(text: str | None) -> str | None:
+    """The bet id of a message, if it is a bet with a usable one."""
+    if text is None:
+        return None
+    try:
+        return getattr(read_client(text), "bet_id", None)
+    except ProtocolError as error:
+        return error.bet_id
 
 
 async def _send_loop(socket: WebSocket, listener: Listener) -> None:

@@ -438,3 +438,59 @@ def _post_large(sock: socket.socket, port: int, chunked: bool, claimed: int, sen
     except OSError:  # the server answered and closed before all of it was sent
         pass
     return _read_until_closed(sock)
+
+
+# -- 9. registration storms -------------------------------------------------------------
+
+
+def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
+    tmp_path: Path, full_size: bool
+) -> None:
+    """1,000 players registering at once timed out: argon2 ran on the few threads the
+    database calls share, and every request queued behind it. Now passwords are
+    hashed on their own bounded pool (``hash_workers`` threads, ``hash_queue`` more
+    waiting); beyond it a request gets 503 with ``Retry-After`` at once. Every answer
+    is an account or a 503, never a timeout or a 500; a refused name registers when
+    tried again."""
+    players = 1_000 if full_size else 200
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'storm.db'}",
+        tables=("t1=punto-banco",),
+        logins_per_minute=100_000,  # one address here: its limit is not what is tested
+        **FAST,
+    )
+
+    async def storm(url: str) -> list[httpx.Response]:
+        limits = httpx.Limits(max_connections=players, max_keepalive_connections=0)
+        async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+            return list(
+                await asyncio.gather(
+                    *(
+                        client.post(
+                            "/api/register", json={"name": f"storm_{n}", "password": "long enough"}
+                        )
+                        for n in range(players)
+                    )
+                )
+            )
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        replies = asyncio.run(storm(server.url))
+        busy = [n for n, reply in enumerate(replies) if reply.status_code == 503]
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            again = [
+                client.post("/api/register", json={"name": f"storm_{n}", "password": "long enough"})
+                for n in busy[:3]
+            ]
+    codes = [reply.status_code for reply in replies]
+    assert set(codes) <= {200, 503}, sorted(set(codes))
+    assert codes.count(200) >= 2 and busy, (codes.count(200), len(busy))
+    for n in busy:
+        assert int(replies[n].headers["retry-after"]) >= 1
+        assert replies[n].json()["error"] == "busy"
+    assert [reply.status_code for reply in again] == [200] * len(again)
+    book = Ledger.connect(config.database_url)
+    try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()

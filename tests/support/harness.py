@@ -128,12 +128,15 @@ class Player:
         self.table = ""
 
     async def register(self) -> int:
-        """Register (or log in if the name exists); return the balance."""
+        """Register (or log in if the name exists); return the balance. A server too
+        busy hashing passwords answers 503: asked again after its ``Retry-After``."""
         body = {"name": self.name, "password": self.password}
         async with httpx.AsyncClient(base_url=self.server.url, timeout=30) as client:
-            reply = await client.post("/api/register", json=body)
-            if reply.status_code != 200:
-                reply = await client.post("/api/login", json=body)
+            for path in ("/api/register", "/api/login"):
+                while (reply := await client.post(path, json=body)).status_code == 503:
+                    await asyncio.sleep(float(reply.headers.get("retry-after", "1")))
+                if reply.status_code == 200:
+                    break
             reply.raise_for_status()
             self.token = reply.cookies["baccara_session"]
             return int(reply.json()["balance"])

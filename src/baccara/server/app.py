@@ -32,6 +32,7 @@ from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
 from baccara.server.players import PlayersRunner, PlayersTiming
+from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
@@ -68,6 +69,8 @@ class ServerConfig:
     join_burst: float = 10.0
     secure_cookies: bool = False
     workers: int = 8
+    hash_workers: int = 2  # argon2 threads (registrations, logins), apart from the database's
+    hash_queue: int = 32  # registrations and logins waiting for them; beyond: 503 Retry-After
     decks: int | None = None
     squeeze: bool = False
     squeeze_seconds: float = 8.0
@@ -100,6 +103,8 @@ class ServerState:
     name_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     """Failed logins per account name (in lower case), whatever the address."""
     proxies: Proxies = field(default_factory=lambda: Proxies(()))
+    hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
+    """argon2 on its own threads, with a bounded queue (`baccara.server.pool`)."""
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
     lock_conn: Any = None
@@ -190,6 +195,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             rate=config.failed_logins_per_minute / 60, burst=config.failed_logins_per_minute
         ),
         proxies=Proxies(config.trusted_proxies),
+        hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
     )
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
@@ -264,6 +270,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
                 state.lock_conn.close()
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
+            state.hashing.shutdown()
             ledger.engine.dispose()
 
     app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -275,8 +282,19 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     async def current_user(request: Request) -> User | None:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
 
-    def problem(status: int, code: str, message: str) -> JSONResponse:
-        return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
+    def problem(
+        status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> JSONResponse:
+        body = Problem(error=code, message=message).model_dump()
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    def busy(error: Busy) -> JSONResponse:
+        return problem(
+            503,
+            "busy",
+            f"too many players are logging in: try again in {error.retry_after} s",
+            headers={"Retry-After": str(error.retry_after)},
+        )
 
     def client_address(request: Request) -> str:
         peer = request.client.host if request.client else "?"
@@ -332,11 +350,13 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
             return got
-        try:
-            user = await state.run(state.auth.register, got.name, got.password)
-            token = await state.run(state.auth.login, got.name, got.password)
+        try:  # the password hashed on the bounded pool; the session needs no second hash
+            user = await state.hashing.run(state.auth.register, got.name, got.password)
         except AuthError as error:
             return problem(400, "bad_registration", str(error))
+        except Busy as error:
+            return busy(error)
+        token = await state.run(state.auth.start_session, user.id)
         return account(user, await state.run(ledger.balance, user.account), token)
 
     @app.post("/api/login")
@@ -348,9 +368,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         if not state.name_limiter.allow(name):
             return problem(429, "rate_limited", "too many failed logins for this name: wait")
         try:
-            token = await state.run(state.auth.login, got.name, got.password)
+            token = await state.hashing.run(state.auth.login, got.name, got.password)
         except AuthError as error:
             return problem(401, "bad_login", str(error))
+        except Busy as error:
+            state.name_limiter.give_back(name)  # not tried: not a failure
+            return busy(error)
         state.name_limiter.give_back(name)  # only failures count
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None

@@ -145,12 +145,16 @@ class Auth:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
+        return self.start_session(int(row["id"]))
+
+    def start_session(self, user_id: int) -> str:
+        """A new session for a player whose password was just checked (or set)."""
         token = secrets.token_urlsafe(32)
         with self.ledger.engine.begin() as conn:
             conn.execute(
                 web_sessions.insert().values(
                     token_hash=_digest(token),
-                    user_id=row["id"],
+                    user_id=user_id,
                     expires=time.time() + SESSION_SECONDS,
                 )
             )

@@ -20,6 +20,7 @@ from alembic import command as migration
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from argon2 import PasswordHasher
 from sqlalchemy.engine import Engine
 from tests.support import schema_v0
 
@@ -32,7 +33,7 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
 from baccara.db.schema import metadata, online_shoes, skill_actions
 from baccara.db.store import Store, seat_account
-from baccara.server.auth import Auth
+from baccara.server.auth import Auth, AuthError
 
 ROWS = Path(__file__).with_name("data") / "schema_v0_rows.json"
 
@@ -176,6 +177,37 @@ def test_decisions_stored_before_they_were_append_only_upgrade(database_url: str
     with engine.connect() as conn:
         assert check_invariants(conn) == []
     engine.dispose()
+
+
+def test_names_that_differ_only_in_case_upgrade_to_one_key(database_url: str) -> None:
+    """Before revision 0005 ``Case`` and ``case`` could be two accounts: both keep
+    working (each logs in by its exact name), the first registered holds the name's
+    key, and no third case of it can register."""
+    engine = make_engine(database_url)
+    _upgrade_to(engine, "0004")
+    digest = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash
+    with writing(engine) as conn:
+        for name in ("Case", "case", "other"):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO web_users (name, password_hash, created_at) VALUES (:n, :h, :t)"
+                ),
+                {"n": name, "h": digest(f"pw of {name}"), "t": datetime(2026, 1, 1)},
+            )
+    engine.dispose()
+    ledger = Ledger.connect(database_url)  # migrates on open
+    try:
+        with ledger.engine.connect() as conn:
+            keys = dict(conn.execute(sa.text("SELECT name, name_key FROM web_users")).all())
+        assert keys == {"Case": "case", "case": None, "other": "other"}
+        auth = Auth(ledger)
+        for name in ("Case", "case"):
+            user = auth.user_for_token(auth.login(name, f"pw of {name}"))
+            assert user is not None and user.name == name
+        with pytest.raises(AuthError, match="taken"):
+            auth.register("CASE", "long enough")
+    finally:
+        ledger.engine.dispose()
 
 
 def test_upgraded_database_keeps_working(database_url: str) -> None:

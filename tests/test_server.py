@@ -80,7 +80,7 @@ def test_accounts_and_cookies(server: ServerProcess) -> None:
         assert client.get("/api/me").json()["name"] == "cookie_ann"
         again = client.post("/api/register", json={"name": "cookie_ann", "password": "other pass"})
         assert again.status_code == 400 and "taken" in again.json()["message"]
-        client.post("/api/logout")
+        client.post("/api/logout", json={})  # JSON, as the page posts it
         assert client.get("/api/me").status_code == 401
         bad = client.post("/api/login", json={"name": "cookie_ann", "password": "wrong pass"})
         assert bad.status_code == 401 and bad.json()["error"] == "bad_login"
@@ -103,7 +103,7 @@ def test_credentials_are_typed_json_only(server: ServerProcess) -> None:
     body = '{"name": "csrf_cat", "password": "long enough"}'
     with httpx.Client(base_url=server.url) as client:
         assert client.post("/api/register", json=json.loads(body)).status_code == 200
-        client.post("/api/logout")
+        client.post("/api/logout", json={})  # JSON, as the page posts it
         for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
             reply = client.post(
                 "/api/login",

@@ -128,12 +128,15 @@ class Player:
         self.table = ""
 
     async def register(self) -> int:
-        """Register (or log in if the name exists); return the balance."""
+        """Register (or log in if the name exists); return the balance. A server too
+        busy hashing passwords answers 503: asked again after its ``Retry-After``."""
         body = {"name": self.name, "password": self.password}
         async with httpx.AsyncClient(base_url=self.server.url, timeout=30) as client:
-            reply = await client.post("/api/register", json=body)
-            if reply.status_code != 200:
-                reply = await client.post("/api/login", json=body)
+            for path in ("/api/register", "/api/login"):
+                while (reply := await client.post(path, json=body)).status_code == 503:
+                    await asyncio.sleep(float(reply.headers.get("retry-after", "1")))
+                if reply.status_code == 200:
+                    break
             reply.raise_for_status()
             self.token = reply.cookies["baccara_session"]
             return int(reply.json()["balance"])
@@ -237,21 +240,17 @@ def _main(argv: list[str]) -> None:
     import uvicorn
 
     from baccara.server.app import create_app
+    from baccara.server.edge import uvicorn_options
 
     logging.basicConfig(level=logging.WARNING)
     data = json.loads(argv[0])
-    data["tables"] = tuple(data["tables"])
-    data["allowed_origins"] = tuple(data["allowed_origins"])
-    app = create_app(ServerConfig(**data), fault=CrashPoints())
-    # No permessage-deflate: compressing every frame for every client costs more CPU
-    # than the loopback/LAN bytes it saves (as `baccara serve`).
+    data = {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
+    config = ServerConfig(**data)
+    app = create_app(config, fault=CrashPoints())
+    # The settings of `baccara serve` (no permessage-deflate, proxy headers read by the
+    # app from its trusted proxies only, ...).
     uvicorn.run(
-        app,
-        host="127.0.0.1",
-        port=int(argv[1]),
-        log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+        app, host="127.0.0.1", port=int(argv[1]), log_level="warning", **uvicorn_options(config)
     )
 
 

@@ -106,6 +106,19 @@ def verify_command(record_file: str, as_json: bool) -> None:
 )
 @click.option("--bets-per-second", default=10.0, show_default=True, type=click.FloatRange(0.1))
 @click.option(
+    "--secure-cookies",
+    is_flag=True,
+    help="Mark the session cookie Secure (sent over https only): behind a TLS proxy.",
+)
+@click.option(
+    "--trusted-proxy",
+    "proxies",
+    multiple=True,
+    metavar="IP",
+    help="A reverse proxy (address or network) whose X-Forwarded-For names the client "
+    "[default: none: the header is ignored].",
+)
+@click.option(
     "--bots",
     default=0,
     show_default=True,
@@ -130,6 +143,8 @@ def serve_command(
     result_seconds: float,
     origins: tuple[str, ...],
     bets_per_second: float,
+    secure_cookies: bool,
+    proxies: tuple[str, ...],
     squeeze: bool,
     squeeze_seconds: float,
     bots: int,
@@ -148,6 +163,7 @@ def serve_command(
 
         from baccara.db.engine import resolve_url
         from baccara.server.app import ServerConfig, create_app
+        from baccara.server.edge import uvicorn_options
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     config = ServerConfig(
@@ -158,6 +174,8 @@ def serve_command(
         result_seconds=result_seconds,
         allowed_origins=origins,
         bets_per_second=bets_per_second,
+        trusted_proxies=proxies,
+        secure_cookies=secure_cookies,
         bet_burst=max(30.0, 3 * bets_per_second),
         squeeze=squeeze,
         squeeze_seconds=squeeze_seconds,
@@ -169,16 +187,8 @@ def serve_command(
     except ValueError as error:
         fail(str(error))
     click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
-    # No permessage-deflate: per-frame compression for every client is the event loop's
-    # biggest CPU cost under load (the benchmark's harness runs the same settings).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
-    )
+    # The tests' and the benchmark's harness run the same settings.
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(config))
 
 
 COMMANDS = (serve_command, verify_command)

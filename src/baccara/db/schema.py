@@ -212,9 +212,12 @@ users = sa.Table(
     "web_users",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("name", sa.String(24), nullable=False, unique=True),
+    sa.Column("name", sa.String(24), nullable=False, unique=True),  # as registered, as shown
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # the name in lower case: one account whatever the case (null: an older case twin)
+    sa.Column("name_key", sa.String(24), nullable=True),
+    sa.Index("ix_web_users_name_key", "name_key", unique=True),
 )
 web_sessions = sa.Table(
     "web_sessions",

@@ -30,7 +30,9 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
+from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
 from baccara.server.players import PlayersRunner, PlayersTiming
+from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, Timing, no_fault
 from baccara.server.shoes import ShoeBook
@@ -61,8 +63,14 @@ class ServerConfig:
     bets_per_second: float = 10.0
     bet_burst: float = 30.0
     logins_per_minute: float = 20.0
+    failed_logins_per_minute: float = 10.0  # per account name, whatever the address
+    trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For is read (IPs or networks)
+    joins_per_second: float = 1.0  # each player's joins (each sends a snapshot)
+    join_burst: float = 10.0
     secure_cookies: bool = False
     workers: int = 8
+    hash_workers: int = 2  # argon2 threads (registrations, logins), apart from the database's
+    hash_queue: int = 32  # registrations and logins waiting for them; beyond: 503 Retry-After
     decks: int | None = None
     squeeze: bool = False
     squeeze_seconds: float = 8.0
@@ -70,6 +78,10 @@ class ServerConfig:
     seed_seconds: float = 8.0  # a players' game: the seated players' seeds before a shoe
     bots: int = 0  # a players' game: seats filled by bots of the solver's equilibrium
     bot_seconds: float = 1.0
+    idle_seconds: float = 300.0  # a WebSocket that sends no message is closed after this
+    ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
+    header_seconds: float = 10.0  # an HTTP request's headers must all come within this
+    seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
 
 
 @dataclass(slots=True)
@@ -87,6 +99,13 @@ class ServerState:
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
     """Every message a player sends (pings, peels, seeds...), bets included."""
     login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
+    """Logins and registrations per client address."""
+    name_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
+    """Failed logins per account name (in lower case), whatever the address."""
+    proxies: Proxies = field(default_factory=lambda: Proxies(()))
+    hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
+    """argon2 on its own threads, with a bounded queue (`baccara.server.pool`)."""
+    join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
     lock_conn: Any = None
 
@@ -125,6 +144,20 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
     return out
 
 
+def accepts_gzip(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip.
+
+    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("identity"), accepts_gzip("gzip;q=0")
+    (True, False, False)
+    """
+    for item in header.lower().split(","):
+        name, _, params = item.strip().partition(";")
+        if name.strip() in ("gzip", "*"):
+            quality = params.strip().removeprefix("q=")
+            return not (params and quality.replace("0", "").strip(".") == "")
+    return False
+
+
 def _lock_tables(state: ServerState, ids: list[str]) -> list[str]:
     """The table ids this process may run (PostgreSQL: those whose advisory lock it got)."""
     engine = state.ledger.engine
@@ -157,6 +190,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
+        join_limiter=RateLimiter(rate=config.joins_per_second, burst=config.join_burst),
+        name_limiter=RateLimiter(
+            rate=config.failed_logins_per_minute / 60, burst=config.failed_logins_per_minute
+        ),
+        proxies=Proxies(config.trusted_proxies),
+        hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
     )
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
@@ -166,6 +205,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         card_seconds=config.card_seconds,
         result_seconds=config.result_seconds,
         squeeze_seconds=config.squeeze_seconds,
+        seat_grace_seconds=config.seat_grace_seconds,
     )
     specs = _table_specs(config.tables, config.squeeze)
 
@@ -230,25 +270,52 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
                 state.lock_conn.close()
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
+            state.hashing.shutdown()
             ledger.engine.dispose()
 
     app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.baccara = state
+    app.add_middleware(BodyLimit)  # inside: its 413 gets the security headers too
+    app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     async def current_user(request: Request) -> User | None:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
 
-    def problem(status: int, code: str, message: str) -> JSONResponse:
-        return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
+    def problem(
+        status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> JSONResponse:
+        body = Problem(error=code, message=message).model_dump()
+        return JSONResponse(body, status_code=status, headers=headers)
 
-    async def credentials(request: Request) -> Credentials | JSONResponse:
-        host = request.client.host if request.client else "?"
-        if not state.login_limiter.allow(host):
-            return problem(429, "rate_limited", "too many attempts: wait a minute")
+    def busy(error: Busy) -> JSONResponse:
+        return problem(
+            503,
+            "busy",
+            f"too many players are logging in: try again in {error.retry_after} s",
+            headers={"Retry-After": str(error.retry_after)},
+        )
+
+    def client_address(request: Request) -> str:
+        peer = request.client.host if request.client else "?"
+        return state.proxies.client(peer, request.headers.get("x-forwarded-for"))
+
+    def same_site_json(request: Request) -> JSONResponse | None:
+        """A refusal for an account post that is not JSON, or comes from another site."""
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":  # no form or text/plain posts from other sites
-            return problem(415, "bad_request", "send the credentials as application/json")
+            return problem(415, "bad_request", "send the request as application/json")
+        why = cross_site(request.headers, config.allowed_origins)
+        if why is not None:  # nor JSON from a page of another site (login CSRF)
+            return problem(403, "bad_origin", f"refused: {why}")
+        return None
+
+    async def credentials(request: Request) -> Credentials | JSONResponse:
+        if not state.login_limiter.allow(client_address(request)):
+            return problem(429, "rate_limited", "too many attempts: wait a minute")
+        refused = same_site_json(request)
+        if refused is not None:
+            return refused
         try:
             return Credentials.model_validate_json(await request.body())
         except ValidationError:
@@ -283,11 +350,13 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
             return got
-        try:
-            user = await state.run(state.auth.register, got.name, got.password)
-            token = await state.run(state.auth.login, got.name, got.password)
+        try:  # the password hashed on the bounded pool; the session needs no second hash
+            user = await state.hashing.run(state.auth.register, got.name, got.password)
         except AuthError as error:
             return problem(400, "bad_registration", str(error))
+        except Busy as error:
+            return busy(error)
+        token = await state.run(state.auth.start_session, user.id)
         return account(user, await state.run(ledger.balance, user.account), token)
 
     @app.post("/api/login")
@@ -295,21 +364,37 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
             return got
+        name = got.name.lower()  # failures count per name, whatever the case or the address
+        if not state.name_limiter.allow(name):
+            return problem(429, "rate_limited", "too many failed logins for this name: wait")
         try:
-            token = await state.run(state.auth.login, got.name, got.password)
+            token = await state.hashing.run(state.auth.login, got.name, got.password)
         except AuthError as error:
             return problem(401, "bad_login", str(error))
+        except Busy as error:
+            state.name_limiter.give_back(name)  # not tried: not a failure
+            return busy(error)
+        state.name_limiter.give_back(name)  # only failures count
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None
         return account(user, await state.run(ledger.balance, user.account), token)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
+        refused = same_site_json(request)
+        if refused is not None:
+            return refused
         token = request.cookies.get(state.cookie_name)
         if token:
             await state.run(state.auth.logout, token)
         response = JSONResponse({"ok": True})
-        response.delete_cookie(state.cookie_name, path="/")
+        response.delete_cookie(
+            state.cookie_name,
+            path="/",
+            secure=config.secure_cookies,
+            httponly=True,
+            samesite="strict",
+        )
         return response
 
     @app.get("/api/me")
@@ -319,11 +404,20 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return problem(401, "not_logged_in", "log in first")
         return account(user, await state.run(ledger.balance, user.account))
 
-    @app.get("/api/tables")
-    async def lobby() -> list[TableSummary]:
+    def lobby_lines() -> list[TableSummary]:
         return [views.summary(runner) for runner in state.tables.values()] + [
             views.players_summary(runner) for runner in state.players_tables.values()
         ]
+
+    lobby_body = views.Lobby(lobby_lines, seconds=1.0)
+
+    @app.get("/api/tables", response_model=list[TableSummary])
+    async def lobby(request: Request) -> Response:
+        """The lobby, built at most once a second (`views.Lobby`), gzipped if asked."""
+        zipped = accepts_gzip(request.headers.get("accept-encoding", ""))
+        headers = {"Vary": "Accept-Encoding"} | ({"Content-Encoding": "gzip"} if zipped else {})
+        body = lobby_body.body(gzipped=zipped)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/api/protocol")
     async def protocol() -> dict[str, Any]:
@@ -343,7 +437,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         runner = state.tables.get(table_id)
         if runner is None:
             return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return Response(views.roads_view(runner.table.roads).svg, media_type="image/svg+xml")
+        return Response(runner.roads.view(runner.table.roads).svg, media_type="image/svg+xml")
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:

@@ -15,6 +15,20 @@ True
 Traceback (most recent call last):
 ...
 baccara.server.auth.AuthError: wrong name or password
+
+A name is checked whole (no trailing newline) and is one account whatever its case;
+the name as registered is the one shown:
+
+>>> auth.register("ann\\n", "correct horse")
+Traceback (most recent call last):
+...
+baccara.server.auth.AuthError: bad name: 3 to 24 characters, letters, digits, '_' or '-' only
+>>> auth.register("ANN", "other horse")
+Traceback (most recent call last):
+...
+baccara.server.auth.AuthError: the name 'ANN' is taken
+>>> auth.user_for_token(auth.login("Ann", "correct horse")).name
+'ann'
 """
 
 from __future__ import annotations
@@ -34,10 +48,36 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.schema import users, web_sessions
 
-__all__ = ["Auth", "AuthError", "RateLimiter", "User"]
+__all__ = ["Auth", "AuthError", "RateLimiter", "User", "good_name", "good_password"]
 
 SESSION_SECONDS = 7 * 24 * 3600
-_NAME = re.compile(r"^[A-Za-z0-9_-]{3,24}$")
+_NAME = re.compile(r"[A-Za-z0-9_-]{3,24}")  # with fullmatch: no "$" before a newline
+_BAD_NAME = "bad name: 3 to 24 characters, letters, digits, '_' or '-' only"
+_BAD_PASSWORD = "bad password: 8 to 128 characters"
+
+
+def good_name(name: object) -> bool:
+    """A name as registered: 3 to 24 ASCII letters, digits, ``_`` or ``-``, whole.
+
+    >>> good_name("ann_1"), good_name("ann\\n"), good_name("ann\\x00"), good_name("ａｎｎ")
+    (True, False, False, False)
+    """
+    return isinstance(name, str) and _NAME.fullmatch(name) is not None
+
+
+def good_password(password: object) -> bool:
+    """8 to 128 characters that UTF-8 can encode (no lone surrogate).
+
+    >>> good_password("correct horse"), good_password("short"), good_password("\\ud800" * 9)
+    (True, False, False)
+    """
+    if not isinstance(password, str) or not 8 <= len(password) <= 128:
+        return False
+    try:
+        password.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class AuthError(ValueError):
@@ -64,17 +104,21 @@ class Auth:
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
 
     def register(self, name: str, password: str) -> User:
-        """Create a player (name: 3-24 letters, digits, ``_`` or ``-``; password: 8-128)."""
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise AuthError("bad name: 3 to 24 characters, letters, digits, '_' or '-' only")
-        if not isinstance(password, str) or not 8 <= len(password) <= 128:
-            raise AuthError("bad password: 8 to 128 characters")
+        """Create a player (name: 3-24 letters, digits, ``_`` or ``-``, unique whatever
+        its case; password: 8-128)."""
+        if not good_name(name):
+            raise AuthError(_BAD_NAME)
+        if not good_password(password):
+            raise AuthError(_BAD_PASSWORD)
         digest = self.hasher.hash(password)
         try:
             with self.ledger.engine.begin() as conn:
                 key = conn.execute(
                     users.insert().values(
-                        name=name, password_hash=digest, created_at=datetime.now(UTC)
+                        name=name,
+                        name_key=name.lower(),
+                        password_hash=digest,
+                        created_at=datetime.now(UTC),
                     )
                 ).inserted_primary_key
         except sa.exc.IntegrityError:
@@ -85,22 +129,32 @@ class Auth:
         return User(id=int(key[0]), name=name, account=account)
 
     def login(self, name: str, password: str) -> str:
-        """Check the password; return a new session token."""
-        with self.ledger.engine.connect() as conn:
-            row = conn.execute(sa.select(users).where(users.c.name == name)).mappings().first()
+        """Check the password; return a new session token. The name may come in any
+        case (an older account that differs from another only in case: exactly)."""
+        row = None
+        if good_name(name) and good_password(password):
+            with self.ledger.engine.connect() as conn:
+                for column, key in ((users.c.name, name), (users.c.name_key, name.lower())):
+                    row = conn.execute(sa.select(users).where(column == key)).mappings().first()
+                    if row is not None:
+                        break
         if row is None:
-            self.hasher.hash(password or "x")  # same cost whether or not the name exists
+            self.hasher.hash("no such player")  # the same cost whether or not the name exists
             raise AuthError("wrong name or password")
         try:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
+        return self.start_session(int(row["id"]))
+
+    def start_session(self, user_id: int) -> str:
+        """A new session for a player whose password was just checked (or set)."""
         token = secrets.token_urlsafe(32)
         with self.ledger.engine.begin() as conn:
             conn.execute(
                 web_sessions.insert().values(
                     token_hash=_digest(token),
-                    user_id=row["id"],
+                    user_id=user_id,
                     expires=time.time() + SESSION_SECONDS,
                 )
             )
@@ -140,10 +194,12 @@ def _digest(token: str) -> str:
 class RateLimiter:
     """Token buckets by key: ``rate`` actions per second with bursts of ``burst``.
 
-    >>> clock = iter([0.0, 0.0, 0.0, 1.0]).__next__
+    >>> clock = iter([0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).__next__
     >>> limiter = RateLimiter(rate=1, burst=2, clock=clock)
     >>> [limiter.allow("ann") for _ in range(4)]
     [True, True, False, True]
+    >>> limiter.give_back("ann"); limiter.allow("ann"), limiter.allow("ann")
+    (True, False)
     """
 
     def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
@@ -166,3 +222,10 @@ class RateLimiter:
             if len(self._buckets) > 100_000:  # forget idle keys
                 self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
             return True
+
+    def give_back(self, key: str) -> None:
+        """Return the token taken for ``key`` (the action is not to be counted)."""
+        with self._lock:
+            if key in self._buckets:
+                tokens, last = self._buckets[key]
+                self._buckets[key] = (min(self.burst, tokens + 1), last)

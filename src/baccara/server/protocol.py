@@ -208,6 +208,7 @@ class SeatEvent(Event):
     type: Literal["seat"] = "seat"
     seat: int
     player: str
+    left: bool = False  # the seat was freed: its player had gone, with no bet in the round
 
 
 class Notice(Event):

@@ -41,6 +41,7 @@ from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.auth import User
 from baccara.server.retry import until_done
+from baccara.server.seats import Seats
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import ShoeSettings
@@ -74,6 +75,7 @@ class Timing:
     squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
     retry_seconds: float = 0.05  # a failed settlement's (or recovery's) first back-off
     retry_max_seconds: float = 5.0  # the longest back-off, doubling (the table closed by then)
+    seat_grace_seconds: float = 60.0  # a seat kept for a player gone, with no bet in the round
 
 
 class Listener:
@@ -142,6 +144,8 @@ class TableRunner:
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.revealed: list[P.Shown] = []
         self.stopping = False
+        self.seats = Seats(self)
+        self.roads = views.RoadsCache()  # the roads drawn once per change
         ledger.fault = fault
 
     # -- plumbing ---------------------------------------------------------------------
@@ -325,6 +329,7 @@ class TableRunner:
             seconds=self.timing.bet_seconds,
         )
         while (left := self.closes_at - time.time()) > 0:
+            self.seats.free_absent()  # the seats of players gone (with no bet) are freed
             await asyncio.sleep(min(left, 0.25))
             self._send_bets()
         self.phase = "closing"
@@ -515,7 +520,7 @@ class TableRunner:
             "steps": [step.model_dump() for step in self.revealed],
         }
         self.history.appendleft(result)
-        self.emit(P.RoundResult, **result, roads=views.roads_view(self.table.roads))
+        self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
         here = {
             listener.user.name: listener.user.account
             for listener in self.listeners
@@ -537,16 +542,9 @@ class TableRunner:
     # -- players --------------------------------------------------------------------------
 
     def take_seat(self, user: User) -> int | None:
-        """Seat a player at a wallet seat (or find their seat); None when the table is full."""
-        self.accounts[user.account] = user.name
-        seat = self.table.seat_of(user.name)
-        if seat is not None:
-            return seat
-        if not self.table.can_seat(player=user.name, stack=0, wallet=True):
-            return None
-        seat = self.table.seat(player=user.name, stack=0, wallet=True).seat
-        self.emit(P.SeatEvent, seat=seat, player=user.name)
-        return seat
+        """Seat a player at a wallet seat (or find their seat); None when the table is
+        full (`baccara.server.seats`: a seat whose player has gone is freed first)."""
+        return self.seats.take(user)
 
     async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
         """Check and place one bet (validated at the edge); its ack, or raise `BetError`."""

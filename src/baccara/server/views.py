@@ -6,8 +6,12 @@ as the protocol's models (`baccara.server.protocol`).
 
 from __future__ import annotations
 
+import gzip
 import time
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
+
+from pydantic import TypeAdapter
 
 from baccara.bets import bets_for, describe_pays, short_pays
 from baccara.db.ledger import BetReceipt
@@ -22,7 +26,16 @@ if TYPE_CHECKING:
     from baccara.server.players import PlayersRunner
     from baccara.server.runner import TableRunner
 
-__all__ = ["ack", "bet_spots", "players_summary", "roads_view", "snapshot", "summary"]
+__all__ = [
+    "Lobby",
+    "RoadsCache",
+    "ack",
+    "bet_spots",
+    "players_summary",
+    "roads_view",
+    "snapshot",
+    "summary",
+]
 
 
 def roads_view(roads: Roads) -> P.RoadsView:
@@ -33,6 +46,24 @@ def roads_view(roads: Roads) -> P.RoadsView:
         statistics=P.Statistics(**roads.statistics().to_json()),
         results="".join(cell.result.value for cell in roads.bead_plate),
     )
+
+
+class RoadsCache:
+    """A table's roads as drawn, drawn again only when they change (a coup added, the
+    next shoe's roads): the lobby, the snapshots and the results share one drawing."""
+
+    __slots__ = ("_count", "_roads", "_view")
+
+    def __init__(self) -> None:
+        self._roads: Roads | None = None
+        self._count = -1
+        self._view: P.RoadsView | None = None
+
+    def view(self, roads: Roads) -> P.RoadsView:
+        """`roads_view` of ``roads``, drawn once per change (roads only grow)."""
+        if self._view is None or roads is not self._roads or len(roads) != self._count:
+            self._view, self._roads, self._count = roads_view(roads), roads, len(roads)
+        return self._view
 
 
 def bet_spots(variant: Variant, settings: TableSettings) -> list[P.BetSpot]:
@@ -76,7 +107,7 @@ def summary(runner: TableRunner) -> P.TableSummary:
         squeeze=runner.squeeze,
         bets=spots,
         limits=_limits(spots),
-        roads=roads_view(runner.table.roads),
+        roads=runner.roads.view(runner.table.roads),
     )
 
 
@@ -119,7 +150,7 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
         table_bets=runner.layout(),
         revealed=list(runner.revealed),
         history=list(runner.history),
-        roads=roads_view(runner.table.roads),
+        roads=runner.roads.view(runner.table.roads),
         fair=None if runner.fair is None else P.Commitment(**runner.fair.commitment()),
         records=list(runner.records)[-3:],
         shoe_coups=len(runner.table.coups),
@@ -159,3 +190,42 @@ def players_summary(runner: PlayersRunner[Any]) -> P.TableSummary:
         roads=None,
         minimum=runner.minimum,
     )
+
+
+_LINES = TypeAdapter(list[P.TableSummary])
+
+
+class Lobby:
+    """The lobby's body (``GET /api/tables``), built at most once per ``seconds`` and
+    kept gzipped too: a client asking again and again costs the tables nothing.
+
+    >>> lobby = Lobby(lambda: [], seconds=1.0, clock=iter([0.0, 0.5, 2.0]).__next__)
+    >>> lobby.body(gzipped=False), lobby.builds, lobby.body(gzipped=False), lobby.builds
+    (b'[]', 1, b'[]', 1)
+    >>> gzip.decompress(lobby.body(gzipped=True)), lobby.builds
+    (b'[]', 2)
+    """
+
+    def __init__(
+        self,
+        lines: Callable[[], Iterable[P.TableSummary]],
+        *,
+        seconds: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.lines = lines
+        self.seconds = seconds
+        self.clock = clock
+        self.builds = 0
+        self._built = -float("inf")
+        self._plain = self._gzipped = b""
+
+    def body(self, *, gzipped: bool) -> bytes:
+        """The lobby as JSON (gzipped or not), at most ``seconds`` old."""
+        now = self.clock()
+        if now - self._built >= self.seconds:
+            self._plain = _LINES.dump_json(list(self.lines()))
+            self._gzipped = gzip.compress(self._plain, compresslevel=6)
+            self._built = now
+            self.builds += 1
+        return self._gzipped if gzipped else self._plain

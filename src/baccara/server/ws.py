@@ -29,7 +29,10 @@ face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``
 (a squeezer's hand, relayed live, not logged), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
-snapshot, marked ``"missed": true``.
+snapshot, marked ``"missed": true``: at most `MAX_REPLAY` of them and `MAX_REPLAY_BYTES`,
+and only when every one is still kept; otherwise the snapshot alone is the table's
+state (a small ``join`` never makes the server send megabytes). Joins are rate limited
+per player (`ServerConfig.joins_per_second`).
 
 The connection needs a session cookie, and a browser's ``Origin`` must match the
 host (or be listed in the server's allowed origins).
@@ -41,8 +44,8 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
@@ -52,6 +55,7 @@ from baccara.fair import FairError
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.auth import User
+from baccara.server.edge import origin_allowed
 from baccara.server.players import PlayersRunner
 from baccara.server.protocol import (
     ActMessage,
@@ -73,26 +77,36 @@ from baccara.server.runner import Listener, TableRunner
 if TYPE_CHECKING:
     from baccara.server.app import ServerState
 
-__all__ = ["origin_allowed", "serve_socket"]
+__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "missed_events", "origin_allowed", "serve_socket"]
 
 Runner = TableRunner | PlayersRunner[Any]
 log = logging.getLogger("baccara.server")
+MAX_REPLAY = 200
+"""The most events a ``join`` with ``since`` replays (more missed: the snapshot alone)."""
+MAX_REPLAY_BYTES = 64 * 1024
+"""The most bytes of events a ``join`` replays."""
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:
-    """A browser's Origin must name this host (or an allowed origin); no Origin is a
-    non-browser client, which the session cookie alone authenticates.
+def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> list[str]:
+    """The events after ``since`` up to ``upto`` (the snapshot's ``seq``) to replay: all
+    of them, or none when one is no longer kept or they pass `MAX_REPLAY` events or
+    `MAX_REPLAY_BYTES`.
 
-    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ())
-    True
-    >>> origin_allowed("http://evil.example", "127.0.0.1:8000", ())
-    False
+    >>> kept = [(seq, "x" * 100) for seq in range(5, 11)]
+    >>> len(missed_events(kept, 7, 10)), len(missed_events(kept, 4, 10)), missed_events(kept, 3, 10)
+    (3, 6, [])
+    >>> missed_events([(n, "x" * 1000) for n in range(1, 100)], 0, 99)
+    []
     """
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    return urlsplit(origin).netloc == (host or "")
+    if upto <= since:
+        return []
+    kept = list(events)
+    if not kept or kept[0][0] > since + 1:
+        return []  # some of the events missed are no longer kept
+    picked = [text for seq, text in kept if since < seq <= upto]
+    if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
+        return []
+    return picked
 
 
 async def serve_socket(socket: WebSocket, state: ServerState) -> None:
@@ -112,10 +126,26 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
     sender = asyncio.create_task(_send_loop(socket, listener))
     try:
         while True:
-            text = await socket.receive_text()
+            try:
+                text = await _receive(socket, state.config.idle_seconds)
+            except TimeoutError:  # the page pings; a silent client is closed (and may reconnect)
+                idle = f"idle: no message for {state.config.idle_seconds:g} s"
+                await socket.close(code=1001, reason=idle)
+                break
             if not state.message_limiter.allow(user.name):
                 listener.send(
-                    ErrorMessage(code="rate_limited", message="too many messages: slow down")
+                    ErrorMessage(
+                        code="rate_limited",
+                        message="too many messages: slow down",
+                        bet_id=_bet_id(text),  # a bet is answered with its id, even here
+                    )
+                )
+                continue
+            if text is None:
+                listener.send(
+                    ErrorMessage(
+                        code="bad_message", message="send text frames: one JSON object each"
+                    )
                 )
                 continue
             reply = await _handle(text, state, listener, runner)
@@ -135,6 +165,26 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
             await sender
 
 
+async def _receive(socket: WebSocket, idle: float) -> str | None:
+    """The next text frame, or None for a binary one; `WebSocketDisconnect` when the
+    client has gone, `TimeoutError` after ``idle`` seconds without a message."""
+    message = await asyncio.wait_for(socket.receive(), idle)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _bet_id(text: str | None) -> str | None:
+    """The bet id of a message, if it is a bet with a usable one."""
+    if text is None:
+        return None
+    try:
+        return getattr(read_client(text), "bet_id", None)
+    except ProtocolError as error:
+        return error.bet_id
+
+
 async def _send_loop(socket: WebSocket, listener: Listener) -> None:
     while True:
         await socket.send_text(await listener.queue.get())
@@ -152,6 +202,8 @@ async def _handle(
     if isinstance(message, PingMessage):
         return Pong(server_time=time.time())
     if isinstance(message, JoinMessage):
+        if not state.join_limiter.allow(user.name):
+            return ErrorMessage(code="rate_limited", message="too many joins: wait a moment")
         return await _join(message, state, listener, runner)
     if runner is None:
         return ErrorMessage(code="not_joined", message="join a table first")
@@ -189,9 +241,8 @@ async def _join(
         snapshot = await views.snapshot(target, user)
     listener.send(snapshot)
     if message.since is not None:
-        for seq, event in list(target.events):
-            if message.since < seq <= snapshot.seq:
-                listener.send_text(event[:-1] + ',"missed":true}')
+        for event in missed_events(target.events, message.since, snapshot.seq):
+            listener.send_text(event[:-1] + ',"missed":true}')
     target.listeners.add(listener)
     if isinstance(target, TableRunner) and user is not None:
         target.take_seat(user)

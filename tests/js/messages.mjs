@@ -60,7 +60,7 @@ export const result = (round, number) => event("result", {
 });
 export const notice = (text) => event("notice", { text });
 export const shoeEnd = () => event("shoe_end", { record: { server_seed_hash: "ef".repeat(32), coups: ["P:9h,3d,Jd B:Ks,5c"] } });
-export const seat = (player, number) => event("seat", { seat: number, player });
+export const seat = (player, number, left = false) => event("seat", { seat: number, player, left });
 
 export const betAck = (betId, kind, amount, round, { balance = 100000 - amount, duplicate = false, status = "placed" } = {}) => ({
   type: "bet_ack", table: "t1", bet_id: betId, round, kind, amount, balance, duplicate, status, returned: null,

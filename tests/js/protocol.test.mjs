@@ -31,7 +31,7 @@ test("the table socket joins, stamps messages, reconnects with since, and stops 
   const link = new TableConnection({
     url: "ws://h/ws", table: "t1", since: () => seen, onMessage: (m) => got.push(m),
     onStatus: (open) => status.push(open), WebSocketImpl: FakeSocket,
-    setTimer: (fn) => timers.push(fn), now: () => 5000,
+    setTimer: (fn) => timers.push(fn), now: () => 5000, pingMs: 0,
   });
   assert.equal(link.send({ type: "ping" }), false);  // not open yet
   link.open();
@@ -54,6 +54,26 @@ test("the table socket joins, stamps messages, reconnects with since, and stops 
   link.close();
   assert.equal(timers.length, 1);  // a wanted close does not reconnect
   assert.equal(FakeSocket.made.length, 2);
+});
+
+test("an open table socket pings now and then, and stops once closed", () => {
+  FakeSocket.made = [];
+  const timers = [];
+  const link = new TableConnection({
+    url: "ws://h/ws", table: "t1", since: () => 0, onMessage: () => {}, WebSocketImpl: FakeSocket,
+    setTimer: (fn, ms) => timers.push([fn, ms]), pingMs: 60000,
+  });
+  link.open();
+  const socket = FakeSocket.made[0];
+  socket.accept();
+  assert.deepEqual(timers.map(([, ms]) => ms), [60000]);
+  timers[0][0]();
+  timers[1][0]();
+  assert.deepEqual(socket.sent.slice(1), [{ type: "ping" }, { type: "ping" }]);
+  link.close();
+  timers[2][0]();  // the timer left after the close sends nothing and stops
+  assert.equal(socket.sent.length, 3);
+  assert.equal(timers.length, 3);
 });
 
 test("api posts JSON and throws the server's message", async () => {

@@ -321,6 +321,7 @@ describe("local views", () => {
   test("seats, shoe records and notices", () => {
     const s = run(joined(), msg.seat("cy", 3), msg.shoeEnd(), msg.notice("round 7 was open: voided, bets refunded"));
     assert.deepEqual(s.seats, { ann: 1, bob: 2, cy: 3 });
+    assert.deepEqual(run(joined(), msg.seat("bob", 2, true)).seats, { ann: 1 });  // freed
     assert.equal(s.records.length, 1);
     assert.equal(s.message, "round 7 was open: voided, bets refunded");
   });

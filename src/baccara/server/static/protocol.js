@@ -37,12 +37,14 @@ export function socketUrl({ protocol, host }) {
  * One table's connection. Every message received goes to `onMessage` with
  * `received_at` (the client's clock, in seconds) added; `onStatus(true|false)` reports
  * the connection opening and closing. After a drop it reconnects every `retryMs` and
- * joins with `since` (the last event seq the caller has seen), until `close()`.
+ * joins with `since` (the last event seq the caller has seen), until `close()`. While
+ * open it sends a `ping` every `pingMs` (0: never), so that the server, which closes a
+ * silent socket, keeps a page that only watches.
  */
 export class TableConnection {
   constructor({ url, table, since, onMessage, onStatus = () => {},
-    WebSocketImpl = globalThis.WebSocket, retryMs = 1000, setTimer = setTimeout, now = Date.now }) {
-    Object.assign(this, { url, table, since, onMessage, onStatus, WebSocketImpl, retryMs, setTimer, now });
+    WebSocketImpl = globalThis.WebSocket, retryMs = 1000, pingMs = 60000, setTimer = setTimeout, now = Date.now }) {
+    Object.assign(this, { url, table, since, onMessage, onStatus, WebSocketImpl, retryMs, pingMs, setTimer, now });
     this.socket = null;
     this.wanted = false;
   }
@@ -54,6 +56,7 @@ export class TableConnection {
     socket.onopen = () => {
       socket.send(JSON.stringify(outgoing.join(this.table, this.since())));
       this.onStatus(true);
+      this.keepAlive(socket);
     };
     socket.onmessage = (event) => {
       this.onMessage({ ...JSON.parse(event.data), received_at: this.now() / 1000 });
@@ -63,6 +66,15 @@ export class TableConnection {
       this.onStatus(false);
       this.setTimer(() => { if (this.wanted && this.socket === socket) this.open(); }, this.retryMs);
     };
+  }
+
+  /** Ping every `pingMs` while `socket` is the one open. */
+  keepAlive(socket) {
+    if (!this.pingMs) return;
+    this.setTimer(() => {
+      if (this.socket !== socket || !this.wanted) return;
+      if (this.send(outgoing.ping())) this.keepAlive(socket);
+    }, this.pingMs);
   }
 
   /** Send one message; false when the socket is not open (the caller keeps what matters). */

@@ -242,7 +242,10 @@ const SERVER = {
   payout: onPayout,
   shoe: (s, m) => ({ ...s, fair: { server_seed_hash: m.server_seed_hash, rules_hash: m.rules_hash, client_seeds: m.client_seeds } }),
   shoe_end: (s, m) => ({ ...s, records: [...s.records, m.record] }),
-  seat: (s, m) => ({ ...s, seats: { ...s.seats, [m.player]: m.seat } }),
+  seat: (s, m) => {  // taken, or freed (`left`: the player had gone with no bet)
+    const { [m.player]: _gone, ...others } = s.seats;
+    return { ...s, seats: m.left ? others : { ...others, [m.player]: m.seat } };
+  },
   notice: (s, m) => ({ ...s, message: m.text }),
   bet_ack: onBetAck,
   error: onError,

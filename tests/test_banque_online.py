@@ -3,9 +3,10 @@ on the ledger.
 
 The script: at each auction two players raise in steps of 10.00 up to their limits (so
 the one with the higher limit takes the bank, the other having seen every bid and
-raised); punters stake on the left or the right tableau; a punter stands on 5, the
-banker stands; the first banker retires after his first coup, so the bank goes to auction
-again. One player goes silent for a while and the clock sits him out. The ledger's
+raised); punters stake half of what the bank leaves open, on the left or the right
+tableau; a punter stands on 5, the banker stands; the first banker retires as soon as he
+may, so the bank goes to auction again. One player says nothing at his first stake and
+the clock sits him out. The ledger's
 invariants hold, no money appears or disappears, bad input (a bid out of the shoe, under
 the least or the best, over the chips; a retire by a punter; a bad tableau; a stake over
 the bank) changes nothing, and the shoe's record verifies with every decision.
@@ -54,9 +55,7 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
         yield process
 
 
-def _choose(
-    state: dict[str, Any], me: str, coups_banked: int, retired: set[str]
-) -> dict[str, Any] | None:
+def _choose(state: dict[str, Any], me: str, retired: set[str]) -> dict[str, Any] | None:
     """The script: what ``me`` sends now (a banker who retired bids no more)."""
     if state["phase"] == "auction" and me in state["in_shoe"] and me not in retired:
         best = max(state["bids"].values(), default=0)
@@ -68,8 +67,7 @@ def _choose(
             if me in LIMITS and (amount <= LIMITS[me])
             else None
         )
-    if state["banker"] == me and state["can_retire"] and coups_banked >= 1 and not retired:
-        retired.add(me)
+    if state["banker"] == me and state["can_retire"] and not retired:  # the first banker
         return {"type": "act", "action": "retire"}
     if state["to_act"] != me:
         return None
@@ -77,7 +75,7 @@ def _choose(
     if "stake" in choices:
         room = state["bank"] - sum(sum(s.values()) for s in state["stakes"].values())
         side = "L" if me != "bq_cy" else "R"
-        return {"type": "act", "action": "stake", "amount": min(2_000, room), "tableau": side}
+        return {"type": "act", "action": "stake", "amount": min(2_000, room // 2), "tableau": side}
     if "draw" in choices:
         return {"type": "act", "action": "stand"}
     if "banker_draw" in choices:
@@ -125,8 +123,8 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
         seen: list[dict[str, Any]] = []
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 150
-        silent_until, banker, since = 0.0, None, 0
         retired: set[str] = set()
+        sat_out = False
         record: dict[str, Any] | None = None
         checked_low_bid = False
         over_bank: dict[str, Any] | None = None  # a stake over the bank, refused
@@ -138,31 +136,29 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
                 record = state["record"]
                 break
             seen.append(state)
-            if state["banker"] != banker:  # a new banker: his coups count from here
-                banker, since = state["banker"], len(state["history"])
             if state["phase"] == "auction" and state["bids"] and not checked_low_bid:
                 best = max(state["bids"].values())
                 await players["bq_cy"].send({"type": "act", "action": "bid", "amount": best})
                 low = await players["bq_cy"].expect(lambda m: m["type"] == "error")
                 assert low["code"] == "not_allowed" and "must beat" in low["message"]
                 checked_low_bid = True
-            if state["to_act"] == "bq_ann" and "stake" in state["choices"] and not over_bank:
-                await ann.send(
-                    {
-                        "type": "act",
-                        "action": "stake",
-                        "amount": state["bank"] + 100,
-                        "tableau": "L",
-                    }
+            if state["to_act"] and "stake" in state["choices"] and not over_bank:
+                punter = players[state["to_act"]]
+                over = state["bank"] + 100
+                await punter.send(
+                    {"type": "act", "action": "stake", "amount": over, "tableau": "L"}
                 )
-                over_bank = await ann.expect(lambda m: m["type"] == "error")
+                over_bank = await punter.expect(lambda m: m["type"] == "error")
                 assert over_bank["code"] == "not_allowed" and "covers only" in over_bank["message"]
-            if len(seen) == 12:
-                silent_until = loop.time() + 3  # cy says nothing for a while
-            for name, player in players.items():
-                if name == "bq_cy" and loop.time() < silent_until:
-                    continue
-                message = _choose(state, name, len(state["history"]) - since, retired)
+            sat_out = sat_out or any("bq_cy sits out" in line for line in state["news"])
+            retired.update(
+                line.split()[0] for line in state["news"] if "leaves the bank (retired)" in line
+            )
+            # the banker speaks first: a retire comes before the stakes
+            for name, player in sorted(players.items(), key=lambda p: p[0] != state["banker"]):
+                if name == "bq_cy" and not sat_out and state["phase"] == "stakes":
+                    continue  # silent at his first stake: the clock sits him out
+                message = _choose(state, name, retired)
                 if message is not None:
                     await player.send(message)
             state = None

@@ -19,14 +19,13 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import sqlalchemy as sa
 import uvloop
 from tests.support.harness import Player, ServerProcess
+from tests.support.services import private_schema
 
-from baccara.db.ledger import Ledger, normalize_url, wallet_account
+from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
 
 PACE = 1.0
@@ -107,21 +106,6 @@ def _baseline(url: str, bets: int) -> float:
     return rate
 
 
-@contextlib.contextmanager
-def _private_schema(base: str) -> Iterator[str]:
-    """A fresh schema in the PostgreSQL database, dropped afterwards."""
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(normalize_url(base))
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    try:
-        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-
 def main(quick: bool) -> None:
     clients, tables, seconds = (40, 4, 10.0) if quick else (200, 20, 30.0)
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,7 +120,7 @@ def main(quick: bool) -> None:
             with contextlib.ExitStack() as stack:
                 url = target
                 if name == "PostgreSQL":
-                    url = stack.enter_context(_private_schema(target))
+                    url = stack.enter_context(private_schema(target, "bench"))
                 count, offered, rate, p50, p99 = _run(url, clients, tables, seconds, folder)
                 base = _baseline(url, 300 if quick else 2000)
             verdict = "meets" if p99 < 0.050 else "misses"

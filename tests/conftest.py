@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from hypothesis import HealthCheck, settings
 
 # tests.support (harnesses shared with bench/) imports from the repository's root
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.support.services import need_service
+from tests.support.services import need_service, private_schema
 
 # Scripts that make test data run against an old commit: not tests, not collected.
 collect_ignore_glob = ["support/make_*.py"]
@@ -68,16 +67,5 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     base = os.environ.get(POSTGRES_URL_VAR)
     if not base:
         need_service("PostgreSQL", f"set {POSTGRES_URL_VAR} (.ci/run does)")
-    import sqlalchemy as sa
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(base)
-    with admin.begin() as conn:
-        conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as conn:
-            conn.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
+    with private_schema(base) as url:
+        yield url

@@ -2,153 +2,45 @@
 
 Points (``BACCARA_CRASH_AT``): ``after_debit`` (bet committed, no reply sent),
 ``bet_debited`` (inside the bet transaction), ``settling`` (inside the settlement
-transaction), ``mid_deal`` (after the third card is shown). Each cycle arms one point,
-plays until the server dies, restarts it (the restart recovers: closed rounds are
-dealt and settled, open ones voided) and makes every player resend every bet id it
-ever sent. Afterwards: no bet lost (every acknowledged bet is in the ledger, every
-resend is answered), none paid twice (each wallet equals welcome - stakes + returns,
-each round settled once), and the ledger's invariants hold.
+transaction), ``mid_deal`` (after the third card is shown), and at the players' table
+``decided`` (inside a decision's transaction) and ``after_decision`` (stored, not yet
+shown). The crash cycles (`tests.support.cycles`) arm them in rotation, and every
+seventh cycle kill the server at a random moment instead: a cycle starts the server
+(whose start-up recovers: closed rounds dealt and settled, open ones voided, the
+players' shoe replayed), the punters reconnect and resend every bet they had no answer
+for under its id and round, bet on, and the server dies. After every cycle: the
+ledger's invariants hold, the money is what was deposited, every acked bet is booked
+exactly once in the round it was acked in and no refused one is, no wallet was paid
+twice (each is its deposit less the stakes plus the returns). One cycle per point (7)
+on each database in CI, 1,000 on each with ``--slow`` (and ``python -m bench crash``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
-import sqlalchemy as sa
+from tests.support.cycles import POINTS, run_cycles
 from tests.support.harness import Player, ServerProcess
-from websockets.exceptions import ConnectionClosed
 
 from baccara.coup import Coup
-from baccara.db.ledger import Ledger, bets, rounds, wallet_account
+from baccara.db.ledger import Ledger
 from baccara.server.app import ServerConfig
-
-POINTS = ("after_debit", "bet_debited", "settling", "mid_deal")
-WELCOME = 100_000
-
-
-async def _play_until_death(
-    players: list[Player], sent: dict[str, dict[str, Any]], seed: int
-) -> None:
-    """Bet every round until the server dies (the socket closes)."""
-    rng = random.Random(seed)
-    for player in players:
-        await player.join("c1")
-    with contextlib.suppress(ConnectionClosed, ConnectionError):
-        for _ in range(30):
-            await players[0].expect(lambda m: m["type"] == "round_open", 20)
-            for player in players:
-                for _ in range(2):
-                    bet_id = f"{player.name}-{len(sent)}"
-                    kind = rng.choice(["player", "banker", "tie"])
-                    amount = rng.choice([1_000, 2_000]) if kind != "tie" else 100
-                    sent[bet_id] = {"player": player, "kind": kind, "amount": amount}
-                    await player.send(
-                        {"type": "bet", "bet_id": bet_id, "kind": kind, "amount": amount}
-                    )
-            await players[0].expect(lambda m: m["type"] == "result", 20)
-    for player in players:
-        with contextlib.suppress(Exception):
-            await player.close()
-
-
-async def _resend_all(players: list[Player], sent: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    answers: dict[str, Any] = {}
-    for player in players:
-        await player.join("c1")
-    for bet_id, bet in sent.items():
-        player: Player = bet["player"]
-        answers[bet_id] = await player.bet(bet["kind"], bet["amount"], bet_id=bet_id)
-    # Wait until a round that opened after the resends is settled, then leave.
-    first = players[0]
-    opened = await first.expect(lambda m: m["type"] == "round_open", 30)
-    await first.expect(lambda m: m["type"] == "result" and m["round"] == opened["round"], 30)
-    for player in players:
-        await player.close()
-    return answers
-
-
-def _check_books(url: str, names: list[str]) -> dict[str, int]:
-    book = Ledger.connect(url)
-    try:
-        assert book.check_invariants() == []
-        accounts = {name: book.create_account(wallet_account(name)) for name in names}
-        with book.engine.connect() as conn:
-            unfinished = conn.execute(
-                sa.select(sa.func.count()).select_from(bets).where(bets.c.status == "placed")
-            ).scalar_one()
-            for name, account in accounts.items():
-                staked, returned = conn.execute(
-                    sa.select(
-                        sa.func.coalesce(sa.func.sum(bets.c.amount), 0),
-                        sa.func.coalesce(sa.func.sum(bets.c.returned), 0),
-                    ).where(bets.c.account_id == account)
-                ).one()
-                # Every stake debited once, every return credited once: nothing lost or doubled.
-                assert book.balance(account, conn) == WELCOME - staked + returned, name
-            counts = dict(
-                conn.execute(
-                    sa.select(rounds.c.phase, sa.func.count()).group_by(rounds.c.phase)
-                ).all()
-            )
-        return {"unsettled_bets": int(unfinished), **{k: int(v) for k, v in counts.items()}}
-    finally:
-        book.engine.dispose()
 
 
 @pytest.mark.slow
-def test_crash_points_lose_nothing_and_pay_nothing_twice(tmp_path: Path, full_size: bool) -> None:
-    cycles = [p for _ in range(5 if full_size else 1) for p in POINTS]  # 4 in CI, 20 with --slow
-    config = ServerConfig(
-        database_url=f"sqlite:///{tmp_path / 'crash.db'}",
-        tables=("c1=punto-banco",),
-        decks=1,
-        bet_seconds=0.8,
-        card_seconds=0.05,
-        result_seconds=0.1,
-        bets_per_second=1000,
-        bet_burst=1000,
-    )
-    process = ServerProcess(config, log=tmp_path / "server.log")
-    players_names = ["crash_a", "crash_b", "crash_c"]
-    sent: dict[str, dict[str, Any]] = {}
-    crashes = 0
-
-    async def register(proc: ServerProcess) -> list[Player]:
-        players = [Player(proc, name) for name in players_names]
-        for player in players:
-            assert await player.register() == WELCOME
-        return players
-
-    try:
-        process.start()
-        players = asyncio.run(register(process))
-        process.stop()
-        for number, point in enumerate(cycles):
-            process.start(BACCARA_CRASH_AT=point)
-            asyncio.run(asyncio.wait_for(_play_until_death(players, sent, number), 120))
-            status = process.wait_exit(60)
-            assert status == -9, f"cycle {number}: the server did not die at {point} ({status})"
-            crashes += 1
-            process.start()  # recovery runs before the first round
-            answers = asyncio.run(asyncio.wait_for(_resend_all(players, sent), 180))
-            for answer in answers.values():
-                # A committed bet answers with its stored result; one that never committed
-                # is placed now (or refused if the window closed): never taken twice.
-                assert answer["type"] in ("bet_ack", "error"), answer
-                if answer["type"] == "error":
-                    assert answer["code"] == "betting_closed", answer
-            process.stop()
-            summary = _check_books(config.database_url, players_names)
-            assert summary["unsettled_bets"] == 0, summary
-        assert crashes == len(cycles)
-    finally:
-        process.kill()
-    print(f"crash cycles: {crashes}, bets sent: {len(sent)}, rounds: {summary}")
+def test_crash_cycles_lose_nothing_and_pay_nothing_twice(
+    database_url: str, tmp_path: Path, full_size: bool
+) -> None:
+    cycles = 1_000 if full_size else len(POINTS)
+    report = run_cycles(database_url, cycles, tmp_path)
+    print("\n".join(report.lines()))
+    assert report.problems == []
+    assert report.cycles == cycles
+    assert sum(report.kills.values()) == cycles  # each cycle died where it was armed
+    assert set(report.kills) == set(POINTS)
 
 
 def test_recovered_coup_is_the_one_being_dealt(tmp_path: Path) -> None:

@@ -16,13 +16,11 @@ the shoe played to its end verifies, decisions before and after the crash includ
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tests.support.harness import Player, ServerProcess
-from websockets.exceptions import ConnectionClosed
+from tests.support.scripts import play
 
 from baccara.db.books import HOUSE
 from baccara.db.chips import Chips
@@ -33,83 +31,6 @@ from baccara.skill.replay import verify
 WELCOME = 100_000
 NAMES = ("kc_ann", "kc_bob", "kc_cy")
 CYCLES = [("decided", 3), ("after_decision", 5), ("decided", 8), ("after_decision", 11)]
-
-
-def _choose_banque(state: dict[str, Any], me: str) -> dict[str, Any] | None:
-    if state["phase"] == "auction":
-        best = max(state["bids"].values(), default=None)
-        if me == NAMES[0] and best is None:
-            return {"type": "act", "action": "bid", "amount": state["next_bid"]}
-        if me == NAMES[1] and best is not None and state["bids"].get(me) != best and best < 3_000:
-            return {"type": "act", "action": "bid", "amount": best + 1_000}
-        return None
-    if state["to_act"] != me:
-        return None
-    choices = state["choices"]
-    if "stake" in choices:
-        room = state["bank"] - sum(sum(s.values()) for s in state["stakes"].values())
-        side = "L" if me == NAMES[1] else "R"
-        return {"type": "act", "action": "stake", "amount": min(1_000, room), "tableau": side}
-    if "draw" in choices:
-        return {"type": "act", "action": "draw"}
-    if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
-    return None
-
-
-def _choose(state: dict[str, Any], me: str) -> dict[str, Any] | None:
-    if state["type"] == "banque":
-        return _choose_banque(state, me)
-    if state["to_act"] != me:
-        return None
-    choices = state["choices"]
-    if "open_bank" in choices:
-        return {"type": "act", "action": "open_bank", "amount": 4_000}
-    if "keep_bank" in choices:
-        return {"type": "act", "action": "keep_bank"}
-    if "banco" in choices:
-        return {"type": "act", "action": "stake", "amount": 2_000}
-    if "draw" in choices:
-        return {"type": "act", "action": "draw"}
-    if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
-    return None
-
-
-async def _play(
-    players: dict[str, Player], kind: str, *, sit: bool, until_end: bool
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """Join (and sit), then play by the script until the server dies or the shoe ends;
-    the first state seen and the record, if the shoe ended."""
-    first: dict[str, Any] | None = None
-    for player in players.values():
-        state = await player.join("c1", first=kind)
-        first = first or state
-    if sit:
-        for name, player in players.items():
-            await player.send({"type": "sit", "buy_in": 30_000})
-            await player.send({"type": "seed", "seed": f"{name}'s seed"})
-    ann = players[NAMES[0]]
-    record = None
-    with contextlib.suppress(ConnectionClosed, ConnectionError):
-        for _ in range(2_000):
-            state = await ann.expect(lambda m: m["type"] in (kind, "shoe_end"), 30)
-            if state["type"] == "shoe_end":
-                record = state["record"]
-                if until_end:
-                    break
-                continue
-            if state["phase"] == "shuffle":
-                for name, player in players.items():
-                    await player.send({"type": "seed", "seed": f"{name}'s seed"})
-            for name, player in players.items():
-                message = _choose(state, name)
-                if message is not None:
-                    await player.send(message)
-    for player in players.values():
-        with contextlib.suppress(Exception):
-            await player.close()
-    return first, record
 
 
 def _money(url: str) -> tuple[int, list[str]]:
@@ -147,7 +68,7 @@ def test_killed_at_decisions_the_shoe_resumes_with_nothing_lost(
                 for player in players.values():
                     asyncio.run(player.register())
             first, _ = asyncio.run(
-                asyncio.wait_for(_play(players, kind, sit=number == 0, until_end=False), 120)
+                asyncio.wait_for(play(players, kind, sit=number == 0, until_end=False), 120)
             )
             assert process.wait_exit(60) != 0, f"the server did not die at {point}"
             total, problems = _money(config.database_url)
@@ -159,7 +80,7 @@ def test_killed_at_decisions_the_shoe_resumes_with_nothing_lost(
             commitment = _last_commitment(config.database_url)
         process.start()
         first, record = asyncio.run(
-            asyncio.wait_for(_play(players, kind, sit=False, until_end=True), 180)
+            asyncio.wait_for(play(players, kind, sit=False, until_end=True), 180)
         )
         assert first is not None and first["fair"] is not None
         same = first["fair"]["server_seed_hash"] == commitment

@@ -2,7 +2,9 @@
 
 `ServerProcess` starts ``python -m tests.support.harness CONFIG_JSON`` (the app under
 uvicorn, on 127.0.0.1 only) and waits until it answers; `Player` registers over HTTP
-and plays over the WebSocket with the ``websockets`` client.
+and plays over the WebSocket with the ``websockets`` client. Given a launcher
+(`tests.support.forker.Forker`), it has the same server forked from a process that
+imported it once, instead (the crash cycles' fast restarts).
 """
 
 from __future__ import annotations
@@ -19,14 +21,22 @@ import uuid
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
 from baccara.server.app import ServerConfig
 from baccara.server.protocol import SERVER
 
-__all__ = ["CrashPoints", "InjectedFault", "Player", "ServerProcess", "free_port"]
+__all__ = [
+    "Child",
+    "CrashPoints",
+    "InjectedFault",
+    "Launcher",
+    "Player",
+    "ServerProcess",
+    "free_port",
+]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,17 +48,43 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class Child(Protocol):
+    """A running server process as `ServerProcess` handles it (`subprocess.Popen`'s
+    calls; -9 as ``returncode`` after SIGKILL)."""
+
+    returncode: int | None
+
+    def poll(self) -> int | None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+    def send_signal(self, sig: int) -> None: ...
+
+
+class Launcher(Protocol):
+    """Starts ``python -m tests.support.harness ARGV...`` with ``env``, output to ``log``."""
+
+    def launch(self, argv: list[str], env: dict[str, str], log: Path) -> Child: ...
+
+
 class ServerProcess:
     """A ``baccara`` server in a child process on 127.0.0.1."""
 
+    poll_seconds = 0.1
+    """How often `start` asks ``/api/health`` while the server starts."""
+
     def __init__(
-        self, config: ServerConfig, *, log: Path, env: dict[str, str] | None = None
+        self,
+        config: ServerConfig,
+        *,
+        log: Path,
+        env: dict[str, str] | None = None,
+        launcher: Launcher | None = None,
     ) -> None:
         self.config = config
         self.port = free_port()
         self.log = log
         self.env = env or {}
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.launcher = launcher
+        self.proc: Child | None = None
 
     @property
     def url(self) -> str:
@@ -68,13 +104,17 @@ class ServerProcess:
         environment["PYTHONPATH"] = os.pathsep.join(
             filter(None, [str(REPO_ROOT), environment.get("PYTHONPATH")])
         )
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tests.support.harness", json.dumps(data), str(self.port)],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=environment,
-            )
+        argv = [json.dumps(data), str(self.port)]
+        if self.launcher is not None:
+            self.proc = self.launcher.launch(argv, environment, self.log)
+        else:
+            with self.log.open("ab") as out:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "tests.support.harness", *argv],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    env=environment,
+                )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -84,7 +124,7 @@ class ServerProcess:
                     return self
             except httpx.HTTPError:
                 pass
-            time.sleep(0.1)
+            time.sleep(self.poll_seconds)
         raise RuntimeError(f"the server did not start in {timeout} s: see {self.log}")
 
     def wait_exit(self, timeout: float = 60.0) -> int:
@@ -208,16 +248,21 @@ class CrashPoints:
     """The crash tests' fault hook: ``BACCARA_CRASH_AT=name`` SIGKILLs the server the
     ``BACCARA_CRASH_AFTER``-th (default 1st) time it reaches the point ``name``;
     ``BACCARA_FAIL_AT=name`` raises `InjectedFault` there instead, the first
-    ``BACCARA_FAIL_TIMES`` (default 1; -1: every) times it is reached.
+    ``BACCARA_FAIL_TIMES`` (default 1; -1: every) times it is reached. With
+    ``BACCARA_CRASH_NOTE=path`` the point and its count go to that file first (a line
+    ``name count``), so that a test knows where the process died.
 
     Points: ``after_debit`` (bet committed, reply not sent), ``bet_debited`` (inside
     the bet transaction), ``settling`` (inside the settlement transaction),
-    ``mid_deal`` (after the third card is shown). Only rounds with bets reach the last two.
+    ``mid_deal`` (after the third card is shown): only rounds with bets reach the last
+    two; at a players' table ``decided`` (inside a decision's transaction) and
+    ``after_decision`` (stored, not yet shown).
     """
 
     def __init__(self) -> None:
         self.target = os.environ.get("BACCARA_CRASH_AT")
         self.after = int(os.environ.get("BACCARA_CRASH_AFTER", "1"))
+        self.note = os.environ.get("BACCARA_CRASH_NOTE")
         self.hits = 0
         self.fail_at = os.environ.get("BACCARA_FAIL_AT")
         self.fail_times = int(os.environ.get("BACCARA_FAIL_TIMES", "1"))
@@ -231,6 +276,9 @@ class CrashPoints:
             return
         self.hits += 1
         if self.hits >= self.after:
+            if self.note:
+                with open(self.note, "a") as note:
+                    note.write(f"{name} {self.hits}\n")
             os.kill(os.getpid(), signal.SIGKILL)
 
 

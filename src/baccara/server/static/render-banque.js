@@ -9,7 +9,7 @@ import {
   decisionTimeLeft, isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName,
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
-import { cardText, layCards, renderRecordLinks } from "./render.js";
+import { cardText, layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
 
 const AMOUNT_ACTIONS = new Set(["stake"]);  // decisions typed with an amount (a bid has its own box)
 
@@ -252,13 +252,7 @@ export function createBanqueRenderer(doc, on) {
     }));
   }
 
-  function renderFair(state) {
-    const f = state.fair;
-    setText("bq-seed-hash", f?.server_seed_hash ?? "—");
-    setText("bq-client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(taken at the shuffle)");
-  }
-
-  const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+  const renderFair = (state) => renderFairBox(doc, "bq-", state.fair, "(taken at the shuffle)");
 
   function render(prev, next) {
     const b = next.banque;

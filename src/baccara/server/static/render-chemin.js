@@ -6,7 +6,7 @@ import {
   actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
 } from "./chemin.js";
 import { money } from "./money.js";
-import { layCards, renderRecordLinks } from "./render.js";
+import { layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
 
 const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
 
@@ -110,13 +110,7 @@ export function createCheminRenderer(doc, on) {
     $("cdf-seed").hidden = !(seated && c.phase === "shuffle");
   }
 
-  function renderFair(state) {
-    const f = state.fair;
-    setText("cdf-seed-hash", f?.server_seed_hash ?? "—");
-    setText("cdf-client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(taken at the shuffle)");
-  }
-
-  const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+  const renderFair = (state) => renderFairBox(doc, "cdf-", state.fair, "(taken at the shuffle)");
 
   function render(prev, next) {
     const c = next.chemin;

@@ -8,7 +8,8 @@ const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the table's chip set
 const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
 
-const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
+/** Whether any of `keys` differs between two states (all of them on the first draw). */
+export const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
 
 /** A card in words with its suit's sign ("Td" → "10♦"). */
 export const cardText = (text) => (text[0] === "T" ? "10" : text[0]) + (SUITS[text[1]] ?? text[1]);
@@ -54,6 +55,15 @@ export function layCards(doc, box, cards) {
     if (old) old.replaceWith(node); else box.append(node);
   });
   while (box.children.length > cards.length) box.lastElementChild.remove();
+}
+
+/** A shoe's commitment in the provably-fair box whose element ids start with `prefix`
+ * (`seed-hash`, `rules-hash` where the box has one, `client-seeds`). */
+export function renderFairBox(doc, prefix, fair, noSeeds) {
+  const set = (id, text) => { const node = doc.getElementById(prefix + id); if (node) node.textContent = text; };
+  set("seed-hash", fair?.server_seed_hash ?? "—");
+  set("rules-hash", fair?.rules_hash ?? "—");
+  set("client-seeds", !fair ? "—" : fair.client_seeds.length ? fair.client_seeds.join(", ") : noSeeds);
 }
 
 /** Download links for the finished shoes' records (newest first), in `box`. */
@@ -296,12 +306,7 @@ export function createRenderer(doc, on) {
     setText("recall-words", `Round ${round.number}, step ${step + 1}/${round.steps.length}: ${s.words}` + (state.teaching && s.reason ? ` (${s.reason})` : ""));
   }
 
-  function renderFair(state) {
-    const f = state.fair;
-    setText("seed-hash", f?.server_seed_hash ?? "—");
-    setText("rules-hash", f?.rules_hash ?? "—");
-    setText("client-seeds", !f ? "—" : f.client_seeds.length ? f.client_seeds.join(", ") : "(none yet)");
-  }
+  const renderFair = (state) => renderFairBox(doc, "", state.fair, "(none yet)");
 
   const renderRecords = (state) => renderRecordLinks(doc, $("records"), state.records);
 

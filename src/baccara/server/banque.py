@@ -79,12 +79,7 @@ def banque_pot(table: BanqueTable) -> int:
     >>> _ = table.bid(0, 2_000); _ = table.close_auction(); banque_pot(table)
     2000
     """
-    at_risk = sum(
-        sum(stakes.values())
-        for tableau, stakes in table.stakes.items()
-        if table.phase not in _PLAYING or tableau not in table.settled
-    )
-    return table.bank + at_risk
+    return table.bank + sum(sum(stakes.values()) for stakes in table.at_risk().values())
 
 
 def _last(table: BanqueTable) -> P.BanqueLastCoup | None:

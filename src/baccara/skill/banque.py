@@ -200,6 +200,11 @@ class BanqueTable:
         """The total staked on both tableaux."""
         return sum(sum(s.values()) for s in self.stakes.values())
 
+    def at_risk(self) -> dict[Tableau, dict[int, int]]:
+        """The stakes still on the felt: a tableau settled on a natural is paid already."""
+        playing = self.phase in (Phase.PUNTER, Phase.BANKER)
+        return {t: s for t, s in self.stakes.items() if not (playing and t in self.settled)}
+
     @property
     def to_act(self) -> int | None:
         """The punter whose turn it is to stake, or None."""

@@ -90,10 +90,7 @@ def banque_status(table: BanqueTable, acting: int | None) -> str:
 def holdings(table: BanqueTable) -> list[int]:
     """What each seat holds: its stack, its stakes and (the banker) the bank."""
     held = list(table.bankrolls)
-    playing = table.phase in (Phase.PUNTER, Phase.BANKER)
-    for tableau, stakes in table.stakes.items():
-        if playing and tableau in table.settled:
-            continue  # settled on a natural: its stakes are paid back or lost already
+    for stakes in table.at_risk().values():
         for seat, amount in stakes.items():
             held[seat] += amount
     if table.banker is not None:

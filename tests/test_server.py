@@ -24,6 +24,7 @@ from baccara.coup import Coup
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.fair import verify
 from baccara.server.app import ServerConfig, _table_specs
+from baccara.server.hall import TableSpec
 from baccara.server.ws import origin_allowed
 
 T = TypeVar("T")
@@ -483,10 +484,10 @@ def test_squeeze_table(tmp_path: Path) -> None:
 
 def test_table_specs() -> None:
     assert _table_specs(("s=ez:squeeze", "mini"), squeeze=False) == [
-        ("s", "ez", True),
-        ("t2", "mini", False),
+        TableSpec("s", "ez", True),
+        TableSpec("t2", "mini", False),
     ]
-    assert _table_specs(("ez",), squeeze=True) == [("t1", "ez", True)]
+    assert _table_specs(("ez",), squeeze=True) == [TableSpec("t1", "ez", True)]
     with pytest.raises(ValueError, match="bad table option 'peek'"):
         _table_specs(("t1=ez:peek",))
     with pytest.raises(ValueError, match="unknown variant 'pai-gow'"):

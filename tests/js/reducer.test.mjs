@@ -194,6 +194,15 @@ describe("bet answers", () => {
     assert.deepEqual(myStakes(s), {});
   });
 
+  test("table_moving leaves the bet pending: it goes again with the next snapshot", () => {
+    let s = run(joined(), { type: "stage", kind: "banker" }, { type: "confirm", id: "w6" });
+    s = run(s, msg.error("table_moving", "table t1 is moving to another server: nothing was done, try again", "w6-banker"));
+    assert.deepEqual(Object.keys(s.pending), ["w6-banker"]);
+    assert.match(s.message, /moving/);
+    s = run(s, msg.snapshot());
+    assert.deepEqual(s.outbox.map((m) => m.bet_id), ["w6-banker"]);
+  });
+
   test("an error without bet_id keeps the pending bets", () => {
     let s = run(joined(), { type: "stage", kind: "player" }, { type: "confirm", id: "w4" });
     s = run(s, msg.error("rate_limited", "too many messages: slow down"));

@@ -38,6 +38,9 @@ PENDING, ACKED, REFUSED = "pending", "acked", "refused"
 FINE_REFUSALS = ("betting_closed", "insufficient_funds")
 """The errors a bet may get without anything being wrong (the window closed as it was
 sent, or a resend found it had never been placed; a broke punter)."""
+NOT_DONE = "table_moving"
+"""The error that leaves a bet unanswered: nothing was done, it is sent again (the
+table was passing to another process)."""
 
 
 @dataclass(slots=True)
@@ -108,6 +111,8 @@ class Punters:
             bet.state, bet.acked_round = ACKED, int(message["round"])
             return
         code = message["code"]
+        if code == NOT_DONE:
+            return  # still pending: the client sends it again with the next snapshot
         if bet.state == ACKED:
             self.problems.append(
                 f"{name} acked in round {bet.acked_round}, then answered {code}: lost"

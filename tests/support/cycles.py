@@ -36,7 +36,6 @@ import asyncio
 import contextlib
 import random
 import time
-import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +50,7 @@ from websockets.exceptions import WebSocketException
 
 from baccara.db.engine import make_engine
 from baccara.server.app import ServerConfig
+from baccara.server.cluster import TableLocks, namespace_of
 
 __all__ = ["POINTS", "Report", "cycle_config", "run_cycles"]
 
@@ -311,7 +311,8 @@ class _Cycle:
         before would find its tables run by another process and leave them alone."""
         if self.locks is None:
             return
-        keys = {zlib.crc32(f"baccara-table:{t}".encode()) for t in (BANKED, PLAYERS_TABLE)}
+        table_locks = TableLocks(self.locks, namespace_of(self.locks))
+        keys = {table_locks.key(t) for t in (BANKED, PLAYERS_TABLE)}
         query = sa.text("SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory'")
         deadline = time.monotonic() + 30
         waited = False

@@ -1,8 +1,9 @@
 """The online table's web application: pages, the JSON API and the WebSocket.
 
 `create_app` builds a FastAPI app for a `ServerConfig`; ``baccara serve`` runs it under
-uvicorn. Each process runs the tables it can lock: on PostgreSQL an advisory lock per
-table id lets several processes share one database, each owning its own tables.
+uvicorn. On PostgreSQL several processes share the tables (`baccara.server.hall`): each
+table is run by the process holding its advisory lock, and a player connected to any
+process plays at any table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import zlib
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -19,7 +19,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -28,17 +27,16 @@ from pydantic import ValidationError
 from baccara.db.ledger import Ledger
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
-from baccara.server.banque import BanqueRunner
-from baccara.server.chemin import CheminRunner
+from baccara.server.cluster import Moving
+from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
-from baccara.server.players import PlayersRunner, PlayersTiming
+from baccara.server.hall import Hall, TableSpec
 from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
-from baccara.server.runner import Fault, TableRunner, Timing, no_fault
-from baccara.server.shoes import ShoeBook
+from baccara.server.runner import Fault, TableRunner, no_fault
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
-from baccara.variants import Family, find_variant
+from baccara.variants import find_variant
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 
@@ -82,6 +80,8 @@ class ServerConfig:
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
+    takeover_seconds: float = 1.0  # PostgreSQL: how often the tables nobody runs are tried
+    dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
 
 
 @dataclass(slots=True)
@@ -92,9 +92,7 @@ class ServerState:
     ledger: Ledger
     auth: Auth
     executor: ThreadPoolExecutor
-    tables: dict[str, TableRunner] = field(default_factory=dict)
-    players_tables: dict[str, PlayersRunner[Any]] = field(default_factory=dict)
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    hall: Hall
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
     """Every message a player sends (pings, peels, seeds...), bets included."""
@@ -107,24 +105,23 @@ class ServerState:
     """argon2 on its own threads, with a bounded queue (`baccara.server.pool`)."""
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
-    lock_conn: Any = None
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run a blocking call on the worker threads."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
 
-def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[str, str, bool]]:
-    """``[id=]variant[:squeeze]`` specs as (id, variant, squeeze); a bad one raises.
+def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[TableSpec]:
+    """``[id=]variant[:squeeze]`` specs as `TableSpec` values; a bad one raises.
 
     >>> _table_specs(("punto-banco", "b1=ez:squeeze"))
-    [('t1', 'punto-banco', False), ('b1', 'ez', True)]
+    [TableSpec(id='t1', variant='punto-banco', squeeze=False), TableSpec(id='b1', variant='ez', squeeze=True)]
     >>> _table_specs(("b2=pai-gow",))
     Traceback (most recent call last):
     ...
     baccara.variants.VariantError: unknown variant 'pai-gow': choose from punto-banco, tie-9, commission-4, super6, ez, mini, chemin-de-fer, banque
     >>> _table_specs(("c=chemmy",))
-    [('c', 'chemmy', False)]
+    [TableSpec(id='c', variant='chemmy', squeeze=False)]
     >>> _table_specs(("b=banque:squeeze",))
     Traceback (most recent call last):
     ...
@@ -140,7 +137,7 @@ def _table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[tuple[st
         found = find_variant(variant)  # refused here, in one line, not at start-up
         if option and not found.house_banked:
             raise ValueError(f"bad table {spec!r}: {found.family.label} is not squeezed")
-        out.append((table_id, variant, squeeze or option == "squeeze"))
+        out.append(TableSpec(table_id, variant, squeeze or option == "squeeze"))
     return out
 
 
@@ -158,34 +155,28 @@ def accepts_gzip(header: str) -> bool:
     return False
 
 
-def _lock_tables(state: ServerState, ids: list[str]) -> list[str]:
-    """The table ids this process may run (PostgreSQL: those whose advisory lock it got)."""
-    engine = state.ledger.engine
-    if engine.dialect.name != "postgresql":
-        return ids
-    state.lock_conn = engine.connect()
-    mine = []
-    for table_id in ids:
-        key = zlib.crc32(f"baccara-table:{table_id}".encode())
-        got = state.lock_conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": key})
-        if got.scalar():
-            mine.append(table_id)
-        else:
-            log.warning("table %s is run by another process", table_id)
-    state.lock_conn.commit()
-    return mine
-
-
 def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     """The web application for ``config``; ``fault`` is called at the runner's and the
     ledger's named points (the crash tests' hook; nothing by default)."""
     ledger = Ledger.connect(config.database_url)
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
+    # Bets are group-committed (one commit for many bets) by one writer thread that
+    # also does the other writes, bets first.
+    batcher = BetBatcher(ledger)
+    hall = Hall(
+        config,
+        _table_specs(config.tables, config.squeeze),
+        ledger=ledger,
+        executor=executor,
+        batcher=batcher,
+        fault=fault,
+    )
     state = ServerState(
         config=config,
         ledger=ledger,
         auth=Auth(ledger, welcome=config.welcome),
         executor=executor,
+        hall=hall,
         bet_limiter=RateLimiter(rate=config.bets_per_second, burst=config.bet_burst),
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
@@ -197,61 +188,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
     )
-    # Bets are group-committed (one commit for many bets) by one writer thread that
-    # also does the other writes, bets first.
-    batcher = BetBatcher(ledger)
-    timing = Timing(
-        bet_seconds=config.bet_seconds,
-        card_seconds=config.card_seconds,
-        result_seconds=config.result_seconds,
-        squeeze_seconds=config.squeeze_seconds,
-        seat_grace_seconds=config.seat_grace_seconds,
-    )
-    specs = _table_specs(config.tables, config.squeeze)
+    hall.state = state
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        owned = await state.run(_lock_tables, state, [table_id for table_id, *_ in specs])
-        for table_id, variant, squeeze in specs:
-            if table_id in owned:
-                game = find_variant(variant)
-                if not game.house_banked:
-                    kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
-                    state.players_tables[table_id] = kind(
-                        table_id=table_id,
-                        variant=game,
-                        ledger=ledger,
-                        executor=executor,
-                        batcher=batcher,
-                        timing=PlayersTiming(
-                            decision_seconds=config.decision_seconds,
-                            seed_seconds=config.seed_seconds,
-                            result_seconds=config.result_seconds,
-                            bot_seconds=config.bot_seconds,
-                        ),
-                        fault=fault,
-                        decks=config.decks,
-                        bots=config.bots,
-                    )
-                    continue
-                state.tables[table_id] = TableRunner(
-                    table_id=table_id,
-                    variant=game,
-                    ledger=ledger,
-                    executor=executor,
-                    batcher=batcher,
-                    timing=timing,
-                    fault=fault,
-                    decks=config.decks,
-                    squeeze=squeeze,
-                )
         batcher.start()
-        runners: list[TableRunner | PlayersRunner[Any]] = [
-            *state.tables.values(),
-            *state.players_tables.values(),
-        ]
-        for runner in runners:
-            state.tasks.append(asyncio.create_task(runner.run()))
+        await hall.start()
         # Everything loaded so far lives as long as the server: keep it out of the
         # collector's full passes, which otherwise stop every thread for 0.1-0.2 s.
         gc.collect()
@@ -259,15 +201,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         try:
             yield
         finally:
-            for runner in runners:
-                runner.stopping = True
-            for task in state.tasks:
-                task.cancel()
-            for task in state.tasks:
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
-            if state.lock_conn is not None:
-                state.lock_conn.close()
+            await hall.stop()
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
             state.hashing.shutdown()
@@ -343,7 +277,13 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": sorted(state.tables)}
+        """Alive; the tables this process runs (and its name in the cluster)."""
+        cluster = hall.cluster
+        return {
+            "ok": True,
+            "tables": hall.owned(),
+            "process": None if cluster is None else cluster.process,
+        }
 
     @app.post("/api/register")
     async def register(request: Request) -> JSONResponse:
@@ -404,12 +344,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return problem(401, "not_logged_in", "log in first")
         return account(user, await state.run(ledger.balance, user.account))
 
-    def lobby_lines() -> list[TableSummary]:
-        return [views.summary(runner) for runner in state.tables.values()] + [
-            views.players_summary(runner) for runner in state.players_tables.values()
-        ]
-
-    lobby_body = views.Lobby(lobby_lines, seconds=1.0)
+    lobby_body = views.Lobby(hall.lobby, seconds=1.0)
 
     @app.get("/api/tables", response_model=list[TableSummary])
     async def lobby(request: Request) -> Response:
@@ -424,28 +359,50 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         """The JSON Schema of every WebSocket message, both ways."""
         return schema()
 
+    def unknown(table_id: str) -> JSONResponse:
+        return problem(404, "unknown_table", f"unknown table {table_id!r}")
+
+    def table_moving(table_id: str) -> JSONResponse:
+        error = moving(table_id)
+        return problem(503, error.code, error.message, headers={"Retry-After": "2"})
+
     @app.get("/api/tables/{table_id}")
-    async def table_view(table_id: str, request: Request) -> JSONResponse:
-        runner = state.tables.get(table_id)
-        if runner is None:
-            return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        snap = await views.snapshot(runner, await current_user(request))
-        return JSONResponse(snap.model_dump(mode="json"))
+    async def table_view(table_id: str, request: Request) -> Response:
+        runner = hall.runner(table_id)
+        if isinstance(runner, TableRunner):
+            snap = await views.snapshot(runner, await current_user(request))
+            return JSONResponse(snap.model_dump(mode="json"))
+        if runner is None and not hall.remote(table_id):
+            return unknown(table_id)
+        try:  # a players' table's state, or a table another process runs
+            text = (
+                runner.view().model_dump_json()
+                if runner is not None
+                else (await hall.ask(table_id, "view"))[0]
+            )
+        except (Moving, IndexError):
+            return table_moving(table_id)
+        return Response(text, media_type="application/json")
 
     @app.get("/api/tables/{table_id}/roads.svg")
     async def roads_svg(table_id: str) -> Response:
-        runner = state.tables.get(table_id)
-        if runner is None:
-            return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return Response(runner.roads.view(runner.table.roads).svg, media_type="image/svg+xml")
+        svg = hall.roads_svg(table_id)
+        if svg is None:
+            return unknown(table_id)
+        return Response(svg, media_type="image/svg+xml")
 
     @app.get("/api/tables/{table_id}/shoes")
     async def shoes(table_id: str) -> JSONResponse:
-        if table_id in state.players_tables:
-            return JSONResponse(await state.run(state.players_tables[table_id].shoe_records))
-        if table_id not in state.tables:
-            return problem(404, "unknown_table", f"unknown table {table_id!r}")
-        return JSONResponse(await state.run(ShoeBook(ledger, table_id).records))
+        if (
+            hall.runner(table_id) is None
+            and table_id not in hall.specs
+            and not hall.remote(table_id)
+        ):
+            return unknown(table_id)
+        try:
+            return JSONResponse(await hall.shoe_records(table_id))
+        except Moving:
+            return table_moving(table_id)
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:

@@ -39,6 +39,7 @@ from baccara.db.ledger import BetError, Ledger, wallet_account
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
+from baccara.server.audience import Audience
 from baccara.server.auth import User
 from baccara.server.game_table import (
     BOT_BUY_IN,
@@ -48,7 +49,7 @@ from baccara.server.game_table import (
     Recovered,
     money_state,
 )
-from baccara.server.runner import Fault, Listener, no_fault
+from baccara.server.runner import Fault, no_fault
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
@@ -82,6 +83,7 @@ class PlayersRunner(Generic[Engine]):
         minimum: int = 1_000,
         seats: int = 12,
         bots: int = 0,
+        audience: Audience | None = None,
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -97,7 +99,7 @@ class PlayersRunner(Generic[Engine]):
         self.max_seats = min(seats, variant.seats)
         self.chips = Chips(ledger, table_id)
         self.shoes = ShoeBook(ledger, table_id)
-        self.listeners: set[Listener] = set()
+        self.audience = Audience(table_id) if audience is None else audience  # kept on takeover
         self.events: deque[tuple[int, str]] = deque(maxlen=200)
         self.seq = 0
         self.players: list[str] = []  # seated, in seat order
@@ -173,11 +175,9 @@ class PlayersRunner(Generic[Engine]):
         self.seq += 1
         text = self.view().model_dump_json()
         self.events.append((self.seq, text))
-        hands = self.hands()
-        for listener in list(self.listeners):
-            listener.send_text(text)
-            if listener.user is not None and listener.user.name in hands:
-                listener.send(hands[listener.user.name])
+        self.audience.broadcast(self.seq, text)
+        for name, hand in self.hands().items():
+            self.audience.send_to(name, hand)
 
     def state(self) -> dict[str, Any]:
         """The fields every players' table shows (`P.PlayersState`)."""
@@ -207,7 +207,7 @@ class PlayersRunner(Generic[Engine]):
 
     def connected(self, name: str) -> bool:
         """Whether ``name`` has a connection to this table now."""
-        return any(lst.user is not None and lst.user.name == name for lst in self.listeners)
+        return self.audience.connected(name)
 
     def present(self, name: str) -> bool:
         """Whether ``name`` is at the table to decide (or may still come back after a restart)."""
@@ -484,8 +484,7 @@ class PlayersRunner(Generic[Engine]):
             self.seq += 1
             event = P.ShoeEnd(table=self.id, seq=self.seq, time=time.time(), record=record)
             self.events.append((self.seq, text := event.model_dump_json()))
-            for listener in list(self.listeners):
-                listener.send_text(text)
+            self.audience.broadcast(self.seq, text)
         self.table, self.fair, self.shoe_id = None, None, None
         await self._let_go()
         self.news.append("The shoe is finished.")

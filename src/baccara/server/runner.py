@@ -39,6 +39,7 @@ from baccara.db.schema import accounts
 from baccara.fair import FairShoe
 from baccara.server import protocol as P
 from baccara.server import views
+from baccara.server.audience import Audience
 from baccara.server.auth import User
 from baccara.server.retry import until_done
 from baccara.server.seats import Seats
@@ -50,7 +51,7 @@ from baccara.table.events import CoupSettled, Phase, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
 
-__all__ = ["Fault", "Listener", "TableRunner", "Timing", "no_fault"]
+__all__ = ["Fault", "TableRunner", "Timing", "no_fault"]
 
 Fault = Callable[[str], None]
 """A hook the runner calls at its named points (``after_debit``, ``mid_deal``; the ledger
@@ -78,26 +79,6 @@ class Timing:
     seat_grace_seconds: float = 60.0  # a seat kept for a player gone, with no bet in the round
 
 
-class Listener:
-    """One connected client of a table: a bounded queue of messages to send."""
-
-    def __init__(self, user: User | None) -> None:
-        self.user = user
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=2000)
-        self.dropped = False
-
-    def send(self, message: BaseModel) -> None:
-        """Queue a message of the protocol (as JSON)."""
-        self.send_text(message.model_dump_json())
-
-    def send_text(self, text: str) -> None:
-        """Queue a JSON text; a client too slow to keep up is dropped (it will reconnect)."""
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.dropped = True
-
-
 class TableRunner:
     """One table of the server: its engine, its round loop and its listeners."""
 
@@ -113,6 +94,7 @@ class TableRunner:
         fault: Fault = no_fault,
         decks: int | None = None,
         squeeze: bool = False,
+        audience: Audience | None = None,
     ) -> None:
         self.id = table_id
         self.squeeze = squeeze
@@ -130,7 +112,7 @@ class TableRunner:
         # dicts, so that thousands of them give the garbage collector nothing to scan.
         self.events: deque[tuple[int, str]] = deque(maxlen=1000)
         self.seq = 0
-        self.listeners: set[Listener] = set()
+        self.audience = Audience(table_id) if audience is None else audience  # kept on takeover
         self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
         self.fair: FairShoe | None = None
         self.shoes = ShoeBook(ledger, table_id)
@@ -165,14 +147,7 @@ class TableRunner:
         event = kind(table=self.id, seq=self.seq, time=time.time(), **data)
         text = event.model_dump_json()  # once, for every listener
         self.events.append((self.seq, text))
-        for listener in list(self.listeners):
-            listener.send_text(text)
-
-    def send_to(self, name: str, message: BaseModel) -> None:
-        """Send a private message to every connection of player ``name``."""
-        for listener in list(self.listeners):
-            if listener.user is not None and listener.user.name == name:
-                listener.send(message)
+        self.audience.broadcast(self.seq, text)
 
     # -- recovery -----------------------------------------------------------------------
 
@@ -440,9 +415,7 @@ class TableRunner:
         squeezing["peel"][side] = max(squeezing["peel"][side], float(amount))
 
     def _relay(self, message: BaseModel) -> None:
-        text = message.model_dump_json()
-        for listener in list(self.listeners):
-            listener.send_text(text)
+        self.audience.broadcast(None, message.model_dump_json())
 
     def _send_bets(self) -> None:
         """The layout: every player's stakes this round (coalesced, not one event per bet)."""
@@ -521,14 +494,10 @@ class TableRunner:
         }
         self.history.appendleft(result)
         self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
-        here = {
-            listener.user.name: listener.user.account
-            for listener in self.listeners
-            if listener.user and listener.user.name in by_player
-        }
+        here = self.audience.accounts(by_player)
         balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
         for name, account in here.items():
-            self.send_to(
+            self.audience.send_to(
                 name,
                 P.Payout(
                     table=self.id,

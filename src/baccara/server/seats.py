@@ -58,7 +58,7 @@ class Seats:
         if runner.phase != "betting":
             return 0
         now = time.monotonic() if now is None else now
-        present = {listener.user.name for listener in runner.listeners if listener.user}
+        present = runner.audience.names()
         seated = runner.table.seats
         self.absent = {n: t for n, t in self.absent.items() if n in {s.player for s in seated}}
         freed = 0

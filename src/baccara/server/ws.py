@@ -29,10 +29,14 @@ face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``
 (a squeezer's hand, relayed live, not logged), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
-snapshot, marked ``"missed": true``: at most `MAX_REPLAY` of them and `MAX_REPLAY_BYTES`,
-and only when every one is still kept; otherwise the snapshot alone is the table's
-state (a small ``join`` never makes the server send megabytes). Joins are rate limited
-per player (`ServerConfig.joins_per_second`).
+snapshot, marked ``"missed": true`` (`baccara.server.dispatch`: bounded, so a small
+``join`` never makes the server send megabytes). Joins are rate limited per player
+(`ServerConfig.joins_per_second`).
+
+A table another process runs (several processes on one PostgreSQL) is played the same
+way: the player's messages are forwarded to its process and answered from there
+(`baccara.server.cluster`); while a table passes to another process (its own died), a
+message gets ``table_moving`` and nothing is done.
 
 The connection needs a session cookie, and a browser's ``Origin`` must match the
 host (or be listed in the server's allowed origins).
@@ -44,69 +48,93 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 
-from baccara.db.ledger import BetError
-from baccara.fair import FairError
-from baccara.server import protocol as P
-from baccara.server import views
-from baccara.server.auth import User
+from baccara.server.audience import Listener
+from baccara.server.dispatch import answer, join_texts
 from baccara.server.edge import origin_allowed
-from baccara.server.players import PlayersRunner
 from baccara.server.protocol import (
-    ActMessage,
-    BetMessage,
     ErrorMessage,
     JoinMessage,
-    LeaveMessage,
     PingMessage,
     Pong,
     ProtocolError,
-    SeedAck,
-    SeedMessage,
-    SitMessage,
-    SqueezeMessage,
     read_client,
 )
-from baccara.server.runner import Listener, TableRunner
+from baccara.server.runner import TableRunner
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerState
 
-__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "missed_events", "origin_allowed", "serve_socket"]
+__all__ = ["origin_allowed", "serve_socket"]
 
-Runner = TableRunner | PlayersRunner[Any]
 log = logging.getLogger("baccara.server")
-MAX_REPLAY = 200
-"""The most events a ``join`` with ``since`` replays (more missed: the snapshot alone)."""
-MAX_REPLAY_BYTES = 64 * 1024
-"""The most bytes of events a ``join`` replays."""
 
 
-def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> list[str]:
-    """The events after ``since`` up to ``upto`` (the snapshot's ``seq``) to replay: all
-    of them, or none when one is no longer kept or they pass `MAX_REPLAY` events or
-    `MAX_REPLAY_BYTES`.
+class Connection:
+    """One client's connection: who, and the table joined."""
 
-    >>> kept = [(seq, "x" * 100) for seq in range(5, 11)]
-    >>> len(missed_events(kept, 7, 10)), len(missed_events(kept, 4, 10)), missed_events(kept, 3, 10)
-    (3, 6, [])
-    >>> missed_events([(n, "x" * 1000) for n in range(1, 100)], 0, 99)
-    []
-    """
-    if upto <= since:
-        return []
-    kept = list(events)
-    if not kept or kept[0][0] > since + 1:
-        return []  # some of the events missed are no longer kept
-    picked = [text for seq, text in kept if since < seq <= upto]
-    if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
-        return []
-    return picked
+    def __init__(self, state: ServerState, listener: Listener) -> None:
+        self.state = state
+        self.listener = listener
+        self.table: str | None = None
+
+    def leave(self) -> None:
+        """Leave the table joined (the process running it hears, if it is elsewhere)."""
+        hall, table, user = self.state.hall, self.table, self.listener.user
+        if table is None:
+            return
+        audience = hall.audiences.get(table)
+        if audience is not None:
+            audience.discard(self.listener)
+        if hall.remote(table) and hall.cluster is not None and user is not None:
+            hall.cluster.gone(table, user.name)
+        self.table = None
+
+    async def join(self, message: JoinMessage) -> BaseModel | None:
+        """Join a table, here or elsewhere: its state and what was missed."""
+        hall, listener = self.state.hall, self.listener
+        audience = hall.audience(message.table)
+        if audience is None:
+            return ErrorMessage(code="unknown_table", message=f"unknown table {message.table!r}")
+        self.leave()
+        self.table = message.table
+        runner = hall.runner(message.table)
+        if runner is not None:
+            for text in await join_texts(runner, listener.user, message.since):
+                listener.send_text(text)
+            audience.add(listener)
+            if isinstance(runner, TableRunner) and listener.user is not None:
+                runner.take_seat(listener.user)
+            return None
+        await hall.join_elsewhere(audience, listener, message.since)
+        return None
+
+    async def handle(self, text: str) -> BaseModel | None:
+        """The answer to one message."""
+        try:
+            message = read_client(text)
+        except ProtocolError as error:
+            return ErrorMessage(code=error.code, message=str(error), bet_id=error.bet_id)
+        user, state = self.listener.user, self.state
+        assert user is not None
+        if isinstance(message, PingMessage):
+            return Pong(server_time=time.time())
+        if isinstance(message, JoinMessage):
+            if not state.join_limiter.allow(user.name):
+                return ErrorMessage(code="rate_limited", message="too many joins: wait a moment")
+            return await self.join(message)
+        if self.table is None:
+            return ErrorMessage(code="not_joined", message="join a table first")
+        runner = state.hall.runner(self.table)
+        if runner is not None:
+            return await answer(state, runner, user, message)
+        for reply in await state.hall.forward(self.table, user, text):
+            self.listener.send_text(reply)
+        return None
 
 
 async def serve_socket(socket: WebSocket, state: ServerState) -> None:
@@ -122,7 +150,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         return
     await socket.accept()
     listener = Listener(user)
-    runner: Runner | None = None
+    connection = Connection(state, listener)
     sender = asyncio.create_task(_send_loop(socket, listener))
     try:
         while True:
@@ -148,18 +176,15 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
                     )
                 )
                 continue
-            reply = await _handle(text, state, listener, runner)
-            if isinstance(reply, TableRunner | PlayersRunner):
-                runner = reply
-            elif reply is not None:
+            reply = await connection.handle(text)
+            if reply is not None:
                 listener.send(reply)
             if listener.dropped:
                 break
     except WebSocketDisconnect:
         pass
     finally:
-        if runner is not None:
-            runner.listeners.discard(listener)
+        connection.leave()
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
@@ -188,108 +213,3 @@ def _bet_id(text: str | None) -> str | None:
 async def _send_loop(socket: WebSocket, listener: Listener) -> None:
     while True:
         await socket.send_text(await listener.queue.get())
-
-
-async def _handle(
-    text: str, state: ServerState, listener: Listener, runner: Runner | None
-) -> BaseModel | TableRunner | PlayersRunner[Any] | None:
-    try:
-        message = read_client(text)
-    except ProtocolError as error:
-        return ErrorMessage(code=error.code, message=str(error), bet_id=error.bet_id)
-    user = listener.user
-    assert user is not None
-    if isinstance(message, PingMessage):
-        return Pong(server_time=time.time())
-    if isinstance(message, JoinMessage):
-        if not state.join_limiter.allow(user.name):
-            return ErrorMessage(code="rate_limited", message="too many joins: wait a moment")
-        return await _join(message, state, listener, runner)
-    if runner is None:
-        return ErrorMessage(code="not_joined", message="join a table first")
-    try:
-        if isinstance(runner, PlayersRunner):
-            return await _players_table(message, runner, user)
-        return await _house_table(message, state, runner, user)
-    except BetError as error:
-        return ErrorMessage(
-            code=error.code, message=str(error), bet_id=getattr(message, "bet_id", None)
-        )
-    except Exception:  # never a traceback for the player, never the connection dropped
-        log.exception("a %s message failed", message.type)
-        return ErrorMessage(
-            code="server_error",
-            message="the server could not do that now: try again",
-            bet_id=getattr(message, "bet_id", None),
-        )
-
-
-async def _join(
-    message: JoinMessage, state: ServerState, listener: Listener, runner: Runner | None
-) -> BaseModel | TableRunner | PlayersRunner[Any]:
-    target: Runner | None = state.tables.get(message.table) or state.players_tables.get(
-        message.table
-    )
-    if target is None:
-        return ErrorMessage(code="unknown_table", message=f"unknown table {message.table!r}")
-    if runner is not None:
-        runner.listeners.discard(listener)
-    user = listener.user
-    if isinstance(target, PlayersRunner):
-        snapshot: P.Snapshot | P.PlayersState = target.view()
-    else:
-        snapshot = await views.snapshot(target, user)
-    listener.send(snapshot)
-    if message.since is not None:
-        for event in missed_events(target.events, message.since, snapshot.seq):
-            listener.send_text(event[:-1] + ',"missed":true}')
-    target.listeners.add(listener)
-    if isinstance(target, TableRunner) and user is not None:
-        target.take_seat(user)
-    if isinstance(target, PlayersRunner) and user is not None:
-        hand = target.hands().get(user.name)  # back at the felt with a hand in play
-        if hand is not None:
-            listener.send(hand)
-    return target
-
-
-async def _house_table(
-    message: Any, state: ServerState, runner: TableRunner, user: User
-) -> BaseModel | None:
-    if isinstance(message, BetMessage):
-        if not state.bet_limiter.allow(user.name):
-            return ErrorMessage(
-                code="rate_limited", message="too many bets: slow down", bet_id=message.bet_id
-            )
-        return await runner.place_bet(user, message)
-    if isinstance(message, SqueezeMessage):
-        runner.peel(user, message.side, message.peel)
-        return None
-    if isinstance(message, SeedMessage):
-        try:
-            await runner.db_write(runner.add_client_seed, message.seed)
-        except FairError as error:
-            return ErrorMessage(code="bad_seed", message=str(error))
-        return SeedAck(table=runner.id, seed=message.seed)
-    return ErrorMessage(
-        code="wrong_table", message=f"{message.type} is for the players' games, not this table"
-    )
-
-
-async def _players_table(message: Any, runner: PlayersRunner[Any], user: User) -> BaseModel | None:
-    if isinstance(message, SitMessage):
-        await runner.sit(user, message.buy_in)
-    elif isinstance(message, LeaveMessage):
-        await runner.leave(user)
-    elif isinstance(message, ActMessage):
-        await runner.act(user, message.action, message.amount, message.tableau)
-    elif isinstance(message, SeedMessage):
-        runner.add_client_seed(user, message.seed)
-        return SeedAck(table=runner.id, seed=message.seed)
-    else:
-        return ErrorMessage(
-            code="wrong_table",
-            message=f"{message.type} is for the house-banked games, not a players' table",
-            bet_id=getattr(message, "bet_id", None),
-        )
-    return None

@@ -212,7 +212,9 @@ function onBetAck(state, m) {
 }
 
 function onError(state, m) {
-  if (!m.bet_id) return { ...onBanqueError(onCheminError(state)), message: m.message };
+  // nothing was done (the table is passing to another server): the bet stays pending
+  // and goes again with the next snapshot, under its id
+  if (!m.bet_id || m.code === "table_moving") return { ...onBanqueError(onCheminError(state)), message: m.message };
   const { [m.bet_id]: _, ...pending } = state.pending;
   return { ...state, pending, message: m.message };
 }

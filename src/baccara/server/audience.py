@@ -1,0 +1,185 @@
+"""Everyone connected to one table: this process's connections and, when several
+processes share one PostgreSQL (`baccara.server.cluster`), the players connected to the
+others.
+
+A table's runner speaks to its `Audience` only: `broadcast` (an event for all),
+`send_to` (a player's private message), `names` and `connected` (who is here). The
+audience delivers to this process's connections and, at a table this process runs,
+passes the rest to the processes where the other players are connected (`Relay`). At a
+table another process runs, the audience only delivers what its owner sent.
+
+>>> hall = Audience("t1")
+>>> ann = Listener(User(id=1, name="ann", account=11))
+>>> hall.add(ann)
+>>> hall.remote_join("p2", "bob", 12)
+>>> hall.broadcast(1, '{"seq":1}'); ann.queue.get_nowait()
+'{"seq":1}'
+>>> sorted(hall.names()), hall.connected("bob"), sorted(hall.accounts(["ann", "bob", "cy"]).items())
+(['ann', 'bob'], True, [('ann', 11), ('bob', 12)])
+>>> hall.remote_leave("p2", "bob"); hall.connected("bob")
+False
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from baccara.server.auth import User
+
+__all__ = ["Audience", "Listener", "Relay"]
+
+
+class Listener:
+    """One connected client: a bounded queue of messages to send.
+
+    A listener may be held (`hold`) while its snapshot comes from another process: the
+    table's events meanwhile wait, and `release` sends the snapshot first, then the
+    events newer than it.
+    """
+
+    def __init__(self, user: User | None) -> None:
+        self.user = user
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=2000)
+        self.dropped = False
+        self.held: list[tuple[int | None, str]] | None = None
+
+    def send(self, message: BaseModel) -> None:
+        """Queue a message of the protocol (as JSON)."""
+        self.send_text(message.model_dump_json())
+
+    def send_text(self, text: str, seq: int | None = None) -> None:
+        """Queue a JSON text; a client too slow to keep up is dropped (it will reconnect)."""
+        if self.held is not None:
+            self.held.append((seq, text))
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.dropped = True
+
+    def hold(self) -> None:
+        """Keep what comes for this client until `release`."""
+        if self.held is None:
+            self.held = []
+
+    def release(self, first: Iterable[str], after: int = 0) -> None:
+        """Send ``first``, then what was held: the events after seq ``after`` and every
+        private message."""
+        held, self.held = self.held or [], None
+        for text in first:
+            self.send_text(text)
+        for seq, text in held:
+            if seq is None or seq > after:
+                self.send_text(text)
+
+
+class Relay(Protocol):
+    """What an audience needs of the cluster to reach the other processes."""
+
+    def publish(self, table: str, seq: int | None, text: str) -> None:
+        """Send a table's event to every process."""
+
+    def private(self, process: str, table: str, name: str, text: str) -> None:
+        """Send ``name``'s private message to their connections on ``process``."""
+
+
+class Audience:
+    """One table's connections, here and (at a table this process runs) elsewhere."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.local: set[Listener] = set()
+        self.by_name: dict[str, set[Listener]] = {}  # this process's, by player
+        self.remote: dict[str, dict[str, int]] = {}  # name -> process -> connections
+        self.remote_accounts: dict[str, int] = {}
+        self.relay: Relay | None = None  # set while this process runs the table, clustered
+
+    def add(self, listener: Listener) -> None:
+        """A connection of this process joins."""
+        self.local.add(listener)
+        if listener.user is not None:
+            self.by_name.setdefault(listener.user.name, set()).add(listener)
+
+    def discard(self, listener: Listener) -> None:
+        """A connection of this process leaves."""
+        self.local.discard(listener)
+        if listener.user is not None:
+            mine = self.by_name.get(listener.user.name, set())
+            mine.discard(listener)
+            if not mine:
+                self.by_name.pop(listener.user.name, None)
+
+    def remote_join(self, process: str, name: str, account: int) -> None:
+        """A connection of ``name`` on another process joins (this process runs the table)."""
+        here = self.remote.setdefault(name, {})
+        here[process] = here.get(process, 0) + 1
+        self.remote_accounts[name] = account
+
+    def remote_leave(self, process: str, name: str) -> None:
+        """One of ``name``'s connections on ``process`` leaves."""
+        here = self.remote.get(name, {})
+        left = here.get(process, 0) - 1
+        if left > 0:
+            here[process] = left
+        else:
+            here.pop(process, None)
+        if not here:
+            self.remote.pop(name, None)
+            self.remote_accounts.pop(name, None)
+
+    def forget(self, processes: Iterable[str] | None = None) -> None:
+        """Drop the connections of ``processes`` (gone), or of every other process."""
+        gone = None if processes is None else set(processes)
+        for name in list(self.remote):
+            for process in list(self.remote[name]):
+                if gone is None or process in gone:
+                    del self.remote[name][process]
+            if not self.remote[name]:
+                del self.remote[name]
+                self.remote_accounts.pop(name, None)
+
+    def names(self) -> set[str]:
+        """Everybody connected to the table."""
+        return set(self.by_name) | set(self.remote)
+
+    def connected(self, name: str) -> bool:
+        """Whether ``name`` has a connection to the table."""
+        return name in self.by_name or name in self.remote
+
+    def accounts(self, names: Iterable[str]) -> dict[str, int]:
+        """The wallet accounts of those of ``names`` who are connected."""
+        wanted = set(names)
+        found = {n: a for n, a in self.remote_accounts.items() if n in wanted}
+        for name in wanted & self.by_name.keys():
+            user = next(iter(self.by_name[name])).user
+            assert user is not None
+            found[name] = user.account
+        return found
+
+    def broadcast(self, seq: int | None, text: str) -> None:
+        """An event for everybody (``seq`` None: one not logged, a squeezer's peel)."""
+        self.deliver(seq, text)
+        if self.relay is not None and self.remote:
+            self.relay.publish(self.table_id, seq, text)
+
+    def deliver(self, seq: int | None, text: str) -> None:
+        """An event for this process's connections."""
+        for listener in list(self.local):
+            listener.send_text(text, seq)
+
+    def send_to(self, name: str, message: BaseModel | str) -> None:
+        """A private message to every connection of ``name``."""
+        text = message if isinstance(message, str) else message.model_dump_json()
+        self.deliver_to(name, text)
+        if self.relay is not None:
+            for process in self.remote.get(name, {}):
+                self.relay.private(process, self.table_id, name, text)
+
+    def deliver_to(self, name: str, text: str) -> None:
+        """A private message to ``name``'s connections on this process."""
+        for listener in list(self.by_name.get(name, ())):
+            listener.send_text(text)

@@ -1,0 +1,485 @@
+"""Several server processes on one PostgreSQL: each table run by one process, its
+players connected to any.
+
+Each table is run by the process holding its advisory lock (`TableLocks`); the other
+processes relay. They talk through PostgreSQL's LISTEN/NOTIFY on two channels each: one
+that every process hears (``…_all``: each process's heartbeat, with the tables it runs
+and their lobby lines; the tables' events) and one of its own (``…_<process>``:
+messages forwarded to the tables it runs, their answers, private messages).
+
+- A player's message to a table another process runs is forwarded there (`Cluster.ask`)
+  and the answer comes back; a join registers the player with the table's process,
+  which sends the table's events on ``…_all`` while anybody elsewhere listens, and the
+  player's private messages (payouts, hands) to the player's process.
+- A process that stops beating for `Cluster.dead_seconds` is gone: its players are
+  forgotten, questions waiting for it are answered "table moving". A process whose
+  lock on a table comes free (its owner died: PostgreSQL ends the dead session and its
+  locks) takes the table over, runs the recovery, and its heartbeat says so; every
+  process then joins its players to the table again (a fresh snapshot each).
+
+A NOTIFY payload is at most 8,000 bytes: a longer message goes compressed, split into
+parts sent in one transaction (so they arrive together and in order).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from baccara.server.audience import Audience
+from baccara.server.auth import User
+
+__all__ = ["Assembler", "Cluster", "Host", "Moving", "TableLocks", "encode", "namespace_of"]
+
+log = logging.getLogger("baccara.server")
+LIMIT = 7_900
+"""The longest NOTIFY payload sent (PostgreSQL takes under 8,000 bytes)."""
+
+
+class Moving(Exception):
+    """The table has no live process now (it is being taken over): ask again."""
+
+
+def encode(message: dict[str, Any], key: str) -> list[str]:
+    """``message`` as NOTIFY payloads: JSON, or compressed (``~``), or compressed parts
+    (``&key:i:n:``), each under `LIMIT` bytes.
+
+    >>> encode({"op": "beat"}, "k")
+    ['{"op":"beat"}']
+    >>> [p[0] for p in encode({"text": "ab" * 5000}, "k")]
+    ['~']
+    >>> parts = encode({"text": secrets.token_hex(20_000)}, "k")
+    >>> len(parts) > 1, parts[1].startswith(f"&k:1:{len(parts)}:")
+    (True, True)
+    """
+    plain = json.dumps(message, separators=(",", ":"))
+    if len(plain.encode()) <= LIMIT:
+        return [plain]
+    packed = base64.b64encode(zlib.compress(plain.encode(), 6)).decode("ascii")
+    if len(packed) < LIMIT:
+        return ["~" + packed]
+    size = LIMIT - 64
+    chunks = [packed[i : i + size] for i in range(0, len(packed), size)]
+    return [f"&{key}:{n}:{len(chunks)}:{chunk}" for n, chunk in enumerate(chunks)]
+
+
+class Assembler:
+    """Messages back from `encode`'s payloads (parts kept until the last comes).
+
+    >>> joined = Assembler()
+    >>> message = {"text": secrets.token_hex(20_000)}
+    >>> got = [joined.feed(p) for p in encode(message, "k")]
+    >>> len(got) > 1, got[:-1] == [None] * (len(got) - 1), got[-1] == message
+    (True, True, True)
+    """
+
+    def __init__(self) -> None:
+        self.parts: dict[str, list[str]] = {}
+
+    def feed(self, payload: str) -> dict[str, Any] | None:
+        """The message ``payload`` completes, if any."""
+        if payload.startswith("{"):
+            found: dict[str, Any] = json.loads(payload)
+            return found
+        if payload.startswith("~"):
+            return self._unpack(payload[1:])
+        key, index, count, chunk = payload[1:].split(":", 3)
+        if index == "0":
+            self.parts[key] = []
+        got = self.parts.get(key)
+        if got is None or len(got) != int(index):
+            self.parts.pop(key, None)  # a part missed (a reconnect): drop the message
+            return None
+        got.append(chunk)
+        if len(got) < int(count):
+            return None
+        del self.parts[key]
+        return self._unpack("".join(got))
+
+    @staticmethod
+    def _unpack(packed: str) -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(packed)))
+        return found
+
+
+def namespace_of(engine: Engine) -> str:
+    """A name for this database and schema, so that clusters sharing a PostgreSQL server
+    (the tests' private schemas) neither lock nor hear each other."""
+    with engine.connect() as conn:
+        database, schema = conn.execute(
+            sa.text("SELECT current_database(), current_schema()")
+        ).one()
+    return f"bcr{zlib.crc32(f'{database}:{schema}'.encode()):08x}"
+
+
+class TableLocks:
+    """The tables' advisory locks, held on one connection for the life of the process."""
+
+    def __init__(self, engine: Engine, namespace: str) -> None:
+        self.engine = engine
+        self.namespace = namespace
+        self.conn: Connection | None = None
+        self.held: set[str] = set()
+
+    def key(self, table_id: str) -> int:
+        """The lock's key for a table (a 32-bit number: one bigint lock)."""
+        return zlib.crc32(f"baccara-table:{self.namespace}:{table_id}".encode())
+
+    def take(self, ids: list[str]) -> list[str]:
+        """Try the locks of ``ids`` not held yet; those newly held. A lost connection
+        raises (its locks are gone: the caller stops those tables)."""
+        if self.conn is None:
+            self.conn = self.engine.connect()
+            self.held.clear()
+        got = []
+        for table_id in ids:
+            if table_id in self.held:
+                continue
+            found = self.conn.execute(
+                sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": self.key(table_id)}
+            ).scalar()
+            if found:
+                self.held.add(table_id)
+                got.append(table_id)
+        self.conn.commit()
+        return got
+
+    def check(self) -> bool:
+        """Whether the locks are still held (their connection alive); if not, they are
+        forgotten and the connection is opened again at the next `take`."""
+        if self.conn is None:
+            return not self.held
+        try:
+            self.conn.execute(sa.text("SELECT 1")).scalar()
+            self.conn.commit()
+            return True
+        except sa.exc.DBAPIError:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
+            return False
+
+    def close(self) -> None:
+        """Release every lock (the connection closes)."""
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
+        self.held.clear()
+
+
+class Host(Protocol):
+    """What the cluster needs of its process's tables (`baccara.server.app`)."""
+
+    def owned(self) -> list[str]:
+        """The tables this process runs."""
+
+    def lobby_line(self, table: str) -> str:
+        """A table's lobby line (JSON), for the heartbeat."""
+
+    def audience(self, table: str) -> Audience | None:
+        """A table's audience on this process, if it has one."""
+
+    def answer(
+        self, process: str, table: str, what: str, user: User | None, text: str
+    ) -> Awaitable[list[str]]:
+        """The answer (JSON texts) to a question forwarded from ``process``."""
+
+    def rejoin(self, table: str) -> Awaitable[None]:
+        """Join this process's players to ``table`` again (its process changed)."""
+
+
+class Cluster:
+    """This process's part in a cluster on one PostgreSQL (see the module)."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        namespace: str,
+        host: Host,
+        *,
+        beat_seconds: float = 1.0,
+        dead_seconds: float = 5.0,
+        ask_seconds: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.conninfo = conninfo
+        self.namespace = namespace
+        self.host = host
+        self.process = secrets.token_hex(4)
+        self.beat_seconds = beat_seconds
+        self.dead_seconds = dead_seconds
+        self.ask_seconds = ask_seconds
+        self.clock = clock
+        self.owners: dict[str, str] = {}  # table -> the process that runs it, as last heard
+        self.seen: dict[str, float] = {}  # process -> when last heard
+        self.lines: dict[str, tuple[str, str]] = {}  # other processes' tables: (process, line)
+        self.sent: dict[str, str] = {}  # the lobby lines this process last sent
+        self.pending: dict[str, tuple[str, asyncio.Future[list[str]]]] = {}
+        self.outbox: asyncio.Queue[tuple[str, list[str]]] = asyncio.Queue()
+        self.ready = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.background: set[asyncio.Task[None]] = set()  # answers and rejoins under way
+        self._keys = itertools.count()
+        self._parts = Assembler()
+
+    # -- channels ----------------------------------------------------------------------
+
+    @property
+    def everyone(self) -> str:
+        """The channel every process hears."""
+        return f"{self.namespace}_all"
+
+    def channel(self, process: str) -> str:
+        """A process's own channel."""
+        return f"{self.namespace}_{process}"
+
+    def send(self, channel: str, message: dict[str, Any]) -> None:
+        """Queue a message (sent with the next batch, in order)."""
+        self.outbox.put_nowait((channel, encode(message, f"{self.process}.{next(self._keys)}")))
+
+    # -- what the tables use -------------------------------------------------------------
+
+    def publish(self, table: str, seq: int | None, text: str) -> None:
+        """A table's event for the other processes' players (`Relay`)."""
+        self.send(
+            self.everyone,
+            {"op": "event", "from": self.process, "table": table, "seq": seq, "text": text},
+        )
+
+    def private(self, process: str, table: str, name: str, text: str) -> None:
+        """``name``'s private message for their connections on ``process`` (`Relay`)."""
+        self.send(self.channel(process), {"op": "to", "table": table, "name": name, "text": text})
+
+    def knows(self, table: str) -> bool:
+        """Whether another process runs ``table`` (as last heard)."""
+        return self.owners.get(table, self.process) != self.process
+
+    def took(self, table: str) -> None:
+        """This process runs ``table`` now."""
+        self.owners[table] = self.process
+
+    def remote_lines(self) -> list[str]:
+        """The lobby lines of the tables other processes run."""
+        mine = set(self.host.owned())
+        return [line for table, (_, line) in sorted(self.lines.items()) if table not in mine]
+
+    async def ask(self, table: str, what: str, user: User | None, text: str = "") -> list[str]:
+        """Forward a question (``message``: a player's message; ``view``; ``shoes``) to
+        the process running ``table``; its answer, or `Moving`."""
+        owner = self.owners.get(table)
+        if owner is None or owner == self.process:
+            raise Moving(table)
+        key = f"{self.process}.{next(self._keys)}"
+        future: asyncio.Future[list[str]] = asyncio.get_running_loop().create_future()
+        self.pending[key] = (owner, future)
+        who = None if user is None else [user.id, user.name, user.account]
+        self.send(
+            self.channel(owner),
+            {"op": "ask", "id": key, "from": self.process, "table": table, "what": what,
+             "user": who, "text": text},
+        )  # fmt: skip
+        try:
+            return await asyncio.wait_for(future, self.ask_seconds)
+        except TimeoutError:
+            raise Moving(table) from None
+        finally:
+            self.pending.pop(key, None)
+
+    def gone(self, table: str, name: str) -> None:
+        """One of ``name``'s connections here left ``table`` (run elsewhere)."""
+        owner = self.owners.get(table)
+        if owner is not None and owner != self.process:
+            self.send(
+                self.channel(owner),
+                {"op": "gone", "from": self.process, "table": table, "name": name},
+            )
+
+    # -- running -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start listening, publishing and beating; return once listening."""
+        self.tasks = [
+            asyncio.create_task(self._listen()),
+            asyncio.create_task(self._publish()),
+            asyncio.create_task(self._beat()),
+        ]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.ready.wait(), 10)
+
+    async def stop(self) -> None:
+        """Stop the tasks (the connections close)."""
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True
+                ) as conn:
+                    for channel in (self.everyone, self.channel(self.process)):
+                        await conn.execute(f'LISTEN "{channel}"')
+                    self.ready.set()
+                    self.send(self.everyone, {"op": "hello", "from": self.process})
+                    async for note in conn.notifies():
+                        try:
+                            message = self._parts.feed(note.payload)
+                            if message is not None:
+                                self._receive(message)
+                        except Exception:
+                            log.exception("cluster: a message could not be read")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the listening connection dropped: start again
+                log.warning("cluster: listening failed (%s); again in 1 s", error)
+                self.owners = {t: p for t, p in self.owners.items() if p == self.process}
+                await asyncio.sleep(1.0)
+
+    async def _publish(self) -> None:
+        import psycopg
+
+        conn: Any = None
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < 500:
+                batch.append(self.outbox.get_nowait())
+            rows = [(channel, payload) for channel, parts in batch for payload in parts]
+            try:
+                if conn is None or conn.closed:
+                    conn = await psycopg.AsyncConnection.connect(self.conninfo)
+                async with conn.transaction(), conn.cursor() as cursor:  # one commit for all
+                    await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
+            except asyncio.CancelledError:
+                if conn is not None:
+                    await conn.close()
+                raise
+            except Exception as error:
+                log.warning("cluster: %d messages not sent (%s)", len(batch), error)
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+                conn = None
+                await asyncio.sleep(0.2)
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                self.beat()
+            except Exception:
+                log.exception("cluster: a heartbeat failed")
+            await asyncio.sleep(self.beat_seconds)
+
+    def beat(self) -> None:
+        """Say which tables this process runs, with their lobby lines that changed;
+        forget the processes not heard for `dead_seconds`."""
+        owned = self.host.owned()
+        lines = {}
+        for table in owned:
+            line = self.host.lobby_line(table)
+            if self.sent.get(table) != line:
+                lines[table] = self.sent[table] = line
+        self.send(
+            self.everyone, {"op": "beat", "from": self.process, "tables": owned, "lines": lines}
+        )
+        now = self.clock()
+        for process, when in list(self.seen.items()):
+            if now - when > self.dead_seconds:
+                self._dead(process)
+
+    def _dead(self, process: str) -> None:
+        log.warning("cluster: process %s is gone", process)
+        self.seen.pop(process, None)
+        for table in [t for t, p in self.owners.items() if p == process]:
+            del self.owners[table]
+        for table in [t for t, (p, _) in self.lines.items() if p == process]:
+            del self.lines[table]
+        for owner, future in list(self.pending.values()):
+            if owner == process and not future.done():
+                future.set_exception(Moving(process))
+        for table in self.host.owned():
+            audience = self.host.audience(table)
+            if audience is not None:
+                audience.forget([process])
+
+    # -- receiving -----------------------------------------------------------------------
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        op, sender = message.get("op"), str(message.get("from", ""))
+        if sender == self.process:
+            return  # this process's own, heard on the shared channel
+        if sender:
+            self.seen[sender] = self.clock()
+        if op == "beat":
+            self._on_beat(sender, message["tables"], message["lines"])
+        elif op == "hello":
+            self.sent.clear()  # a new process: the next beat sends every line
+        elif op == "event":
+            table = message["table"]
+            audience = self.host.audience(table)
+            if audience is not None and self.owners.get(table) == sender:
+                audience.deliver(message["seq"], message["text"])
+        elif op == "to":
+            audience = self.host.audience(message["table"])
+            if audience is not None:
+                audience.deliver_to(message["name"], message["text"])
+        elif op == "ask":
+            self._spawn(self._answer(message))
+        elif op == "reply":
+            waiting = self.pending.get(message["id"])
+            if waiting is not None and not waiting[1].done():
+                waiting[1].set_result(list(message["texts"]))
+        elif op == "gone":
+            audience = self.host.audience(message["table"])
+            if audience is not None and message["table"] in self.host.owned():
+                audience.remote_leave(sender, message["name"])
+
+    def _on_beat(self, sender: str, tables: list[str], lines: dict[str, str]) -> None:
+        for table, line in lines.items():
+            self.lines[table] = (sender, line)
+        for table in [t for t, (p, _) in self.lines.items() if p == sender and t not in tables]:
+            del self.lines[table]
+        for table in [t for t, p in self.owners.items() if p == sender and t not in tables]:
+            del self.owners[table]  # let go (a clean stop): the next owner will say so
+        mine = set(self.host.owned())
+        for table in tables:
+            if table in mine or self.owners.get(table) == sender:
+                continue
+            self.owners[table] = sender
+            self._spawn(self.host.rejoin(table))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        raw = message.get("user")
+        user = None if raw is None else User(id=int(raw[0]), name=str(raw[1]), account=int(raw[2]))
+        try:
+            texts = await self.host.answer(
+                message["from"], message["table"], message["what"], user, message["text"]
+            )
+        except Exception:
+            log.exception("cluster: a forwarded %s failed", message["what"])
+            texts = []
+        self.send(
+            self.channel(message["from"]), {"op": "reply", "id": message["id"], "texts": texts}
+        )

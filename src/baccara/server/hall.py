@@ -1,0 +1,346 @@
+"""The tables a server process serves: those it runs, and (several processes on one
+PostgreSQL) those the others run, whose players it relays (`baccara.server.cluster`).
+
+On SQLite one process runs every table. On PostgreSQL each table is run by the process
+holding its advisory lock; every `takeover_seconds` each process tries the locks of its
+tables that nobody runs (a process that died has lost its locks with its session), and
+starts the tables it gets: the runner's recovery finishes what the dead process left,
+and the players connected here get the table afresh. A process that finds its locks'
+connection gone stops those tables at once (another process may be taking them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from baccara.db.ledger import Ledger
+from baccara.server import views
+from baccara.server.audience import Audience, Listener
+from baccara.server.auth import User
+from baccara.server.banque import BanqueRunner
+from baccara.server.chemin import CheminRunner
+from baccara.server.cluster import Cluster, Moving, TableLocks, namespace_of
+from baccara.server.dispatch import Runner, answer, first_seq, join_texts, moving
+from baccara.server.players import PlayersRunner, PlayersTiming
+from baccara.server.protocol import ErrorMessage, JoinMessage, ProtocolError, read_client
+from baccara.server.runner import Fault, TableRunner, Timing
+from baccara.server.shoes import ShoeBook
+from baccara.server.writer import BetBatcher
+from baccara.variants import Family, find_variant
+
+if TYPE_CHECKING:
+    from baccara.server.app import ServerConfig, ServerState
+
+__all__ = ["Hall", "TableSpec"]
+
+log = logging.getLogger("baccara.server")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A table of the configuration: its id, game and whether it squeezes."""
+
+    id: str
+    variant: str
+    squeeze: bool
+
+
+class Hall:
+    """The tables this process serves (see the module)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        specs: list[TableSpec],
+        *,
+        ledger: Ledger,
+        executor: ThreadPoolExecutor,
+        batcher: BetBatcher,
+        fault: Fault,
+    ) -> None:
+        self.config = config
+        self.specs = {spec.id: spec for spec in specs}
+        self.ledger = ledger
+        self.executor = executor
+        self.batcher = batcher
+        self.fault = fault
+        self.runners: dict[str, Runner] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.audiences: dict[str, Audience] = {}
+        self.locks: TableLocks | None = None
+        self.cluster: Cluster | None = None
+        self.state: ServerState | None = None  # for the answers (rate limits)
+        self.stopping = False
+        self._watch: asyncio.Task[None] | None = None
+
+    # -- what runs here ------------------------------------------------------------------
+
+    def runner(self, table: str) -> Runner | None:
+        """The runner of ``table`` if this process runs it."""
+        return self.runners.get(table)
+
+    def house(self) -> list[TableRunner]:
+        """The house-banked tables this process runs."""
+        return [r for r in self.runners.values() if isinstance(r, TableRunner)]
+
+    def owned(self) -> list[str]:
+        """The ids of the tables this process runs."""
+        return sorted(self.runners)
+
+    def audience(self, table: str) -> Audience | None:
+        """``table``'s connections here (made for a table this process knows of)."""
+        found = self.audiences.get(table)
+        if found is None and (table in self.specs or self.remote(table)):
+            found = self.audiences[table] = Audience(table)
+        return found
+
+    def remote(self, table: str) -> bool:
+        """Whether another process runs ``table``."""
+        return table not in self.runners and self.cluster is not None and self.cluster.knows(table)
+
+    def lobby_line(self, table: str) -> str:
+        """The lobby's line of a table run here (JSON)."""
+        runner = self.runners[table]
+        if isinstance(runner, PlayersRunner):
+            return views.players_summary(runner).model_dump_json()
+        return views.summary(runner).model_dump_json()
+
+    def lobby(self) -> list[str]:
+        """Every table's lobby line (JSON), this process's and the others'."""
+        lines = [self.lobby_line(table) for table in self.owned()]
+        return lines if self.cluster is None else lines + self.cluster.remote_lines()
+
+    # -- starting and stopping -------------------------------------------------------------
+
+    async def _db(self, fn: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+
+    async def start(self) -> None:
+        """Start the tables this process may run (and, on PostgreSQL, the cluster)."""
+        engine = self.ledger.engine
+        if engine.dialect.name == "postgresql":
+            namespace = await self._db(namespace_of, engine)
+            self.locks = TableLocks(engine, namespace)
+            conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self.cluster = Cluster(conninfo, namespace, self, dead_seconds=self.config.dead_seconds)
+            await self.cluster.start()
+            await self._take(first=True)
+            self._watch = asyncio.create_task(self._takeovers())
+        else:
+            for table in self.specs:
+                self._run(table)
+
+    async def stop(self) -> None:
+        """Stop every table (their locks released), then the cluster."""
+        self.stopping = True
+        if self._watch is not None:
+            self._watch.cancel()
+        for table in list(self.runners):
+            await self._halt(table)
+        if self.cluster is not None:
+            await self.cluster.stop()
+        if self.locks is not None:
+            self.locks.close()
+
+    def _run(self, table: str) -> Runner:
+        spec, config = self.specs[table], self.config
+        game = find_variant(spec.variant)
+        audience = self.audience(table)
+        runner: Runner
+        if game.house_banked:
+            runner = TableRunner(
+                table_id=table,
+                variant=game,
+                ledger=self.ledger,
+                executor=self.executor,
+                batcher=self.batcher,
+                timing=Timing(
+                    bet_seconds=config.bet_seconds,
+                    card_seconds=config.card_seconds,
+                    result_seconds=config.result_seconds,
+                    squeeze_seconds=config.squeeze_seconds,
+                    seat_grace_seconds=config.seat_grace_seconds,
+                ),
+                fault=self.fault,
+                decks=config.decks,
+                squeeze=spec.squeeze,
+                audience=audience,
+            )
+        else:
+            kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
+            runner = kind(
+                table_id=table,
+                variant=game,
+                ledger=self.ledger,
+                executor=self.executor,
+                batcher=self.batcher,
+                timing=PlayersTiming(
+                    decision_seconds=config.decision_seconds,
+                    seed_seconds=config.seed_seconds,
+                    result_seconds=config.result_seconds,
+                    bot_seconds=config.bot_seconds,
+                ),
+                fault=self.fault,
+                decks=config.decks,
+                bots=config.bots,
+                audience=audience,
+            )
+        if audience is not None:
+            audience.forget()  # the other processes' players join again
+            audience.relay = self.cluster
+        if self.cluster is not None:
+            self.cluster.took(table)
+        self.runners[table] = runner
+        self.tasks[table] = asyncio.create_task(runner.run())
+        return runner
+
+    async def _halt(self, table: str) -> None:
+        runner = self.runners.pop(table)
+        runner.stopping = True
+        task = self.tasks.pop(table)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        audience = self.audiences.get(table)
+        if audience is not None:
+            audience.relay = None
+            audience.forget()
+
+    async def _take(self, *, first: bool = False) -> None:
+        """Start the tables whose locks come free (at the first try: say which are not)."""
+        assert self.locks is not None
+        free = [t for t in self.specs if t not in self.runners]
+        if not free:
+            return
+        for table in await self._db(self.locks.take, free):
+            if self.stopping:
+                return
+            log.warning("table %s: run by this process", table)
+            runner = self._run(table)
+            await self.rejoin_here(table, runner)
+        for table in free if first else ():
+            if table not in self.runners:
+                log.warning("table %s is run by another process", table)
+
+    async def _takeovers(self) -> None:
+        """Check the locks' connection, and take the tables whose locks come free."""
+        assert self.locks is not None
+        while not self.stopping:
+            await asyncio.sleep(self.config.takeover_seconds)
+            try:
+                if not await self._db(self.locks.check):
+                    log.error("the tables' locks were lost: their tables stop here")
+                    for table in list(self.runners):
+                        await self._halt(table)
+                await self._take()
+            except Exception:
+                log.exception("taking tables over failed; trying again")
+
+    async def ask(self, table: str, what: str) -> list[str]:
+        """Ask the process running ``table`` (``view``, ``shoes``); `Moving` if none."""
+        if self.cluster is None:
+            raise Moving(table)
+        return await self.cluster.ask(table, what, None)
+
+    def roads_svg(self, table: str) -> str | None:
+        """A house table's roads as drawn (None: no such table here or elsewhere)."""
+        runner = self.runners.get(table)
+        if isinstance(runner, TableRunner):
+            return runner.roads.view(runner.table.roads).svg
+        if runner is None and self.cluster is not None and table in self.cluster.lines:
+            roads = json.loads(self.cluster.lines[table][1]).get("roads")
+            return None if roads is None else str(roads["svg"])
+        return None
+
+    async def shoe_records(self, table: str) -> list[dict[str, Any]]:
+        """A table's finished shoes, for ``baccara verify`` (from the database: a house
+        table's need no runner; a players' table's are rebuilt by its runner)."""
+        runner = self.runners.get(table)
+        if isinstance(runner, PlayersRunner):
+            return await self._db(runner.shoe_records)
+        if runner is None and self.remote(table):
+            texts = await self.ask(table, "shoes")
+            found = json.loads(texts[0]) if texts else None
+            if not isinstance(found, list):
+                raise Moving(table)
+            return found
+        spec = self.specs.get(table)
+        if runner is None and (spec is None or not find_variant(spec.variant).house_banked):
+            raise Moving(table)
+        return await self._db(ShoeBook(self.ledger, table).records)
+
+    # -- players elsewhere, tables elsewhere -----------------------------------------------------
+
+    async def forward(self, table: str, user: User | None, text: str) -> list[str]:
+        """A player's message answered by the process running ``table`` (``table_moving``
+        while none does)."""
+        try:
+            if self.cluster is None:
+                raise Moving(table)
+            return await self.cluster.ask(table, "message", user, text)
+        except Moving:
+            bet_id = None
+            with contextlib.suppress(ProtocolError):
+                bet_id = getattr(read_client(text), "bet_id", None)
+            return [moving(table, bet_id).model_dump_json()]
+
+    async def join_elsewhere(
+        self, audience: Audience, listener: Listener, since: int | None = None
+    ) -> None:
+        """Join a connection here to a table another process runs: the table's events
+        wait while its process answers with the snapshot."""
+        listener.hold()
+        audience.add(listener)
+        join = JoinMessage(type="join", table=audience.table_id, since=since)
+        texts = await self.forward(audience.table_id, listener.user, join.model_dump_json())
+        listener.release(texts, after=first_seq(texts))
+
+    async def rejoin(self, table: str) -> None:
+        """Another process runs ``table`` now: join this process's players to it again."""
+        audience = self.audiences.get(table)
+        for listener in [] if audience is None else list(audience.local):
+            await self.join_elsewhere(audience, listener)  # type: ignore[arg-type]
+
+    async def rejoin_here(self, table: str, runner: Runner) -> None:
+        """This process has taken ``table`` over: its players here get it afresh."""
+        audience = self.audiences.get(table)
+        for listener in [] if audience is None else list(audience.local):
+            listener.release(await join_texts(runner, listener.user, None))
+            if isinstance(runner, TableRunner) and listener.user is not None:
+                runner.take_seat(listener.user)
+
+    async def answer(
+        self, process: str, table: str, what: str, user: User | None, text: str
+    ) -> list[str]:
+        """The answer to a question forwarded from another process (`Cluster.ask`)."""
+        runner = self.runners.get(table)
+        if runner is None:
+            return [moving(table).model_dump_json()]
+        if what == "view":
+            if isinstance(runner, PlayersRunner):
+                return [runner.view().model_dump_json()]
+            return [(await views.snapshot(runner, None)).model_dump_json()]
+        if what == "shoes":
+            return [json.dumps(await self.shoe_records(table))]
+        assert user is not None and self.state is not None
+        try:
+            message = read_client(text)
+        except ProtocolError as error:
+            return [ErrorMessage(code=error.code, message=str(error)).model_dump_json()]
+        if isinstance(message, JoinMessage):
+            runner.audience.remote_join(process, user.name, user.account)
+            texts = await join_texts(runner, user, message.since)
+            if isinstance(runner, TableRunner):
+                runner.take_seat(user)
+            return texts
+        reply = await answer(self.state, runner, user, message)
+        return [] if reply is None else [reply.model_dump_json()]

@@ -211,6 +211,18 @@ describe("bet answers", () => {
   });
 });
 
+describe("betting behind the seats", () => {
+  test("the snapshot says the player bets behind; the layout counts who does", () => {
+    let s = run(initialState(), { type: "open_table", table: "t1" },
+      msg.snapshot({ seat: null, behind: true, bettors_behind: 3 }));
+    assert.equal(s.behind, true);
+    assert.equal(s.seat, null);
+    assert.equal(s.bettorsBehind, 3);
+    s = run(s, { type: "bets", table: "t1", seq: 99, round: 88, totals: { banker: 5000 }, players: {}, bettors_behind: 7 });
+    assert.equal(s.bettorsBehind, 7);
+  });
+});
+
 describe("a reconnect", () => {
   test("resends the unanswered bets under their ids; the missed events change nothing", () => {
     let s = run(joined(), { type: "stage", kind: "banker" }, { type: "confirm", id: "w5" });

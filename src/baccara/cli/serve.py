@@ -133,6 +133,14 @@ def verify_command(record_file: str, as_json: bool) -> None:
     type=click.FloatRange(1, 600),
     help="At a players' table: each decision's clock (then the house's rule).",
 )
+@click.option(
+    "--behind",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(0, 100_000),
+    help="At a house table: how many players may bet behind the seats once they are "
+    "taken (Player, Banker and Tie only).",
+)
 def serve_command(
     host: str,
     port: int,
@@ -149,12 +157,14 @@ def serve_command(
     squeeze_seconds: float,
     bots: int,
     decision_seconds: float,
+    behind: int,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
     It plays every game: the house-banked ones (Punto Banco and its forms) and the
     players' games, Chemin de Fer and Baccarat Banque (``--tables
-    c=chemin-de-fer,b=banque``), where people hold the bank.
+    c=chemin-de-fer,b=banque``), where people hold the bank. Several processes on one
+    PostgreSQL share the tables: start each with the same ``--tables``.
     """
     table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
     check_tables(table_specs)
@@ -181,6 +191,7 @@ def serve_command(
         squeeze_seconds=squeeze_seconds,
         bots=bots,
         decision_seconds=decision_seconds,
+        behind=behind,
     )
     try:
         app = create_app(config)

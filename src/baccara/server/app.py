@@ -80,6 +80,7 @@ class ServerConfig:
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
+    behind: int = 1000  # a house table: players betting behind its seats (main bets only)
     takeover_seconds: float = 1.0  # PostgreSQL: how often the tables nobody runs are tried
     dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
 

@@ -48,7 +48,15 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.schema import users, web_sessions
 
-__all__ = ["Auth", "AuthError", "RateLimiter", "User", "good_name", "good_password"]
+__all__ = [
+    "Auth",
+    "AuthError",
+    "RateLimiter",
+    "User",
+    "good_name",
+    "good_password",
+    "token_digest",
+]
 
 SESSION_SECONDS = 7 * 24 * 3600
 _NAME = re.compile(r"[A-Za-z0-9_-]{3,24}")  # with fullmatch: no "$" before a newline
@@ -153,7 +161,7 @@ class Auth:
         with self.ledger.engine.begin() as conn:
             conn.execute(
                 web_sessions.insert().values(
-                    token_hash=_digest(token),
+                    token_hash=token_digest(token),
                     user_id=user_id,
                     expires=time.time() + SESSION_SECONDS,
                 )
@@ -163,7 +171,9 @@ class Auth:
     def logout(self, token: str) -> None:
         """End a session."""
         with self.ledger.engine.begin() as conn:
-            conn.execute(web_sessions.delete().where(web_sessions.c.token_hash == _digest(token)))
+            conn.execute(
+                web_sessions.delete().where(web_sessions.c.token_hash == token_digest(token))
+            )
 
     def user_for_token(self, token: str | None) -> User | None:
         """The player of a live session, or None."""
@@ -173,7 +183,8 @@ class Auth:
             sa.select(users.c.id, users.c.name)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)
             .where(
-                web_sessions.c.token_hash == _digest(token), web_sessions.c.expires > time.time()
+                web_sessions.c.token_hash == token_digest(token),
+                web_sessions.c.expires > time.time(),
             )
         )
         with self.ledger.engine.connect() as conn:
@@ -187,7 +198,8 @@ class Auth:
         )
 
 
-def _digest(token: str) -> str:
+def token_digest(token: str) -> str:
+    """What the database keeps of a session token (its SHA-256, never the token)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

@@ -137,24 +137,44 @@ class TableLocks:
         """The lock's key for a table (a 32-bit number: one bigint lock)."""
         return zlib.crc32(f"baccara-table:{self.namespace}:{table_id}".encode())
 
-    def take(self, ids: list[str]) -> list[str]:
-        """Try the locks of ``ids`` not held yet; those newly held. A lost connection
-        raises (its locks are gone: the caller stops those tables)."""
-        if self.conn is None:
-            self.conn = self.engine.connect()
-            self.held.clear()
-        got = []
+    def take(self, ids: list[str], most: int | None = None) -> list[str]:
+        """Try the locks of ``ids`` not held yet, in order, until ``most`` are newly
+        held; those. A lost connection raises (its locks are gone: the caller stops
+        those tables)."""
+        conn = self._connection()
+        got: list[str] = []
         for table_id in ids:
             if table_id in self.held:
                 continue
-            found = self.conn.execute(
+            if most is not None and len(got) >= most:
+                break
+            found = conn.execute(
                 sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": self.key(table_id)}
             ).scalar()
             if found:
                 self.held.add(table_id)
                 got.append(table_id)
-        self.conn.commit()
+        conn.commit()
         return got
+
+    def _connection(self) -> Connection:
+        if self.conn is None:
+            self.conn = self.engine.connect()
+            self.held.clear()
+        return self.conn
+
+    def processes(self) -> set[str]:
+        """The cluster's processes alive now: their listening sessions, by the name each
+        gives it (`Cluster.application_name`); a killed process's session ends with it."""
+        conn = self._connection()
+        prefix = f"{self.namespace}:"
+        names = conn.execute(
+            sa.text("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE :p"),
+            {"p": prefix + "%"},
+        ).scalars()
+        found = {str(name).removeprefix(prefix) for name in names}
+        conn.commit()
+        return found
 
     def check(self) -> bool:
         """Whether the locks are still held (their connection alive); if not, they are
@@ -263,6 +283,17 @@ class Cluster:
         """``name``'s private message for their connections on ``process`` (`Relay`)."""
         self.send(self.channel(process), {"op": "to", "table": table, "name": name, "text": text})
 
+    @property
+    def application_name(self) -> str:
+        """The name of this process's listening session in PostgreSQL."""
+        return f"{self.namespace}:{self.process}"
+
+    def alive(self, processes: set[str]) -> None:
+        """The processes PostgreSQL says are alive (`TableLocks.processes`): the others
+        are gone now, whatever their last heartbeat."""
+        for process in [p for p in self.seen if p not in processes]:
+            self._dead(process)
+
     def knows(self, table: str) -> bool:
         """Whether another process runs ``table`` (as last heard)."""
         return self.owners.get(table, self.process) != self.process
@@ -333,7 +364,7 @@ class Cluster:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self.conninfo, autocommit=True
+                    self.conninfo, autocommit=True, application_name=self.application_name
                 ) as conn:
                     for channel in (self.everyone, self.channel(self.process)):
                         await conn.execute(f'LISTEN "{channel}"')

@@ -103,11 +103,14 @@ def first_seq(texts: list[str]) -> int:
 
 
 async def join_texts(runner: Runner, user: User | None, since: int | None) -> list[str]:
-    """A join's answer: the table's state, the events missed, the player's hand (the
-    caller seats the player at a house table once the connection hears the table)."""
+    """A join's answer: the table's state, the events missed, the player's hand. At a
+    house table the player is seated first (or given a place behind the seats), so the
+    snapshot says where."""
     if isinstance(runner, PlayersRunner):
         first: P.Snapshot | P.PlayersState = runner.view()
     else:
+        if user is not None:
+            runner.take_seat(user)
         first = await views.snapshot(runner, user)
     texts = [first.model_dump_json()]
     if since is not None:

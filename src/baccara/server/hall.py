@@ -7,6 +7,11 @@ tables that nobody runs (a process that died has lost its locks with its session
 starts the tables it gets: the runner's recovery finishes what the dead process left,
 and the players connected here get the table afresh. A process that finds its locks'
 connection gone stops those tables at once (another process may be taking them).
+
+The processes share the tables out: a process takes free tables only up to its share
+(the tables over the live processes, rounded up), unless a table has had nobody to run
+it for `ServerConfig.dead_seconds`. A process listens for the others' heartbeats once
+before taking its first tables, so processes started together split them evenly.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -80,6 +86,7 @@ class Hall:
         self.cluster: Cluster | None = None
         self.state: ServerState | None = None  # for the answers (rate limits)
         self.stopping = False
+        self.unrun: dict[str, float] = {}  # a table nobody runs -> since when (as seen here)
         self._watch: asyncio.Task[None] | None = None
 
     # -- what runs here ------------------------------------------------------------------
@@ -133,6 +140,7 @@ class Hall:
             conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             self.cluster = Cluster(conninfo, namespace, self, dead_seconds=self.config.dead_seconds)
             await self.cluster.start()
+            await asyncio.sleep(self.cluster.beat_seconds * 1.2)  # hear who else is here
             await self._take(first=True)
             self._watch = asyncio.create_task(self._takeovers())
         else:
@@ -174,6 +182,7 @@ class Hall:
                 decks=config.decks,
                 squeeze=spec.squeeze,
                 audience=audience,
+                behind=config.behind,
             )
         else:
             kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
@@ -216,18 +225,32 @@ class Hall:
             audience.forget()
 
     async def _take(self, *, first: bool = False) -> None:
-        """Start the tables whose locks come free (at the first try: say which are not)."""
-        assert self.locks is not None
+        """Start the tables whose locks come free, up to this process's share, and any
+        that nobody has run for a while (at the first try: say which run elsewhere)."""
+        assert self.locks is not None and self.cluster is not None
         free = [t for t in self.specs if t not in self.runners]
-        if not free:
-            return
-        for table in await self._db(self.locks.take, free):
+        now = time.monotonic()
+        for table in list(self.unrun):
+            if table not in free:
+                del self.unrun[table]
+        for table in free:
+            if not self.cluster.knows(table):
+                self.unrun.setdefault(table, now)
+        live = await self._db(self.locks.processes)
+        self.cluster.alive(live)  # a process killed is gone at once, heartbeat or not
+        share = -(-len(self.specs) // max(1, len(live | {self.cluster.process})))
+        room = max(0, share - len(self.runners))
+        overdue = [t for t in free if now - self.unrun.get(t, now) > self.config.dead_seconds]
+        got = await self._db(self.locks.take, free, room) if room else []
+        if overdue:
+            got += await self._db(self.locks.take, overdue)
+        for table in got:
             if self.stopping:
                 return
             log.warning("table %s: run by this process", table)
             runner = self._run(table)
             await self.rejoin_here(table, runner)
-        for table in free if first else ():
+        for table in self.specs if first else ():
             if table not in self.runners:
                 log.warning("table %s is run by another process", table)
 
@@ -315,8 +338,6 @@ class Hall:
         audience = self.audiences.get(table)
         for listener in [] if audience is None else list(audience.local):
             listener.release(await join_texts(runner, listener.user, None))
-            if isinstance(runner, TableRunner) and listener.user is not None:
-                runner.take_seat(listener.user)
 
     async def answer(
         self, process: str, table: str, what: str, user: User | None, text: str
@@ -338,9 +359,6 @@ class Hall:
             return [ErrorMessage(code=error.code, message=str(error)).model_dump_json()]
         if isinstance(message, JoinMessage):
             runner.audience.remote_join(process, user.name, user.account)
-            texts = await join_texts(runner, user, message.since)
-            if isinstance(runner, TableRunner):
-                runner.take_seat(user)
-            return texts
+            return await join_texts(runner, user, message.since)
         reply = await answer(self.state, runner, user, message)
         return [] if reply is None else [reply.model_dump_json()]

@@ -156,10 +156,14 @@ class RoundOpen(Event):
 
 
 class Bets(Event):
+    """The layout: the seated players' stakes, everybody's totals, and how many players
+    bet behind the seats this round."""
+
     type: Literal["bets"] = "bets"
     round: int | None
     totals: dict[str, int]
     players: dict[str, dict[str, int]]
+    bettors_behind: int = 0
 
 
 class NoMoreBets(Event):
@@ -398,6 +402,7 @@ class TableSummary(_Out):
     limits: dict[str, dict[Literal["min", "max"], int]]
     roads: RoadsView | None
     minimum: int | None = None  # a players' game: the least buy-in and bank
+    behind: int = 0  # players at the places behind the seats (main bets only)
 
 
 class Snapshot(_Out):
@@ -424,10 +429,12 @@ class Snapshot(_Out):
     squeezing: dict[str, JsonValue] | None
     user: str | None
     seat: int | None
+    behind: bool = False  # you bet behind the seats (every seat is taken): main bets only
     seats: dict[str, int]
     balance: int | None
     my_bets: list[dict[str, str | int]]
     table_bets: dict[str, dict[str, int]]
+    bettors_behind: int = 0
     revealed: list[Shown]
     history: list[dict[str, JsonValue]]
     roads: RoadsView

@@ -95,6 +95,7 @@ class TableRunner:
         decks: int | None = None,
         squeeze: bool = False,
         audience: Audience | None = None,
+        behind: int = 0,
     ) -> None:
         self.id = table_id
         self.squeeze = squeeze
@@ -106,7 +107,9 @@ class TableRunner:
         self.timing = timing
         self.fault = fault
         self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
-        self.settings = TableSettings(seats=min(14, variant.seats), shoe=self.shoe_settings)
+        self.settings = TableSettings(
+            seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
+        )
         self.table = Table(variant=variant, settings=self.settings)
         # The last events as sent (seq, JSON text) for reconnecting clients: text, not
         # dicts, so that thousands of them give the garbage collector nothing to scan.
@@ -418,19 +421,23 @@ class TableRunner:
         self.audience.broadcast(None, message.model_dump_json())
 
     def _send_bets(self) -> None:
-        """The layout: every player's stakes this round (coalesced, not one event per bet)."""
+        """The layout: the seated players' stakes this round, everybody's totals and how
+        many bet behind the seats (coalesced, not one event per bet)."""
         if not self.bets_changed:
             return
         self.bets_changed = False
-        players = self.layout()
-        totals: dict[str, int] = {}
-        for stakes in players.values():
-            for kind, amount in stakes.items():
-                totals[kind] = totals.get(kind, 0) + amount
-        self.emit(P.Bets, round=self.round_id, totals=totals, players=players)
+        totals, behind = self.table.staked()
+        self.emit(
+            P.Bets,
+            round=self.round_id,
+            totals={kind.value: amount for kind, amount in totals.items()},
+            players=self.layout(),
+            bettors_behind=behind,
+        )
 
     def layout(self) -> dict[str, dict[str, int]]:
-        """Every player's stakes on the layout this round, from the engine's seats."""
+        """The seated players' stakes on the layout this round, from the engine's seats
+        (the players betting behind the seats are in `Table.staked`'s totals)."""
         return {
             s.player: {kind.value: amount for kind, amount in s.bets}
             for s in self.table.seats
@@ -445,14 +452,15 @@ class TableRunner:
             if bet["status"] == "placed":
                 key = (self.accounts[bet["account_id"]], BetKind(bet["kind"]))
                 want[key] = want.get(key, 0) + int(bet["amount"])
-        for s in self.table.seats:
+        for s in (*self.table.seats, *self.table.behind):
             for kind, amount in s.bets:
                 if want.get((s.player, kind)) != amount:
                     self.table.cancel_bet(s.number, kind)
         for (name, kind), amount in want.items():
             seat = self.table.seat_of(name)
             if seat is None:
-                seat = self.table.seat(player=name, stack=0, wallet=True).seat
+                behind = not self.table.free_seats()
+                seat = self.table.seat(player=name, stack=0, wallet=True, behind=behind).seat
             missing = amount - self.table.seat_state(seat).bet(kind)
             if missing:
                 log.warning("table %s: %s's %s bet set to the ledger's", self.id, name, kind)
@@ -461,8 +469,10 @@ class TableRunner:
     def returns(self, settled: CoupSettled) -> dict[tuple[int, str], int]:
         """The engine's settlement as the ledger takes it: returned per (account, bet)."""
         wallets = {name: account for account, name in self.accounts.items()}
-        players = {s.number: s.player for s in self.table.seats}
-        return {(wallets[players[r.seat]], r.kind.value): r.returned for r in settled.results}
+        return {
+            (wallets[self.table.player_at(r.seat)], r.kind.value): r.returned
+            for r in settled.results
+        }
 
     def _learn_accounts(self, placed: list[dict[str, Any]]) -> None:
         """Name the wallet accounts of ``placed`` bets (after a restart)."""
@@ -476,10 +486,9 @@ class TableRunner:
 
     async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
         assert self.round_id is not None
-        seats = {s.number: s.player for s in self.table.seats}
         by_player: dict[str, dict[str, int]] = {}
         for r in settled.results:
-            mine = by_player.setdefault(seats[r.seat], {"staked": 0, "returned": 0})
+            mine = by_player.setdefault(self.table.player_at(r.seat), {"staked": 0, "returned": 0})
             mine["staked"] += r.stake
             mine["returned"] += r.returned
         result = {
@@ -511,8 +520,9 @@ class TableRunner:
     # -- players --------------------------------------------------------------------------
 
     def take_seat(self, user: User) -> int | None:
-        """Seat a player at a wallet seat (or find their seat); None when the table is
-        full (`baccara.server.seats`: a seat whose player has gone is freed first)."""
+        """Seat a player at a wallet seat, or behind the seats when they are taken (or
+        find their place); None when the table and the places behind it are full
+        (`baccara.server.seats`: a seat whose player has gone is freed first)."""
         return self.seats.take(user)
 
     async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
@@ -534,7 +544,10 @@ class TableRunner:
             raise BetError("betting_closed", "no more bets: wait for the next round")
         seat = self.take_seat(user)
         if seat is None:
-            raise BetError("table_full", f"all {self.settings.seats} seats are taken")
+            raise BetError(
+                "table_full",
+                f"all {self.settings.seats} seats and the places behind them are taken",
+            )
         try:  # the engine's own checks: the bet, the limits on this seat's total
             self.table.verify_place_bet(seat, kind, amount)
         except TableError as error:

@@ -1,5 +1,10 @@
 """The wallet seats of a house-banked table: taken on joining or betting, freed when
-their player has gone.
+their player has gone; and the places behind them.
+
+Beyond the seats, players bet behind (`TableSettings.behind`, on the main bets only, as
+at live casino tables), so a table holds a thousand players: a player who finds every
+seat taken gets a place behind, and takes a seat on joining again once one is free
+(with nothing on the layout).
 
 A seat is held while its player has a connection joined to the table, or a bet on the
 layout. When a seated player's last connection leaves, the seat is kept for
@@ -10,7 +15,8 @@ So a seat is never held for ever by an account that joined once (the lobby's
 
 Seats are freed only while bets are open, never during the deal, and never under a
 bet in flight: a bet is placed from a connection joined to the table, which keeps its
-player present until the bet is answered (and then it is on the layout).
+player present until the bet is answered (and then it is on the layout). The places
+behind are freed the same way, once a round and without an event.
 """
 
 from __future__ import annotations
@@ -33,34 +39,48 @@ class Seats:
     def __init__(self, runner: TableRunner) -> None:
         self.runner = runner
         self.absent: dict[str, float] = {}  # seated player -> when first seen gone
+        self.behind_round: int | None = None  # the round whose places behind were looked at
 
     def take(self, user: User) -> int | None:
-        """Seat a player (or find their seat); None when every seat is truly held."""
-        runner = self.runner
-        runner.accounts[user.account] = user.name
-        seat = runner.table.seat_of(user.name)
-        if seat is not None:
-            return seat
-        if not runner.table.can_seat(player=user.name, stack=0, wallet=True):
-            if not self.free_absent():
+        """Seat a player (or find their seat), or give them a place behind the seats;
+        None when every seat and every place behind is truly held."""
+        runner, table, name = self.runner, self.runner.table, user.name
+        runner.accounts[user.account] = name
+        place = table.seat_of(name)
+        if place is not None:
+            behind = place > table.settings.seats
+            if not behind or not table.free_seats() or table.seat_state(place).bets:
+                return place
+            table.leave(place)  # a seat is free: from behind to the seat
+        elif not self._room():
+            if not table.can_seat(player=name, stack=0, wallet=True, behind=True):
                 return None
-            if not runner.table.can_seat(player=user.name, stack=0, wallet=True):
-                return None
-        seat = runner.table.seat(player=user.name, stack=0, wallet=True).seat
-        self.absent.pop(user.name, None)
-        runner.emit(P.SeatEvent, seat=seat, player=user.name)
+            self.absent.pop(name, None)
+            return table.seat(player=name, stack=0, wallet=True, behind=True).seat
+        seat = table.seat(player=name, stack=0, wallet=True).seat
+        self.absent.pop(name, None)
+        runner.emit(P.SeatEvent, seat=seat, player=name)
         return seat
+
+    def _room(self) -> bool:
+        """Whether a seat is free (freeing those whose players have gone, if need be)."""
+        return bool(self.runner.table.free_seats() or self.free_absent())
 
     def free_absent(self, now: float | None = None) -> int:
         """Free the seats of players gone for the grace period with nothing on the
-        layout (only while bets are open); return how many were freed."""
+        layout (only while bets are open; the places behind once a round); return how
+        many seats were freed."""
         runner = self.runner
         if runner.phase != "betting":
             return 0
         now = time.monotonic() if now is None else now
         present = runner.audience.names()
         seated = runner.table.seats
-        self.absent = {n: t for n, t in self.absent.items() if n in {s.player for s in seated}}
+        if self.behind_round != runner.round_id:  # the places behind: once a round
+            self.behind_round = runner.round_id
+            seated += runner.table.behind
+            places = {s.player for s in seated}
+            self.absent = {n: t for n, t in self.absent.items() if n in places}
         freed = 0
         for state in seated:
             if state.player in present:
@@ -71,6 +91,7 @@ class Seats:
                 continue
             runner.table.leave(state.number)
             del self.absent[state.player]
-            runner.emit(P.SeatEvent, seat=state.number, player=state.player, left=True)
-            freed += 1
+            if state.number <= runner.settings.seats:
+                runner.emit(P.SeatEvent, seat=state.number, player=state.player, left=True)
+                freed += 1
         return freed

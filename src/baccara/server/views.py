@@ -102,6 +102,7 @@ def summary(runner: TableRunner) -> P.TableSummary:
         players=len(runner.audience.names()),
         seats=runner.settings.seats,
         seated=len(runner.table.seats),
+        behind=len(runner.table.behind),
         squeeze=runner.squeeze,
         bets=spots,
         limits=_limits(spots),
@@ -119,7 +120,11 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
             {"bet_id": r["bet_id"], "kind": r["kind"], "amount": r["amount"], "status": r["status"]}
             for r in rows
         ]
+    place = None if user is None else runner.table.seat_of(user.name)
+    behind = place is not None and place > runner.settings.seats
     spots = bet_spots(runner.variant, runner.settings)
+    if behind:  # the spots this player may bet on: behind the seats, the main bets
+        spots = [spot for spot in spots if spot.main]
     now = time.time()
     return P.Snapshot(
         table=runner.id,
@@ -141,11 +146,13 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
         squeeze_seconds=runner.timing.squeeze_seconds if runner.squeeze else 0.0,
         squeezing=None if runner.squeezing is None else dict(runner.squeezing),
         user=None if user is None else user.name,
-        seat=None if user is None else runner.table.seat_of(user.name),
+        seat=None if behind else place,
+        behind=behind,
         seats={s.player: s.number for s in runner.table.seats},
         balance=balance,
         my_bets=mine,
         table_bets=runner.layout(),
+        bettors_behind=runner.table.staked()[1],
         revealed=list(runner.revealed),
         history=list(runner.history),
         roads=runner.roads.view(runner.table.roads),

@@ -64,7 +64,6 @@ from baccara.server.protocol import (
     ProtocolError,
     read_client,
 )
-from baccara.server.runner import TableRunner
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerState
@@ -107,8 +106,6 @@ class Connection:
             for text in await join_texts(runner, listener.user, message.since):
                 listener.send_text(text)
             audience.add(listener)
-            if isinstance(runner, TableRunner) and listener.user is not None:
-                runner.take_seat(listener.user)
             return None
         await hall.join_elsewhere(audience, listener, message.since)
         return None

@@ -11,7 +11,7 @@ Payouts come from `baccara.bets.settle`; money is integer minor units (cents).
 >>> table.change_shoe().shoe
 1
 >>> table.seat(player="ann", stack=100000)
-SeatTaken(seat=1, player='ann', stack=100000, strategy=None, wallet=False)
+SeatTaken(seat=1, player='ann', stack=100000, strategy=None, wallet=False, behind=False)
 >>> table.place_bet(1, BetKind.BANKER, 2500).total
 2500
 >>> table.can_place_bet(1, BetKind.TIE, 10**9)
@@ -37,16 +37,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
-from baccara.bets import BetKind, BetOutcome, bets_for, settle
+from baccara.bets import BetKind, bets_for
 from baccara.cards import Card
 from baccara.coup import Coup, deal_coup
-from baccara.money import format_money
 from baccara.roads.board import Roads
 from baccara.shoe import Shoe
 from baccara.table.events import (
     BetCancelled,
     BetPlaced,
-    BetResult,
     CoupDealt,
     CoupSettled,
     Event,
@@ -61,13 +59,14 @@ from baccara.table.events import (
     TableError,
     TableSettings,
 )
+from baccara.table.limits import check_bet, check_take_back
 from baccara.table.seats import Seat, SeatState, check_chips
+from baccara.table.settlement import settle_places
 from baccara.variants import PUNTO_BANCO, Family, Variant, require_family
 
 __all__ = ["Phase", "SeatState", "Table", "TableError", "TableSettings"]
 
 _E = TypeVar("_E", bound=Event)
-_STAYS_ON_PUSH = (BetKind.PLAYER, BetKind.BANKER)
 
 
 class Table:
@@ -109,7 +108,9 @@ class Table:
         self._shoe: Shoe | None = None
         self._pending = False  # a shoe announced, its order not yet sealed
         self._manual_dealt: Counter[Card] = Counter()
-        self._seats: dict[int, Seat] = {}
+        self._seats: dict[int, Seat] = {}  # the seats and the places behind them
+        self._places: dict[str, int] = {}  # player -> seat or place behind
+        self._next_behind = self.settings.seats + 1
         self._bet_kinds = frozenset(bets_for(variant))
 
     # -- what the table looks like ---------------------------------------------------
@@ -141,8 +142,28 @@ class Table:
 
     @property
     def seats(self) -> tuple[SeatState, ...]:
-        """The occupied seats, in seat order."""
-        return tuple(self.seat_state(n) for n in sorted(self._seats))
+        """The occupied seats, in seat order (not the places behind them)."""
+        return tuple(self.seat_state(n) for n in sorted(self._seats) if n <= self.settings.seats)
+
+    @property
+    def behind(self) -> tuple[SeatState, ...]:
+        """The places taken behind the seats, in order."""
+        return tuple(self.seat_state(n) for n in sorted(self._seats) if n > self.settings.seats)
+
+    def player_at(self, seat: int) -> str:
+        """Who sits at ``seat`` (or bets from that place behind the seats)."""
+        return self._occupied(seat).player
+
+    def staked(self) -> tuple[dict[BetKind, int], int]:
+        """Everybody's stakes on the layout by bet, and how many places behind the seats
+        have a bet on (cheap at a thousand places: no `SeatState` is made)."""
+        totals: dict[BetKind, int] = {}
+        behind = 0
+        for number, s in self._seats.items():
+            for kind, amount in s.bets.items():
+                totals[kind] = totals.get(kind, 0) + amount
+            behind += number > self.settings.seats and bool(s.bets)
+        return totals, behind
 
     def seat_state(self, seat: int) -> SeatState:
         """The seat ``seat`` as everybody sees it; raise `SeatError` if it is empty."""
@@ -169,10 +190,17 @@ class Table:
     # -- seat --------------------------------------------------------------------------
 
     def verify_seat(
-        self, seat: int | None = None, *, player: str, stack: int, wallet: bool = False
+        self,
+        seat: int | None = None,
+        *,
+        player: str,
+        stack: int,
+        wallet: bool = False,
+        behind: bool = False,
     ) -> int:
         """Check that ``player`` may sit at ``seat`` (the first free one if None) with
-        ``stack`` chips (none at a ``wallet`` seat); return the seat number."""
+        ``stack`` chips (none at a ``wallet`` seat), or take a place ``behind`` the
+        seats (the next one if None); return the seat or place number."""
         if self._phase is Phase.DEALING:
             raise PhaseError("nobody sits down while the cards are out: settle the coup first")
         if not player.strip():
@@ -184,6 +212,8 @@ class Table:
                 raise StackError("a wallet seat has no stack: its bets come from the wallet")
         else:
             check_chips(stack, "buy-in")
+        if behind:
+            return self._verify_behind(seat)
         if seat is None:
             free = self.free_seats()
             if not free:
@@ -194,11 +224,33 @@ class Table:
             raise SeatError(f"seat {seat} is taken by {self._seats[seat].player}")
         return seat
 
+    def _verify_behind(self, place: int | None) -> int:
+        taken = len(self._seats) - sum(1 for n in self._seats if n <= self.settings.seats)
+        if self.settings.behind == 0:
+            raise SeatError("this table takes no bets behind the seats")
+        if taken >= self.settings.behind:
+            raise SeatError(f"all {self.settings.behind} places behind the seats are taken")
+        if place is None:
+            return self._next_behind
+        if isinstance(place, bool) or not isinstance(place, int) or place <= self.settings.seats:
+            raise SeatError(f"bad place behind {place!r}: after seat {self.settings.seats}")
+        if place in self._seats:
+            raise SeatError(f"place {place} is taken by {self._seats[place].player}")
+        return place
+
     def can_seat(
-        self, seat: int | None = None, *, player: str, stack: int, wallet: bool = False
+        self,
+        seat: int | None = None,
+        *,
+        player: str,
+        stack: int,
+        wallet: bool = False,
+        behind: bool = False,
     ) -> bool:
         """Whether `seat` would succeed."""
-        return _can(self.verify_seat, seat, player=player, stack=stack, wallet=wallet)
+        return _can(
+            self.verify_seat, seat, player=player, stack=stack, wallet=wallet, behind=behind
+        )
 
     def seat(
         self,
@@ -208,21 +260,27 @@ class Table:
         stack: int,
         strategy: str | None = None,
         wallet: bool = False,
+        behind: bool = False,
     ) -> SeatTaken:
         """Seat ``player`` with ``stack`` chips bought in (``strategy`` names a bot's play),
-        or, with ``wallet``, a player who bets from a wallet kept outside the table."""
-        number = self.verify_seat(seat, player=player, stack=stack, wallet=wallet)
+        or, with ``wallet``, a player who bets from a wallet kept outside the table;
+        ``behind``: at a place behind the seats (`TableSettings.behind`)."""
+        number = self.verify_seat(seat, player=player, stack=stack, wallet=wallet, behind=behind)
         self._seats[number] = Seat(
             number=number, player=player, stack=stack, strategy=strategy, wallet=wallet
         )
+        self._places.setdefault(player, number)  # a name seated twice: its first seat
+        if behind:
+            self._next_behind = max(self._next_behind, number + 1)
         self.bought_in += stack
-        return self._emit(
-            SeatTaken(seat=number, player=player, stack=stack, strategy=strategy, wallet=wallet)
+        taken = SeatTaken(
+            seat=number, player=player, stack=stack, strategy=strategy, wallet=wallet, behind=behind
         )
+        return self._emit(taken)
 
     def seat_of(self, player: str) -> int | None:
-        """The seat where ``player`` sits, or None."""
-        return next((n for n, s in self._seats.items() if s.player == player), None)
+        """The seat (or place behind the seats) of ``player``, or None."""
+        return self._places.get(player)
 
     # -- leave -------------------------------------------------------------------------
 
@@ -240,6 +298,11 @@ class Table:
         """The player at ``seat`` leaves with the stack and any bets on the layout."""
         self.verify_leave(seat)
         s = self._seats.pop(seat)
+        if self._places.get(s.player) == seat:
+            del self._places[s.player]
+            again = next((n for n, x in self._seats.items() if x.player == s.player), None)
+            if again is not None:
+                self._places[s.player] = again
         returned = sum(s.bets.values())
         total = s.stack + returned
         self.cashed_out += total
@@ -248,7 +311,8 @@ class Table:
     # -- place a bet --------------------------------------------------------------------
 
     def verify_place_bet(self, seat: int, kind: BetKind, amount: int) -> None:
-        """Check a bet of ``amount`` on ``kind`` at ``seat``: phase, seat, bet, limits, stack."""
+        """Check a bet of ``amount`` on ``kind`` at ``seat`` (or a place behind the seats):
+        phase, seat, bet, limits, stack (`baccara.table.limits`)."""
         self._check_betting_open()
         s = self._occupied(seat)
         check_chips(amount, "bet")
@@ -256,22 +320,7 @@ class Table:
             raise LimitError(
                 f"a {self.variant.title} table does not take {kind.label} bets", code="unknown_bet"
             )
-        limit = self.settings.limit(kind)
-        total = s.bets.get(kind, 0) + amount
-        if total < limit.minimum:
-            raise LimitError(
-                f"{format_money(total)} on {kind.label} is below the table minimum "
-                f"{format_money(limit.minimum)}",
-                code="under_limit",
-            )
-        if total > limit.maximum:
-            raise LimitError(
-                f"{format_money(total)} on {kind.label} is over the table maximum {format_money(limit.maximum)}"
-            )
-        if not s.wallet and amount > s.stack:
-            raise StackError(
-                f"seat {seat} has {format_money(s.stack)} in chips: not enough for {format_money(amount)}"
-            )
+        check_bet(s, kind, amount, self.settings, behind=seat > self.settings.seats)
 
     def can_place_bet(self, seat: int, kind: BetKind, amount: int) -> bool:
         """Whether `place_bet` would succeed."""
@@ -302,32 +351,7 @@ class Table:
         if self._phase is Phase.DEALING:
             raise PhaseError("bets are locked: the cards are out (settle the coup first)")
         s = self._occupied(seat)
-        stake = s.bets.get(kind, 0)
-        if not stake:
-            raise SeatError(f"seat {seat} has no bet on {kind.label}")
-        free = self.withdrawable(seat, kind)
-        if amount is None:
-            amount = free
-        else:
-            check_chips(amount, "amount to take back")
-        if free == 0:
-            raise LimitError(
-                f"the {kind.label} bet at seat {seat} pushed and stays on the layout "
-                "(house rule): it plays the next coup"
-            )
-        if amount > free:
-            raise StackError(
-                f"seat {seat} can take back at most {format_money(free)} from {kind.label}, "
-                f"not {format_money(amount)}"
-            )
-        left = stake - amount
-        minimum = self.settings.limit(kind).minimum
-        if 0 < left < minimum:
-            raise LimitError(
-                f"taking back {format_money(amount)} would leave {format_money(left)} on {kind.label}, "
-                f"below the table minimum {format_money(minimum)}"
-            )
-        return amount
+        return check_take_back(s, kind, amount, self.withdrawable(seat, kind), self.settings)
 
     def can_cancel_bet(self, seat: int, kind: BetKind, amount: int | None = None) -> bool:
         """Whether `cancel_bet` would succeed."""
@@ -417,41 +441,10 @@ class Table:
         self.verify_settle()
         coup = self.current
         assert coup is not None
-        results: list[BetResult] = []
-        for number in sorted(self._seats):
-            s = self._seats[number]
-            kept: dict[BetKind, int] = {}
-            for kind, stake in sorted(s.bets.items()):
-                done = settle(
-                    kind,
-                    stake,
-                    coup,
-                    self.variant,
-                    commission_rounding=self.settings.commission_rounding,
-                    payout_rounding=self.settings.payout_rounding,
-                )
-                push = done.outcome is BetOutcome.PUSH and kind in _STAYS_ON_PUSH
-                stays = stake if push and self.settings.pushes_stay else 0
-                returned = done.returned - stays
-                self._give(s, returned)
-                self.house -= done.net
-                if stays:
-                    kept[kind] = stays
-                results.append(
-                    BetResult(
-                        seat=number,
-                        kind=kind,
-                        stake=stake,
-                        outcome=done.outcome,
-                        net=done.net,
-                        returned=returned,
-                        stays=stays,
-                        commission=done.commission,
-                        reason=done.reason,
-                    )
-                )
-            s.bets = dict(kept)
-            s.pushed = dict(kept)
+        results = settle_places(self._seats, coup, self.variant, self.settings)
+        for r in results:
+            self._give(self._seats[r.seat], r.returned)
+            self.house -= r.net
         self.coups.append(coup)
         self.current = None
         self.roads.add(coup)
@@ -564,7 +557,7 @@ class Table:
         if (
             isinstance(seat, bool)
             or not isinstance(seat, int)
-            or not 1 <= seat <= self.settings.seats
+            or not (1 <= seat <= self.settings.seats or seat in self._seats)
         ):
             raise SeatError(
                 f"unknown seat {seat!r}: this table has seats 1 to {self.settings.seats}"
@@ -587,7 +580,7 @@ class Table:
     def __repr__(self) -> str:
         return (
             f"<Table {self.variant.name} {self._phase.value}, shoe {self.shoe_number}, "
-            f"coup {self.coup_number}, {len(self._seats)}/{self.settings.seats} seats>"
+            f"coup {self.coup_number}, {len(self.seats)}/{self.settings.seats} seats>"
         )
 
 

@@ -155,7 +155,8 @@ class TableSettings:
     stays on the layout for the next coup (a house rule); by default it goes back to
     the player like any returned stake, the same at every table, terminal or web.
     ``pushed_bets_withdrawable``: whether such a staying bet may be taken down before
-    the next coup. Rounding of the Banker commission and of fractional wins goes to
+    the next coup. ``behind``: how many players may bet behind the seats, on the main
+    bets only (as at live casino tables; 0, the default: none). Rounding of the Banker commission and of fractional wins goes to
     `baccara.bets.settle`; the shoe's burn and cut card are its `ShoeSettings`.
     """
 
@@ -167,10 +168,13 @@ class TableSettings:
     commission_rounding: Rounding = Rounding.DOWN
     payout_rounding: Rounding = Rounding.DOWN
     shoe: ShoeSettings = field(default_factory=ShoeSettings)
+    behind: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.seats <= MAX_SEATS:
             raise SettingsError(f"bad number of seats {self.seats}: a table has 1 to {MAX_SEATS}")
+        if isinstance(self.behind, bool) or not isinstance(self.behind, int) or self.behind < 0:
+            raise SettingsError(f"bad number of places behind {self.behind!r}: 0 or more")
         kinds = [limit.kind for limit in self.limits]
         if len(set(kinds)) != len(kinds):
             raise SettingsError("bad limits: a bet kind is listed twice")
@@ -205,7 +209,8 @@ class SeatTaken:
     """A player sat down at ``seat`` with ``stack`` chips (bought in from outside).
 
     A ``wallet`` seat has no chips in front of it: each bet comes from the player's
-    wallet (the online table's ledger) and each return goes back to it.
+    wallet (the online table's ledger) and each return goes back to it. A place
+    ``behind`` the seats (numbered after them) bets on the main bets only.
     """
 
     seat: int
@@ -213,6 +218,7 @@ class SeatTaken:
     stack: int
     strategy: str | None = None
     wallet: bool = False
+    behind: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

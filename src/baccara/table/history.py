@@ -226,6 +226,7 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
                 stack=event.stack,
                 strategy=event.strategy,
                 wallet=event.wallet,
+                behind=event.behind,
             )
         case SeatLeft():
             again = table.leave(event.seat)

@@ -23,7 +23,7 @@ function emptyHands() {
 export function initialState() {
   return {
     me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false,
-    title: "", seat: null, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
+    title: "", seat: null, behind: false, bettorsBehind: 0, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
     seats: {}, tableBets: {}, tableTotals: {},
@@ -152,7 +152,8 @@ function onSnapshot(state, m) {
   const chips = m.chips;
   return {
     ...state, table: m.table, game: "punto-banco", seq: m.seq, clockOffset: m.server_time - m.received_at,
-    title: m.title, seat: m.seat, balance: m.balance ?? state.balance, me: m.user ?? state.me,
+    title: m.title, seat: m.seat, behind: m.behind ?? false, bettorsBehind: m.bettors_behind ?? 0,
+    balance: m.balance ?? state.balance, me: m.user ?? state.me,
     phase: m.squeezing && !last ? "squeeze" : m.phase, round: m.round, number: m.number,
     closesAt: m.closes_at, betSeconds: m.bet_seconds, squeezeTable: m.squeeze,
     bets: m.bets, chips, chip: Math.min(state.chip, chips.length - 1), pays: m.pays ?? {},
@@ -232,7 +233,7 @@ const SERVER = {
   banque: onBanque,
   banque_hand: onBanqueHand,
   round_open: onRoundOpen,
-  bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals }),
+  bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals, bettorsBehind: m.bettors_behind ?? 0 }),
   no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
   squeeze: (s, m) => ({
     ...s, ...squeezeWords(s, m.squeezers), phase: "squeeze", squeeze: squeezeOf(m),

@@ -201,7 +201,7 @@ export function createRenderer(doc, on) {
         el("span", "pstake", total ? money(total) : "—"));
       li.title = Object.entries(stakes).map(([kind, amount]) => `${labelOf(state, kind)} ${money(amount)}`).join(", ") || "no bet this round";
       return li;
-    }));
+    }), ...(state.bettorsBehind ? [el("li", "seat behind", `+${state.bettorsBehind} betting behind`)] : []));
   }
 
   function buildChips(state) {
@@ -314,12 +314,15 @@ export function createRenderer(doc, on) {
   function render(prev, next) {
     if (changed(prev, next, "balance")) setText("balance", next.balance === null ? "—" : money(next.balance));
     if (changed(prev, next, "me")) setText("who", next.me ?? "");
-    if (changed(prev, next, "title", "table", "seat")) setText("table-title", `${next.title} · table ${next.table}` + (next.seat ? ` · seat ${next.seat}` : ""));
+    if (changed(prev, next, "title", "table", "seat", "behind")) {
+      const where = next.seat ? ` · seat ${next.seat}` : next.behind ? " · betting behind the seats (Player, Banker, Tie)" : "";
+      setText("table-title", `${next.title} · table ${next.table}` + where);
+    }
     $("squeeze-tag").hidden = !next.squeezeTable;
     setText("phase", phaseLabel(next));
     if (changed(prev, next, "bets", "chips")) { buildSpots(next); buildChips(next); }
     if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result")) renderSpots(next);
-    if (changed(prev, next, "seats", "tableBets", "me", "bets")) renderRail(next);
+    if (changed(prev, next, "seats", "tableBets", "me", "bets", "bettorsBehind")) renderRail(next);
     if (changed(prev, next, "chips", "chip")) {
       doc.querySelectorAll(".chip").forEach((chip, i) => chip.setAttribute("aria-checked", String(i === next.chip)));
     }

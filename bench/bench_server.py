@@ -90,7 +90,7 @@ def _run(
     return len(times), len(tries) / elapsed, len(times) / elapsed, p50, p99
 
 
-def _baseline(url: str, bets: int) -> float:
+def ledger_baseline(url: str, bets: int) -> float:
     book = Ledger.connect(url)
     account = book.create_account(wallet_account("baseline"))
     book.deposit(account, 10**12, ref="baseline")
@@ -122,7 +122,7 @@ def main(quick: bool) -> None:
                 if name == "PostgreSQL":
                     url = stack.enter_context(private_schema(target, "bench"))
                 count, offered, rate, p50, p99 = _run(url, clients, tables, seconds, folder)
-                base = _baseline(url, 300 if quick else 2000)
+                base = ledger_baseline(url, 300 if quick else 2000)
             verdict = "meets" if p99 < 0.050 else "misses"
             print(
                 f"   {name:<10}: {clients} clients, {tables} tables, one bet per client every "

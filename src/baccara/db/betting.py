@@ -118,12 +118,18 @@ def staked(
     limited = {req["round_id"] for req in requests if req.get("maximum") is not None}
     if not limited:
         return {}
-    rows = conn.execute(
-        sa.select(bets.c.account_id, bets.c.round_id, bets.c.kind, sa.func.sum(bets.c.amount))
-        .where(bets.c.account_id.in_(players), bets.c.round_id.in_(limited))
-        .group_by(bets.c.account_id, bets.c.round_id, bets.c.kind)
-    )
+    rows = conn.execute(_STAKED, {"accounts": players, "rounds": sorted(limited)})
     return {(int(a), int(r), str(k)): int(total) for a, r, k, total in rows}
+
+
+_STAKED = (
+    sa.select(bets.c.account_id, bets.c.round_id, bets.c.kind, sa.func.sum(bets.c.amount))
+    .where(
+        bets.c.account_id.in_(sa.bindparam("accounts", expanding=True)),
+        bets.c.round_id.in_(sa.bindparam("rounds", expanding=True)),
+    )
+    .group_by(bets.c.account_id, bets.c.round_id, bets.c.kind)
+)
 
 
 def bet_row(req: dict[str, Any], stake: int) -> dict[str, Any]:

@@ -112,13 +112,17 @@ class Posting:
     event_seq: int | None = None
 
 
+_ACCOUNT = sa.select(accounts.c.id).where(accounts.c.name == sa.bindparam("name"))
+_INSERT_ACCOUNT = accounts.insert()
+
+
 def account_id(conn: Connection, name: str) -> int:
     """The id of account ``name``, inserted if missing, inside ``conn``'s transaction."""
     kind = account_kind(name)
-    found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
+    found = conn.execute(_ACCOUNT, {"name": name}).scalar()
     if found is None:
         key = conn.execute(
-            accounts.insert().values(name=name, kind=kind.value, created_at=datetime.now(UTC))
+            _INSERT_ACCOUNT, {"name": name, "kind": kind.value, "created_at": datetime.now(UTC)}
         ).inserted_primary_key
         assert key is not None
         found = key[0]
@@ -138,16 +142,19 @@ def account_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
     return ids
 
 
+_BALANCES = (
+    sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
+    .where(entries.c.account_id.in_(sa.bindparam("ids", expanding=True)))
+    .group_by(entries.c.account_id)
+)
+
+
 def balances(conn: Connection, ids: Iterable[int]) -> dict[int, int]:
     """The balances of accounts by id (0 for an account without entries), in one query."""
     found = dict.fromkeys(ids, 0)
     found.update(
         (int(account), int(total))
-        for account, total in conn.execute(
-            sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
-            .where(entries.c.account_id.in_(list(found)))
-            .group_by(entries.c.account_id)
-        )
+        for account, total in conn.execute(_BALANCES, {"ids": list(found)})
     )
     return found
 
@@ -175,6 +182,12 @@ def post(
     return txn
 
 
+_INSERT_TRANSACTIONS = transactions.insert().returning(
+    transactions.c.id, sort_by_parameter_order=True
+)
+_INSERT_ENTRIES = entries.insert()
+
+
 def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
     """Post many balanced transactions in two statements; return their ids, in order.
 
@@ -189,17 +202,11 @@ def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
         for row, p in zip(rows, postings, strict=True):
             row.update(session_id=p.session, event_seq=p.event_seq)
     if len(rows) == 1:
-        key = conn.execute(transactions.insert().values(**rows[0])).inserted_primary_key
+        key = conn.execute(transactions.insert(), rows[0]).inserted_primary_key
         assert key is not None
         ids = [int(key[0])]
     else:  # executemany: one multi-row INSERT, compiled once, ids in order
-        ids = [
-            int(txn)
-            for txn in conn.execute(
-                transactions.insert().returning(transactions.c.id, sort_by_parameter_order=True),
-                rows,
-            ).scalars()
-        ]
+        ids = [int(txn) for txn in conn.execute(_INSERT_TRANSACTIONS, rows).scalars()]
     legs = [
         {"transaction_id": txn, "account_id": account, "amount": amount}
         for txn, posting in zip(ids, postings, strict=True)
@@ -207,7 +214,7 @@ def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
         if amount
     ]
     if legs:
-        conn.execute(entries.insert(), legs)
+        conn.execute(_INSERT_ENTRIES, legs)
     return ids
 
 

@@ -78,6 +78,46 @@ class RoundPhase:
 _T = TypeVar("_T")
 
 
+# The statements of a batch of bets, built once (a batch compiles nothing new): the
+# player's row lock (PostgreSQL, NO KEY UPDATE: settlements' foreign-key checks on
+# these rows need not wait), the bets already stored under the batch's ids, its rounds.
+_LOCK_PLAYERS = (
+    sa.select(accounts.c.id)
+    .where(accounts.c.id.in_(sa.bindparam("accounts", expanding=True)))
+    .order_by(accounts.c.id)
+    .with_for_update(key_share=True)
+)
+_STORED_BETS = sa.select(bets).where(
+    bets.c.account_id.in_(sa.bindparam("accounts", expanding=True)),
+    bets.c.bet_id.in_(sa.bindparam("ids", expanding=True)),
+)
+_ROUNDS = sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id).where(
+    rounds.c.id.in_(sa.bindparam("ids", expanding=True))
+)
+_ROUNDS_SHARED = _ROUNDS.with_for_update(read=True)
+_INSERT_BETS = bets.insert()
+# ...and of the rounds: open, close, settle
+_ROUND = sa.select(rounds).where(rounds.c.id == sa.bindparam("id"))
+_ROUND_BETS = sa.select(bets).where(bets.c.round_id == sa.bindparam("id")).order_by(bets.c.id)
+_INSERT_ROUND = rounds.insert()
+_CLOSE_ROUND = (
+    rounds.update()
+    .where(rounds.c.id == sa.bindparam("round"), rounds.c.phase == RoundPhase.OPEN)
+    .values(phase=RoundPhase.CLOSED)
+)
+_INSERT_SETTLEMENT = settlements.insert()
+_SETTLE_BETS = (
+    bets.update()
+    .where(bets.c.id.in_(sa.bindparam("bet_ids", expanding=True)), bets.c.status == "placed")
+    .values(status="settled", returned=sa.bindparam("back"))
+)
+_FINISH_ROUND = (
+    rounds.update()
+    .where(rounds.c.id == sa.bindparam("round"))
+    .values(phase=sa.bindparam("new_phase"), coup=sa.bindparam("new_coup"))
+)
+
+
 class Ledger:
     """The money store over one SQLAlchemy engine (SQLite or PostgreSQL)."""
 
@@ -191,15 +231,16 @@ class Ledger:
         def work(conn: Connection) -> int:
             escrow = books.account_id(conn, f"escrow:{table}:{number}")
             key = conn.execute(
-                rounds.insert().values(
-                    table_id=table,
-                    number=number,
-                    shoe_id=shoe_id,
-                    coup_index=coup_index,
-                    phase=RoundPhase.OPEN,
-                    escrow_id=escrow,
-                    closes_at=closes_at,
-                )
+                _INSERT_ROUND,
+                {
+                    "table_id": table,
+                    "number": number,
+                    "shoe_id": shoe_id,
+                    "coup_index": coup_index,
+                    "phase": RoundPhase.OPEN,
+                    "escrow_id": escrow,
+                    "closes_at": closes_at,
+                },
             ).inserted_primary_key
             assert key is not None
             return int(key[0])
@@ -218,14 +259,14 @@ class Ledger:
         """No more bets: move an open round to closed (and store its coup if known)."""
 
         def work(conn: Connection) -> None:
-            values: dict[str, Any] = {"phase": RoundPhase.CLOSED}
-            if coup is not None:
-                values["coup"] = coup.notation()
-            conn.execute(
-                rounds.update()
-                .where(rounds.c.id == round_id, rounds.c.phase == RoundPhase.OPEN)
-                .values(**values)
-            )
+            if coup is None:
+                conn.execute(_CLOSE_ROUND, {"round": round_id})
+            else:
+                conn.execute(
+                    rounds.update()
+                    .where(rounds.c.id == round_id, rounds.c.phase == RoundPhase.OPEN)
+                    .values(phase=RoundPhase.CLOSED, coup=coup.notation())
+                )
 
         self._retry(work)
 
@@ -315,28 +356,21 @@ class Ledger:
     ) -> None:
         players = sorted({req["account"] for _, _, req in valid})
         if self.postgres:  # serialize each player's bets (ids in order: no deadlocks)
-            # NO KEY UPDATE: settlements' foreign-key checks on these rows need not wait.
-            conn.execute(
-                sa.select(accounts.c.id)
-                .where(accounts.c.id.in_(players))
-                .order_by(accounts.c.id)
-                .with_for_update(key_share=True)
-            )
+            conn.execute(_LOCK_PLAYERS, {"accounts": players})
         stored: dict[tuple[int, str], Any] = {
             (row["account_id"], row["bet_id"]): row
             for row in conn.execute(
-                sa.select(bets).where(
-                    bets.c.account_id.in_(players),
-                    bets.c.bet_id.in_({req["bet_id"] for _, _, req in valid}),
-                )
+                _STORED_BETS,
+                {"accounts": players, "ids": sorted({req["bet_id"] for _, _, req in valid})},
             ).mappings()
         }
-        query = sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id).where(
-            rounds.c.id.in_({req["round_id"] for _, _, req in valid})
-        )
-        if self.postgres:  # the round may not close meanwhile
-            query = query.with_for_update(read=True)
-        found = {row.id: row for row in conn.execute(query)}
+        query = _ROUNDS_SHARED if self.postgres else _ROUNDS  # PostgreSQL: no close meanwhile
+        found = {
+            row.id: row
+            for row in conn.execute(
+                query, {"ids": sorted({req["round_id"] for _, _, req in valid})}
+            )
+        }
         balances = books.balances(conn, players)
         staked = betting.staked(conn, players, [req for _, _, req in valid])
         new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
@@ -405,7 +439,7 @@ class Ledger:
         ]
         for (row, _), txn in zip(new, books.post_many(conn, postings), strict=True):
             row["txn_id"] = txn
-        conn.execute(bets.insert(), [row for row, _ in new])
+        conn.execute(_INSERT_BETS, [row for row, _ in new])
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
@@ -446,14 +480,12 @@ class Ledger:
         game = find_variant(variant)
 
         def work(conn: Connection) -> bool:
-            row = conn.execute(sa.select(rounds).where(rounds.c.id == round_id)).mappings().first()
+            row = conn.execute(_ROUND, {"id": round_id}).mappings().first()
             if row is None:
                 raise LedgerError(f"unknown round {round_id}")
             if row["phase"] in (RoundPhase.SETTLED, RoundPhase.VOIDED):
                 return False
-            placed = conn.execute(
-                sa.select(bets).where(bets.c.round_id == round_id).order_by(bets.c.id)
-            ).mappings()
+            placed = conn.execute(_ROUND_BETS, {"id": round_id}).mappings()
             spots: dict[tuple[int, str], list[tuple[int, int]]] = {}
             for bet in placed:
                 key = (int(bet["account_id"]), str(bet["kind"]))
@@ -478,20 +510,17 @@ class Ledger:
             txn = self._post(conn, "settle", f"settle:{round_id}", moves)
             if results:
                 self._point("settling")
-            conn.execute(settlements.insert().values(round_id=round_id, txn_id=txn, kind="settle"))
+            conn.execute(
+                _INSERT_SETTLEMENT, {"round_id": round_id, "txn_id": txn, "kind": "settle"}
+            )
             by_return: dict[int, list[int]] = {}  # one UPDATE per distinct return, not per bet
             for bet_row, returned in results:
                 by_return.setdefault(returned, []).append(bet_row)
             for returned, keys in by_return.items():
-                conn.execute(
-                    bets.update()
-                    .where(bets.c.id.in_(keys), bets.c.status == "placed")
-                    .values(status="settled", returned=returned)
-                )
+                conn.execute(_SETTLE_BETS, {"bet_ids": keys, "back": returned})
             conn.execute(
-                rounds.update()
-                .where(rounds.c.id == round_id)
-                .values(phase=RoundPhase.SETTLED, coup=coup.notation())
+                _FINISH_ROUND,
+                {"round": round_id, "new_phase": RoundPhase.SETTLED, "new_coup": coup.notation()},
             )
             return True
 

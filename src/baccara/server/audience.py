@@ -23,6 +23,7 @@ False
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -30,7 +31,12 @@ from pydantic import BaseModel
 
 from baccara.server.auth import User
 
-__all__ = ["Audience", "Listener", "Relay"]
+__all__ = ["SLICE", "Audience", "Listener", "Relay"]
+
+SLICE = 100
+"""The most connections a message is queued for before the event loop does something
+else: a table of a thousand players fans each event out in slices, so a bet that comes
+in meanwhile is answered without waiting for the whole fan-out."""
 
 
 class Listener:
@@ -97,6 +103,8 @@ class Audience:
         self.remote: dict[str, dict[str, int]] = {}  # name -> process -> connections
         self.remote_accounts: dict[str, int] = {}
         self.relay: Relay | None = None  # set while this process runs the table, clustered
+        self.fanning: deque[tuple[str | None, int | None, str]] = deque()  # (to, seq, text)
+        self._fan: asyncio.Task[None] | None = None
 
     def add(self, listener: Listener) -> None:
         """A connection of this process joins."""
@@ -167,9 +175,26 @@ class Audience:
             self.relay.publish(self.table_id, seq, text)
 
     def deliver(self, seq: int | None, text: str) -> None:
-        """An event for this process's connections."""
-        for listener in list(self.local):
-            listener.send_text(text, seq)
+        """An event for this process's connections (in slices at a crowded table)."""
+        if len(self.local) <= SLICE and not self.fanning:
+            for listener in list(self.local):
+                listener.send_text(text, seq)
+            return
+        self.fanning.append((None, seq, text))
+        if self._fan is None or self._fan.done():
+            self._fan = asyncio.get_running_loop().create_task(self._fan_out())
+
+    async def _fan_out(self) -> None:
+        """Queue the waiting messages, in order, a slice of connections at a time."""
+        while self.fanning:
+            name, seq, text = self.fanning[0]
+            targets = list(self.local if name is None else self.by_name.get(name, ()))
+            for start in range(0, len(targets), SLICE):
+                for listener in targets[start : start + SLICE]:
+                    listener.send_text(text, seq)
+                if start + SLICE < len(targets):
+                    await asyncio.sleep(0)
+            self.fanning.popleft()
 
     def send_to(self, name: str, message: BaseModel | str) -> None:
         """A private message to every connection of ``name``."""
@@ -180,6 +205,10 @@ class Audience:
                 self.relay.private(process, self.table_id, name, text)
 
     def deliver_to(self, name: str, text: str) -> None:
-        """A private message to ``name``'s connections on this process."""
+        """A private message to ``name``'s connections on this process (after the events
+        still being fanned out)."""
+        if self.fanning:
+            self.fanning.append((name, None, text))
+            return
         for listener in list(self.by_name.get(name, ())):
             listener.send_text(text)

@@ -144,8 +144,8 @@ class Hall:
             await self._take(first=True)
             self._watch = asyncio.create_task(self._takeovers())
         else:
-            for table in self.specs:
-                self._run(table)
+            for n, table in enumerate(self.specs):
+                self._run(table, self._stagger(n, len(self.specs)))
 
     async def stop(self) -> None:
         """Stop every table (their locks released), then the cluster."""
@@ -159,7 +159,7 @@ class Hall:
         if self.locks is not None:
             self.locks.close()
 
-    def _run(self, table: str) -> Runner:
+    def _run(self, table: str, delay: float = 0.0) -> Runner:
         spec, config = self.specs[table], self.config
         game = find_variant(spec.variant)
         audience = self.audience(table)
@@ -209,8 +209,15 @@ class Hall:
         if self.cluster is not None:
             self.cluster.took(table)
         self.runners[table] = runner
-        self.tasks[table] = asyncio.create_task(runner.run())
+        work = runner.run(delay) if isinstance(runner, TableRunner) else runner.run()
+        self.tasks[table] = asyncio.create_task(work)
         return runner
+
+    def _stagger(self, n: int, count: int) -> float:
+        """How long the ``n``-th of ``count`` tables started together waits before its
+        first round: spread over a betting window, so that the tables' rounds do not
+        close, deal and settle all at once."""
+        return self.config.bet_seconds * n / count if count > 1 else 0.0
 
     async def _halt(self, table: str) -> None:
         runner = self.runners.pop(table)
@@ -244,11 +251,11 @@ class Hall:
         got = await self._db(self.locks.take, free, room) if room else []
         if overdue:
             got += await self._db(self.locks.take, overdue)
-        for table in got:
+        for n, table in enumerate(got):
             if self.stopping:
                 return
             log.warning("table %s: run by this process", table)
-            runner = self._run(table)
+            runner = self._run(table, self._stagger(n, len(got)) if first else 0.0)
             await self.rejoin_here(table, runner)
         for table in self.specs if first else ():
             if table not in self.runners:

@@ -77,6 +77,7 @@ class Timing:
     retry_seconds: float = 0.05  # a failed settlement's (or recovery's) first back-off
     retry_max_seconds: float = 5.0  # the longest back-off, doubling (the table closed by then)
     seat_grace_seconds: float = 60.0  # a seat kept for a player gone, with no bet in the round
+    layout_seconds: float = 0.5  # the layout (everybody's stakes) sent at most this often
 
 
 class TableRunner:
@@ -227,8 +228,10 @@ class TableRunner:
 
     # -- the round loop -------------------------------------------------------------------
 
-    async def run(self) -> None:
-        """Recover, then play rounds until stopped."""
+    async def run(self, delay: float = 0.0) -> None:
+        """Recover, wait ``delay`` seconds (the tables of a server start apart, so their
+        rounds do not all close, deal and settle at the same moments), then play rounds
+        until stopped."""
         try:
             notes = await self.db_write(self.recover)
         except Exception:
@@ -238,6 +241,7 @@ class TableRunner:
         for note in notes:
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
+        await asyncio.sleep(delay)
         while not self.stopping:
             try:
                 await self.play_round()
@@ -308,7 +312,7 @@ class TableRunner:
         )
         while (left := self.closes_at - time.time()) > 0:
             self.seats.free_absent()  # the seats of players gone (with no bet) are freed
-            await asyncio.sleep(min(left, 0.25))
+            await asyncio.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()
         self.phase = "closing"
         await self.db_write(self.ledger.close_round, self.round_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -28,9 +29,15 @@ class BetBatcher:
     on PostgreSQL more writer threads measured slower (they fight over the GIL).
     """
 
-    def __init__(self, ledger: Ledger, size: int = 200) -> None:
+    def __init__(
+        self, ledger: Ledger, size: int = 200, linger: float = 0.004, busy_rate: float = 250.0
+    ) -> None:
         self.ledger = ledger
         self.size = size
+        self.linger = linger
+        self.busy_rate = busy_rate
+        self.rate = 0.0  # bets a second, lately (a moving average)
+        self.taken = time.monotonic()
         self.bets: deque[tuple[dict[str, Any], asyncio.Future[Any]]] = deque()
         self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any]]] = deque()
         self.ready = threading.Condition()
@@ -86,8 +93,19 @@ class BetBatcher:
                 self.ready.wait()
             if self.stopping:
                 return None
+            if self.bets and not self.jobs and self.rate > self.busy_rate:
+                # busy: a few more bets join this commit (a batch costs mostly its commit)
+                deadline = time.monotonic() + self.linger
+                while len(self.bets) < self.size and not self.stopping:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self.ready.wait(left)
             if self.bets:
                 batch = [self.bets.popleft() for _ in range(min(self.size, len(self.bets)))]
+                now = time.monotonic()
+                gap, self.taken = max(now - self.taken, 1e-3), now
+                self.rate = 0.8 * self.rate + 0.2 * len(batch) / gap
                 requests = [request for request, _ in batch]
                 return [future for _, future in batch], partial(self.ledger.place_bets, requests)
             job, future = self.jobs.popleft()

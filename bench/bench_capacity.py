@@ -42,7 +42,7 @@ from .bench_server import ledger_baseline
 
 TARGET = 0.050
 PER_TABLE = 10
-STEPS = (250, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000)
+STEPS = (250, 500, 750, 1000, 1125, 1250, 1375, 1500, 1750, 2000, 2500, 3000)
 QUICK_STEPS = (250, 500, 1000)
 
 

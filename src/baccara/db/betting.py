@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from baccara.bets import BetKind
+from baccara.db import books
 from baccara.db.books import LedgerError
 from baccara.db.schema import bets
 from baccara.money import format_money
@@ -118,18 +119,20 @@ def staked(
     limited = {req["round_id"] for req in requests if req.get("maximum") is not None}
     if not limited:
         return {}
-    rows = conn.execute(_STAKED, {"accounts": players, "rounds": sorted(limited)})
+    statement = _STAKED[books.on_postgres(conn)]
+    rows = conn.execute(statement, {"accounts": players, "rounds": sorted(limited)})
     return {(int(a), int(r), str(k)): int(total) for a, r, k, total in rows}
 
 
-_STAKED = (
-    sa.select(bets.c.account_id, bets.c.round_id, bets.c.kind, sa.func.sum(bets.c.amount))
+_STAKED = {
+    pg: sa.select(bets.c.account_id, bets.c.round_id, bets.c.kind, sa.func.sum(bets.c.amount))
     .where(
-        bets.c.account_id.in_(sa.bindparam("accounts", expanding=True)),
-        bets.c.round_id.in_(sa.bindparam("rounds", expanding=True)),
+        books.among(bets.c.account_id, "accounts", postgres=pg),
+        books.among(bets.c.round_id, "rounds", postgres=pg),
     )
     .group_by(bets.c.account_id, bets.c.round_id, bets.c.kind)
-)
+    for pg in (False, True)
+}
 
 
 def bet_row(req: dict[str, Any], stake: int) -> dict[str, Any]:

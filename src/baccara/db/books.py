@@ -31,8 +31,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 
 from baccara.db.schema import accounts, bets, entries, rounds, transactions
@@ -142,11 +144,26 @@ def account_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
     return ids
 
 
-_BALANCES = (
-    sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
-    .where(entries.c.account_id.in_(sa.bindparam("ids", expanding=True)))
+def among(column: sa.ColumnElement[Any], name: str, *, postgres: bool) -> sa.ColumnElement[bool]:
+    """``column`` is one of the list bound as ``name``: an expanding ``IN`` on SQLite, ``=
+    ANY`` of one array on PostgreSQL, where the statement's text then never changes with
+    the list's length, so psycopg prepares it once per connection."""
+    if postgres:
+        return column == sa.any_(sa.bindparam(name, type_=postgresql.ARRAY(column.type)))
+    return column.in_(sa.bindparam(name, expanding=True))
+
+
+def on_postgres(conn: Connection) -> bool:
+    """Whether ``conn`` is a PostgreSQL connection (the statements built for it differ)."""
+    return conn.dialect.name == "postgresql"
+
+
+_BALANCES = {
+    pg: sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
+    .where(among(entries.c.account_id, "ids", postgres=pg))
     .group_by(entries.c.account_id)
-)
+    for pg in (False, True)
+}
 
 
 def balances(conn: Connection, ids: Iterable[int]) -> dict[int, int]:
@@ -154,7 +171,7 @@ def balances(conn: Connection, ids: Iterable[int]) -> dict[int, int]:
     found = dict.fromkeys(ids, 0)
     found.update(
         (int(account), int(total))
-        for account, total in conn.execute(_BALANCES, {"ids": list(found)})
+        for account, total in conn.execute(_BALANCES[on_postgres(conn)], {"ids": list(found)})
     )
     return found
 

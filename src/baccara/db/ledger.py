@@ -83,18 +83,25 @@ _T = TypeVar("_T")
 # these rows need not wait), the bets already stored under the batch's ids, its rounds.
 _LOCK_PLAYERS = (
     sa.select(accounts.c.id)
-    .where(accounts.c.id.in_(sa.bindparam("accounts", expanding=True)))
+    .where(books.among(accounts.c.id, "accounts", postgres=True))
     .order_by(accounts.c.id)
     .with_for_update(key_share=True)
 )
-_STORED_BETS = sa.select(bets).where(
-    bets.c.account_id.in_(sa.bindparam("accounts", expanding=True)),
-    bets.c.bet_id.in_(sa.bindparam("ids", expanding=True)),
-)
+_STORED_BETS = {
+    pg: sa.select(bets).where(
+        books.among(bets.c.account_id, "accounts", postgres=pg),
+        books.among(bets.c.bet_id, "ids", postgres=pg),
+    )
+    for pg in (False, True)
+}
 _ROUNDS = sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id).where(
-    rounds.c.id.in_(sa.bindparam("ids", expanding=True))
+    books.among(rounds.c.id, "ids", postgres=False)
 )
-_ROUNDS_SHARED = _ROUNDS.with_for_update(read=True)
+_ROUNDS_SHARED = (
+    sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id)
+    .where(books.among(rounds.c.id, "ids", postgres=True))
+    .with_for_update(read=True)
+)
 _INSERT_BETS = bets.insert()
 # ...and of the rounds: open, close, settle
 _ROUND = sa.select(rounds).where(rounds.c.id == sa.bindparam("id"))
@@ -360,7 +367,7 @@ class Ledger:
         stored: dict[tuple[int, str], Any] = {
             (row["account_id"], row["bet_id"]): row
             for row in conn.execute(
-                _STORED_BETS,
+                _STORED_BETS[self.postgres],
                 {"accounts": players, "ids": sorted({req["bet_id"] for _, _, req in valid})},
             ).mappings()
         }

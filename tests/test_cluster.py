@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -285,3 +286,54 @@ def test_a_players_table_is_played_from_every_process(database_url: str, tmp_pat
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+def test_a_process_started_later_gets_its_share_of_the_tables(
+    database_url: str, tmp_path: Path
+) -> None:
+    """The first process runs every table; a second one starts: the first hands two of
+    its four tables over, each after its round, and a player at one of them plays on."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes share a PostgreSQL; SQLite serves one process")
+    tables = tuple(f"h{n}=punto-banco" for n in range(1, 5))
+    config = replace(_config(database_url), tables=tables)
+    first = ServerProcess(config, log=tmp_path / "first.log").start()
+    second = ServerProcess(config, log=tmp_path / "second.log")
+    try:
+        assert httpx.get(f"{first.url}/api/health").json()["tables"] == ["h1", "h2", "h3", "h4"]
+
+        async def scenario() -> tuple[dict[str, Any], list[str], list[str]]:
+            ann = Player(first, "kshare_ann")
+            await ann.register()
+            await ann.join("h4")  # the first to be handed over
+            await asyncio.to_thread(second.start)
+            deadline = time.monotonic() + 30
+            while len(httpx.get(f"{second.url}/api/health").json()["tables"]) < 2:
+                assert time.monotonic() < deadline, "no table was handed over"
+                await asyncio.sleep(0.2)
+            ann.inbox.clear()
+            snap = await ann.expect(lambda m: m["type"] == "snapshot", 30)  # from the second
+            opened = await ann.expect(lambda m: m["type"] == "round_open", 30)
+            ack = await ann.bet("banker", 1_000, round=opened["round"])
+            paid = await ann.expect(lambda m: m["type"] == "payout", 30)
+            await ann.close()
+            return (
+                {"snap": snap, "ack": ack, "paid": paid},
+                httpx.get(f"{first.url}/api/health").json()["tables"],
+                httpx.get(f"{second.url}/api/health").json()["tables"],
+            )
+
+        got, mine, theirs = asyncio.run(scenario())
+    finally:
+        second.stop()
+        first.stop()
+    assert (mine, theirs) == (["h1", "h2"], ["h3", "h4"])
+    assert got["snap"]["table"] == "h4" and got["ack"]["type"] == "bet_ack", got
+    assert got["paid"]["staked"] == 1_000
+    book = Ledger.connect(database_url)
+    try:
+        assert book.check_invariants() == []
+    finally:
+        book.engine.dispose()
+    for log in ("first.log", "second.log"):
+        assert "Traceback" not in (tmp_path / log).read_text()

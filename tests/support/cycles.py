@@ -97,6 +97,7 @@ def cycle_config(url: str) -> ServerConfig:
         logins_per_minute=60_000,
         decision_seconds=2.0,
         seed_seconds=0.2,
+        share_seconds=0.0,  # one process: it takes its tables at once
     )
 
 

@@ -40,12 +40,19 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
-from baccara.db import betting, books
+from baccara.db import betting, books, queries
 from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, check_amount
 from baccara.db.books import EXTERNAL, HOUSE, LedgerError, Posting, wallet_account
 from baccara.db.engine import make_engine, normalize_url, writing
 from baccara.db.migrate import upgrade
-from baccara.db.schema import accounts, bets, metadata, rounds, settlements, transactions
+from baccara.db.schema import (
+    RoundPhase,
+    bets,
+    metadata,
+    rounds,
+    settlements,
+    transactions,
+)
 from baccara.money import format_money
 from baccara.variants import find_variant
 
@@ -66,63 +73,7 @@ __all__ = [
 ]
 
 
-class RoundPhase:
-    """A round's phase in the database (plain strings)."""
-
-    OPEN = "open"
-    CLOSED = "closed"
-    SETTLED = "settled"
-    VOIDED = "voided"
-
-
 _T = TypeVar("_T")
-
-
-# The statements of a batch of bets, built once (a batch compiles nothing new): the
-# player's row lock (PostgreSQL, NO KEY UPDATE: settlements' foreign-key checks on
-# these rows need not wait), the bets already stored under the batch's ids, its rounds.
-_LOCK_PLAYERS = (
-    sa.select(accounts.c.id)
-    .where(books.among(accounts.c.id, "accounts", postgres=True))
-    .order_by(accounts.c.id)
-    .with_for_update(key_share=True)
-)
-_STORED_BETS = {
-    pg: sa.select(bets).where(
-        books.among(bets.c.account_id, "accounts", postgres=pg),
-        books.among(bets.c.bet_id, "ids", postgres=pg),
-    )
-    for pg in (False, True)
-}
-_ROUNDS = sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id).where(
-    books.among(rounds.c.id, "ids", postgres=False)
-)
-_ROUNDS_SHARED = (
-    sa.select(rounds.c.id, rounds.c.phase, rounds.c.escrow_id)
-    .where(books.among(rounds.c.id, "ids", postgres=True))
-    .with_for_update(read=True)
-)
-_INSERT_BETS = bets.insert()
-# ...and of the rounds: open, close, settle
-_ROUND = sa.select(rounds).where(rounds.c.id == sa.bindparam("id"))
-_ROUND_BETS = sa.select(bets).where(bets.c.round_id == sa.bindparam("id")).order_by(bets.c.id)
-_INSERT_ROUND = rounds.insert()
-_CLOSE_ROUND = (
-    rounds.update()
-    .where(rounds.c.id == sa.bindparam("round"), rounds.c.phase == RoundPhase.OPEN)
-    .values(phase=RoundPhase.CLOSED)
-)
-_INSERT_SETTLEMENT = settlements.insert()
-_SETTLE_BETS = (
-    bets.update()
-    .where(bets.c.id.in_(sa.bindparam("bet_ids", expanding=True)), bets.c.status == "placed")
-    .values(status="settled", returned=sa.bindparam("back"))
-)
-_FINISH_ROUND = (
-    rounds.update()
-    .where(rounds.c.id == sa.bindparam("round"))
-    .values(phase=sa.bindparam("new_phase"), coup=sa.bindparam("new_coup"))
-)
 
 
 class Ledger:
@@ -238,7 +189,7 @@ class Ledger:
         def work(conn: Connection) -> int:
             escrow = books.account_id(conn, f"escrow:{table}:{number}")
             key = conn.execute(
-                _INSERT_ROUND,
+                queries.INSERT_ROUND,
                 {
                     "table_id": table,
                     "number": number,
@@ -267,7 +218,7 @@ class Ledger:
 
         def work(conn: Connection) -> None:
             if coup is None:
-                conn.execute(_CLOSE_ROUND, {"round": round_id})
+                conn.execute(queries.CLOSE_ROUND, {"round": round_id})
             else:
                 conn.execute(
                     rounds.update()
@@ -363,15 +314,17 @@ class Ledger:
     ) -> None:
         players = sorted({req["account"] for _, _, req in valid})
         if self.postgres:  # serialize each player's bets (ids in order: no deadlocks)
-            conn.execute(_LOCK_PLAYERS, {"accounts": players})
+            conn.execute(queries.LOCK_PLAYERS, {"accounts": players})
         stored: dict[tuple[int, str], Any] = {
             (row["account_id"], row["bet_id"]): row
             for row in conn.execute(
-                _STORED_BETS[self.postgres],
+                queries.STORED_BETS[self.postgres],
                 {"accounts": players, "ids": sorted({req["bet_id"] for _, _, req in valid})},
             ).mappings()
         }
-        query = _ROUNDS_SHARED if self.postgres else _ROUNDS  # PostgreSQL: no close meanwhile
+        query = (
+            queries.ROUNDS_SHARED if self.postgres else queries.ROUNDS
+        )  # PostgreSQL: no close meanwhile
         found = {
             row.id: row
             for row in conn.execute(
@@ -446,7 +399,7 @@ class Ledger:
         ]
         for (row, _), txn in zip(new, books.post_many(conn, postings), strict=True):
             row["txn_id"] = txn
-        conn.execute(_INSERT_BETS, [row for row, _ in new])
+        conn.execute(queries.INSERT_BETS, [row for row, _ in new])
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
@@ -487,12 +440,12 @@ class Ledger:
         game = find_variant(variant)
 
         def work(conn: Connection) -> bool:
-            row = conn.execute(_ROUND, {"id": round_id}).mappings().first()
+            row = conn.execute(queries.ROUND, {"id": round_id}).mappings().first()
             if row is None:
                 raise LedgerError(f"unknown round {round_id}")
             if row["phase"] in (RoundPhase.SETTLED, RoundPhase.VOIDED):
                 return False
-            placed = conn.execute(_ROUND_BETS, {"id": round_id}).mappings()
+            placed = conn.execute(queries.ROUND_BETS, {"id": round_id}).mappings()
             spots: dict[tuple[int, str], list[tuple[int, int]]] = {}
             for bet in placed:
                 key = (int(bet["account_id"]), str(bet["kind"]))
@@ -518,15 +471,15 @@ class Ledger:
             if results:
                 self._point("settling")
             conn.execute(
-                _INSERT_SETTLEMENT, {"round_id": round_id, "txn_id": txn, "kind": "settle"}
+                queries.INSERT_SETTLEMENT, {"round_id": round_id, "txn_id": txn, "kind": "settle"}
             )
             by_return: dict[int, list[int]] = {}  # one UPDATE per distinct return, not per bet
             for bet_row, returned in results:
                 by_return.setdefault(returned, []).append(bet_row)
             for returned, keys in by_return.items():
-                conn.execute(_SETTLE_BETS, {"bet_ids": keys, "back": returned})
+                conn.execute(queries.SETTLE_BETS, {"bet_ids": keys, "back": returned})
             conn.execute(
-                _FINISH_ROUND,
+                queries.FINISH_ROUND,
                 {"round": round_id, "new_phase": RoundPhase.SETTLED, "new_coup": coup.notation()},
             )
             return True

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 
 __all__ = [
     "APPEND_ONLY",
+    "RoundPhase",
     "accounts",
     "bets",
     "entries",
@@ -226,3 +227,12 @@ web_sessions = sa.Table(
     sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
     sa.Column("expires", sa.Float, nullable=False),
 )
+
+
+class RoundPhase:
+    """A round's phase in the database (plain strings)."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+    SETTLED = "settled"
+    VOIDED = "voided"

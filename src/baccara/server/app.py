@@ -82,6 +82,8 @@ class ServerConfig:
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
     behind: int = 1000  # a house table: players betting behind its seats (main bets only)
     takeover_seconds: float = 1.0  # PostgreSQL: how often the tables nobody runs are tried
+    share_seconds: float = 1.2  # PostgreSQL: a starting process hears the others this long
+    # before it takes its share of the tables (0: at once, for a process alone)
     dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
 
 

@@ -22,6 +22,7 @@ baccara.server.client_protocol.ProtocolError: bad tableau: L (left) or R (right)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from typing import Annotated, Any, Literal
@@ -183,7 +184,9 @@ def read_client(text: str) -> Any:
     """Parse and validate one client message; raise `ProtocolError` naming the problem."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("bad_message", f"message too long: at most {MAX_MESSAGE} characters")
-    try:
+    with contextlib.suppress(_ValidationError):  # the usual case: parsed and checked at once
+        return CLIENT.validate_json(text)
+    try:  # a message that does not fit: found again step by step, to name the problem
         data = json.loads(text, parse_constant=lambda name: math.nan)
     except (ValueError, RecursionError):
         raise ProtocolError("bad_message", "malformed message: expected one JSON object") from None

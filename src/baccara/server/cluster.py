@@ -163,6 +163,13 @@ class TableLocks:
             self.held.clear()
         return self.conn
 
+    def release(self, table_id: str) -> None:
+        """Let another process take ``table_id`` (its runner has stopped)."""
+        if table_id in self.held and self.conn is not None:
+            self.conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": self.key(table_id)})
+            self.conn.commit()
+        self.held.discard(table_id)
+
     def processes(self) -> set[str]:
         """The cluster's processes alive now: their listening sessions, by the name each
         gives it (`Cluster.application_name`); a killed process's session ends with it."""

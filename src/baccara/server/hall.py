@@ -10,8 +10,12 @@ connection gone stops those tables at once (another process may be taking them).
 
 The processes share the tables out: a process takes free tables only up to its share
 (the tables over the live processes, rounded up), unless a table has had nobody to run
-it for `ServerConfig.dead_seconds`. A process listens for the others' heartbeats once
-before taking its first tables, so processes started together split them evenly.
+it for `ServerConfig.dead_seconds`. A starting process waits `ServerConfig.share_seconds`
+before taking its first tables, so processes started together see each other and
+split them evenly; a process that runs more than its share while another runs less
+hands house tables over, each once its round is settled (no bet is open then): it lets
+the table's lock go, and the other process takes the table, recovers it (nothing is
+left open) and its players carry on there.
 """
 
 from __future__ import annotations
@@ -140,7 +144,7 @@ class Hall:
             conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             self.cluster = Cluster(conninfo, namespace, self, dead_seconds=self.config.dead_seconds)
             await self.cluster.start()
-            await asyncio.sleep(self.cluster.beat_seconds * 1.2)  # hear who else is here
+            await asyncio.sleep(self.config.share_seconds)  # hear who else is starting
             await self._take(first=True)
             self._watch = asyncio.create_task(self._takeovers())
         else:
@@ -163,46 +167,37 @@ class Hall:
         spec, config = self.specs[table], self.config
         game = find_variant(spec.variant)
         audience = self.audience(table)
+        common: dict[str, Any] = {
+            "table_id": table,
+            "variant": game,
+            "ledger": self.ledger,
+            "executor": self.executor,
+            "batcher": self.batcher,
+            "fault": self.fault,
+            "decks": config.decks,
+            "audience": audience,
+        }
         runner: Runner
         if game.house_banked:
+            timing = Timing(
+                bet_seconds=config.bet_seconds,
+                card_seconds=config.card_seconds,
+                result_seconds=config.result_seconds,
+                squeeze_seconds=config.squeeze_seconds,
+                seat_grace_seconds=config.seat_grace_seconds,
+            )
             runner = TableRunner(
-                table_id=table,
-                variant=game,
-                ledger=self.ledger,
-                executor=self.executor,
-                batcher=self.batcher,
-                timing=Timing(
-                    bet_seconds=config.bet_seconds,
-                    card_seconds=config.card_seconds,
-                    result_seconds=config.result_seconds,
-                    squeeze_seconds=config.squeeze_seconds,
-                    seat_grace_seconds=config.seat_grace_seconds,
-                ),
-                fault=self.fault,
-                decks=config.decks,
-                squeeze=spec.squeeze,
-                audience=audience,
-                behind=config.behind,
+                **common, timing=timing, squeeze=spec.squeeze, behind=config.behind
             )
         else:
             kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
-            runner = kind(
-                table_id=table,
-                variant=game,
-                ledger=self.ledger,
-                executor=self.executor,
-                batcher=self.batcher,
-                timing=PlayersTiming(
-                    decision_seconds=config.decision_seconds,
-                    seed_seconds=config.seed_seconds,
-                    result_seconds=config.result_seconds,
-                    bot_seconds=config.bot_seconds,
-                ),
-                fault=self.fault,
-                decks=config.decks,
-                bots=config.bots,
-                audience=audience,
+            clock = PlayersTiming(
+                decision_seconds=config.decision_seconds,
+                seed_seconds=config.seed_seconds,
+                result_seconds=config.result_seconds,
+                bot_seconds=config.bot_seconds,
             )
+            runner = kind(**common, timing=clock, bots=config.bots)
         if audience is not None:
             audience.forget()  # the other processes' players join again
             audience.relay = self.cluster
@@ -215,9 +210,9 @@ class Hall:
 
     def _stagger(self, n: int, count: int) -> float:
         """How long the ``n``-th of ``count`` tables started together waits before its
-        first round: spread over a betting window, so that the tables' rounds do not
-        close, deal and settle all at once."""
-        return self.config.bet_seconds * n / count if count > 1 else 0.0
+        first round: spread over a betting window (5 s at most), so that the tables'
+        rounds do not close, deal and settle all at once."""
+        return min(self.config.bet_seconds, 5.0) * n / count if count > 1 else 0.0
 
     async def _halt(self, table: str) -> None:
         runner = self.runners.pop(table)
@@ -246,6 +241,7 @@ class Hall:
         live = await self._db(self.locks.processes)
         self.cluster.alive(live)  # a process killed is gone at once, heartbeat or not
         share = -(-len(self.specs) // max(1, len(live | {self.cluster.process})))
+        self._hand_over(share, live)
         room = max(0, share - len(self.runners))
         overdue = [t for t in free if now - self.unrun.get(t, now) > self.config.dead_seconds]
         got = await self._db(self.locks.take, free, room) if room else []
@@ -261,6 +257,35 @@ class Hall:
             if table not in self.runners:
                 log.warning("table %s is run by another process", table)
 
+    def _hand_over(self, share: int, live: set[str]) -> None:
+        """Mark house tables to hand over while this process runs more than its share and
+        another live process runs less (as its heartbeats say)."""
+        assert self.cluster is not None
+        running: dict[str, int] = {}
+        for owner in self.cluster.owners.values():
+            running[owner] = running.get(owner, 0) + 1
+        others = live - {self.cluster.process}
+        if not any(running.get(process, 0) < share for process in others):
+            return
+        house = [r for r in self.runners.values() if isinstance(r, TableRunner)]
+        marked = sum(r.handing_over for r in house)
+        for runner in sorted(house, key=lambda r: r.id)[::-1]:
+            if marked >= len(self.runners) - share:
+                break
+            if not runner.handing_over:
+                log.warning("table %s: handed over to another process after this round", runner.id)
+                runner.handing_over = True
+                marked += 1
+
+    async def _let_go(self) -> None:
+        """Let the tables handed over go, once their runners have stopped."""
+        assert self.locks is not None
+        for table, task in list(self.tasks.items()):
+            runner = self.runners[table]
+            if isinstance(runner, TableRunner) and runner.handing_over and task.done():
+                await self._halt(table)
+                await self._db(self.locks.release, table)
+
     async def _takeovers(self) -> None:
         """Check the locks' connection, and take the tables whose locks come free."""
         assert self.locks is not None
@@ -271,6 +296,7 @@ class Hall:
                     log.error("the tables' locks were lost: their tables stop here")
                     for table in list(self.runners):
                         await self._halt(table)
+                await self._let_go()
                 await self._take()
             except Exception:
                 log.exception("taking tables over failed; trying again")

@@ -130,6 +130,7 @@ class TableRunner:
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.revealed: list[P.Shown] = []
         self.stopping = False
+        self.handing_over = False  # to another process of the cluster, after this round
         self.seats = Seats(self)
         self.roads = views.RoadsCache()  # the roads drawn once per change
         ledger.fault = fault
@@ -242,7 +243,7 @@ class TableRunner:
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
         await asyncio.sleep(delay)
-        while not self.stopping:
+        while not self.stopping and not self.handing_over:
             try:
                 await self.play_round()
             except asyncio.CancelledError:

@@ -293,3 +293,42 @@ def _raw_websocket(server: ServerProcess, token: str) -> socket.socket:
         ).encode()
     )
     return sock
+
+
+def test_one_account_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    """One account could open sockets without end (each holds a queue of 2,000 messages
+    and a task at the server). Now an account holds `ServerConfig.sockets_per_player` at
+    once; the next is closed with 1008 ``too many connections``, and a socket closed
+    frees its place."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'sockets.db'}",
+        tables=("s1=punto-banco",),
+        sockets_per_player=3,
+        **FAST,
+    )
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        hog = Player(server, "socket_hog")
+        await hog.register()
+        tabs = [Player(server, "socket_hog") for _ in range(4)]
+        for tab in tabs:
+            tab.token = hog.token
+        for tab in tabs[:3]:
+            await tab.join("s1")
+        refused = None
+        try:
+            await tabs[3].join("s1")
+        except ConnectionClosed as error:
+            refused = error.rcvd
+        await tabs[0].close()
+        await asyncio.sleep(0.5)
+        again = await tabs[3].join("s1")  # a place was freed
+        for tab in tabs:
+            await tab.close()
+        return {"refused": refused, "again": again}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = run(scenario(server))
+    assert got["refused"] is not None, "a fourth socket of one account was accepted"
+    assert (got["refused"].code, got["refused"].reason) == (1008, "too many connections")
+    assert got["again"]["type"] == "snapshot"

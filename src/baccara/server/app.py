@@ -80,6 +80,7 @@ class ServerConfig:
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
+    sockets_per_player: int = 8  # WebSockets one account may hold at once (tabs, devices)
     behind: int = 1000  # a house table: players betting behind its seats (main bets only)
     takeover_seconds: float = 1.0  # PostgreSQL: how often the tables nobody runs are tried
     share_seconds: float = 1.2  # PostgreSQL: a starting process hears the others this long
@@ -108,6 +109,8 @@ class ServerState:
     """argon2 on its own threads, with a bounded queue (`baccara.server.pool`)."""
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
     cookie_name: str = "baccara_session"
+    sockets: dict[str, int] = field(default_factory=dict)
+    """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""
 
     async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
         """Run a blocking call on the worker threads."""

@@ -213,6 +213,9 @@ class Host(Protocol):
     def owned(self) -> list[str]:
         """The tables this process runs."""
 
+    def configured(self) -> list[str]:
+        """The tables this process may run (its ``--tables``)."""
+
     def lobby_line(self, table: str) -> str:
         """A table's lobby line (JSON), for the heartbeat."""
 
@@ -254,6 +257,7 @@ class Cluster:
         self.seen: dict[str, float] = {}  # process -> when last heard
         self.lines: dict[str, tuple[str, str]] = {}  # other processes' tables: (process, line)
         self.sent: dict[str, str] = {}  # the lobby lines this process last sent
+        self.able: dict[str, set[str]] = {}  # process -> the tables it may run
         self.pending: dict[str, tuple[str, asyncio.Future[list[str]]]] = {}
         self.outbox: asyncio.Queue[tuple[str, list[str]]] = asyncio.Queue()
         self.ready = asyncio.Event()
@@ -435,7 +439,14 @@ class Cluster:
             if self.sent.get(table) != line:
                 lines[table] = self.sent[table] = line
         self.send(
-            self.everyone, {"op": "beat", "from": self.process, "tables": owned, "lines": lines}
+            self.everyone,
+            {
+                "op": "beat",
+                "from": self.process,
+                "tables": owned,
+                "can": self.host.configured(),
+                "lines": lines,
+            },
         )
         now = self.clock()
         for process, when in list(self.seen.items()):
@@ -445,6 +456,7 @@ class Cluster:
     def _dead(self, process: str) -> None:
         log.warning("cluster: process %s is gone", process)
         self.seen.pop(process, None)
+        self.able.pop(process, None)
         for table in [t for t, p in self.owners.items() if p == process]:
             del self.owners[table]
         for table in [t for t, (p, _) in self.lines.items() if p == process]:
@@ -466,6 +478,7 @@ class Cluster:
         if sender:
             self.seen[sender] = self.clock()
         if op == "beat":
+            self.able[sender] = set(message.get("can", ()))
             self._on_beat(sender, message["tables"], message["lines"])
         elif op == "hello":
             self.sent.clear()  # a new process: the next beat sends every line

@@ -107,6 +107,10 @@ class Hall:
         """The ids of the tables this process runs."""
         return sorted(self.runners)
 
+    def configured(self) -> list[str]:
+        """The ids of the tables this process may run (its configuration's)."""
+        return sorted(self.specs)
+
     def audience(self, table: str) -> Audience | None:
         """``table``'s connections here (made for a table this process knows of)."""
         found = self.audiences.get(table)
@@ -259,20 +263,20 @@ class Hall:
 
     def _hand_over(self, share: int, live: set[str]) -> None:
         """Mark house tables to hand over while this process runs more than its share and
-        another live process runs less (as its heartbeats say)."""
-        assert self.cluster is not None
+        another live process that may run them runs less (as the heartbeats say)."""
+        cluster = self.cluster
+        assert cluster is not None
         running: dict[str, int] = {}
-        for owner in self.cluster.owners.values():
+        for owner in cluster.owners.values():
             running[owner] = running.get(owner, 0) + 1
-        others = live - {self.cluster.process}
-        if not any(running.get(process, 0) < share for process in others):
-            return
+        needy = [p for p in live - {cluster.process} if running.get(p, 0) < share]
+        wanted = set().union(*(cluster.able.get(p, set()) for p in needy))
         house = [r for r in self.runners.values() if isinstance(r, TableRunner)]
         marked = sum(r.handing_over for r in house)
         for runner in sorted(house, key=lambda r: r.id)[::-1]:
             if marked >= len(self.runners) - share:
                 break
-            if not runner.handing_over:
+            if not runner.handing_over and runner.id in wanted:
                 log.warning("table %s: handed over to another process after this round", runner.id)
                 runner.handing_over = True
                 marked += 1

@@ -39,7 +39,8 @@ way: the player's messages are forwarded to its process and answered from there
 message gets ``table_moving`` and nothing is done.
 
 The connection needs a session cookie, and a browser's ``Origin`` must match the
-host (or be listed in the server's allowed origins).
+host (or be listed in the server's allowed origins). One account holds at most
+`ServerConfig.sockets_per_player` sockets at once; the next is closed (1008).
 """
 
 from __future__ import annotations
@@ -146,6 +147,11 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         await socket.close(code=1008, reason="log in first")
         return
     await socket.accept()
+    held = state.sockets.get(user.name, 0)
+    if held >= state.config.sockets_per_player:  # one account cannot hold sockets without end
+        await socket.close(code=1008, reason="too many connections")
+        return
+    state.sockets[user.name] = held + 1
     listener = Listener(user)
     connection = Connection(state, listener)
     sender = asyncio.create_task(_send_loop(socket, listener))
@@ -182,6 +188,11 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         pass
     finally:
         connection.leave()
+        left = state.sockets.get(user.name, 1) - 1
+        if left > 0:
+            state.sockets[user.name] = left
+        else:
+            state.sockets.pop(user.name, None)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

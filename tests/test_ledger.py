@@ -450,3 +450,37 @@ def test_group_commit_places_each_bet_or_refuses_it_alone(ledger: Ledger) -> Non
     assert answers[4].duplicate is True  # type: ignore[union-attr]
     assert (ledger.balance(ann), ledger.balance(bob)) == (2_000, 0)
     assert [b["bet_id"] for b in ledger.round_bets(rnd)] == ["a", "d"]
+
+
+def test_each_account_keeps_the_sum_of_its_entries(ledger: Ledger) -> None:
+    """A balance is read from the account's row (revision 0006), moved with its entries
+    in the same transaction; the invariants check that the two agree."""
+    import sqlalchemy as sa
+
+    from baccara.db.schema import accounts, entries
+
+    ann = _player(ledger, "keeps_ann")
+    rnd = ledger.open_round(table="kb", number=1, shoe_id=None, coup_index=1)
+    for n in range(5):
+        ledger.place_bet(account=ann, round_id=rnd, bet_id=f"k{n}", kind="banker", amount=1_000)
+    ledger.close_round(rnd)
+    ledger.settle_round(rnd, Coup.parse("P:6h,Kd B:7s,Kc"), "punto-banco")
+    with ledger.engine.connect() as conn:
+        kept = dict(conn.execute(sa.select(accounts.c.id, accounts.c.balance)).all())
+        summed = dict(
+            conn.execute(
+                sa.select(entries.c.account_id, sa.func.sum(entries.c.amount)).group_by(
+                    entries.c.account_id
+                )
+            ).all()
+        )
+    assert {a: b for a, b in kept.items() if b} == {a: int(s) for a, s in summed.items() if s}
+    assert ledger.balance(ann) == 100_000 - 5_000 + 9_750
+    assert ledger.check_invariants() == []
+    with ledger.engine.begin() as conn:  # a balance that drifted from its entries is found
+        conn.execute(accounts.update().where(accounts.c.id == ann).values(balance=1))
+    assert ledger.check_invariants() == [
+        f"account wallet:keeps_ann keeps 1, its entries sum to {100_000 - 5_000 + 9_750}"
+    ]
+    with ledger.engine.begin() as conn:  # put right, for the fixture's own check
+        conn.execute(accounts.update().where(accounts.c.id == ann).values(balance=104_750))

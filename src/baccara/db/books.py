@@ -4,7 +4,9 @@ The terminal store (`baccara.db.store.Store`) and the online table's ledger
 (`baccara.db.ledger.Ledger`) post money only through `post` and `post_many`: a
 transaction whose entries (account id, signed minor units) sum to zero. Entries are
 only ever inserted (the database refuses updates and deletes); a balance is the sum of
-an account's entries. `check_invariants` lists every broken money rule in words.
+an account's entries, kept in the account's row (``balance``) by the transaction that
+posts them, so reading it costs the same however long the account's history.
+`check_invariants` lists every broken money rule in words.
 
 >>> from baccara.db.engine import make_engine, writing
 >>> from baccara.db.migrate import upgrade
@@ -159,15 +161,13 @@ def on_postgres(conn: Connection) -> bool:
 
 
 _BALANCES = {
-    pg: sa.select(entries.c.account_id, sa.func.sum(entries.c.amount))
-    .where(among(entries.c.account_id, "ids", postgres=pg))
-    .group_by(entries.c.account_id)
+    pg: sa.select(accounts.c.id, accounts.c.balance).where(among(accounts.c.id, "ids", postgres=pg))
     for pg in (False, True)
 }
 
 
 def balances(conn: Connection, ids: Iterable[int]) -> dict[int, int]:
-    """The balances of accounts by id (0 for an account without entries), in one query."""
+    """The balances of accounts by id (0 for an unknown account), in one query."""
     found = dict.fromkeys(ids, 0)
     found.update(
         (int(account), int(total))
@@ -203,6 +203,11 @@ _INSERT_TRANSACTIONS = transactions.insert().returning(
     transactions.c.id, sort_by_parameter_order=True
 )
 _INSERT_ENTRIES = entries.insert()
+_MOVE_BALANCE = (
+    accounts.update()
+    .where(accounts.c.id == sa.bindparam("account"))
+    .values(balance=accounts.c.balance + sa.bindparam("delta"))
+)
 
 
 def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
@@ -232,6 +237,11 @@ def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
     ]
     if legs:
         conn.execute(_INSERT_ENTRIES, legs)
+        moved: dict[int, int] = {}
+        for leg in legs:
+            moved[leg["account_id"]] = moved.get(leg["account_id"], 0) + leg["amount"]
+        # in account order, as every transaction takes the rows' locks: no deadlock
+        conn.execute(_MOVE_BALANCE, [{"account": a, "delta": d} for a, d in sorted(moved.items())])
     return ids
 
 
@@ -272,7 +282,8 @@ def check_invariants(conn: Connection) -> list[str]:
     """Every broken money invariant, in words (empty when the books are right).
 
     All entries sum to 0, and so does each transaction; no wallet, seat or escrow is
-    negative; no bet, settlement or refund is posted twice; every finished round's
+    negative; each account keeps the sum of its entries; no bet, settlement or refund is
+    posted twice; every finished round's
     escrow is empty; a bet's status agrees with its round's phase.
     """
     problems: list[str] = []
@@ -293,6 +304,15 @@ def check_invariants(conn: Connection) -> list[str]:
         .having(sa.func.sum(entries.c.amount) < 0)
     ).all()
     problems.extend(f"account {n} is negative ({s})" for n, s in negative)
+    summed = (
+        sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0))
+        .where(entries.c.account_id == accounts.c.id)
+        .scalar_subquery()
+    )
+    drifted = conn.execute(
+        sa.select(accounts.c.name, accounts.c.balance, summed).where(accounts.c.balance != summed)
+    ).all()
+    problems.extend(f"account {n} keeps {b}, its entries sum to {s}" for n, b, s in drifted)
     once = ("settle %", "refund %", "bet %")
     twice = conn.execute(
         sa.select(transactions.c.memo, sa.func.count())

@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from baccara.db.books import HOUSE, LedgerError, account_ids, balances, post, wallet_account
 from baccara.db.engine import writing
 from baccara.db.ledger import Ledger
-from baccara.db.schema import accounts, entries, online_shoes, skill_actions
+from baccara.db.schema import accounts, online_shoes, skill_actions
 from baccara.money import format_money
 from baccara.skill.actions import Act, Action
 
@@ -112,11 +112,8 @@ class Chips:
         prefix = chips_account(self.table, "")
         with self.ledger.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(accounts.c.name, sa.func.sum(entries.c.amount))
-                .join(entries, entries.c.account_id == accounts.c.id)
-                .where(accounts.c.name.startswith(prefix, autoescape=True))
-                .group_by(accounts.c.id, accounts.c.name)
-                .having(sa.func.sum(entries.c.amount) != 0)
+                sa.select(accounts.c.name, accounts.c.balance)
+                .where(accounts.c.name.startswith(prefix, autoescape=True), accounts.c.balance != 0)
                 .order_by(accounts.c.id)
             ).all()
         return [str(name)[len(prefix) :] for name, _ in rows]

@@ -314,7 +314,11 @@ class Ledger:
     ) -> None:
         players = sorted({req["account"] for _, _, req in valid})
         if self.postgres:  # serialize each player's bets (ids in order: no deadlocks)
-            conn.execute(queries.LOCK_PLAYERS, {"accounts": players})
+            balances = dict.fromkeys(players, 0)
+            locked = conn.execute(queries.LOCK_PLAYERS, {"accounts": players})
+            balances.update((int(key), int(held)) for key, held in locked)
+        else:  # SQLite: the batch holds the database's one write lock
+            balances = books.balances(conn, players)
         stored: dict[tuple[int, str], Any] = {
             (row["account_id"], row["bet_id"]): row
             for row in conn.execute(
@@ -331,7 +335,6 @@ class Ledger:
                 query, {"ids": sorted({req["round_id"] for _, _, req in valid})}
             )
         }
-        balances = books.balances(conn, players)
         staked = betting.staked(conn, players, [req for _, _, req in valid])
         new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
         for n, stake, req in valid:

@@ -28,8 +28,8 @@ __all__ = [
 # A batch of bets: the players' row locks (PostgreSQL, NO KEY UPDATE: settlements'
 # foreign-key checks on these rows need not wait), the bets already stored under the
 # batch's ids, its rounds (PostgreSQL: locked shared, so none closes meanwhile).
-LOCK_PLAYERS = (
-    sa.select(accounts.c.id)
+LOCK_PLAYERS = (  # and their balances, read under the lock
+    sa.select(accounts.c.id, accounts.c.balance)
     .where(among(accounts.c.id, "accounts", postgres=True))
     .order_by(accounts.c.id)
     .with_for_update(key_share=True)

@@ -62,6 +62,8 @@ accounts = sa.Table(
     sa.Column("name", sa.String(200), nullable=False, unique=True),
     sa.Column("kind", sa.String(20), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # the sum of the account's entries, moved with them (revision 0006)
+    sa.Column("balance", sa.BigInteger, nullable=False, server_default="0"),
 )
 transactions = sa.Table(
     "table_transactions",
@@ -180,7 +182,8 @@ bets = sa.Table(
     sa.Column("status", sa.String(10), nullable=False),
     sa.Column("returned", sa.BigInteger, nullable=True),
     sa.UniqueConstraint("account_id", "bet_id", name="uq_bets_account_bet"),
-    sa.Index("ix_bets_round", "round_id"),
+    # a round's bets, and a player's in a round (the limits' sums), whatever the history
+    sa.Index("ix_bets_round_account", "round_id", "account_id"),
 )
 online_shoes = sa.Table(
     "online_shoes",

@@ -61,17 +61,38 @@ class Step:
     def p99(self) -> float:
         return float(self.result["p99"] or float("inf"))
 
+    pace: float | None = None  # bets acked a player a second at the ramp's lightest load
+
+    @property
+    def rate(self) -> float:
+        """Bets acked a player a second."""
+        return float(self.result["acked"]) / float(self.result["seconds"]) / self.players
+
+    @property
+    def kept_pace(self) -> bool:
+        """Whether the tables kept their pace: a server past its limit slows its rounds
+        (their deals and settlements take longer), so its players bet less often."""
+        return self.pace is None or self.rate >= 0.85 * self.pace
+
     @property
     def held(self) -> bool:
         done = self.result
         return (
-            self.p99 <= TARGET and done["failed"] == 0 and done["acked"] >= 0.9 * done["sent"] > 0
+            self.p99 <= TARGET
+            and self.kept_pace
+            and done["failed"] == 0
+            and done["acked"] >= 0.9 * done["sent"] > 0
         )
 
     def line(self) -> str:
         r = self.result
         cpu = " ".join(f"{k} {v:4.0%}" for k, v in self.cpu.items())
         errors = f" errors {r['errors']}" if r["errors"] else ""
+        if not self.kept_pace:
+            errors += (
+                f" (rounds slowed: {self.rate:.2f} bets a player a second, "
+                f"{self.pace or 0:.2f} at first)"
+            )
         return (
             f"   {self.database:<10} {self.processes} proc {self.tables:4d} tables "
             f"{self.players:5d} players: {r['acked'] / r['seconds']:6.0f} bets/s acked, "
@@ -123,13 +144,18 @@ def _config(url: str, tables: int, behind: bool) -> ServerConfig:
 
 
 def _owners(servers: list[ServerProcess], tables: list[str]) -> dict[str, ServerProcess]:
-    deadline = time.monotonic() + 60
+    """Which process runs each table, once every table runs and the processes share them
+    evenly (a process that started late is handed its share, a table at a time)."""
+    deadline = time.monotonic() + 90
     while True:
         owners = {}
+        counts = []
         for server in servers:
-            for table in httpx.get(f"{server.url}/api/health", timeout=10).json()["tables"]:
-                owners[table] = server
-        if set(owners) >= set(tables) or time.monotonic() > deadline:
+            mine = httpx.get(f"{server.url}/api/health", timeout=10).json()["tables"]
+            counts.append(len(mine))
+            owners.update(dict.fromkeys(mine, server))
+        even = max(counts) - min(counts) <= 1
+        if (set(owners) >= set(tables) and even) or time.monotonic() > deadline:
             return owners
         time.sleep(0.2)
 
@@ -205,10 +231,13 @@ def ramp(
 ) -> Step | None:
     """Ramp the players until p99 passes the target; the largest load that held."""
     best = None
+    pace = None
     for players in steps:
         if players > len(tokens):
             break
         found = step(url, database, tokens, players, processes, folder)
+        found.pace = pace
+        pace = pace or found.rate
         print(found.line(), flush=True)
         if not found.held:
             break

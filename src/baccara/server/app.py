@@ -67,6 +67,7 @@ class ServerConfig:
     join_burst: float = 10.0
     secure_cookies: bool = False
     workers: int = 8
+    writers: int = 0  # the database writer's threads (0: one; PostgreSQL takes more)
     hash_workers: int = 2  # argon2 threads (registrations, logins), apart from the database's
     hash_queue: int = 32  # registrations and logins waiting for them; beyond: 503 Retry-After
     decks: int | None = None
@@ -168,7 +169,8 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
-    batcher = BetBatcher(ledger)
+    writers = config.writers or 1  # one: more measured slower, on both databases
+    batcher = BetBatcher(ledger, writers=writers)
     hall = Hall(
         config,
         _table_specs(config.tables, config.squeeze),
@@ -204,9 +206,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         # collector's full passes, which otherwise stop every thread for 0.1-0.2 s.
         gc.collect()
         gc.freeze()
-        # Fewer, larger young collections: a full collection of a thousand connections'
-        # objects stops every thread for 50-60 ms, so it should come rarely.
-        gc.set_threshold(20_000, 20, 20)
+        # Fewer, larger young collections, and rare full ones: a full collection of a
+        # thousand connections' objects stops every thread for 50-60 ms.
+        gc.set_threshold(20_000, 20, 400)
         try:
             yield
         finally:

@@ -162,3 +162,36 @@ def test_a_full_table_puts_players_behind_online(tmp_path: Path) -> None:
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+def test_a_player_who_joins_while_the_cards_are_out_sits_at_the_next_bet(tmp_path: Path) -> None:
+    """Nobody sits down while the cards are out: a join then gets the table (no seat yet,
+    the connection kept), and the player sits at their first bet of the next round. (A
+    join during the deal at a table with free seats dropped the connection.)"""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'deal.db'}",
+        tables=("d1=punto-banco",),
+        bet_seconds=1.0,
+        card_seconds=0.5,
+        result_seconds=0.1,
+    )
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        watcher, late = Player(server, "deal_watch"), Player(server, "deal_late")
+        await watcher.register()
+        await late.register()
+        await watcher.join("d1")
+        await watcher.expect(lambda m: m["type"] == "card", 30)  # the cards are out
+        snap = await late.join("d1")
+        opened = await late.expect(lambda m: m["type"] == "round_open", 30)
+        ack = await late.bet("banker", 1_000, round=opened["round"])  # seated, then acked
+        seat = next(m for m in late.inbox if m["type"] == "seat" and m["player"] == "deal_late")
+        for player in (watcher, late):
+            await player.close()
+        return {"snap": snap, "ack": ack, "seat": seat}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = asyncio.run(scenario(server))
+    assert got["snap"]["phase"] == "dealing" and got["snap"]["seat"] is None, got["snap"]
+    assert got["ack"]["type"] == "bet_ack" and got["seat"]["seat"] >= 1
+    assert "Traceback" not in (tmp_path / "server.log").read_text()

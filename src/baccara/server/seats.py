@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from baccara.server import protocol as P
 from baccara.server.auth import User
+from baccara.table.events import Phase
 
 if TYPE_CHECKING:
     from baccara.server.runner import TableRunner
@@ -47,6 +48,8 @@ class Seats:
         runner, table, name = self.runner, self.runner.table, user.name
         runner.accounts[user.account] = name
         place = table.seat_of(name)
+        if table.phase is Phase.DEALING:  # nobody sits down while the cards are out
+            return place
         if place is not None:
             behind = place > table.settings.seats
             if not behind or not table.free_seats() or table.seat_state(place).bets:
@@ -57,6 +60,8 @@ class Seats:
                 return None
             self.absent.pop(name, None)
             return table.seat(player=name, stack=0, wallet=True, behind=True).seat
+        if not table.can_seat(player=name, stack=0, wallet=True):
+            return None
         seat = table.seat(player=name, stack=0, wallet=True).seat
         self.absent.pop(name, None)
         runner.emit(P.SeatEvent, seat=seat, player=name)

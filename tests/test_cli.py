@@ -93,6 +93,8 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
         (["deal", "--decks", "0"], "'--decks': 0 is not in the range"),
         (["deal", "--decks", "13"], "'--decks'"),
         (["deal", "--hands", "0"], "'--hands'"),
+        # found: streamed (for ever) instead of refusing
+        (["deal", "--hands", "99999999999999999999999"], "1<=x<=1000000"),
         (["explain", "P:9h,Kd B:5s,Qc,3d"], "impossible coup"),
         (["explain", "P:9h,Kx B:5s,Qc"], "unknown suit 'x'"),
         (["explain", "hello"], "bad coup 'hello'"),
@@ -127,3 +129,43 @@ def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("deal", "explain", "rules"):
         code, out, _ = run([command, "--help"], capsys)
         assert code == 0 and "Usage: baccara" in out
+
+
+@pytest.mark.parametrize(
+    ("command", "games"),
+    [(["rules"], "every"), (["deal"], "house"), (["odds"], "house"), (["play"], "every")],
+)
+def test_variant_help_lists_the_variants_the_command_takes(
+    command: list[str], games: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found: the help pointed to a list in 'rules --help' that was not there."""
+    from baccara.variants import VARIANTS
+
+    code, out, _ = run([*command, "--help"], capsys)
+    assert code == 0
+    flat = " ".join(out.split())
+    for variant in VARIANTS.values():
+        listed = variant.name in flat.split("Game variant:")[1].split("(")[0]
+        assert listed == (games == "every" or variant.house_banked), variant.name
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["explain", "P:9h,Kd B:5s,Qc"], ["rules"], ["roads", "BBPT"], ["solve", "--help"]],
+)
+def test_commands_that_need_no_engine_load_none(args: list[str]) -> None:
+    """Found: 'baccara --help' and 'explain' took 0.8-1.1 s, importing SciPy, SQLAlchemy,
+    numba and the store for commands that use none of them (`python -m bench cli`
+    times them)."""
+    script = (
+        "import sys, contextlib, io\n"
+        "from baccara.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main({args!r})\n"
+        "heavy = ('numpy', 'scipy', 'sqlalchemy', 'numba', 'fastapi', 'distributed')\n"
+        "print(code, sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split(maxsplit=1) == ["0", "[]\n"], done.stdout + done.stderr

@@ -503,6 +503,20 @@ def test_cli_odds_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Balanced counts" in capsys.readouterr().out
 
 
+def test_cli_eor_fits_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found: the table was 120 columns wide, and wrapped on an 80-column terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["eor", "--decks", "8"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+    flat = " ".join(out.split())
+    for kind in BetKind:  # every bet is a column (its name may wrap), with its numbers
+        assert all(word in flat for word in kind.label.split()), kind
+    assert "+1159.5" in out  # the tie's effect of a 6 (the --json test checks the values)
+
+
 def test_cli_eor_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eor", "--decks", "8", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -127,6 +127,16 @@ def test_teaching_mode_explains_draws_and_payouts(tmp_path: Path) -> None:
     assert "why: Banker wins: the bet loses." in out and "why: No tie: the bet loses." in out
 
 
+def test_the_intro_and_the_help_fit_80_columns(tmp_path: Path) -> None:
+    """Found: the primer's hard-wrapped lines were 81 wide, so 'count' stood alone."""
+    out = play(tmp_path / "g.db", "help\nq\n", "--seed", SEED, "--teach").stdout
+    lines = out.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    first = next(n for n, line in enumerate(lines) if line.startswith("How baccarat works"))
+    last = next(n for n, line in enumerate(lines) if "every payout." in line)
+    assert all(len(line.rstrip()) >= 70 for line in lines[first:last]), lines[first : last + 1]
+
+
 def test_two_humans_take_turns_and_a_new_table_returns_the_chips(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     result = play(

@@ -502,11 +502,19 @@ def test_terminal_rendering_fits_80_columns_and_shows_the_latest_columns() -> No
     console.print(render_text(roads, width=80))
     lines = console.export_text().splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80
-    text = "\n".join(lines)
-    assert "Big Road  (last 26 of 84 columns)" in text
+    # beside the Bead Plate, the Big Road shows its 18 latest columns and says so
+    top = next(n for n, ln in enumerate(lines) if "Big Road …18/84" in ln)
     # the most recent column is shown: the 9-long Banker dragon's tail on the last row
-    big = lines[lines.index(next(ln for ln in lines if ln.startswith("Big Road"))) + 6]
-    assert big.rstrip().endswith("B  B  B  B")
+    assert lines[top + 6].rstrip().endswith("B  B  B  B")
+    # and on a 24-line screen everything shows (29 lines before, the roads stacked)
+    assert len(lines) <= 24, len(lines)
+
+
+def test_a_narrow_terminal_stacks_the_bead_plate_and_the_big_road() -> None:
+    roads = Roads.from_results("BP" * 40 + "B" * 9)
+    text = render_plain(roads, width=50)
+    assert "Big Road  (last 16 of 84 columns)" in text
+    assert max(len(line) for line in text.splitlines()) <= 50
 
 
 def test_terminal_rendering_without_colour_writes_r_and_b() -> None:

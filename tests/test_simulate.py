@@ -6,8 +6,11 @@ Exact probabilities: Wizard of Odds, "Baccarat Odds for 1 to 12 Decks" (see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import socketserver
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -348,3 +351,66 @@ def test_cli_text_report_and_plot(tmp_path: object) -> None:
     assert code == 0
     assert "Banker" in out and "house edge" in out and "martingale:player" in out
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+class _NotDask(socketserver.BaseRequestHandler):
+    """A server on the scheduler's address that is not Dask: an HTTP server's refusal
+    to whatever arrives (``answer``), or nothing at all."""
+
+    answer = b""
+
+    def handle(self) -> None:
+        with contextlib.suppress(OSError):
+            self.request.settimeout(30)
+            if self.request.recv(1024) and self.answer:
+                self.request.sendall(self.answer)
+            self.request.recv(1024)
+
+
+@pytest.mark.parametrize(
+    "answer", [b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n" * 4, b""]
+)
+def test_an_address_that_is_not_a_dask_scheduler_is_one_line(
+    answer: bytes, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found: `--scheduler 127.0.0.1:8000` (a web server) printed a 60-line traceback
+    ending in 'Unable to allocate 3.07 EiB'; a server that says nothing hung."""
+    from baccara.sim import runner
+
+    monkeypatch.setattr(runner, "DASK_CONNECT_SECONDS", 3.0)
+    handler = type("Handler", (_NotDask,), {"answer": answer})
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        address = f"127.0.0.1:{server.server_address[1]}"
+        code, _, err = _main(capsys, "--scheduler", address, "--shoes", "1")
+        server.shutdown()
+    assert code == 2
+    assert "is not a Dask scheduler" in err or "no Dask scheduler answered" in err, err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_worker_processes_deal_the_same_shoes_as_threads() -> None:
+    """`simulate` starts processes only for runs that repay them; the pool still deals
+    exactly the shoes the threads deal."""
+    from functools import partial
+
+    from baccara.sim.runner import chunks, execute
+
+    job = Job(shoes=24, seed=9)
+    parts = chunks(job.shoes, 7)
+    threads = execute(partial(run_chunk, job), parts, threads=2)
+    processes = execute(partial(run_chunk, job), parts, workers=2)
+    assert threads == processes and sum(t.shoes for t in processes) == 24
+
+
+def test_the_report_says_when_the_kernels_were_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found: the first run compiled for 9 s while the header said '0.03 s'."""
+    from baccara.sim import runner
+
+    monkeypatch.setattr(runner, "warm", lambda job: 9.2)
+    code, out, _ = _run("--shoes", "5", "--seed", "1")
+    assert code == 0
+    assert "Before that, 9.2 s compiling the kernels" in " ".join(out.split())
+    monkeypatch.setattr(runner, "warm", lambda job: 0.3)  # loaded from the cache: no note
+    assert "compiling" not in _run("--shoes", "5", "--seed", "1")[1]

@@ -5,7 +5,7 @@
 'player'
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
 from baccara.bets import BetKind, BetOutcome, Payout, Rounding, Settlement, bets_for, payout, settle
 from baccara.cards import Card, CardError, Rank, Suit, format_cards, hand_total, parse_cards
@@ -13,10 +13,18 @@ from baccara.coup import Coup, CoupError, Result, Side, deal_coup, deal_shoe, ex
 from baccara.shoe import Shoe, ShoeError, ShoeSettings
 from baccara.variants import VARIANTS, Variant, VariantError, find_variant
 
-try:
-    __version__ = version("baccara")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> Any:
+    """``__version__``, read from the installed package's metadata when first asked."""
+    if name != "__version__":
+        raise AttributeError(f"module 'baccara' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("baccara")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
 
 __all__ = [
     "VARIANTS",

@@ -26,11 +26,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeVar
 
 from baccara.cards import RANKS, Card, full_deck
+
+if TYPE_CHECKING:  # numpy is loaded when a seeded shoe is dealt, not by every command
+    import numpy as np
 
 __all__ = [
     "MAX_DECKS",
@@ -292,6 +293,8 @@ def shoe_seed_state(seed: int, index: int = 0) -> tuple[int, int, int, int]:
     """
     if seed < 0 or index < 0:
         raise ShoeError(f"bad seed {seed} or shoe index {index}: both must be >= 0")
+    import numpy as np
+
     sequence = np.random.SeedSequence(entropy=seed, spawn_key=(index,))
     a, b, c, d = (int(word) for word in sequence.generate_state(4, np.uint64))
     return a, b, c, d
@@ -377,6 +380,7 @@ def generator_below(generator: np.random.Generator) -> Callable[[int], int]:
     `fisher_yates` with it gives ``generator.permutation``'s order (`Shoe.shuffled`'s
     ``rng``).
 
+    >>> import numpy as np
     >>> rng = np.random.default_rng(9)
     >>> fisher_yates(range(52), generator_below(rng)) == np.random.default_rng(9).permutation(
     ...     52

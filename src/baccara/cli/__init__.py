@@ -10,14 +10,13 @@ import sys
 
 import click
 
-from baccara import __version__
 from baccara.cli.common import main_group
 
 __all__ = ["cli", "main"]
 
 
 @click.group(cls=main_group(), context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="baccara")
+@click.version_option(None, "--version", package_name="baccara", prog_name="baccara")
 def cli() -> None:
     """Baccarat in full: deal, explain, play, and compute the odds."""
 

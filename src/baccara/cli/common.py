@@ -9,7 +9,14 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from baccara.variants import Family, FamilyError, Variant, find_variant, require_family
+from baccara.variants import (
+    VARIANTS,
+    Family,
+    FamilyError,
+    Variant,
+    find_variant,
+    require_family,
+)
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -129,7 +136,9 @@ def variant_option(
         default=default,
         show_default=True,
         callback=convert,
-        help="Game variant (see 'baccara rules --help' for the list).",
+        help="Game variant: "
+        + ", ".join(v.name for v in VARIANTS.values() if v.family in families)
+        + " ('baccara rules --variant NAME' shows one's rules and pays).",
     )
 
 

@@ -104,6 +104,9 @@ def coup_text(coup: Coup) -> Text:
     return line
 
 
+MAX_HANDS = 1_000_000  # a stream for people and pipes; counting millions is the simulator's
+
+
 @click.command()
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=8, show_default=True)
 @click.option(
@@ -114,9 +117,10 @@ def coup_text(coup: Coup) -> Text:
 )
 @click.option(
     "--hands",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_HANDS),
     default=None,
-    help="Coups to deal [default: 10; with --shoe, the whole shoe].",
+    help=f"Coups to deal, at most {MAX_HANDS:,} (for more: baccara simulate) "
+    "[default: 10; with --shoe, the whole shoe].",
 )
 @click.option(
     "--shoe",

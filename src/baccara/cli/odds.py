@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import sys
-from fractions import Fraction
+from collections.abc import Sequence
+from numbers import Integral
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import numpy as np
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -21,10 +20,10 @@ from baccara.shoe import MAX_DECKS
 from baccara.variants import Variant
 
 if TYPE_CHECKING:  # the engine (and numba) load only when a command runs
-    from baccara.exact.odds import BatchOdds, Odds
+    from baccara.exact.odds import Odds
 
 
-__all__ = ["COMMANDS", "odds_json", "parse_count_list", "read_batch", "write_batch"]
+__all__ = ["COMMANDS", "odds_json", "parse_count_list"]
 
 
 def parse_count_list(text: str, expected: int, what: str) -> tuple[int, ...]:
@@ -39,7 +38,7 @@ def parse_count_list(text: str, expected: int, what: str) -> tuple[int, ...]:
 
 
 def _number(x: Any) -> float | int:
-    return float(x) if isinstance(x, Fraction | float | np.floating) else int(x)
+    return int(x) if isinstance(x, Integral) else float(x)
 
 
 def odds_json(result: Odds) -> dict[str, Any]:
@@ -59,57 +58,6 @@ def odds_json(result: Odds) -> dict[str, Any]:
             "edges": {k: str(v) for k, v in result.edges.items()},
         }
     return data
-
-
-def read_batch(path: Path) -> np.ndarray:
-    """K compositions from a ``.npy`` (K x 10) or ``.csv`` (10 columns, optional header)."""
-    suffix = path.suffix.lower()
-    if suffix not in (".npy", ".csv"):
-        fail(f"bad batch file {str(path)!r}: expected a .npy or .csv file")
-    if not path.is_file():
-        fail(f"bad batch file {str(path)!r}: no such file")
-    try:
-        if suffix == ".npy":
-            arr = np.load(path, allow_pickle=False)
-        else:
-            rows = list(csv.reader(io.StringIO(path.read_text())))
-            rows = [r for r in rows if r and any(cell.strip() for cell in r)]
-            if rows and not _numeric(rows[0]):
-                rows = rows[1:]
-            if not rows:
-                fail(f"bad batch file {str(path)!r}: no rows")
-            if any(len(r) != 10 for r in rows):
-                fail(f"bad batch file {str(path)!r}: every row needs 10 counts")
-            arr = np.array([[float(cell) for cell in r] for r in rows])
-    except (OSError, ValueError, UnicodeDecodeError) as error:
-        fail(f"bad batch file {str(path)!r}: {error}")
-    return np.asarray(arr)
-
-
-def _numeric(row: list[str]) -> bool:
-    try:
-        [float(cell) for cell in row]
-    except ValueError:
-        return False
-    return True
-
-
-def write_batch(result: BatchOdds, path: Path | None) -> None:
-    """Write a batch's rows as ``.npy`` or ``.csv`` (with a header), or CSV to stdout."""
-    if path is not None and path.suffix.lower() == ".npy":
-        np.save(path, result.values)
-        return
-    if path is not None and path.suffix.lower() != ".csv":
-        fail(f"bad output file {str(path)!r}: expected a .npy or .csv file")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(result.columns)
-    for row in result.values.tolist():
-        writer.writerow([repr(x) for x in row])
-    if path is None:
-        sys.stdout.write(out.getvalue())
-    else:
-        path.write_text(out.getvalue())
 
 
 def _percent(x: Any) -> str:
@@ -195,7 +143,16 @@ def odds_command(
     if batch_in is not None:
         if counts or ranks or remove or decks or exact:
             fail("--batch cannot be combined with --decks, --counts, --ranks, --remove or --exact")
-        write_batch(batch_odds(read_batch(batch_in), variant), batch_out)
+        from baccara.exact.batch_files import BatchFileError, read_batch, write_batch, write_csv
+
+        try:
+            batch = batch_odds(read_batch(batch_in), variant)
+            if batch_out is None:
+                write_csv(sys.stdout, batch.columns, batch.values)
+            else:
+                write_batch(batch.columns, batch.values, batch_out)
+        except BatchFileError as error:
+            fail(str(error))
         return
     if batch_out is not None:
         fail("--out needs --batch")
@@ -255,30 +212,54 @@ def eor_command(decks: int, variant: Variant, levels: int, as_json: bool) -> Non
         )
         return
     console = Console(highlight=False)
-    console = Console(highlight=False, width=max(console.width, 120))  # 12 columns
     console.print(
         Text(f"Effects of removal: {variant.title}, {decks} decks", style="bold underline")
     )
-    table = Table(
-        caption="change per card removed, in millionths of a unit (edge: + is better for the house)"
+    columns = [(f"P({key})", effects.probabilities[key]) for key in PROBABILITY_KEYS]
+    columns += [(kind.label, effects.edges[kind.value]) for kind in BetKind]
+    for table in _card_tables(columns, VALUE_NAMES, console.width):
+        console.print(table)
+    console.print(
+        "Change per card of each value removed, in millionths of a unit "
+        "(edge: + is better for the house).",
+        style="dim",
     )
-    table.add_column("")
-    for name in VALUE_NAMES:
-        table.add_column(name, justify="right")
-    for key in PROBABILITY_KEYS:
-        table.add_row(f"P({key})", *(f"{1e6 * x:+.1f}" for x in effects.probabilities[key]))
-    for kind in BetKind:
-        table.add_row(kind.label, *(f"{1e6 * x:+.1f}" for x in effects.edges[kind.value]))
-    console.print(table)
-    tags = Table(title=f"Balanced counts (tags -{levels}..{levels})", title_justify="left")
-    tags.add_column("Bet")
+    tags = Table(
+        title=f"Balanced counts (tags -{levels}..{levels})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    tags.add_column("Bet", max_width=14)
     for name in VALUE_NAMES:
         tags.add_column(name, justify="right")
-    tags.add_column("Correlation", justify="right")
+    tags.add_column("Corr.", justify="right")
     for kind in BetKind:
         c = counts[kind.value]
         tags.add_row(kind.label, *(f"{t:+d}" for t in c.tags), f"{c.correlation:.3f}")
     console.print(tags)
+
+
+def _card_tables(columns: list[tuple[str, Any]], values: Sequence[str], width: int) -> list[Table]:
+    """Tables with a row per card value and a column per measure, as many columns to a
+    table as ``width`` holds (a header wraps at its spaces)."""
+    cells = [(name, [f"{1e6 * x:+.1f}" for x in numbers]) for name, numbers in columns]
+    label = max(len(v) for v in values)
+    tables: list[Table] = []
+    used = width
+    for name, shown in cells:
+        wide = max(max(len(word) for word in name.split()), *(len(c) for c in shown))
+        if used + wide + 3 > width:  # a column: its cells, a space each side, a rule
+            tables.append(Table(box=box.SIMPLE_HEAD, pad_edge=False))
+            tables[-1].add_column("Card", justify="right", min_width=label)
+            used = label + 1
+        tables[-1].add_column(name, justify="right", min_width=wide, max_width=wide)
+        used += wide + 3
+    for table in tables:
+        names = [str(column.header) for column in table.columns[1:]]
+        for row, value in enumerate(values):
+            table.add_row(value, *(dict(cells)[n][row] for n in names))
+    return tables
 
 
 COMMANDS = (odds_command, eor_command)

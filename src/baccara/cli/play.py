@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 
 from baccara.cli.common import fail, variant_option
-from baccara.cli.db import _open as _open_database
-from baccara.db.engine import resolve_url
-from baccara.db.store import Store
 from baccara.shoe import MAX_DECKS, ShoeSettings
-from baccara.table.engine import Table
+from baccara.sim.strategies import BOT_STRATEGIES
 from baccara.table.events import MAX_SEATS, TableSettings
-from baccara.tui.table import BOT_STRATEGIES, Game, start_table
 from baccara.variants import Variant, find_variant
+
+if TYPE_CHECKING:  # the store and the game load SQLAlchemy and the exact engine: on use
+    from baccara.db.store import Store
+    from baccara.tui.table import Game
 
 __all__ = ["COMMANDS"]
 
@@ -123,6 +124,10 @@ def play(
             f"{seats} players and {bots} bots do not fit: a {variant.title} table has "
             f"{variant.seats} seats"
         )
+    from baccara.cli.db import _open as _open_database
+    from baccara.db.engine import resolve_url
+    from baccara.db.store import Store
+
     _, engine = _open_database(db)  # a bad --db is one line and exit status 2
     store = Store(resolve_url(db), engine=engine)
     if not variant.house_banked:  # the players' games have their own game loop
@@ -160,6 +165,9 @@ def _open(
     delay: float,
     new: bool,
 ) -> Game:
+    from baccara.table.engine import Table
+    from baccara.tui.table import Game, start_table
+
     sessions = [  # the players' games keep their own sessions (`baccara.cli.skill_play`)
         s for s in store.list_sessions(open_only=True) if find_variant(s.variant).house_banked
     ]

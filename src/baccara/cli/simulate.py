@@ -6,7 +6,7 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -15,10 +15,12 @@ from rich.table import Table
 from baccara.cli.common import HOUSE_GAMES, echo_json, fail, shoe_options, variant_option
 from baccara.money import MINOR, format_money, parse_money
 from baccara.shoe import MAX_DECKS, ShoeSettings
-from baccara.sim.bankroll import Plan, StrategyReport, play, plot
-from baccara.sim.runner import Job, SimulationResult, simulate
 from baccara.sim.strategies import STRATEGIES
 from baccara.variants import Variant
+
+if TYPE_CHECKING:  # the simulator loads numba and its kernels: on use
+    from baccara.sim.bankroll import StrategyReport
+    from baccara.sim.runner import SimulationResult
 
 __all__ = ["COMMANDS"]
 
@@ -40,6 +42,20 @@ def _money_option(name: str, default: str | None, text: str) -> Callable[[Any], 
 def _strategy_help() -> str:
     names = ", ".join(STRATEGIES)
     return f"Betting strategy to play (repeatable): {names}. See docs/simulate.md."
+
+
+COMPILED_SECONDS = 2.0
+"""A warm-up longer than this compiled the kernels (loading them takes well under)."""
+
+
+@contextmanager
+def _status(text: str) -> Iterator[None]:
+    """A spinner on stderr while ``text`` goes on, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    with Console(stderr=True).status(text):
+        yield
 
 
 @contextmanager
@@ -85,7 +101,12 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
     help="Shoes per session (each starts from the bankroll).",
 )
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes, at most: a run too small to gain from them uses fewer (dealing alone "
+    "already uses every core).",
 )
 @click.option(
     "--scheduler",
@@ -119,6 +140,9 @@ def simulate_command(
     Same --seed, same numbers, for any --workers and on Dask. Money is typed and
     shown in currency units (10.50); the JSON report gives minor units (cents).
     """
+    from baccara.sim.bankroll import Plan, play, plot
+    from baccara.sim.runner import Job, simulate, warm
+
     if plot_path and not strategies:
         strategies = ("flat:banker",)
     if shoes is None:
@@ -146,6 +170,8 @@ def simulate_command(
             session_shoes=session_shoes,
         )
         plan.check(variant)
+    with _status("Loading the compiled kernels (the first run after an install compiles them)"):
+        loading = warm(job)
     with _progress(shoes, "Dealing shoes") as advance:
         result = simulate(job, workers=workers, scheduler=scheduler, progress=advance)
     reports: list[StrategyReport] = []
@@ -160,14 +186,19 @@ def simulate_command(
             data["strategies"] = {r.name: r.to_json() for r in reports}
         echo_json(data)
         return
-    _print(result, reports, plot_path)
+    _print(result, reports, plot_path, loading)
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.4f}%"
 
 
-def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: str | None) -> None:
+def _print(
+    result: SimulationResult,
+    reports: list[StrategyReport],
+    plot_path: str | None,
+    loading: float = 0.0,
+) -> None:
     console = Console()
     job = result.job
     console.print(
@@ -175,6 +206,12 @@ def _print(result: SimulationResult, reports: list[StrategyReport], plot_path: s
         f"{result.shoes:,} shoes, {result.hands:,} hands in {result.seconds:.2f} s "
         f"({result.hands_per_second / 1e6:.1f} million hands/s)"
     )
+    if loading >= COMPILED_SECONDS:  # the clock above starts once the kernels are ready
+        console.print(
+            f"Before that, {loading:.1f} s compiling the kernels: once after an install, "
+            "kept in numba's cache for the next runs.",
+            style="dim",
+        )
     outcomes = Table(title="Outcomes")
     for column in ("", "count", "frequency", "exact", "z"):
         outcomes.add_column(column, justify="right")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from rich.console import Console
 from rich.table import Table
@@ -9,16 +11,13 @@ from rich.text import Text
 
 from baccara.cli.common import echo_json
 from baccara.shoe import MAX_DECKS
-from baccara.skill.solver.banque import (
-    NATURAL,
-    STOOD,
-    BanqueSolution,
-    banker_decisions,
-    solve_banque,
-)
-from baccara.skill.solver.chemin import CheminSolution, Model, solve_chemin
-from baccara.skill.solver.models import Array
+from baccara.skill.solver.information import Model
 from baccara.skill.tableaux import House
+
+if TYPE_CHECKING:  # the solvers load SciPy (and numpy): on use
+    from baccara.skill.solver.banque import BanqueSolution
+    from baccara.skill.solver.chemin import CheminSolution
+    from baccara.skill.solver.models import Array
 
 __all__ = ["COMMANDS", "solve"]
 
@@ -67,6 +66,8 @@ def chemin_command(
     \b
     Example: baccara solve chemin-de-fer --model downton-lockwood --decks 6 --json
     """
+    from baccara.skill.solver.chemin import solve_chemin
+
     solution = solve_chemin(
         model, decks=decks, commission=0.05 if commission else 0.0, banker=banker, house=house
     )
@@ -160,6 +161,8 @@ def banque_command(
     Example: baccara solve banque --json
              baccara solve banque --punters 1 --left-stake 3 --right-stake 1
     """
+    from baccara.skill.solver.banque import banker_decisions, solve_banque
+
     solution = solve_banque()
     if punters is None:
         if as_json:
@@ -200,6 +203,8 @@ def _print_banque(sol: BanqueSolution) -> None:
 
 
 def _print_grids(console: Console, title: str, draws: Array) -> None:
+    from baccara.skill.solver.banque import NATURAL, STOOD
+
     console.print(Text(title, style="bold underline"))
     names = [*_COLUMN_NAMES, "N"]
     for b in range(8):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from xml.sax.saxutils import escape
+from html import escape
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
@@ -48,10 +48,12 @@ def _visible(width: int, fit: int) -> tuple[int, int]:
     return max(0, width - shown), shown
 
 
-def _title(name: str, width: int, first: int, shown: int) -> Text:
+def _title(name: str, width: int, first: int, shown: int, *, short: bool = False) -> Text:
     title = Text(name, style="bold")
     if first > 0:
-        title.append(f"  (last {shown} of {width} columns)", style="dim")
+        title.append(
+            f" …{shown}/{width}" if short else f"  (last {shown} of {width} columns)", style="dim"
+        )
     return title
 
 
@@ -156,9 +158,8 @@ def render_plain(roads: Roads, width: int = 80) -> str:
     B 0, P 0   naturals: 0
     Streaks: longest Banker 3, Player 2; current
     Banker 3
-    • pair (left Banker, right Player)  digit:
-    ties  underlined: natural  R/B: red/blue
-    marks
+    • pair (left B, right P)  digit: ties
+    underline: natural  R/B: red/blue
     """
     console = Console(width=width, color_system=None, record=True, file=io.StringIO())
     console.print(RoadsView(roads, width))
@@ -170,17 +171,22 @@ def _build(roads: Roads, width: int, plain: bool, console: Console) -> Group:
     parts: list[Text] = []
     rows = roads.rows
 
-    # Bead Plate and Big Road: three characters a cell (pair dot, letter, pair dot or ties)
-    fit = width // 3
-    first, shown = _visible(roads.width("bead_plate"), fit)
+    # Bead Plate and Big Road: three characters a cell (pair dot, letter, pair dot or ties),
+    # side by side where the width allows (a 24-line screen holds everything), else stacked
+    gap = 2
+    beside = width >= 60
+    bead_fit = min(roads.width("bead_plate"), width // 9) if beside else width // 3
+    big_fit = (width - max(3 * bead_fit, 16) - gap) // 3 if beside else width // 3
+    first, shown = _visible(roads.width("bead_plate"), bead_fit)
     cells = {(c.col, c.row): _bead_text(c) for c in roads.bead_plate if c.col >= first}
-    parts.append(_title("Bead Plate", roads.width("bead_plate"), first, shown))
-    parts.extend(_grid_lines(rows, first, shown, 3, cells))
-    parts.append(Text())
+    bead = [
+        _title("Bead Plate", roads.width("bead_plate"), first, shown, short=beside),
+        *_grid_lines(rows, first, shown, 3, cells),
+    ]
 
     big = roads.big_road
-    first, shown = _visible(roads.width("big_road"), fit)
-    title = _title("Big Road", roads.width("big_road"), first, shown)
+    first, shown = _visible(roads.width("big_road"), big_fit)
+    title = _title("Big Road", roads.width("big_road"), first, shown, short=beside)
     if roads.leading_ties:
         title.append(f"  leading ties: {roads.leading_ties}", style="green")
     cells = {}
@@ -188,12 +194,18 @@ def _build(roads: Roads, width: int, plain: bool, console: Console) -> Group:
         if cell.col >= first:
             ties = cell.ties + (roads.leading_ties if index == 0 else 0)
             cells[(cell.col, cell.row)] = _big_text(cell, ties)
-    parts.append(title)
-    parts.extend(_grid_lines(rows, first, shown, 3, cells))
+    big_lines = [title, *_grid_lines(rows, first, shown, 3, cells)]
+    if beside:
+        wide = min(max(3 * bead_fit, bead[0].cell_len), width // 3)
+        for line in bead:
+            line.truncate(wide, overflow="ellipsis")
+            line.pad_right(wide - line.cell_len)
+        parts.extend(Text(" " * gap).join(pair) for pair in zip(bead, big_lines, strict=True))
+    else:
+        parts.extend([*bead, Text(), *big_lines])
     parts.append(Text())
 
     # The derived roads side by side, one character a cell, like the casino's small grids
-    gap = 2
     fit = (width - 2 * gap) // 3
     blocks: list[list[Text]] = []
     for name, _ in DERIVED:
@@ -248,9 +260,9 @@ def _statistics_text(roads: Roads, plain: bool) -> list[Text]:
         streaks.append(
             f"{s.current_side.word.title()} {s.current_length}", style=_SIDE_STYLE[s.current_side]
         )
-    marks = "R/B: red/blue marks" if plain else "○●╱: BEB, SR, CP"
+    marks = "R/B: red/blue" if plain else "○●╱: BEB, SR, CP"
     legend = Text(
-        f"• pair (left Banker, right Player)  digit: ties  underlined: natural  {marks}",
+        f"• pair (left B, right P)  digit: ties  underline: natural  {marks}",
         style="dim",
     )
     return [line, streaks, legend]
@@ -267,13 +279,13 @@ class _Svg:
 
     def add(self, tag: str, text: str | None = None, **attrs: float | str) -> None:
         joined = " ".join(
-            f'{key.rstrip("_").replace("_", "-")}="{escape(_fmt(value), {chr(34): "&quot;"})}"'
+            f'{key.rstrip("_").replace("_", "-")}="{escape(_fmt(value))}"'
             for key, value in attrs.items()
         )
         if text is None:
             self.parts.append(f"<{tag} {joined}/>")
         else:
-            self.parts.append(f"<{tag} {joined}>{escape(text)}</{tag}>")
+            self.parts.append(f"<{tag} {joined}>{escape(text, quote=False)}</{tag}>")
 
 
 def _fmt(value: float | str) -> str:

@@ -31,7 +31,7 @@ from baccara.bets import bets_for
 from baccara.coup import Coup
 from baccara.money import format_money
 from baccara.sim.payouts import settle_net
-from baccara.sim.runner import Progress, SimulationError, exact_odds, execute
+from baccara.sim.runner import Progress, SimulationError, exact_odds, execute, processes_for
 from baccara.sim.shoes import keyed_coups
 from baccara.sim.strategies import make_strategy
 from baccara.variants import Variant
@@ -40,6 +40,9 @@ __all__ = ["Plan", "SessionChunk", "StrategyReport", "play", "play_chunk", "plot
 
 Z95 = 1.959963984540054
 SESSIONS_PER_CHUNK = 32
+PLAY_SHOES_PER_PROCESS = 5_000
+"""Shoes of sessions a worker process must play to repay its start (measured: 20,000
+shoes of flat betting took 14.0 s in one process, 11.1 s in two)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -298,6 +301,8 @@ def play(
     ]
     odds = exact_odds(job.variant, job.settings.decks)
     edges = {} if odds is None else {k: float(v) for k, v in odds.edges.items()}
+    if scheduler is None:  # more processes only where the sessions repay their start
+        workers = processes_for(sessions * plan.session_shoes, PLAY_SHOES_PER_PROCESS, workers)
     done = execute(
         partial(play_chunk, job, plan, job.variant, edges),
         parts,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import math
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -51,12 +52,17 @@ __all__ = [
     "entropy_words",
     "exact_odds",
     "execute",
+    "processes_for",
     "run_chunk",
     "simulate",
+    "warm",
 ]
 
 CHUNK_SHOES = 8192
 """Shoes per chunk of work (results never depend on it)."""
+DEAL_SHOES_PER_PROCESS = 4_000_000
+"""Shoes a worker process must deal to repay its start (a second or two: a fresh
+interpreter loading the kernels); this process's threads already deal on every core."""
 Z95 = 1.959963984540054
 T = TypeVar("T")
 MAX_SEED = 2**128 - 1
@@ -415,6 +421,30 @@ Progress = Callable[[int], None]
 """Called with the number of shoes just finished."""
 
 
+def processes_for(work: int, per_process: int, most: int) -> int:
+    """How many of ``most`` processes ``work`` keeps busy, each given ``per_process``.
+
+    >>> processes_for(300, 5_000, 2), processes_for(12_000, 5_000, 2), processes_for(9, 1, 4)
+    (1, 2, 4)
+    """
+    if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+        raise SimulationError(f"bad number of workers {most!r}: expected at least 1")
+    return max(1, min(most, work // per_process))
+
+
+def warm(job: Job) -> float:
+    """Load (or, on the first run after an install, compile) the simulator's kernels and
+    the exact engine's for ``job``; the seconds it took.
+
+    Numba keeps what it compiles in its cache: the first run takes seconds, the next
+    ones a fraction of one. `simulate` calls it before its clock starts.
+    """
+    started = time.perf_counter()
+    run_chunk(job, 0, 0)
+    exact_odds(job.variant, job.settings.decks)
+    return time.perf_counter() - started
+
+
 def simulate(
     job: Job,
     *,
@@ -431,7 +461,9 @@ def simulate(
     the address of a running Dask scheduler. Every way gives the same numbers.
     """
     parts = chunks(job.shoes, chunk_shoes)
-    run_chunk(job, 0, 0)  # load (or compile) the kernels before the clock starts
+    if scheduler is None:  # more processes only where the work repays their start
+        workers = processes_for(job.shoes, DEAL_SHOES_PER_PROCESS, workers)
+    warm(job)  # load (or compile) the kernels before the clock starts
     started = time.perf_counter()
     done = execute(
         partial(run_chunk, job),
@@ -487,6 +519,46 @@ def execute(
     return [results[i] for i in range(len(parts))]
 
 
+DASK_CONNECT_SECONDS = 15.0
+"""How long a Dask scheduler has to answer (a server that is not Dask may say nothing)."""
+
+
+def _connect(client_type: Any, scheduler: str) -> Any:
+    """A Dask client of ``scheduler``, or a `SimulationError` in one line.
+
+    The connection is made on a thread given `DASK_CONNECT_SECONDS`: an address that is
+    not a scheduler's either never answers Dask's handshake or answers something else
+    (an HTTP server's bytes read as a frame's length asked for exbibytes).
+    """
+    found: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            found["client"] = client_type(scheduler, timeout=min(5.0, DASK_CONNECT_SECONDS))
+        except BaseException as error:  # reported below, in one line
+            found["error"] = error
+
+    thread = threading.Thread(target=connect, name="baccara-dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS)
+    if thread.is_alive():
+        raise SimulationError(
+            f"no Dask scheduler answered at {scheduler!r} in {DASK_CONNECT_SECONDS:g} s: "
+            "give a scheduler's address (tcp://HOST:8786) or 'local'"
+        )
+    error = found.get("error")
+    if isinstance(error, OSError | TimeoutError):
+        raise SimulationError(f"cannot reach Dask scheduler {scheduler!r}: {error}")
+    if isinstance(error, ValueError) and not isinstance(error, MemoryError):
+        raise SimulationError(f"bad Dask scheduler address {scheduler!r}: {error}")
+    if error is not None:
+        raise SimulationError(
+            f"{scheduler!r} is not a Dask scheduler (it answered what Dask cannot read: "
+            f"{type(error).__name__}): give a scheduler's address (tcp://HOST:8786) or 'local'"
+        )
+    return found["client"]
+
+
 def _on_dask(
     func: Callable[[int, int], T],
     parts: Sequence[tuple[int, int]],
@@ -511,10 +583,7 @@ def _on_dask(
         )
         client = client_type(cluster)
     else:
-        try:
-            client = client_type(scheduler, timeout=5)
-        except (OSError, TimeoutError, ValueError) as error:
-            raise SimulationError(f"cannot reach Dask scheduler {scheduler!r}: {error}") from None
+        client = _connect(client_type, scheduler)
     try:
         futures = [client.submit(func, s, c, pure=False) for s, c in parts]
         index = {future.key: i for i, future in enumerate(futures)}

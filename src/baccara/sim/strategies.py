@@ -38,6 +38,7 @@ from baccara.roads.board import Roads
 from baccara.variants import PUNTO_BANCO, Variant
 
 __all__ = [
+    "BOT_STRATEGIES",
     "STRATEGIES",
     "Strategy",
     "StrategyError",
@@ -83,6 +84,9 @@ class Strategy(Protocol):
         """Learn the coup and the net gain (minor units) of the wagers placed on it."""
         ...
 
+
+BOT_STRATEGIES = ("flat:banker", "flat:player", "follow-last", "martingale:banker")
+"""What the bots at a terminal table play, in turn."""
 
 STRATEGIES: dict[str, str] = {
     "flat": "flat:BET bets one unit on BET every coup (any bet: banker, tie, player_pair, ...)",

@@ -29,7 +29,7 @@ from baccara.coup import Coup, Result
 from baccara.db.store import Store, wallet_account
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.roads.render import render_text
-from baccara.sim.strategies import Strategy, make_strategy
+from baccara.sim.strategies import BOT_STRATEGIES, Strategy, make_strategy
 from baccara.table.engine import Phase, Table
 from baccara.table.events import BetPlaced, CoupSettled, SeatTaken
 from baccara.table.narration import reveal
@@ -48,7 +48,6 @@ __all__ = [
 STARTING_WALLET = 100_000
 """What the cashier gives a player whose wallet cannot cover a minimum bet (1,000.00)."""
 BOT_STACK = 100_000
-BOT_STRATEGIES = ("flat:banker", "flat:player", "follow-last", "martingale:banker")
 """The strategies bots take, in turn (see `baccara.sim.strategies.STRATEGIES`)."""
 
 _SHORT = {"b": "banker", "p": "player", "t": "tie", "pp": "player_pair", "bp": "banker_pair"}

@@ -30,7 +30,7 @@ Bets (amounts in whole units, e.g. 25 or 12.50), for the active seat:
 deal (or d)  bots bet, the cards come out one at a time, bets are paid
 seat N  switch to (or sit at) seat N    next  next human seat    leave  stand up
 table  layout & stacks   roads  scoreboards   history [N]  last coups   limits
-teach  teaching mode on/off    help  this text    q  save and quit (also Ctrl-D)"""
+teach  teaching mode on/off   help  this text   q  save and quit (or Ctrl-D)"""
 
 _PRIMER = """\
 How baccarat works: bet on the Player, the Banker or a Tie before the deal. Each
@@ -50,7 +50,8 @@ def primer(variant: Variant) -> str:
     """
     main = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
     pays = ", ".join(f"{k.label} {describe_pays(k, variant)}" for k in main)
-    return _PRIMER.format(pays=pays.replace("Player ", "Player pays ", 1))
+    # one paragraph: the console wraps it at its own width
+    return " ".join(_PRIMER.format(pays=pays.replace("Player ", "Player pays ", 1)).split())
 
 
 CHIPS = (100_000, 50_000, 10_000, 2_500, 500, 100, 25, 1)

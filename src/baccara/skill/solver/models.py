@@ -24,7 +24,6 @@ such sums (`AdditiveGame.banker_values`, `AdditiveGame.punter_values`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -34,6 +33,7 @@ import numpy.typing as npt
 from baccara import deal, rules
 from baccara.cards import hand_total
 from baccara.shoe import MAX_DECKS
+from baccara.skill.solver.information import Model, SolverError
 from baccara.skill.tableaux import Cell, punter_cell
 
 __all__ = [
@@ -54,10 +54,6 @@ Ints = npt.NDArray[np.int64]
 
 COMPOSITION_LABELS = ("0-5", "1-4", "2-3", "6-9", "7-8")
 """The punter's five two-card compositions of 5, by point values."""
-
-
-class SolverError(ValueError):
-    """A bad model name, deck count or commission."""
 
 
 INDIFFERENCE = 1e-9
@@ -87,37 +83,6 @@ class ChoiceValue(NamedTuple):
         if self.indifferent:
             return "either"
         return "draw" if self.draw > self.stand else "stand"
-
-
-class Model(StrEnum):
-    """The information model; the value is the ``--model`` name."""
-
-    KEMENY_SNELL = "kemeny-snell"
-    TOTALS = "totals"
-    DOWNTON_LOCKWOOD = "downton-lockwood"
-    COMPOSITIONS = "compositions"
-
-    @property
-    def banker_sees_cards(self) -> bool:
-        """Whether the banker knows his two cards (B2, B3), not only his total.
-
-        >>> Model.DOWNTON_LOCKWOOD.banker_sees_cards, Model.TOTALS.banker_sees_cards
-        (True, False)
-        """
-        return self in (Model.DOWNTON_LOCKWOOD, Model.COMPOSITIONS)
-
-    @classmethod
-    def parse(cls, text: str) -> Model:
-        """Parse a model name.
-
-        >>> Model.parse("Compositions")
-        <Model.COMPOSITIONS: 'compositions'>
-        """
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(m.value for m in cls)
-            raise SolverError(f"unknown model {text!r}: choose from {names}") from None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

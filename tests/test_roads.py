@@ -605,3 +605,10 @@ def test_cli_from_file_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "line 2" in capsys.readouterr().err
     assert main(["roads", "--from", str(shoe), "BP"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_one_coup_is_one_coup_in_words() -> None:
+    """Found: the lobby's roads said '1 coups'."""
+    one = Roads.from_results("B")
+    assert "1 coup ·" in render_svg(one) and "1 coups" not in render_svg(one)
+    assert "1 coup:" in render_plain(one) and "2 coups:" in render_plain(Roads.from_results("BP"))

@@ -122,9 +122,14 @@ describe("a whole round", () => {
     assert.equal(s.hands.banker_total, 5);
     assert.equal(s.reason, "Banker stands on 5 when the Player's third card is a 10");
 
+    assert.equal(s.croupier, "Banker five, Player two: Banker wins");
     s = run(s, msg.result(89, 13));
     assert.equal(s.phase, "settled");
     assert.equal(s.result.winner, "banker");
+    // the banner says the result once (the croupier's line said it too); the coup's
+    // rules stay, all of them, for teaching mode
+    assert.equal(s.croupier, "");
+    assert.deepEqual(s.reasons, ["Player draws on 0-5", "Banker stands on 5 when the Player's third card is a 10"]);
     assert.equal(s.history.length, 1);
     assert.equal(s.history[0].roads, undefined);  // the roads go to state.roads
     assert.equal(s.roads.results, "B");
@@ -140,6 +145,7 @@ describe("a whole round", () => {
     assert.deepEqual(s.hands.player, []);
     assert.equal(s.hands.player_total, null);
     assert.equal(s.result, null);
+    assert.deepEqual(s.reasons, []);
     s = run(s, { type: "rebet" });
     assert.deepEqual(stagedStakes(s), { banker: 20000, player_pair: 500 });
     s = run(s, { type: "double" });

@@ -63,13 +63,14 @@ def verify_command(record_file: str, as_json: bool) -> None:
         echo_json(result.to_json())
     elif result.ok and result.decisions_checked is not None:
         click.echo(
-            f"OK: seed hash, rules hash and {result.coups_checked} {result.family} coups "
-            f"match, with their {result.decisions_checked} decisions"
+            f"OK: seed hash, rules hash and {result.coups_checked} {result.family} "
+            f"coup{_s(result.coups_checked)} match, with their {result.decisions_checked} "
+            f"decision{_s(result.decisions_checked)}"
         )
     elif result.ok:
         click.echo(
-            f"OK: seed hash, rules hash and {result.coups_checked} coups match "
-            f"({result.coups_in_shoe} in the shoe)"
+            f"OK: seed hash, rules hash and {result.coups_checked} coup"
+            f"{_s(result.coups_checked)} match ({result.coups_in_shoe} in the shoe)"
         )
     else:
         click.echo(f"MISMATCH: {len(result.problems)} problem(s)")
@@ -200,6 +201,10 @@ def serve_command(
     click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
     # The tests' and the benchmark's harness run the same settings.
     uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(config))
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
 
 
 COMMANDS = (serve_command, verify_command)

@@ -241,10 +241,15 @@ def _build(roads: Roads, width: int, plain: bool, console: Console) -> Group:
     return Group(*lines)
 
 
+def _coups(count: int) -> str:
+    """``'1 coup'``, ``'8 coups'``."""
+    return f"{count} coup{'' if count == 1 else 's'}"
+
+
 def _statistics_text(roads: Roads, plain: bool) -> list[Text]:
     s = roads.statistics()
     line = Text()
-    line.append(f"{s.coups} coups: ", style="bold")
+    line.append(f"{_coups(s.coups)}: ", style="bold")
     line.append(f"Banker {s.banker}", style="red1")
     line.append(", ")
     line.append(f"Player {s.player}", style="dodger_blue1")
@@ -438,7 +443,7 @@ def render_svg(roads: Roads, *, cell: float = 26, min_columns: int = 20) -> str:
 
     stats = roads.statistics()
     summary = (
-        f"{stats.coups} coups · Banker {stats.banker} · Player {stats.player} · Tie {stats.tie}"
+        f"{_coups(stats.coups)} · Banker {stats.banker} · Player {stats.player} · Tie {stats.tie}"
         f" · pairs B {stats.banker_pairs} P {stats.player_pairs} · naturals {stats.naturals}"
     )
     svg.add("rect", x=0, y=0, width=width, height=height, fill="#f4f1ea")

@@ -131,15 +131,19 @@ const KEYS = {
   r: () => dispatch({ type: "rebet" }), d: () => dispatch({ type: "double" }),
 };
 
+/** Whether a key goes to a field being typed in (a checkbox's focus takes no letters). */
+const typing = (target) => target.matches?.("input:not([type=checkbox]):not([type=radio]), textarea, select");
+
 document.addEventListener("keydown", (e) => {
-  if (!state.table || $("table").hidden || e.target.tagName === "INPUT") return;
+  if (!state.table || $("table").hidden || typing(e.target)) return;
   const key = e.key.toLowerCase();
   const bets = betKeys(state);
   if (/^[1-9]$/.test(key) && Number(key) <= state.chips.length) dispatch({ type: "pick_chip", index: Number(key) - 1 });
   else if (Object.hasOwn(bets, key)) dispatch({ type: "stage", kind: bets[key] });
   else if (key === "s" && state.squeeze) for (const { side, value } of squeezeKeyActions(state)) squeeze.bend(side, value);
   else if (Object.hasOwn(KEYS, key)) KEYS[key]();
-  else if (key === "enter" && !(e.target instanceof HTMLButtonElement)) confirm();
+  // Enter confirms, also just after a click on a spot or a chip (it clicked it again)
+  else if (key === "enter" && (!(e.target instanceof HTMLButtonElement) || e.target.closest(".spots, .chips"))) confirm();
   else return;
   e.preventDefault();
 });
@@ -158,7 +162,16 @@ $("ask-p").addEventListener("click", () => dispatch({ type: "ask", side: "player
 $("recall-prev").addEventListener("click", () => dispatch({ type: "recall_step", delta: -1 }));
 $("recall-next").addEventListener("click", () => dispatch({ type: "recall_step", delta: 1 }));
 $("recall-close").addEventListener("click", () => dispatch({ type: "recall_close" }));
-$("teaching").addEventListener("change", (e) => dispatch({ type: "teaching", on: e.target.checked }));
+// teaching mode is remembered by this browser
+const TEACHING_KEY = "baccara.teaching";
+$("teaching").addEventListener("change", (e) => {
+  localStorage.setItem(TEACHING_KEY, e.target.checked ? "on" : "off");
+  dispatch({ type: "teaching", on: e.target.checked });
+});
+if (localStorage.getItem(TEACHING_KEY) === "on") {
+  $("teaching").checked = true;
+  dispatch({ type: "teaching", on: true });
+}
 $("seed-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const seed = $("client-seed").value.trim();

@@ -13,7 +13,7 @@ export const SIDES = ["player", "banker"];
 const NO_PEEL = Object.freeze({ player: 0, banker: 0 });
 const NEW_ROUND = Object.freeze({
   staged: [], mine: {}, tableBets: {}, tableTotals: {}, result: null, squeeze: null,
-  croupier: "", reason: "",
+  croupier: "", reason: "", reasons: [],
 });
 
 function emptyHands() {
@@ -27,7 +27,7 @@ export function initialState() {
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
     seats: {}, tableBets: {}, tableTotals: {},
-    hands: emptyHands(), croupier: "", reason: "", result: null,
+    hands: emptyHands(), croupier: "", reason: "", reasons: [], result: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
     teaching: false, message: "", outbox: [], chemin: null, banque: null,
@@ -160,6 +160,7 @@ function onSnapshot(state, m) {
     staged: sameRound ? state.staged : [], mine, pending,
     seats: { ...m.seats }, tableBets: m.table_bets ?? {}, tableTotals: {},
     hands, squeeze, croupier: words.croupier, reason: last?.reason ?? "", message: words.message,
+    reasons: m.revealed.map((step) => step.reason).filter(Boolean),
     result: m.phase === "settled" && m.history[0]?.round === m.round ? m.history[0] : null,
     history: m.history, roads: m.roads, fair: m.fair, records: m.records,
     // bets sent but never answered go again under the same ids (the server acks a
@@ -184,6 +185,7 @@ function onCard(state, m) {
   return {
     ...state, phase: state.phase === "squeeze" ? "dealing" : state.phase, squeeze: null,
     hands: { ...state.hands, ...handsOf(m) }, croupier: m.words, reason: m.reason ?? "",
+    reasons: m.reason ? [...state.reasons, m.reason] : state.reasons,
     message: squeezeOver ? "" : state.message,
   };
 }
@@ -192,6 +194,7 @@ function onResult(state, m) {
   const { roads, type, table, seq, time, missed, received_at, ...coup } = m;
   return {
     ...state, phase: "settled", squeeze: null, result: coup, roads,
+    croupier: "",  // the result banner says it: once
     history: [coup, ...state.history].slice(0, 10),
   };
 }

@@ -72,7 +72,7 @@ export function renderRecordLinks(doc, box, records) {
   box.replaceChildren(...records.map((record) => {
     const link = doc.createElement("a");
     const coups = record.coups?.length ?? 0;
-    link.textContent = `Shoe ${record.server_seed_hash.slice(0, 12)}… revealed (${coups} coups): download`;
+    link.textContent = `Shoe ${record.server_seed_hash.slice(0, 12)}… revealed (${coups} coup${coups === 1 ? "" : "s"}): download`;
     link.href = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
     link.download = `shoe-${record.server_seed_hash.slice(0, 8)}.json`;
     return link;
@@ -149,6 +149,12 @@ export function createRenderer(doc, on) {
       spot.addEventListener("click", () => on.stage(bet.kind));
       (bet.main ? main : side).append(spot);
     }
+    // the table's limits, on the table: bets with the same limits together
+    const byLimits = new Map(), sides = state.bets.filter((bet) => !bet.main);
+    for (const bet of state.bets) byLimits.set(limits(bet), [...(byLimits.get(limits(bet)) ?? []), bet]);
+    const named = (bets) => sides.length > 2 && sides.every((bet) => bets.includes(bet))
+      ? [...bets.filter((bet) => bet.main).map((bet) => bet.label), "side bets"] : bets.map((bet) => bet.label);
+    setText("limits", "Limits: " + [...byLimits].map(([range, bets]) => `${named(bets).join(", ")} ${range}`).join(" · "));
     const pays = $("pays");
     pays.textContent = "";
     for (const bet of state.bets) pays.append(el("dt", "", bet.label), el("dd", "", `${bet.pays} (limits ${limits(bet)})`));
@@ -328,7 +334,8 @@ export function createRenderer(doc, on) {
     }
     if (changed(prev, next, "hands", "squeeze")) { renderHands(next); renderPeel(next); }
     setText("croupier", next.croupier);
-    setText("reason", next.reason);
+    // teaching: each rule as it is applied, and once the coup is settled all of them
+    setText("reason", next.result ? next.reasons.join("\n") : next.reason);
     setText("bet-msg", next.message);
     if (changed(prev, next, "result")) {
       const banner = $("result-banner");

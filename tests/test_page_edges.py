@@ -1,0 +1,131 @@
+"""The page's rough edges a newcomer hit (issue 17, point 5), each at laptop and phone
+size in Debian's chromium: what the ``hidden`` attribute hides, Enter after a spot,
+keys while the teaching box has the focus, the cards and the chips together on a
+phone, the result said once, and "1 coup". Screenshots go to artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.support.harness import ServerProcess
+from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _need_chromium
+
+from baccara.server.app import ServerConfig
+
+SIZES = {"laptop": (1366, 900), "phone": (390, 844)}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A fresh server for each size: its table's first coup is still news in the lobby."""
+    folder = tmp_path
+    config = ServerConfig(
+        database_url=f"sqlite:///{folder / 'edges.db'}",
+        tables=("t1=punto-banco",),
+        bet_seconds=6.0,
+        card_seconds=0.2,
+        result_seconds=4.0,
+    )
+    with ServerProcess(config, log=folder / "server.log") as process:
+        yield process
+
+
+def _on_screen(page: Any, selector: str) -> bool:
+    """Whether the element is inside the viewport as the page is scrolled now."""
+    return bool(
+        page.eval_on_selector(
+            selector,
+            "e => { const r = e.getBoundingClientRect();"
+            " return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }",
+        )
+    )
+
+
+def _betting(page: Any, seconds: float = 3.5) -> None:
+    """Wait for a betting window with ``seconds`` left."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#phase")).to_have_text("Place your bets", timeout=30_000)
+    page.wait_for_function(
+        f"() => parseFloat(document.getElementById('timer-text').textContent) > {seconds}",
+        timeout=30_000,
+    )
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
+    _need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = SIZES[size]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")
+            # hidden means hidden: the header's controls wait for a login
+            expect(page.locator("#login")).to_be_visible()
+            expect(page.locator("#nav")).to_be_hidden()
+            page.fill("#name", f"edge_{size}")
+            page.fill("#password", f"{size} password")
+            page.click("#do-register")
+            expect(page.locator("#lobby")).to_be_visible(timeout=20_000)
+            expect(page.locator("#nav")).to_be_visible()
+            # the table's first coup, in the lobby's roads: "1 coup", never "1 coups"
+            for _ in range(60):
+                page.click("#to-lobby")  # the lobby as it is now
+                expect(page.locator(".table-card").first).to_be_visible()
+                lobby = page.locator("#tables").text_content() or ""
+                if re.search(r"\b[1-9]\d* coups?\b", lobby):
+                    break
+                page.wait_for_timeout(500)
+            assert re.search(r"\b1 coup\b", lobby) and not re.search(r"\b1 coups\b", lobby)
+            page.locator(".table-card button").first.click()
+            expect(page.locator("#table")).to_be_visible()
+            expect(page.locator("#squeeze-tag")).to_be_hidden()  # not a squeeze table
+            expect(page.locator("#limits")).to_contain_text("Banker")  # limits on the table
+            expect(page.locator("#limits")).to_contain_text("–")
+
+            # Enter after clicking a spot confirms the bet (it added a chip)
+            _betting(page)
+            page.locator(".chip").nth(3).click()  # 100.00: over the table's minimum
+            chip = (page.locator(".chip").nth(3).get_attribute("aria-label") or "").split()[-1]
+            page.click(".spot.banker")
+            page.keyboard.press("Enter")
+            # one chip sent: Enter confirmed, it did not stake a second chip
+            expect(page.locator("#bet-msg")).to_have_text(
+                f"Bet accepted: Banker {chip}.", timeout=5_000
+            )
+
+            # keys work while the teaching box has the focus
+            page.check("#teaching")
+            assert page.evaluate("document.activeElement.id") == "teaching"
+            _betting(page)
+            page.keyboard.press("4")
+            page.keyboard.press("p")
+            expect(page.locator("#bet-msg")).to_contain_text("Player +", timeout=3_000)
+            page.keyboard.press("Enter")
+            expect(page.locator("#bet-msg")).to_contain_text("Bet accepted: Player", timeout=5_000)
+
+            # the cards and the chips with Confirm on screen together (a phone too)
+            page.locator("#player-cards").scroll_into_view_if_needed()
+            assert _on_screen(page, "#player-cards"), size
+            assert _on_screen(page, "#confirm") and _on_screen(page, "#chips"), size
+
+            # the result is said once, and the teaching stays after it
+            banner = page.locator("#result-banner")
+            expect(banner).to_be_visible(timeout=20_000)
+            said = banner.inner_text()
+            felt = page.locator("#felt").inner_text()
+            assert felt.count(said) == 1, (said, felt)
+            expect(page.locator("#reason")).not_to_be_empty()
+            assert _on_screen(page, "#confirm"), size  # with the result on the felt too
+            page.screenshot(path=str(ARTIFACTS / f"edges-{size}.png"))
+        finally:
+            browser.close()

@@ -25,10 +25,12 @@ __all__ = [
     "BANKER_DRAW_LIMIT",
     "NO_CARD",
     "PLAYER_DRAWS",
+    "VALUE_NAMES",
     "Decision",
     "banker_decision",
     "banker_draw_table",
     "banker_draws",
+    "card_group",
     "is_natural",
     "natural_decision",
     "player_decision",
@@ -52,15 +54,20 @@ BANKER_DRAWS: tuple[tuple[bool, ...], ...] = tuple(
 """``BANKER_DRAWS[banker_total][third]``: whether the Banker draws (third 0-9 or NO_CARD)."""
 
 
-def _card_group(third: int) -> str:
-    """Name the Player third cards that share ``third``'s column, e.g. 'a 4 or 5'."""
+def card_group(third: int) -> str:
+    """Name the Player third cards that share ``third``'s column.
+
+    >>> card_group(4), card_group(0)
+    ('a 4 or a 5', 'a ten or face, an ace or a 9')
+    """
     limit = BANKER_DRAW_LIMIT[third]
     values = [c for c in range(10) if BANKER_DRAW_LIMIT[c] == limit]
-    names = [_VALUE_NAMES[c] for c in values]
+    names = [VALUE_NAMES[c] for c in values]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-_VALUE_NAMES = ("a ten or face", "an ace", "a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9")
+VALUE_NAMES = ("a ten or face", "an ace", "a 2", "a 3", "a 4", "a 5", "a 6", "a 7", "an 8", "a 9")
+"""How the rules name a card of each point value 0-9, with its article."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -166,9 +173,9 @@ def banker_decision(total: int, player_third: int | None) -> Decision:
             draws=draws,
             reason=f"Player stood and Banker has {total}: Banker {verb}, as the Player does.",
         )
-    head = f"Banker has {total} and the Player's third card is {_VALUE_NAMES[player_third]}"
+    head = f"Banker has {total} and the Player's third card is {VALUE_NAMES[player_third]}"
     limit = BANKER_DRAW_LIMIT[player_third]
-    group = _card_group(player_third)
+    group = card_group(player_third)
     if total == 7:
         rule = "Banker always stands on 7"
     elif total <= 2 and draws:

@@ -31,6 +31,7 @@ from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
 from baccara.server.hall import Hall, TableSpec
+from baccara.server.learn import learn_router
 from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, no_fault
@@ -223,6 +224,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     app.add_middleware(BodyLimit)  # inside: its 413 gets the security headers too
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(learn_router(STATIC))
 
     async def current_user(request: Request) -> User | None:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))

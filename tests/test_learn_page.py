@@ -1,0 +1,94 @@
+"""The Learn page in Debian's chromium, at laptop and phone size, with no login: the
+rules and the tableau tried card by card, every game's pay table with its house
+edges, the dictionary (an unknown term answered in words), the FAQs, the history and
+the tips. Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.support.harness import ServerProcess
+from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _need_chromium
+
+from baccara.server.app import ServerConfig
+
+SIZES = {"laptop": (1366, 900), "phone": (390, 844)}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("learn")
+    config = ServerConfig(database_url=f"sqlite:///{folder / 'learn.db'}", tables=("t1=mini",))
+    with ServerProcess(config, log=folder / "server.log") as process:
+        yield process
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_newcomer_learns_the_game(server: ServerProcess, size: str) -> None:
+    _need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = SIZES[size]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")  # the way in, before any login
+            page.click("text=Learn baccarat")
+            expect(page.locator("#rules")).to_be_visible(timeout=20_000)
+            expect(page.locator("#tableau-lines li")).to_have_count(8)
+            # the tableau tried: Player 2+3 draws, its third card a 4, Banker 5+K draws
+            decision = page.locator("#decision")
+            expect(decision).to_contain_text("Player 5, Banker 5.")
+            expect(decision).to_contain_text("Banker draws on 0-5 against a 4 or a 5")
+            page.select_option("#p3", "8s")
+            expect(decision).to_contain_text("Banker stands on 3-7 against an 8")
+            page.select_option("#p1", "9s")  # 9 and 3: the Player has 2 ...
+            page.select_option("#p2", "Kc")  # ... and now a natural 9: no third card
+            expect(decision).to_contain_text("natural 9: no more cards are drawn, so there")
+            page.select_option("#p3", "")
+            expect(decision).to_contain_text("Player has a natural 9")
+            page.screenshot(path=str(ARTIFACTS / f"learn-rules-{size}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+            page.click(".learn-nav >> text=Games")
+            expect(page.locator("#variants")).to_be_visible()
+            expect(page.locator("#rules")).to_be_hidden()
+            banker = page.locator("#variant-punto-banco tr", has_text="Banker").first
+            expect(banker).to_contain_text("1.06%")
+            expect(page.locator("#variant-chemin-de-fer")).to_contain_text("0.8182")
+            page.screenshot(path=str(ARTIFACTS / f"learn-games-{size}.png"))
+
+            page.click(".learn-nav >> text=Dictionary")
+            page.fill("#term-input", "la grande")
+            page.press("#term-input", "Enter")
+            expect(page.locator("#term-answer")).to_contain_text("la grande: A natural 9")
+            page.fill("#term-input", "cagnote")
+            page.press("#term-input", "Enter")
+            expect(page.locator("#term-answer")).to_have_text(
+                "no term 'cagnote' in the dictionary: did you mean cagnotte?"
+            )
+            for part, text in (("FAQ", "Which bet is best?"), ("History", "Charles VIII"),
+                               ("Tips", "1.24% of a Player bet")):  # fmt: skip
+                page.click(f".learn-nav >> text={part}")
+                expect(page.locator("main")).to_contain_text(text)
+            page.screenshot(path=str(ARTIFACTS / f"learn-tips-{size}.png"))
+            # a term linked from outside: /learn?term=banco#dictionary
+            page.goto(server.url + "/learn?term=banco#dictionary")
+            expect(page.locator("#term-answer")).to_contain_text("banco: In Chemin de Fer")
+        finally:
+            browser.close()
+
+
+def test_the_page_and_its_module_are_served(server: ServerProcess) -> None:
+    import httpx
+
+    assert "learn.js" in httpx.get(server.url + "/learn").text
+    script = httpx.get(server.url + "/static/learn.js").text
+    assert "/api/learn" in script
+    assert (
+        Path(__file__).resolve().parents[1].joinpath("src/baccara/server/static/learn.css").exists()
+    )

@@ -131,3 +131,126 @@ def test_the_learn_api_and_its_refusals(tmp_path: Path) -> None:
             assert "Traceback" not in json.dumps(body)
 
     in_process(create_app(config), scenario)
+
+
+# -- drills ---------------------------------------------------------------------------
+
+
+def test_a_missed_cell_comes_back_more_often_until_it_is_learned() -> None:
+    import random
+
+    from baccara.learn.drills import TABLEAU_CELLS, pick_cell
+
+    rng = random.Random(3)
+    fresh = [pick_cell(TABLEAU_CELLS, {}, rng) for _ in range(9_600)]
+    missed = {"B:3:8": (4, 4)}  # asked 4 times, missed 4
+    weighted = [pick_cell(TABLEAU_CELLS, missed, rng) for _ in range(9_600)]
+    assert fresh.count("B:3:8") < 200 < 1_000 < weighted.count("B:3:8")
+    learned = {"B:3:8": (17, 4)}  # then answered right 13 times
+    assert [pick_cell(TABLEAU_CELLS, learned, rng) for _ in range(9_600)].count("B:3:8") < 200
+
+
+def test_every_tableau_question_is_dealt_as_its_cell_says() -> None:
+    from baccara.cards import hand_total, parse_cards
+    from baccara.learn.drills import TABLEAU_CELLS, grade_tableau, tableau_question
+
+    for n, cell in enumerate(TABLEAU_CELLS):
+        q = tableau_question(cell, n)
+        p, b = (
+            hand_total(parse_cards(" ".join(q.player))),
+            hand_total(parse_cards(" ".join(q.banker))),
+        )
+        found = decide(" ".join(q.player), " ".join(q.banker), q.third)
+        side = found.player if q.side == "player" else found.banker
+        assert side is not None and p < 8 and b < 8, cell
+        right = "draw" if side.draws else "stand"
+        assert grade_tableau(cell, right) == (True, side.reason)
+        assert grade_tableau(cell, {"draw": "stand", "stand": "draw"}[right])[0] is False
+
+
+def test_the_payout_trainer_grades_by_the_pay_table() -> None:
+    from baccara.bets import BetKind, settle
+    from baccara.coup import Coup
+    from baccara.learn.drills import PAYOUT_CELLS, grade_payout, payout_question
+    from baccara.variants import find_variant
+
+    assert "super6:banker" in PAYOUT_CELLS and "ez:dragon_7" in PAYOUT_CELLS
+    wins = 0
+    for n, cell in enumerate(PAYOUT_CELLS * 2):
+        q = payout_question(cell, n)
+        back = settle(BetKind(q.kind), q.stake, Coup.parse(q.coup), find_variant(q.variant))
+        assert grade_payout(cell, n, back.returned)[:2] == (True, back.returned)
+        assert grade_payout(cell, n, back.returned + 1)[0] is False
+        wins += back.net > 0
+    assert wins > len(PAYOUT_CELLS) / 2  # the wins come up: the question is how much
+    # Super 6: a Banker win with 6 pays half (numbers.md, the no-commission rule)
+    six = Coup.parse("P:4h,Kd,Ac B:6s,Kc")
+    assert settle(BetKind.BANKER, 1_000, six, find_variant("super6")).returned == 1_500
+
+
+def test_the_shoe_trainer_shows_the_exact_edges_of_the_cards_left() -> None:
+    from baccara.exact.odds import full_shoe, odds
+    from baccara.learn.drills import DrillError, shoe_steps
+
+    found = shoe_steps(seed=5, upto=3)
+    assert found["start"]["banker"] == pytest.approx(0.010579, abs=1e-6)  # numbers.md 8 decks
+    left = list(full_shoe(8))
+    for step in found["steps"]:
+        for card in step["coup"].replace("P:", "").replace("B:", "").replace(" ", ",").split(","):
+            left["TA23456789".index(card[0]) if card[0] in "TA23456789" else 0] -= 1
+        banker = float(odds(tuple(left)).edges["banker"])
+        assert step["edges"]["banker"] == pytest.approx(banker, abs=1e-6)
+        assert step["left"] == sum(left)
+    for seed, upto, message in ((-1, 0, "bad seed"), (5, 999, "this shoe deals 0 to")):
+        with pytest.raises(DrillError, match=message):
+            shoe_steps(seed, upto)
+
+
+def test_drills_over_http_keep_a_record_and_refuse_answers_out_of_turn(tmp_path: Path) -> None:
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'd.db'}", tables=())
+
+    async def post(client: httpx.AsyncClient, path: str, body: object) -> httpx.Response:
+        return await client.post(
+            path, content=json.dumps(body), headers={"Content-Type": "application/json"}
+        )
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        assert (await client.get("/api/learn/drills/tableau")).status_code == 401
+        assert (
+            await post(client, "/api/learn/drills/tableau", {"answer": "draw"})
+        ).status_code == 401
+        await post(client, "/api/register", {"name": "learner", "password": "learner pw"})
+        early = await post(client, "/api/learn/drills/tableau", {"answer": "draw"})
+        assert early.status_code == 409 and early.json()["error"] == "out_of_turn"
+        q = (await client.get("/api/learn/drills/tableau")).json()
+        bad = await post(client, "/api/learn/drills/tableau", {"answer": "maybe"})
+        assert bad.status_code == 400 and "draw or stand" in bad.json()["message"]
+        found = decide(" ".join(q["player"]), " ".join(q["banker"]), q["third"])
+        side = found.player if q["side"] == "player" else found.banker
+        assert side is not None
+        right = "draw" if side.draws else "stand"
+        graded = (await post(client, "/api/learn/drills/tableau", {"answer": right})).json()
+        assert graded["correct"] and graded["why"] == side.reason
+        assert graded["record"]["asked"] == 1 and graded["record"]["missed"] == 0
+        again = await post(client, "/api/learn/drills/tableau", {"answer": right})
+        assert again.status_code == 409  # answered once
+        p = (await client.get("/api/learn/drills/payout")).json()
+        typed = await post(client, "/api/learn/drills/payout", {"answer": "ten"})
+        assert typed.status_code == 400 and typed.json()["error"] == "bad_answer"
+        wrong = (await post(client, "/api/learn/drills/payout", {"answer": "-1"})).json()
+        assert wrong["correct"] is False and wrong["expected"] in wrong["why"], p
+        mine = (await client.get("/api/learn/progress")).json()
+        assert mine["tableau"]["asked"] == 1 and mine["payout"]["missed"] == 1
+        assert mine["payout"]["most_missed"] == [p["cell"]]
+        shoe = await client.get("/api/learn/drills/shoe", params={"seed": "5", "upto": "2"})
+        assert len(shoe.json()["steps"]) == 2
+        for params in ({"seed": "x"}, {"seed": "5", "upto": "999"}, {"seed": "-3"}):
+            refused = await client.get("/api/learn/drills/shoe", params=params)
+            assert refused.status_code == 400 and refused.json()["message"], params
+        other_site = await client.post(
+            "/api/learn/drills/tableau", content="answer=draw",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )  # fmt: skip
+        assert other_site.status_code == 415
+
+    in_process(create_app(config), scenario)

@@ -5,13 +5,16 @@ the tips. Screenshots go to artifacts/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.support.harness import ServerProcess
 from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _need_chromium
 
+from baccara.learn.lessons import decide
 from baccara.server.app import ServerConfig
 
 SIZES = {"laptop": (1366, 900), "phone": (390, 844)}
@@ -23,6 +26,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     config = ServerConfig(database_url=f"sqlite:///{folder / 'learn.db'}", tables=("t1=mini",))
     with ServerProcess(config, log=folder / "server.log") as process:
         yield process
+
+
+def _log_in(page: Any, server: ServerProcess, name: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.fill("#password", f"{name} password")
+    page.click("#do-register")
+    expect(page.locator("#lobby")).to_be_visible(timeout=20_000)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -79,6 +92,45 @@ def test_a_newcomer_learns_the_game(server: ServerProcess, size: str) -> None:
             # a term linked from outside: /learn?term=banco#dictionary
             page.goto(server.url + "/learn?term=banco#dictionary")
             expect(page.locator("#term-answer")).to_contain_text("banco: In Chemin de Fer")
+
+            # the drills: logged out, the shoe works and the others ask for a login
+            page.goto(server.url + "/learn#drills")
+            expect(page.locator("#drill-login")).to_be_visible()
+            page.fill("#s-seed", "oops")
+            page.click("#s-form button[type=submit]")
+            expect(page.locator("#s-out")).to_contain_text("whole numbers")
+            page.fill("#s-seed", "5")
+            page.click("#s-form button[type=submit]")
+            for _ in range(3):
+                page.click("#s-next")
+            expect(page.locator("#s-out")).to_have_text(re.compile(r"Shoe 5: coup 3 of \d+\."))
+            expect(page.locator("#s-rows tr")).to_have_count(4)
+            expect(page.locator("#s-rows tr").last).to_contain_text("1.058%")  # the full shoe
+            _log_in(page, server, f"drill_{size}")
+            page.goto(server.url + "/learn#drills")
+            question = page.locator("#t-question .hands")
+            expect(question).to_contain_text("Player")
+            side = (
+                "banker"
+                if "Banker:" in page.locator("#t-question .prompt").inner_text()
+                else "player"
+            )
+            text = question.inner_text().replace("Player's third card", "third")
+            player, rest = text.removeprefix("Player ").split(" · Banker ")
+            banker, _, third = rest.partition(" · third ")
+            found = decide(player, banker, third.strip() or None)
+            rule = found.player if side == "player" else found.banker
+            assert rule is not None
+            page.click("#t-draw" if rule.draws else "#t-stand")
+            expect(page.locator("#t-out")).to_contain_text(
+                f"Right: {'draw' if rule.draws else 'stand'}."
+            )
+            expect(page.locator("#t-record")).to_contain_text("1 right of 1")
+            expect(page.locator("#p-question .prompt")).to_contain_text("What goes back")
+            page.fill("#p-answer", "0.01")
+            page.click("#p-form button[type=submit]")
+            expect(page.locator("#p-out")).to_contain_text("Not quite")
+            page.screenshot(path=str(ARTIFACTS / f"learn-drills-{size}.png"), full_page=True)
         finally:
             browser.close()
 

@@ -32,6 +32,7 @@ __all__ = [
     "RoundPhase",
     "accounts",
     "bets",
+    "drill_records",
     "entries",
     "events",
     "hands",
@@ -222,6 +223,15 @@ users = sa.Table(
     # the name in lower case: one account whatever the case (null: an older case twin)
     sa.Column("name_key", sa.String(24), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
+)
+drill_records = sa.Table(  # the Learn section's drills: each player's record
+    "drill_records",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), primary_key=True),
+    sa.Column("drill", sa.String(16), primary_key=True),  # tableau, payout
+    sa.Column("cell", sa.String(40), primary_key=True),  # what the question asks
+    sa.Column("seen", sa.Integer, nullable=False),
+    sa.Column("missed", sa.Integer, nullable=False),
 )
 web_sessions = sa.Table(
     "web_sessions",

@@ -24,6 +24,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from baccara.db.drills import DrillRecords
 from baccara.db.ledger import Ledger
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
@@ -224,7 +225,6 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     app.add_middleware(BodyLimit)  # inside: its 413 gets the security headers too
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(learn_router(STATIC))
 
     async def current_user(request: Request) -> User | None:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
@@ -256,6 +256,16 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         if why is not None:  # nor JSON from a page of another site (login CSRF)
             return problem(403, "bad_origin", f"refused: {why}")
         return None
+
+    app.include_router(
+        learn_router(
+            STATIC,
+            records=DrillRecords(ledger.engine),
+            user=current_user,
+            guard=same_site_json,
+            run=state.run,
+        )
+    )
 
     async def credentials(request: Request) -> Credentials | JSONResponse:
         if not state.login_limiter.allow(client_address(request)):

@@ -1,8 +1,11 @@
 """The Learn section's HTTP side: its page, the book (`baccara.learn.book`), a term of
-the dictionary and the interactive tableau. No login: teaching is for everybody.
+the dictionary, the interactive tableau and the drills. Teaching needs no login; the
+tableau and payout drills keep a record per account, so they need one.
 
 The book is computed once, on a worker thread (the engines' first load takes a second
-or two), and then sent from memory, gzipped.
+or two), and then sent from memory, gzipped. A drill's question waits for its answer
+in this process (`Drills.waiting`): an answer with no question waiting is refused, and
+a question is answered once.
 """
 
 from __future__ import annotations
@@ -10,15 +13,25 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from baccara.learn import glossary
+from baccara.db.drills import DrillRecords
+from baccara.learn import drills, glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
+from baccara.money import MoneyError, format_money, parse_money
+from baccara.server.auth import User
 from baccara.server.protocol import Problem
 
 __all__ = ["learn_router"]
@@ -47,11 +60,68 @@ class _Book:
         return self.plain, self.packed
 
 
-def learn_router(static: Path) -> APIRouter:
+Drill = Literal["tableau", "payout"]
+CELLS: dict[str, tuple[str, ...]] = {
+    "tableau": drills.TABLEAU_CELLS,
+    "payout": drills.PAYOUT_CELLS,
+}
+
+
+class DrillAnswer(BaseModel):
+    """An answer: ``draw`` or ``stand`` (tableau), an amount such as ``19.50`` (payout)."""
+
+    model_config = ConfigDict(extra="forbid")
+    answer: str = Field(max_length=24)
+
+
+class Drills:
+    """The questions waiting for their answers, one a player and drill (the newest
+    ``limit`` players kept), and the records in the database."""
+
+    def __init__(self, records: DrillRecords, limit: int = 100_000) -> None:
+        self.records = records
+        self.limit = limit
+        self.waiting: OrderedDict[tuple[int, str], tuple[str, int]] = OrderedDict()
+
+    def ask(self, user: User, drill: str, record: dict[str, tuple[int, int]]) -> dict[str, Any]:
+        cell = drills.pick_cell(CELLS[drill], record, random.Random(secrets.randbits(64)))
+        seed = secrets.randbelow(2**31)
+        self.waiting[user.id, drill] = (cell, seed)
+        self.waiting.move_to_end((user.id, drill))
+        while len(self.waiting) > self.limit:
+            self.waiting.popitem(last=False)
+        if drill == "tableau":
+            question = drills.tableau_question(cell, seed)
+            return {**asdict(question), "prompt": question.prompt}
+        asked = drills.payout_question(cell, seed)
+        return {**asdict(asked), "prompt": asked.prompt}
+
+
+def _summary(record: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """A drill's record as the page shows it: asked, missed, the most missed cells."""
+    worst = sorted(record, key=lambda cell: (-record[cell][1], cell))
+    return {
+        "asked": sum(seen for seen, _ in record.values()),
+        "missed": sum(missed for _, missed in record.values()),
+        "most_missed": [cell for cell in worst if record[cell][1]][:5],
+    }
+
+
+def learn_router(
+    static: Path,
+    *,
+    records: DrillRecords,
+    user: Callable[[Request], Awaitable[User | None]],
+    guard: Callable[[Request], JSONResponse | None],
+    run: Callable[..., Awaitable[Any]],
+) -> APIRouter:
     """The routes: ``/learn``, ``/api/learn``, ``/api/learn/terms/{name}``,
-    ``/api/learn/tableau``."""
+    ``/api/learn/tableau``, ``/api/learn/drills/...`` and ``/api/learn/progress``.
+    ``user`` finds the logged-in player, ``guard`` refuses a post from another site or
+    not in JSON, ``run`` runs a database call on the worker threads."""
     router = APIRouter()
     book = _Book()
+    state = Drills(records)
 
     @router.get("/learn", include_in_schema=False)
     async def page() -> FileResponse:
@@ -104,5 +174,82 @@ def learn_router(static: Path) -> APIRouter:
                 "banker": side,
             }
         )
+
+    async def learner(request: Request) -> User | JSONResponse:
+        found = await user(request)
+        if found is None:
+            return _problem(
+                401, "login_required", "log in to drill: your record is kept per account"
+            )
+        return found
+
+    @router.get("/api/learn/drills/shoe")
+    async def shoe(seed: str = "", upto: str = "0") -> Response:
+        """Shoe ``seed`` (8 decks) dealt up to coup ``upto``, with the exact edges of the
+        cards not yet seen after each coup: the counting practice. No login."""
+        try:
+            found = await asyncio.to_thread(drills.shoe_steps, int(seed), int(upto))
+        except ValueError as error:  # DrillError too; int("x") says what it got
+            text = (
+                str(error)
+                if isinstance(error, drills.DrillError)
+                else "seed and upto are whole numbers"
+            )
+            return _problem(400, "bad_request", text)
+        return JSONResponse(found)
+
+    @router.get("/api/learn/drills/{drill}")
+    async def ask(drill: Drill, request: Request) -> Response:
+        """The next question of ``drill`` (what this player misses comes back more)."""
+        found = await learner(request)
+        if isinstance(found, JSONResponse):
+            return found
+        record = await run(records.record, found.id, drill)
+        return JSONResponse(state.ask(found, drill, record))
+
+    @router.post("/api/learn/drills/{drill}")
+    async def answer(drill: Drill, request: Request) -> Response:
+        """Grade the answer to the question waiting, count it, and say why."""
+        refused = guard(request)
+        if refused is not None:
+            return refused
+        found = await learner(request)
+        if isinstance(found, JSONResponse):
+            return found
+        try:
+            given = DrillAnswer.model_validate_json(await request.body()).answer
+        except ValidationError:
+            return _problem(400, "bad_request", 'expected a JSON body {"answer": "..."}')
+        question = state.waiting.get((found.id, drill))
+        if question is None:
+            return _problem(
+                409, "out_of_turn", f"no {drill} question is waiting for you: ask for one"
+            )
+        cell, seed = question
+        try:
+            if drill == "tableau":
+                said = given.strip().lower()
+                right, why = drills.grade_tableau(cell, said)
+                expected = said if right else {"draw": "stand", "stand": "draw"}[said]
+            else:
+                amount = parse_money(given)
+                right, back, why = drills.grade_payout(cell, seed, amount)
+                expected = format_money(back)
+        except (drills.DrillError, MoneyError, ValueError) as error:
+            return _problem(400, "bad_answer", str(error))  # the question still waits
+        del state.waiting[found.id, drill]
+        await run(partial(records.answered, found.id, drill, cell, correct=right))
+        record = await run(records.record, found.id, drill)
+        return JSONResponse(
+            {"correct": right, "expected": expected, "why": why, "record": _summary(record)}
+        )
+
+    @router.get("/api/learn/progress")
+    async def progress(request: Request) -> Response:
+        """This player's record at each drill."""
+        found = await learner(request)
+        if isinstance(found, JSONResponse):
+            return found
+        return JSONResponse({d: _summary(await run(records.record, found.id, d)) for d in CELLS})
 
     return router

@@ -6,7 +6,7 @@
 import { api } from "./protocol.js";
 
 const $ = (id) => document.getElementById(id);
-const PARTS = ["rules", "variants", "dictionary", "faq", "history", "tips"];
+const PARTS = ["rules", "variants", "dictionary", "faq", "history", "tips", "drills"];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_OF = { p1: "s", p2: "c", b1: "h", b2: "d", p3: "s" };  // suits do not count
 
@@ -112,11 +112,98 @@ async function lookUp(name) {
   history.replaceState(null, "", `?term=${encodeURIComponent(name.trim())}#dictionary`);
 }
 
+let drillsStarted = false;
+function startDrills() {
+  if (drillsStarted) return;
+  drillsStarted = true;
+  askTableau();
+  askPayout();
+}
+
+// -- drills ---------------------------------------------------------------------------------------
+const pct = (x) => `${(100 * x).toFixed(3)}%`;
+
+function recordText(r) {
+  const right = r.asked - r.missed;
+  return `Your record: ${right} right of ${r.asked}` + (r.most_missed.length ? ` · most missed: ${r.most_missed.join(", ")}` : "");
+}
+
+async function askTableau() {
+  $("t-out").textContent = "";
+  try {
+    const q = await api("/api/learn/drills/tableau");
+    const third = q.third ? ` · Player's third card ${q.third}` : "";
+    $("t-question").replaceChildren(el("p", "hands", `Player ${q.player.join(" ")} · Banker ${q.banker.join(" ")}${third}`),
+      el("p", "prompt", q.prompt));
+    $("drill-login").hidden = true;
+  } catch (error) { drillError("t", error); }
+}
+
+async function answerTableau(answer) {
+  try {
+    const r = await api("/api/learn/drills/tableau", { answer });
+    $("t-out").className = "verdict " + (r.correct ? "right" : "wrong");
+    $("t-out").textContent = `${r.correct ? "Right" : "Not quite"}: ${r.expected}. ${r.why}`;
+    $("t-record").textContent = recordText(r.record);
+  } catch (error) { $("t-out").className = "verdict wrong"; $("t-out").textContent = error.message; }
+}
+
+async function askPayout() {
+  $("p-out").textContent = ""; $("p-answer").value = "";
+  try {
+    const q = await api("/api/learn/drills/payout");
+    $("p-question").replaceChildren(el("p", "hands", q.coup), el("p", "prompt", q.prompt));
+  } catch (error) { drillError("p", error); }
+}
+
+async function answerPayout() {
+  try {
+    const r = await api("/api/learn/drills/payout", { answer: $("p-answer").value });
+    $("p-out").className = "verdict " + (r.correct ? "right" : "wrong");
+    $("p-out").textContent = `${r.correct ? "Right" : "Not quite"}: ${r.expected}. ${r.why}`;
+    $("p-record").textContent = recordText(r.record);
+  } catch (error) { $("p-out").className = "verdict wrong"; $("p-out").textContent = error.message; }
+}
+
+function drillError(prefix, error) {
+  if (/log in/.test(error.message)) $("drill-login").hidden = false;
+  $(`${prefix}-question`).replaceChildren(el("p", "hint", error.message));
+}
+
+let shoeSeed = null, shoeUpto = 0;
+async function dealShoe(upto) {
+  try {
+    const s = await api(`/api/learn/drills/shoe?seed=${encodeURIComponent(shoeSeed)}&upto=${upto}`);
+    shoeUpto = upto;
+    const rows = [el("tr")];
+    rows[0].append(el("td", "", "0"), el("td", "", "full shoe"), el("td", "num", String(52 * s.decks)),
+      el("td", "num", pct(s.start.banker)), el("td", "num", pct(s.start.player)), el("td", "num", pct(s.start.tie)));
+    s.steps.forEach((step, i) => {
+      const row = el("tr", "w-" + step.winner);
+      row.append(el("td", "", String(i + 1)), el("td", "", step.coup), el("td", "num", String(step.left)),
+        el("td", "num", pct(step.edges.banker)), el("td", "num", pct(step.edges.player)), el("td", "num", pct(step.edges.tie)));
+      rows.push(row);
+    });
+    $("s-rows").replaceChildren(...rows.reverse());  // the newest coup first
+    $("s-out").textContent = `Shoe ${s.seed}: coup ${upto} of ${s.coups}.`;
+    $("s-next").disabled = upto >= s.coups;
+  } catch (error) { $("s-out").textContent = error.message; }
+}
+
 async function start() {
   fillSelects();
   window.addEventListener("hashchange", route);
   $("try").addEventListener("change", tryTableau);
   $("term-form").addEventListener("submit", (e) => { e.preventDefault(); lookUp($("term-input").value); });
+  $("t-draw").addEventListener("click", () => answerTableau("draw"));
+  $("t-stand").addEventListener("click", () => answerTableau("stand"));
+  $("t-next").addEventListener("click", askTableau);
+  $("p-form").addEventListener("submit", (e) => { e.preventDefault(); answerPayout(); });
+  $("p-next").addEventListener("click", askPayout);
+  $("s-form").addEventListener("submit", (e) => { e.preventDefault(); shoeSeed = $("s-seed").value.trim(); dealShoe(0); });
+  $("s-next").addEventListener("click", () => { if (shoeSeed === null) { shoeSeed = $("s-seed").value.trim(); } dealShoe(shoeUpto + 1); });
+  $("s-seed").value = String(Math.floor(Math.random() * 1e6));
+  window.addEventListener("hashchange", () => { if (location.hash === "#drills") startDrills(); });
   route();
   try {
     renderBook(await api("/api/learn"));
@@ -126,6 +213,7 @@ async function start() {
     return;
   }
   tryTableau();
+  if (location.hash === "#drills") startDrills();
   const wanted = new URLSearchParams(location.search).get("term");
   if (wanted) { $("term-input").value = wanted; lookUp(wanted); }
 }

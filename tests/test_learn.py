@@ -254,3 +254,35 @@ def test_drills_over_http_keep_a_record_and_refuse_answers_out_of_turn(tmp_path:
         assert other_site.status_code == 415
 
     in_process(create_app(config), scenario)
+
+
+def test_a_table_says_the_exact_edges_of_its_cards_left(tmp_path: Path) -> None:
+    import asyncio
+
+    from baccara.exact.odds import full_shoe, odds
+
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'e.db'}",
+        tables=("t1=punto-banco",),
+        bet_seconds=0.3,
+        card_seconds=0.01,
+        result_seconds=0.05,
+    )
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        assert (await client.get("/api/tables/nope/edges")).status_code == 404
+        first = (await client.get("/api/tables/t1/edges")).json()
+        while (found := (await client.get("/api/tables/t1/edges")).json())["coups"] < 2:
+            await asyncio.sleep(0.05)
+        assert first["coups"] == 0 and first["left"] == 416  # the burn is unseen
+        assert first["edges"]["banker"] == pytest.approx(0.0105791, abs=1e-7)
+        coups = (await client.get("/api/tables/t1")).json()["history"]
+        left = list(full_shoe(8))
+        for coup in coups[::-1][: found["coups"]]:
+            for hand in coup["coup"].split():
+                for card in hand[2:].split(","):
+                    left["TA23456789".index(card[0]) if card[0] in "TA23456789" else 0] -= 1
+        assert found["left"] == sum(left)
+        assert found["edges"]["tie"] == pytest.approx(float(odds(tuple(left)).edges["tie"]))
+
+    in_process(create_app(config), scenario)

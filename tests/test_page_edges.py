@@ -91,6 +91,11 @@ def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
             expect(page.locator("#squeeze-tag")).to_be_hidden()  # not a squeeze table
             expect(page.locator("#limits")).to_contain_text("Banker")  # limits on the table
             expect(page.locator("#limits")).to_contain_text("–")
+            # the exact edges of the cards left, beside the layout, remembered
+            page.check("#show-edges")
+            expect(page.locator(".spot.banker .edge")).to_have_text(re.compile(r"edge 1\.\d\d%"))
+            expect(page.locator("#edges-note")).to_contain_text("cards not yet seen")
+            assert page.evaluate("localStorage.getItem('baccara.edges')") == "on"
 
             # Enter after clicking a spot confirms the bet (it added a chip)
             _betting(page)
@@ -127,5 +132,19 @@ def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
             expect(page.locator("#reason")).not_to_be_empty()
             assert _on_screen(page, "#confirm"), size  # with the result on the felt too
             page.screenshot(path=str(ARTIFACTS / f"edges-{size}.png"))
+
+            # my own records: the round just played step by step, my wallet's movements
+            expect(page.locator("#bet-msg")).to_have_text(re.compile(r"^You |^Your bets push"))
+            page.click("#to-records")
+            expect(page.locator("#mine")).to_be_visible()
+            mine = page.locator("#my-rounds details").first
+            expect(mine).to_contain_text("staked 200.00")
+            mine.locator("summary").click()
+            expect(mine.locator(".my-steps li").first).to_contain_text("Card for the Player")
+            expect(page.locator("#my-moves tr")).to_have_count(4)  # welcome, two bets, payout
+            expect(page.locator("#my-session")).to_contain_text("2 bets")
+            expect(page.locator("#my-shoes a")).to_have_attribute("href", "/api/tables/t1/shoes")
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            page.screenshot(path=str(ARTIFACTS / f"records-{size}.png"), full_page=True)
         finally:
             browser.close()

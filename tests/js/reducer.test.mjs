@@ -372,3 +372,19 @@ test("chipStack breaks a stake into the table's chips, biggest first", () => {
   assert.deepEqual(chipStack(0, msg.CHIPS), []);
   assert.equal(chipStack(10_000_000, msg.CHIPS).length, 7);
 });
+
+describe("the edges of the cards left", () => {
+  test("kept for this table only, shown when asked, kept across tables as a choice", () => {
+    let s = joined({ phase: "betting" });
+    s = run(s, { type: "show_edges", on: true });
+    const edges = { coups: 3, left: 405, edges: { banker: 0.0101, player: 0.0129 } };
+    s = run(s, { type: "edges", table: "elsewhere", edges });
+    assert.equal(s.edges, null);
+    s = run(s, { type: "edges", table: "t1", edges });
+    assert.equal(s.edges.left, 405);
+    s = run(s, { type: "leave_table" });
+    assert.equal(s.showEdges, true);
+    assert.equal(s.edges, null);
+  });
+});
+

@@ -17,10 +17,11 @@ The terminal store: ``table_sessions``, ``table_shoes``, ``table_events``,
 ``table_seats``, ``table_hands``. The online table: ``rounds``, ``bets``,
 ``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``; the players'
 games online add ``skill_actions`` (every decision of a shoe, in order, with a Banque
-stake's tableau).
+stake's tableau); the Learn section's drills keep each player's record in
+``drill_records``.
 
 >>> sorted(metadata.tables)[:3]
-['bets', 'online_shoes', 'round_settlements']
+['bets', 'drill_records', 'online_shoes']
 """
 
 from __future__ import annotations

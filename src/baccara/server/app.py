@@ -26,6 +26,7 @@ from pydantic import ValidationError
 
 from baccara.db.drills import DrillRecords
 from baccara.db.ledger import Ledger
+from baccara.db.records import PlayerRecords
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, RateLimiter, User
 from baccara.server.cluster import Moving
@@ -33,6 +34,7 @@ from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
 from baccara.server.hall import Hall, TableSpec
 from baccara.server.learn import learn_router
+from baccara.server.me import me_router
 from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, no_fault
@@ -267,6 +269,15 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         )
     )
 
+    async def session_started(request: Request) -> float | None:
+        return await state.run(state.auth.session_started, request.cookies.get(state.cookie_name))
+
+    app.include_router(
+        me_router(
+            PlayerRecords(ledger.engine), user=current_user, started=session_started, run=state.run
+        )
+    )
+
     async def credentials(request: Request) -> Credentials | JSONResponse:
         if not state.login_limiter.allow(client_address(request)):
             return problem(429, "rate_limited", "too many attempts: wait a minute")
@@ -424,6 +435,16 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return unknown(table_id)
         try:
             return JSONResponse(await hall.shoe_records(table_id))
+        except Moving:
+            return table_moving(table_id)
+
+    @app.get("/api/tables/{table_id}/edges")
+    async def edges(table_id: str) -> JSONResponse:
+        """Each bet's exact house edge for the cards this shoe has not yet shown."""
+        if hall.runner(table_id) is None and not hall.remote(table_id):
+            return unknown(table_id)
+        try:
+            return JSONResponse(await hall.edges(table_id))
         except Moving:
             return table_moving(table_id)
 

@@ -175,6 +175,18 @@ class Auth:
                 web_sessions.delete().where(web_sessions.c.token_hash == token_digest(token))
             )
 
+    def session_started(self, token: str | None) -> float | None:
+        """When the live session of ``token`` began (epoch seconds), or None."""
+        if not token:
+            return None
+        query = sa.select(web_sessions.c.expires).where(
+            web_sessions.c.token_hash == token_digest(token),
+            web_sessions.c.expires > time.time(),
+        )
+        with self.ledger.engine.connect() as conn:
+            expires = conn.execute(query).scalar()
+        return None if expires is None else float(expires) - SESSION_SECONDS
+
     def user_for_token(self, token: str | None) -> User | None:
         """The player of a live session, or None."""
         if not token:

@@ -338,6 +338,27 @@ class Hall:
             raise Moving(table)
         return await self._db(ShoeBook(self.ledger, table).records)
 
+    async def edges(self, table: str) -> dict[str, Any]:
+        """Each bet's exact edge for the cards a house table's shoe has not yet shown
+        (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
+        runner = self.runners.get(table)
+        if runner is None and self.remote(table):
+            texts = await self.ask(table, "edges")
+            found = json.loads(texts[0]) if texts else None
+            if not isinstance(found, dict) or "edges" not in found:
+                raise Moving(table)
+            return found
+        if not isinstance(runner, TableRunner):
+            raise Moving(table)
+        key = (runner.table.shoe_number, len(runner.table.coups))
+        if runner.edges_key != key:
+            coups = list(runner.table.coups)
+            computed = await asyncio.to_thread(
+                views.cards_left_edges, runner.variant, runner.shoe_settings.decks, coups
+            )
+            runner.edges_key, runner.edges_found = key, computed
+        return runner.edges_found
+
     # -- players elsewhere, tables elsewhere -----------------------------------------------------
 
     async def forward(self, table: str, user: User | None, text: str) -> list[str]:
@@ -389,6 +410,8 @@ class Hall:
             return [(await views.snapshot(runner, None)).model_dump_json()]
         if what == "shoes":
             return [json.dumps(await self.shoe_records(table))]
+        if what == "edges":
+            return [json.dumps(await self.edges(table))]
         assert user is not None and self.state is not None
         try:
             message = read_client(text)

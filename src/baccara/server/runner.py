@@ -102,6 +102,8 @@ class TableRunner:
         self.squeeze = squeeze
         self.squeezing: dict[str, Any] | None = None  # the squeeze under way, if any
         self.variant = variant
+        self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
+        self.edges_found: dict[str, Any] = {}
         self.ledger = ledger
         self.executor = executor
         self.batcher = batcher

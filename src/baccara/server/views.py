@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from baccara.bets import bets_for, describe_pays, short_pays
+from baccara.coup import Coup
 from baccara.db.ledger import BetReceipt
 from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
@@ -232,3 +233,27 @@ class Lobby:
             self._built = now
             self.builds += 1
         return self._gzipped if gzipped else self._plain
+
+
+def cards_left_edges(variant: Variant, decks: int, coups: list[Coup]) -> dict[str, Any]:
+    """Each bet's exact house edge for the cards not yet seen in this shoe: the full
+    shoe less the cards of ``coups`` (the burned cards are unseen, so they count as
+    left), by the exact engine; what a counter at the table would know.
+
+    >>> from baccara.variants import find_variant
+    >>> found = cards_left_edges(find_variant("punto-banco"), 8, [])
+    >>> found["left"], round(found["edges"]["banker"], 6)
+    (416, 0.010579)
+    """
+    from baccara.exact.odds import full_shoe, odds  # the engine loads on first use
+
+    left = list(full_shoe(decks))
+    for coup in coups:
+        for card in (*coup.player, *coup.banker):
+            left[card.points] -= 1
+    found = odds(tuple(left), variant).edges
+    return {
+        "coups": len(coups),
+        "left": sum(left),
+        "edges": {k: float(v) for k, v in found.items()},
+    }

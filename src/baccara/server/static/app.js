@@ -8,6 +8,7 @@ import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from ".
 import { createBanqueRenderer } from "./render-banque.js";
 import { createCheminRenderer } from "./render-chemin.js";
 import { createRenderer } from "./render.js";
+import { showRecords } from "./records.js";
 import { createSqueeze } from "./squeeze.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,6 +26,8 @@ function dispatch(action) {
   state = reduce(state, action);
   for (const message of state.outbox) connection?.send(message);
   if (state === prev) return;
+  if (state.showEdges && state.table && state.game !== CHEMIN && state.game !== BANQUE
+      && (state.result !== prev.result || state.table !== prev.table || !prev.showEdges || state.roads !== prev.roads)) fetchEdges(state.table);
   if (state.table && state.game !== prev.game) view.show(viewOf(state.game));
   view.render(prev, state);
   // sitting down and leaving move chips between the wallet and the table
@@ -36,6 +39,12 @@ function dispatch(action) {
     banqueView.render(prev.game === BANQUE ? prev : null, state);
     if (prev.banque && isSeatedBanque(prev) !== isSeatedBanque(state)) refreshBalance();
   }
+}
+
+/** The exact edges of the cards the table's shoe has not shown, after each coup. */
+async function fetchEdges(table) {
+  try { dispatch({ type: "edges", table, edges: await api(`/api/tables/${encodeURIComponent(table)}/edges`) }); }
+  catch { /* the next coup asks again */ }
 }
 
 async function refreshBalance() {
@@ -77,8 +86,10 @@ async function start() {
 
 function loggedIn(me) {
   dispatch({ type: "login", name: me.name, balance: me.balance });
-  const wanted = new URLSearchParams(location.search).get("table");
-  if (wanted) openTable(wanted); else lobby();
+  const asked = new URLSearchParams(location.search);
+  if (asked.has("records")) $("to-records").click();
+  else if (asked.get("table")) openTable(asked.get("table"));
+  else lobby();
 }
 
 async function auth(register) {
@@ -152,6 +163,13 @@ $("login-form").addEventListener("submit", (e) => { e.preventDefault(); auth(fal
 $("do-register").addEventListener("click", () => auth(true));
 $("logout").addEventListener("click", async () => { leaveTable(); await api("/api/logout", {}); view.show("login"); });
 $("to-lobby").addEventListener("click", lobby);
+$("to-records").addEventListener("click", async () => {
+  leaveTable();
+  history.replaceState(null, "", "/?records");
+  view.show("mine");
+  try { await showRecords(); } catch (error) { $("my-session").textContent = error.message; }
+});
+$("my-older").addEventListener("click", () => showRecords($("my-older").dataset.before));
 $("undo").addEventListener("click", KEYS.u);
 $("clear").addEventListener("click", KEYS.c);
 $("rebet").addEventListener("click", KEYS.r);
@@ -168,6 +186,15 @@ $("teaching").addEventListener("change", (e) => {
   localStorage.setItem(TEACHING_KEY, e.target.checked ? "on" : "off");
   dispatch({ type: "teaching", on: e.target.checked });
 });
+const EDGES_KEY = "baccara.edges";
+$("show-edges").addEventListener("change", (e) => {
+  localStorage.setItem(EDGES_KEY, e.target.checked ? "on" : "off");
+  dispatch({ type: "show_edges", on: e.target.checked });
+});
+if (localStorage.getItem(EDGES_KEY) === "on") {
+  $("show-edges").checked = true;
+  dispatch({ type: "show_edges", on: true });
+}
 if (localStorage.getItem(TEACHING_KEY) === "on") {
   $("teaching").checked = true;
   dispatch({ type: "teaching", on: true });

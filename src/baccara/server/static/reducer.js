@@ -30,7 +30,7 @@ export function initialState() {
     hands: emptyHands(), croupier: "", reason: "", reasons: [], result: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
-    teaching: false, message: "", outbox: [], chemin: null, banque: null,
+    teaching: false, showEdges: false, edges: null, message: "", outbox: [], chemin: null, banque: null,
   };
 }
 
@@ -320,11 +320,11 @@ const CONNECTION_LOST = "Connection lost: reconnecting…";
 const LOCAL = {
   login: (s, a) => ({ ...s, me: a.name, balance: a.balance }),
   open_table: (s, a) => ({
-    ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching,
+    ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching, showEdges: s.showEdges,
     table: a.table, game: a.game ?? "", title: a.title ?? "",
   }),
   balance: (s, a) => ({ ...s, balance: a.balance }),
-  leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching }),
+  leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching, showEdges: s.showEdges }),
   connection: (s, a) => ({
     ...s, connected: a.open,
     message: !a.open ? CONNECTION_LOST : s.message === CONNECTION_LOST ? "" : s.message,
@@ -344,6 +344,9 @@ const LOCAL = {
   recall_close: (s) => ({ ...s, recall: null }),
   ask: (s, a) => ({ ...s, ask: a.side }),
   teaching: (s, a) => ({ ...s, teaching: a.on }),
+  // the exact edges of the cards this shoe has not shown (GET /api/tables/{id}/edges)
+  show_edges: (s, a) => ({ ...s, showEdges: a.on }),
+  edges: (s, a) => (a.table === s.table ? { ...s, edges: a.edges } : s),
   ...CHEMIN_LOCAL,
   ...BANQUE_LOCAL,
 };

@@ -96,7 +96,7 @@ export function createRenderer(doc, on) {
   const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
 
   function show(view) {
-    for (const id of ["login", "lobby", "table", "chemin", "banque"]) $(id).hidden = id !== view;
+    for (const id of ["login", "lobby", "mine", "table", "chemin", "banque"]) $(id).hidden = id !== view;
     $("nav").hidden = view === "login";
   }
 
@@ -144,7 +144,7 @@ export function createRenderer(doc, on) {
       const spot = el("button", "spot " + bet.kind);
       spot.type = "button"; spot.dataset.kind = bet.kind;
       spot.append(el("span", "name", bet.label), el("span", "pays", bet.short_pays), el("span", "stake"),
-        el("span", "pending"), el("span", "stacks"));
+        el("span", "pending"), el("span", "edge"), el("span", "stacks"));
       spot.querySelector(".stacks").setAttribute("aria-hidden", "true");
       spot.addEventListener("click", () => on.stage(bet.kind));
       (bet.main ? main : side).append(spot);
@@ -187,6 +187,8 @@ export function createRenderer(doc, on) {
       const kind = spot.dataset.kind, bet = betOf(state, kind), total = state.tableTotals[kind];
       spot.querySelector(".stake").textContent = stakes[kind] ? money(stakes[kind]) : "";
       spot.querySelector(".pending").textContent = staged[kind] ? "+" + money(staged[kind]) : "";
+      const edge = state.showEdges ? state.edges?.edges?.[kind] : undefined;
+      spot.querySelector(".edge").textContent = edge === undefined ? "" : `edge ${(100 * edge).toFixed(2)}%`;
       spot.dataset.table = total ? money(total) : "";
       spot.title = `Limits ${limits(bet)}` + (total ? ` · table total ${money(total)}` : "");
       spot.classList.toggle("won", state.result?.winner === kind);
@@ -327,7 +329,11 @@ export function createRenderer(doc, on) {
     $("squeeze-tag").hidden = !next.squeezeTable;
     setText("phase", phaseLabel(next));
     if (changed(prev, next, "bets", "chips")) { buildSpots(next); buildChips(next); }
-    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result")) renderSpots(next);
+    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result", "edges", "showEdges")) renderSpots(next);
+    if (changed(prev, next, "edges", "showEdges")) {
+      const e = next.edges;
+      setText("edges-note", next.showEdges && e ? `After ${e.coups} coup${e.coups === 1 ? "" : "s"} of this shoe, ${e.left} cards not yet seen: each spot shows its bet's exact house edge for them.` : "");
+    }
     if (changed(prev, next, "seats", "tableBets", "me", "bets", "bettorsBehind")) renderRail(next);
     if (changed(prev, next, "chips", "chip")) {
       doc.querySelectorAll(".chip").forEach((chip, i) => chip.setAttribute("aria-checked", String(i === next.chip)));

@@ -23,7 +23,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from baccara.db.ledger import BetError
 from baccara.db.schema import bets, entries, rounds, settlements, transactions
+from baccara.money import format_money
 
 __all__ = ["PlayerRecords"]
 
@@ -149,6 +151,24 @@ class PlayerRecords:
             staked, returned, count = conn.execute(query).one()
         return {"bets": int(count), "staked": int(staked), "returned": int(returned),
                 "net": int(returned) - int(staked)}  # fmt: skip
+
+    def check_loss_limit(self, account: int, amount: int, most: int) -> None:
+        """Refuse (`BetError` ``loss_limit``) a bet of ``amount`` that could take the
+        player's loss today (UTC) past their own daily limit ``most``: what they lost
+        and what is in play count."""
+        today = self.since(account, _midnight())
+        at_risk = max(0, today["staked"] - today["returned"])
+        if at_risk + amount > most:
+            raise BetError(
+                "loss_limit",
+                f"your daily loss limit is {format_money(most)}: today {format_money(at_risk)} "
+                f"is lost or in play, so a bet of {format_money(amount)} would pass it "
+                "(the day starts again at 00:00 UTC)",
+            )
+
+
+def _midnight() -> datetime:
+    return datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _what(memo: str, kind: str | None, amount: int) -> str:

@@ -18,7 +18,7 @@ The terminal store: ``table_sessions``, ``table_shoes``, ``table_events``,
 ``round_settlements``, ``online_shoes``, ``web_users``, ``web_sessions``; the players'
 games online add ``skill_actions`` (every decision of a shoe, in order, with a Banque
 stake's tableau); the Learn section's drills keep each player's record in
-``drill_records``.
+``drill_records``, and each player's responsible-play limits are in ``play_limits``.
 
 >>> sorted(metadata.tables)[:3]
 ['bets', 'drill_records', 'online_shoes']
@@ -39,6 +39,7 @@ __all__ = [
     "hands",
     "metadata",
     "online_shoes",
+    "play_limits",
     "rounds",
     "seats",
     "sessions",
@@ -233,6 +234,16 @@ drill_records = sa.Table(  # the Learn section's drills: each player's record
     sa.Column("cell", sa.String(40), primary_key=True),  # what the question asks
     sa.Column("seen", sa.Integer, nullable=False),
     sa.Column("missed", sa.Integer, nullable=False),
+)
+play_limits = sa.Table(  # responsible play: each player's own limits
+    "play_limits",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), primary_key=True),
+    sa.Column("loss_limit", sa.BigInteger, nullable=True),  # a day, minor units
+    sa.Column("next_loss_limit", sa.BigInteger, nullable=True),  # a raise or removal asked
+    sa.Column("next_from", sa.Float, nullable=True),  # ... and when it takes effect
+    sa.Column("reminder_minutes", sa.Integer, nullable=True),
+    sa.Column("excluded_until", sa.Float, nullable=True),  # epoch seconds
 )
 web_sessions = sa.Table(
     "web_sessions",

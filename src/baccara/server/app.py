@@ -26,9 +26,10 @@ from pydantic import ValidationError
 
 from baccara.db.drills import DrillRecords
 from baccara.db.ledger import Ledger
+from baccara.db.limits import PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.server import views
-from baccara.server.auth import Auth, AuthError, RateLimiter, User
+from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
@@ -274,7 +275,12 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     app.include_router(
         me_router(
-            PlayerRecords(ledger.engine), user=current_user, started=session_started, run=state.run
+            PlayerRecords(ledger.engine),
+            PlayLimits(ledger.engine),
+            user=current_user,
+            started=session_started,
+            guard=same_site_json,
+            run=state.run,
         )
     )
 
@@ -343,6 +349,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return problem(429, "rate_limited", "too many failed logins for this name: wait")
         try:
             token = await state.hashing.run(state.auth.login, got.name, got.password)
+        except Excluded as error:
+            state.name_limiter.give_back(name)  # the password was right
+            return problem(403, "self_excluded", str(error))
         except AuthError as error:
             return problem(401, "bad_login", str(error))
         except Busy as error:

@@ -46,11 +46,13 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.db.schema import users, web_sessions
+from baccara.db.limits import PlayLimits, limits_of
+from baccara.db.schema import play_limits, users, web_sessions
 
 __all__ = [
     "Auth",
     "AuthError",
+    "Excluded",
     "RateLimiter",
     "User",
     "good_name",
@@ -92,6 +94,10 @@ class AuthError(ValueError):
     """A refused registration or login."""
 
 
+class Excluded(AuthError):
+    """A player who excluded themselves, logging in before the exclusion ends."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class User:
     """A logged-in player and the id of their wallet account."""
@@ -99,6 +105,7 @@ class User:
     id: int
     name: str
     account: int
+    loss_limit: int | None = None  # a day, minor units (responsible play)
 
 
 class Auth:
@@ -153,6 +160,10 @@ class Auth:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
+        limits = PlayLimits(self.ledger.engine).get(int(row["id"]))
+        if limits.excluded(time.time()):
+            until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
+            raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
         return self.start_session(int(row["id"]))
 
     def start_session(self, user_id: int) -> str:
@@ -191,22 +202,28 @@ class Auth:
         """The player of a live session, or None."""
         if not token:
             return None
+        now = time.time()
         query = (
-            sa.select(users.c.id, users.c.name)
+            sa.select(users.c.id, users.c.name, *play_limits.c)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)
+            .outerjoin(play_limits, play_limits.c.user_id == users.c.id)
             .where(
                 web_sessions.c.token_hash == token_digest(token),
-                web_sessions.c.expires > time.time(),
+                web_sessions.c.expires > now,
             )
         )
         with self.ledger.engine.connect() as conn:
-            row = conn.execute(query).first()
+            row = conn.execute(query).mappings().first()
         if row is None:
             return None
+        limits = limits_of(row if row["user_id"] is not None else None, now)
+        if limits.excluded(now):  # a session opened before the exclusion ends with it
+            return None
         return User(
-            id=int(row.id),
-            name=row.name,
-            account=self.ledger.create_account(wallet_account(row.name)),
+            id=int(row["id"]),
+            name=row["name"],
+            account=self.ledger.create_account(wallet_account(row["name"])),
+            loss_limit=limits.loss_limit,
         )
 
 

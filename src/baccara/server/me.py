@@ -1,20 +1,27 @@
 """A player's own records (`GET /api/me/records`): every movement of their wallet with
 its round, their last rounds step by step (the cards as the croupier dealt them, their
 bets and what came back), this session's win or loss, and where their tables' shoe
-records are to download for ``baccara verify``."""
+records are to download for ``baccara verify``. And responsible play
+(`/api/me/limits`, `/api/me/exclusion`): a daily loss limit the tables enforce, a
+session-time reminder, and a self-exclusion that ends every session and refuses every
+login until it is over."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from baccara.coup import Coup, CoupError
+from baccara.db.limits import Limits, PlayLimits
 from baccara.db.records import PlayerRecords
+from baccara.money import MoneyError, parse_money
 from baccara.server.auth import User
 from baccara.server.protocol import Problem
 from baccara.table.narration import reveal
@@ -41,16 +48,100 @@ def _steps(coup: str | None) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+class LimitsRequest(BaseModel):
+    """What the player sets: a daily loss limit (``"100.00"``; null: none) and a
+    reminder every so many minutes (null: none); a field left out is left as it is."""
+
+    model_config = ConfigDict(extra="forbid")
+    loss_limit: str | None = Field(default=None, max_length=20)
+    reminder_minutes: int | None = Field(default=None, ge=5, le=600)
+
+
+class ExclusionRequest(BaseModel):
+    """A self-exclusion for so many days."""
+
+    model_config = ConfigDict(extra="forbid")
+    days: Literal[1, 7, 30, 182, 365]
+
+
+def _limits_json(found: Limits, session: float | None) -> dict[str, Any]:
+    return {
+        "loss_limit": found.loss_limit,
+        "next_loss_limit": found.next_loss_limit,
+        "next_from": found.next_from,
+        "reminder_minutes": found.reminder_minutes,
+        "excluded_until": found.excluded_until,
+        "session_since": session,
+    }
+
+
 def me_router(
     records: PlayerRecords,
+    limits: PlayLimits,
     *,
     user: Callable[[Request], Awaitable[User | None]],
     started: Callable[[Request], Awaitable[float | None]],
+    guard: Callable[[Request], JSONResponse | None],
     run: Callable[..., Awaitable[Any]],
 ) -> APIRouter:
-    """``/api/me/records``; ``user`` finds the logged-in player, ``started`` when their
-    session began, ``run`` runs a database call on the worker threads."""
+    """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion``; ``user`` finds
+    the logged-in player, ``started`` when their session began, ``guard`` refuses a post
+    from another site or not in JSON, ``run`` runs a database call on the worker threads."""
     router = APIRouter()
+
+    async def posted(request: Request, model: type[BaseModel]) -> tuple[User, Any] | JSONResponse:
+        refused = guard(request)
+        if refused is not None:
+            return refused
+        found = await user(request)
+        if found is None:
+            return _problem(401, "not_logged_in", "log in first")
+        try:
+            return found, model.model_validate_json(await request.body())
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            return _problem(400, "bad_request", f"{where}: {first['msg']}")
+
+    @router.get("/api/me/limits")
+    async def my_limits(request: Request) -> JSONResponse:
+        """The player's limits (a raise or a removal waits a day: ``next_...``)."""
+        found = await user(request)
+        if found is None:
+            return _problem(401, "not_logged_in", "log in first")
+        return JSONResponse(_limits_json(await run(limits.get, found.id), await started(request)))
+
+    @router.post("/api/me/limits")
+    async def set_limits(request: Request) -> JSONResponse:
+        """Set the daily loss limit and the session reminder; the loss limit reaches the
+        tables with the player's next connection (the page reconnects at once)."""
+        got = await posted(request, LimitsRequest)
+        if isinstance(got, JSONResponse):
+            return got
+        found, asked = got
+        if "loss_limit" in asked.model_fields_set:
+            try:
+                amount = None if asked.loss_limit is None else parse_money(asked.loss_limit)
+            except MoneyError as error:
+                return _problem(400, "bad_request", f"loss_limit: {error}")
+            if amount is not None and amount < 0:
+                return _problem(400, "bad_request", "loss_limit: a limit is zero or more")
+            await run(partial(limits.set_loss_limit, found.id, amount))
+        if "reminder_minutes" in asked.model_fields_set:
+            await run(limits.set_reminder, found.id, asked.reminder_minutes)
+        return JSONResponse(_limits_json(await run(limits.get, found.id), await started(request)))
+
+    @router.post("/api/me/exclusion")
+    async def exclude(request: Request) -> JSONResponse:
+        """Exclude the player for ``days`` (never shortened): every session ends now."""
+        got = await posted(request, ExclusionRequest)
+        if isinstance(got, JSONResponse):
+            return got
+        found, asked = got
+        done = await run(limits.exclude, found.id, time.time() + asked.days * 86_400)
+        response = JSONResponse(_limits_json(done, None))
+        response.delete_cookie("baccara_session", path="/")
+        return response
 
     @router.get("/api/me/records")
     async def mine(request: Request, before: str = "") -> JSONResponse:

@@ -35,6 +35,7 @@ from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
 from baccara.db.ledger import BetError, Ledger
+from baccara.db.records import PlayerRecords
 from baccara.db.schema import accounts
 from baccara.fair import FairShoe
 from baccara.server import protocol as P
@@ -561,6 +562,9 @@ class TableRunner:
             raise BetError(error.code, str(error)) from None
         assert self.round_id is not None
         limit = self.settings.limit(kind)  # checked again where the player's bets queue
+        if user.loss_limit is not None:  # responsible play: the player's own daily limit
+            records = PlayerRecords(self.ledger.engine)
+            await self.db(records.check_loss_limit, user.account, amount, user.loss_limit)
         request: dict[str, Any] = {
             "account": user.account,
             "round_id": self.round_id,

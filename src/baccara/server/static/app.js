@@ -8,7 +8,7 @@ import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from ".
 import { createBanqueRenderer } from "./render-banque.js";
 import { createCheminRenderer } from "./render-chemin.js";
 import { createRenderer } from "./render.js";
-import { showRecords } from "./records.js";
+import { setLimits, showLimits, showRecords } from "./records.js";
 import { createSqueeze } from "./squeeze.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,6 +86,7 @@ async function start() {
 
 function loggedIn(me) {
   dispatch({ type: "login", name: me.name, balance: me.balance });
+  api("/api/me/limits").then(remind, () => {});
   const asked = new URLSearchParams(location.search);
   if (asked.has("records")) $("to-records").click();
   else if (asked.get("table")) openTable(asked.get("table"));
@@ -93,7 +94,7 @@ function loggedIn(me) {
 }
 
 async function auth(register) {
-  $("login-error").textContent = "";
+  $("login-error").textContent = "";  // e.g. "you excluded yourself from play until ..."
   const body = { name: $("name").value.trim(), password: $("password").value };
   try { loggedIn(await api(register ? "/api/register" : "/api/login", body)); }
   catch (e) { $("login-error").textContent = e.message; }
@@ -167,9 +168,45 @@ $("to-records").addEventListener("click", async () => {
   leaveTable();
   history.replaceState(null, "", "/?records");
   view.show("mine");
-  try { await showRecords(); } catch (error) { $("my-session").textContent = error.message; }
+  try { await showRecords(); remind(await showLimits()); } catch (error) { $("my-session").textContent = error.message; }
 });
 $("my-older").addEventListener("click", () => showRecords($("my-older").dataset.before));
+
+// -- responsible play: the loss limit, the session reminder, the self-exclusion ----------------
+async function playSetting(body) {
+  try { remind(await setLimits(body)); } catch (error) { $("play-status").textContent = error.message; }
+}
+$("loss-form").addEventListener("submit", (e) => { e.preventDefault(); playSetting({ loss_limit: $("loss-limit").value }); });
+$("loss-remove").addEventListener("click", () => playSetting({ loss_limit: null }));
+$("reminder").addEventListener("change", (e) => playSetting({ reminder_minutes: e.target.value ? Number(e.target.value) : null }));
+$("exclusion-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const days = Number($("exclusion-days").value);
+  if (!window.confirm(`No play, and no login, for ${$("exclusion-days").selectedOptions[0].text}: nothing can lift it early. Go on?`)) return;
+  try {
+    const l = await api("/api/me/exclusion", { days });
+    leaveTable();
+    view.show("login");
+    $("login-error").textContent = `You are excluded from play until ${new Date(l.excluded_until * 1000).toLocaleString()}.`;
+  } catch (error) { $("play-status").textContent = error.message; }
+});
+
+let reminder = null;
+/** Remind the player every `reminder_minutes` of their session (their own setting). */
+function remind(limits) {
+  clearInterval(reminder);
+  $("reminder-banner").hidden = true;
+  if (!limits.reminder_minutes || !limits.session_since) return;
+  let shown = Math.floor((Date.now() / 1000 - limits.session_since) / 60 / limits.reminder_minutes);
+  reminder = setInterval(() => {
+    const minutes = Math.floor((Date.now() / 1000 - limits.session_since) / 60);
+    if (Math.floor(minutes / limits.reminder_minutes) <= shown) return;
+    shown = Math.floor(minutes / limits.reminder_minutes);
+    $("reminder-text").textContent = `You have been playing for ${minutes} minutes.`;
+    $("reminder-banner").hidden = false;
+  }, 15_000);
+}
+$("reminder-ok").addEventListener("click", () => { $("reminder-banner").hidden = true; });
 $("undo").addEventListener("click", KEYS.u);
 $("clear").addEventListener("click", KEYS.c);
 $("rebet").addEventListener("click", KEYS.r);

@@ -60,3 +60,29 @@ export async function showRecords(before = "") {
     return item;
   }));
 }
+
+// -- responsible play -------------------------------------------------------------------------------
+/** The limits in words. */
+export function limitsText(l) {
+  const parts = [l.loss_limit === null ? "No daily loss limit." : `Daily loss limit ${money(l.loss_limit)}.`];
+  if (l.next_from) {
+    const next = l.next_loss_limit === null ? "no limit" : money(l.next_loss_limit);
+    parts.push(`From ${new Date(l.next_from * 1000).toLocaleString()}: ${next}.`);
+  }
+  if (l.reminder_minutes) parts.push(`A reminder every ${l.reminder_minutes} minutes.`);
+  return parts.join(" ");
+}
+
+export async function showLimits() {
+  const l = await api("/api/me/limits");
+  $("play-status").textContent = limitsText(l);
+  $("reminder").value = l.reminder_minutes === null ? "" : String(l.reminder_minutes);
+  return l;
+}
+
+export async function setLimits(body) {
+  const l = await api("/api/me/limits", body);
+  $("play-status").textContent = limitsText(l);
+  return l;
+}
+

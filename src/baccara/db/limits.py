@@ -1,0 +1,135 @@
+"""Responsible play: each player's own limits, kept in the one database.
+
+A daily loss limit: a cut (or a first limit) takes effect at once, a raise or a
+removal one day after it is asked for (`DELAY`), as regulated sites do. A session-time
+reminder (the page reminds every so many minutes). A self-exclusion: until it ends the
+player cannot log in, nor use a session opened before; nothing lifts it early.
+
+>>> from datetime import UTC, datetime
+>>> from baccara.db.engine import make_engine, writing
+>>> from baccara.db.migrate import upgrade
+>>> from baccara.db.schema import users
+>>> engine = make_engine("sqlite://")
+>>> _ = upgrade(engine)
+>>> with writing(engine) as conn:
+...     _ = conn.execute(users.insert().values(id=1, name="ann", password_hash="x",
+...                                            created_at=datetime.now(UTC)))
+>>> limits = PlayLimits(engine)
+>>> limits.set_loss_limit(1, 5_000, now=0.0).loss_limit
+5000
+>>> later = limits.set_loss_limit(1, 9_000, now=10.0)   # a raise waits a day
+>>> later.loss_limit, later.next_loss_limit, later.next_from
+(5000, 9000, 86410.0)
+>>> limits.get(1, now=90_000.0).loss_limit
+9000
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from baccara.db.engine import writing
+from baccara.db.schema import play_limits, web_sessions
+
+__all__ = ["DELAY", "Limits", "PlayLimits", "limits_of"]
+
+DELAY = 24 * 3600.0
+"""Seconds before a raised or removed loss limit takes effect."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """A player's limits as they stand (minor units, minutes, epoch seconds)."""
+
+    loss_limit: int | None = None
+    next_loss_limit: int | None = None
+    next_from: float | None = None
+    reminder_minutes: int | None = None
+    excluded_until: float | None = None
+
+    def excluded(self, now: float) -> bool:
+        """Whether the player is excluded at ``now``."""
+        return self.excluded_until is not None and now < self.excluded_until
+
+
+class PlayLimits:
+    """The players' limits."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def get(self, user: int, *, now: float | None = None) -> Limits:
+        """``user``'s limits at ``now`` (a change whose day has come applies)."""
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(sa.select(play_limits).where(play_limits.c.user_id == user))
+                .mappings()
+                .first()
+            )
+        return limits_of(row, time.time() if now is None else now)
+
+    def set_loss_limit(self, user: int, amount: int | None, *, now: float | None = None) -> Limits:
+        """Ask for a daily loss limit of ``amount`` (None: no limit)."""
+        moment = time.time() if now is None else now
+        with writing(self.engine) as conn:
+            found = limits_of(_row(conn, user), moment)
+            lower = amount is not None and (found.loss_limit is None or amount <= found.loss_limit)
+            values: dict[str, object]
+            if lower:
+                values = {"loss_limit": amount, "next_loss_limit": None, "next_from": None}
+            else:  # a raise, or no limit: in a day
+                values = {
+                    "loss_limit": found.loss_limit,
+                    "next_loss_limit": amount,
+                    "next_from": moment + DELAY,
+                }
+            _upsert(conn, user, values)
+            return limits_of(_row(conn, user), moment)
+
+    def set_reminder(self, user: int, minutes: int | None) -> Limits:
+        """Remind the player every ``minutes`` of a session (None: never)."""
+        with writing(self.engine) as conn:
+            _upsert(conn, user, {"reminder_minutes": minutes})
+            return limits_of(_row(conn, user), time.time())
+
+    def exclude(self, user: int, until: float) -> Limits:
+        """Exclude ``user`` until ``until`` (never shortened) and end their sessions."""
+        with writing(self.engine) as conn:
+            found = limits_of(_row(conn, user), time.time())
+            longest = max(until, found.excluded_until or 0.0)
+            _upsert(conn, user, {"excluded_until": longest})
+            conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
+            return limits_of(_row(conn, user), time.time())
+
+
+def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:
+    return (
+        conn.execute(sa.select(play_limits).where(play_limits.c.user_id == user)).mappings().first()
+    )
+
+
+def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> None:
+    done = conn.execute(play_limits.update().where(play_limits.c.user_id == user).values(**values))
+    if done.rowcount == 0:
+        conn.execute(play_limits.insert().values(user_id=user, **values))
+
+
+def limits_of(row: sa.RowMapping | None, now: float) -> Limits:
+    """The limits a ``play_limits`` row (or None) stands for at ``now``."""
+    if row is None:
+        return Limits()
+    limit, later, since = row["loss_limit"], row["next_loss_limit"], row["next_from"]
+    if since is not None and now >= since:
+        limit, later, since = later, None, None
+    return Limits(
+        loss_limit=None if limit is None else int(limit),
+        next_loss_limit=None if later is None else int(later),
+        next_from=None if since is None else float(since),
+        reminder_minutes=row["reminder_minutes"],
+        excluded_until=row["excluded_until"],
+    )

@@ -46,6 +46,7 @@ def test_limits_and_a_self_exclusion_over_http(tmp_path: Path) -> None:
         ):
             refused = await _post(client, "/api/me/limits", body)
             assert refused.status_code == 400 and message in refused.json()["message"], body
+        assert (await client.get("/api/me/limits")).json() == cut  # nothing changed
         other_site = await client.post("/api/me/exclusion", content="days=1")
         assert other_site.status_code == 415
         assert (await _post(client, "/api/me/exclusion", {"days": 2})).status_code == 400

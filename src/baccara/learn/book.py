@@ -20,6 +20,8 @@ from typing import Any
 
 from baccara.bets import BetKind, bets_for, describe_pays
 from baccara.learn import glossary, lessons
+from baccara.rules import is_natural
+from baccara.shoe import MAX_DECKS
 from baccara.variants import VARIANTS, Family, Variant, find_variant
 
 __all__ = ["Figures", "figures", "learn_book"]
@@ -122,29 +124,32 @@ def _variant_page(variant: Variant, found: Figures) -> dict[str, Any]:
 
 def _tips(found: Figures) -> list[str]:
     pb, e = found.edges["punto-banco"], found.edges
+    punto = find_variant("punto-banco")
+    tie, tie9 = describe_pays(BetKind.TIE, punto), describe_pays(BetKind.TIE, find_variant("tie-9"))
+    four = find_variant("commission-4").commission
     sides = {k: v for k, v in pb.items() if k not in ("player", "banker", "tie")}
     cheapest, dearest = min(sides, key=sides.__getitem__), max(sides, key=sides.__getitem__)
     label = {kind.value: kind.label for kind in BetKind}
     decks = found.by_decks
     return [
         f"The Banker bet is the best at the table: the house keeps {pct(pb['banker'])} of "
-        f"it, commission paid, against {pct(pb['player'])} of a Player bet (8 decks). Some "
-        "pages swap the two figures: the Banker wins more often, so it is the cheaper bet "
-        "even after the 5%.",
-        f"The Tie pays 8 to 1 but comes only {pct(found.tie_probability)} of the time: the "
-        f"house keeps {pct(pb['tie'])} of every Tie bet. At 9 to 1 it still keeps "
+        f"it, commission paid, against {pct(pb['player'])} of a Player bet "
+        f"({punto.decks} decks). Some pages swap the two figures: the Banker wins more "
+        f"often, so it is the cheaper bet even after the {pct(punto.commission, 0)}.",
+        f"The Tie pays {tie} but comes only {pct(found.tie_probability)} of the time: the "
+        f"house keeps {pct(pb['tie'])} of every Tie bet. At {tie9} it still keeps "
         f"{pct(e['tie-9']['tie'])}.",
         "The number of decks barely matters: the Banker's edge is "
         + ", ".join(f"{pct(decks[d]['banker'], 3)} with {d}" for d in DECKS)
         + " decks.",
         f"No-commission tables take their cut elsewhere: Super 6's Banker bet costs "
-        f"{pct(e['super6']['banker'])}, EZ Baccarat's {pct(e['ez']['banker'])}, a 4% "
-        f"commission {pct(e['commission-4']['banker'])}.",
+        f"{pct(e['super6']['banker'])}, EZ Baccarat's {pct(e['ez']['banker'])}, a "
+        f"{pct(four, 0)} commission {pct(e['commission-4']['banker'])}.",
         f"Side bets pay more and cost more: from {label[cheapest]} at "
         f"{pct(sides[cheapest])} to {label[dearest]} at {pct(sides[dearest])} here.",
         "The roads record the shoe; they do not predict it. Each coup depends only on the "
-        "cards left in the shoe, and removing one card from 8 decks moves the Banker's edge "
-        f"by at most {pct(found.banker_removal, 4)} (baccara eor).",
+        f"cards left in the shoe, and removing one card from {punto.decks} decks moves the "
+        f"Banker's edge by at most {pct(found.banker_removal, 4)} (baccara eor).",
         f"In Chemin de Fer the punter's only choice is on 5: at the equilibrium he draws "
         f"{found.chemin['player_draw_on_5']:.0%} of the time, and the banker keeps "
         f"{pct(found.chemin['value'])} of what is staked against him, before the commission.",
@@ -153,6 +158,11 @@ def _tips(found: Figures) -> list[str]:
 
 def _faqs(found: Figures) -> list[dict[str, str]]:
     pb = found.edges["punto-banco"]
+    grande, petite = (
+        max(t for t in range(10) if is_natural(t)),
+        min(t for t in range(10) if is_natural(t)),
+    )
+    punto, mini = find_variant("punto-banco"), find_variant("mini")
     return [
         {
             "q": "What is the object of baccarat?",
@@ -167,7 +177,8 @@ def _faqs(found: Figures) -> list[dict[str, str]]:
         {
             "q": "Why does the Banker bet pay a commission?",
             "a": "Because the Banker hand draws after the Player and by a finer rule, it wins "
-            "a little more often; without the 5% it would favour the bettor.",
+            f"a little more often; without the {pct(punto.commission, 0)} it would favour "
+            "the bettor.",
         },
         {
             "q": "What happens to my Player or Banker bet on a tie?",
@@ -175,7 +186,7 @@ def _faqs(found: Figures) -> list[dict[str, str]]:
         },
         {
             "q": "Is a natural 9 better than a natural 8?",
-            "a": "Yes: la grande (9) beats la petite (8); two equal naturals tie.",
+            "a": f"Yes: la grande ({grande}) beats la petite ({petite}); two equal naturals tie.",
         },
         {
             "q": "Do the roads help to win?",
@@ -189,8 +200,9 @@ def _faqs(found: Figures) -> list[dict[str, str]]:
         },
         {
             "q": "How many decks, how many players?",
-            "a": "One to eight decks (eight online, mostly); up to 14 seats at a big table, 7 "
-            "at mini-baccarat. Here players beyond the seats bet behind them.",
+            "a": f"One to {MAX_DECKS} decks ({punto.decks} here, and online mostly); up to "
+            f"{punto.seats} seats at a big table, {mini.seats} at mini-baccarat. Here players "
+            "beyond the seats bet behind them.",
         },
     ]
 
@@ -200,9 +212,9 @@ def learn_book() -> dict[str, Any]:
     """Everything the Learn section shows, JSON-ready, computed once."""
     found = figures()
     return {
-        "how_it_works": list(lessons.HOW_IT_WORKS),
+        "how_it_works": lessons.how_it_works(),
         "tableau": lessons.tableau_lines(),
-        "history": list(lessons.HISTORY),
+        "history": lessons.history(),
         "terms": [
             {"name": t.name, "text": t.text, "also": list(t.also), "see": list(t.see)}
             for t in glossary.TERMS

@@ -15,7 +15,20 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+from baccara.bets import BetKind, describe_pays
+from baccara.rules import is_natural
+from baccara.shoe import ShoeSettings
+from baccara.variants import find_variant
+
 __all__ = ["TERMS", "Term", "UnknownTerm", "lookup"]
+
+# the rulebook's numbers, never typed here
+_NATURALS = " or ".join(str(t) for t in range(10) if is_natural(t))
+_TEN_BURNS = ShoeSettings().ten_burns
+_COMMISSION = f"{float(find_variant('punto-banco').commission):.0%}"
+_COMMISSION_4 = f"{float(find_variant('commission-4').commission):.0%}"
+_MINI_SEATS = find_variant("mini").seats
+_SUPER6_BANKER = describe_pays(BetKind.BANKER, find_variant("super6"))
 
 
 class UnknownTerm(LookupError):
@@ -86,7 +99,7 @@ TERMS: tuple[Term, ...] = (
     Term("push", "A bet that neither wins nor loses: the stake stays or comes back."),
     Term(
         "natural",
-        "A total of 8 or 9 on the first two cards. A natural ends the coup: "
+        f"A total of {_NATURALS} on the first two cards. A natural ends the coup: "
         "nobody draws, and the higher total wins.",
         (),
         ("la grande", "la petite"),
@@ -123,7 +136,7 @@ TERMS: tuple[Term, ...] = (
     Term(
         "burn",
         "At the start of a shoe the croupier turns the first card and discards as "
-        "many cards as its value (ten for a ten or face), unseen.",
+        f"many cards as its value ({_TEN_BURNS} for a ten or face), unseen.",
         ("burn cards",),
         ("shoe",),
     ),
@@ -142,8 +155,8 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "commission",
-        "The house's share of a winning Banker bet, usually 5% (some tables "
-        "4%); what keeps the Banker bet from favouring the player.",
+        f"The house's share of a winning Banker bet, usually {_COMMISSION} (some tables "
+        f"{_COMMISSION_4}); what keeps the Banker bet from favouring the player.",
         ("vigorish", "vig"),
         ("banker", "super 6", "ez baccarat"),
     ),
@@ -176,7 +189,8 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "mini-baccarat",
-        "Punto Banco at a small table, seven seats, one croupier, fast coups and low limits.",
+        f"Punto Banco at a small table, {_MINI_SEATS} seats, one croupier, fast coups and "
+        "low limits.",
         ("mini baccarat", "mini"),
     ),
     Term(
@@ -188,7 +202,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term(
         "super 6",
-        "No-commission Punto Banco where a Banker win with 6 pays half its stake.",
+        f"No-commission Punto Banco: the Banker bet pays {_SUPER6_BANKER}.",
         ("punto 2000", "no-commission baccarat"),
         ("commission",),
     ),

@@ -1,6 +1,6 @@
-"""The Learn section's lessons: how the game works (its tableau written out from the
-rulebook, `baccara.rules`, never typed twice), an interactive tableau, and the
-game's history as the seed documents tell it.
+"""The Learn section's lessons: how the game works and its tableau, written out from
+the rulebook (`baccara.rules`, `baccara.bets`: no rule or pay typed twice), an
+interactive tableau, and the game's history as the seed documents tell it.
 
 >>> [line for line in tableau_lines() if "an 8" in line]
 ["Player's third card an 8: the Banker draws on 0-2 and stands on 3-7."]
@@ -15,39 +15,57 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from baccara import rules
+from baccara.bets import BetKind, describe_pays
 from baccara.cards import Card, CardError, hand_total, parse_cards
+from baccara.variants import find_variant
 
-__all__ = ["HISTORY", "HOW_IT_WORKS", "Decided", "TableauError", "decide", "tableau_lines"]
+__all__ = ["Decided", "TableauError", "decide", "history", "how_it_works", "tableau_lines"]
 
-HOW_IT_WORKS: tuple[str, ...] = (
-    "Before the deal, bets go on the Player, on the Banker or on a Tie. 'Player' and "
-    "'Banker' are the names of the two hands, not of the customer and the house.",
-    "Each hand gets two cards, dealt Player, Banker, Player, Banker. Tens and faces count "
-    "0, aces 1, the other cards their number; a hand is worth the last digit of its "
-    "total: 8 and 9 make 17, a 7.",
-    "A total of 8 or 9 on two cards is a natural: nobody draws and the higher total wins. "
-    "Otherwise the tableau decides, for each hand, whether it takes a third card; nobody "
-    "chooses in Punto Banco.",
-    "The hand closer to 9 wins; equal totals are a tie. Player bets are paid even money, "
-    "Banker bets even money less the commission, Tie bets 8 to 1 (9 to 1 at some tables), "
-    "and on a tie the Player and Banker bets stay on the layout.",
-)
 
-HISTORY: tuple[str, ...] = (
-    "Baccarat is believed to have come to France from Italy in the reign of Charles VIII "
-    "(1483-1498); its name is the Italian for zero, the value of tens and faces and of "
-    "the worst hand.",
-    "Three games grew from it. In Baccarat Banque the bank is auctioned to whoever will "
-    "risk the most and held for the whole shoe, against two tableaux. In Chemin de Fer "
-    "the bank passes round the table like a train (the 'railway'): a banker keeps it "
-    "while he wins, punters may call banco to play the whole bank alone, and both sides "
-    "have a few choices of their own.",
-    "Punto Banco, the North American form, is the casino's: the house banks every coup "
-    "and the tableau decides every card, so the game is pure chance. It is the baccarat "
-    "of the United States, Canada, Australia, Sweden, Finland and Macau, and of most "
-    "online casinos, with 6 or 8 decks and up to 14 players at a table; mini-baccarat, "
-    "EZ Baccarat and Super 6 are its forms.",
-)
+def how_it_works() -> list[str]:
+    """How the game works, its numbers from the rulebook (`rules`, `bets`, `variants`)."""
+    punto, tie9 = find_variant("punto-banco"), find_variant("tie-9")
+    naturals = " or ".join(str(t) for t in range(10) if rules.is_natural(t))
+    pays = {
+        kind: describe_pays(kind, punto) for kind in (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
+    }
+    example = parse_cards("8h 9d")
+    return [
+        "Before the deal, bets go on the Player, on the Banker or on a Tie. 'Player' and "
+        "'Banker' are the names of the two hands, not of the customer and the house.",
+        "Each hand gets two cards, dealt Player, Banker, Player, Banker. Tens and faces count "
+        f"{Card.parse('Kh').points}, aces {Card.parse('Ah').points}, the other cards their "
+        "number; a hand is worth the last digit of its total: "
+        f"{example[0].points} and {example[1].points} make "
+        f"{sum(c.points for c in example)}, a {hand_total(example)}.",
+        f"A total of {naturals} on two cards is a natural: nobody draws and the higher total "
+        "wins. Otherwise the tableau decides, for each hand, whether it takes a third card; "
+        "nobody chooses in Punto Banco.",
+        f"The hand closer to 9 wins; equal totals are a tie. Player bets pay "
+        f"{pays[BetKind.PLAYER]}, Banker bets {pays[BetKind.BANKER]}, Tie bets "
+        f"{pays[BetKind.TIE]} ({describe_pays(BetKind.TIE, tie9)} at some tables), and on a "
+        "tie the Player and Banker bets stay on the layout.",
+    ]
+
+
+def history() -> list[str]:
+    """The game's history as the seed documents tell it (its table sizes from `variants`)."""
+    punto, mini = find_variant("punto-banco"), find_variant("mini")
+    return [
+        "Baccarat is believed to have come to France from Italy in the reign of Charles VIII "
+        "(1483-1498); its name is the Italian for zero, the value of tens and faces and of "
+        "the worst hand.",
+        "Three games grew from it. In Baccarat Banque the bank is auctioned to whoever will "
+        "risk the most and held for the whole shoe, against two tableaux. In Chemin de Fer "
+        "the bank passes round the table like a train (the 'railway'): a banker keeps it "
+        "while he wins, punters may call banco to play the whole bank alone, and both sides "
+        "have a few choices of their own.",
+        "Punto Banco, the North American form, is the casino's: the house banks every coup "
+        "and the tableau decides every card, so the game is pure chance. It is the baccarat "
+        "of the United States, Canada, Australia, Sweden, Finland and Macau, and of most "
+        f"online casinos, with up to {punto.seats} players at a table "
+        f"({mini.seats} at mini-baccarat); EZ Baccarat and Super 6 are other forms.",
+    ]
 
 
 def tableau_lines() -> list[str]:

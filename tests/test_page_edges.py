@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.browser import SIZES, browser_page
 from tests.support.harness import ServerProcess
-from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _need_chromium
+from tests.test_browser import ARTIFACTS
 
 from baccara.server.app import ServerConfig
-
-SIZES = {"laptop": (1366, 900), "phone": (390, 844)}
 
 
 @pytest.fixture
@@ -59,106 +58,98 @@ def _betting(page: Any, seconds: float = 3.5) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
-    _need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    width, height = SIZES[size]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(server.url + "/")
-            # hidden means hidden: the header's controls wait for a login
-            expect(page.locator("#login")).to_be_visible()
-            expect(page.locator("#nav")).to_be_hidden()
-            page.fill("#name", f"edge_{size}")
-            page.fill("#password", f"{size} password")
-            page.click("#do-register")
-            expect(page.locator("#lobby")).to_be_visible(timeout=20_000)
-            expect(page.locator("#nav")).to_be_visible()
-            # the table's first coup, in the lobby's roads: "1 coup", never "1 coups"
-            for _ in range(60):
-                page.click("#to-lobby")  # the lobby as it is now
-                expect(page.locator(".table-card").first).to_be_visible()
-                lobby = page.locator("#tables").text_content() or ""
-                if re.search(r"\b[1-9]\d* coups?\b", lobby):
-                    break
-                page.wait_for_timeout(500)
-            assert re.search(r"\b1 coup\b", lobby) and not re.search(r"\b1 coups\b", lobby)
-            page.locator(".table-card button").first.click()
-            expect(page.locator("#table")).to_be_visible()
-            expect(page.locator("#squeeze-tag")).to_be_hidden()  # not a squeeze table
-            expect(page.locator("#limits")).to_contain_text("Banker")  # limits on the table
-            expect(page.locator("#limits")).to_contain_text("–")
-            # the exact edges of the cards left, beside the layout, remembered
-            page.check("#show-edges")
-            expect(page.locator(".spot.banker .edge")).to_have_text(re.compile(r"edge 1\.\d\d%"))
-            expect(page.locator("#edges-note")).to_contain_text("cards not yet seen")
-            assert page.evaluate("localStorage.getItem('baccara.edges')") == "on"
+    with browser_page(size) as page:
+        page.goto(server.url + "/")
+        # hidden means hidden: the header's controls wait for a login
+        expect(page.locator("#login")).to_be_visible()
+        expect(page.locator("#nav")).to_be_hidden()
+        page.fill("#name", f"edge_{size}")
+        page.fill("#password", f"{size} password")
+        page.click("#do-register")
+        expect(page.locator("#lobby")).to_be_visible(timeout=20_000)
+        expect(page.locator("#nav")).to_be_visible()
+        # the table's first coup, in the lobby's roads: "1 coup", never "1 coups"
+        for _ in range(60):
+            page.click("#to-lobby")  # the lobby as it is now
+            expect(page.locator(".table-card").first).to_be_visible()
+            lobby = page.locator("#tables").text_content() or ""
+            if re.search(r"\b[1-9]\d* coups?\b", lobby):
+                break
+            page.wait_for_timeout(500)
+        assert re.search(r"\b1 coup\b", lobby) and not re.search(r"\b1 coups\b", lobby)
+        page.locator(".table-card button").first.click()
+        expect(page.locator("#table")).to_be_visible()
+        expect(page.locator("#squeeze-tag")).to_be_hidden()  # not a squeeze table
+        expect(page.locator("#limits")).to_contain_text("Banker")  # limits on the table
+        expect(page.locator("#limits")).to_contain_text("–")
+        # the exact edges of the cards left, beside the layout, remembered
+        page.check("#show-edges")
+        expect(page.locator(".spot.banker .edge")).to_have_text(re.compile(r"edge 1\.\d\d%"))
+        expect(page.locator("#edges-note")).to_contain_text("cards not yet seen")
+        assert page.evaluate("localStorage.getItem('baccara.edges')") == "on"
 
-            # Enter after clicking a spot confirms the bet (it added a chip)
-            _betting(page)
-            page.locator(".chip").nth(3).click()  # 100.00: over the table's minimum
-            chip = (page.locator(".chip").nth(3).get_attribute("aria-label") or "").split()[-1]
-            page.click(".spot.banker")
-            page.keyboard.press("Enter")
-            # one chip sent: Enter confirmed, it did not stake a second chip
-            expect(page.locator("#bet-msg")).to_have_text(
-                f"Bet accepted: Banker {chip}.", timeout=5_000
-            )
+        # Enter after clicking a spot confirms the bet (it added a chip)
+        _betting(page)
+        page.locator(".chip").nth(3).click()  # 100.00: over the table's minimum
+        chip = (page.locator(".chip").nth(3).get_attribute("aria-label") or "").split()[-1]
+        page.click(".spot.banker")
+        page.keyboard.press("Enter")
+        # one chip sent: Enter confirmed, it did not stake a second chip
+        expect(page.locator("#bet-msg")).to_have_text(
+            f"Bet accepted: Banker {chip}.", timeout=5_000
+        )
 
-            # keys work while the teaching box has the focus
-            page.check("#teaching")
-            assert page.evaluate("document.activeElement.id") == "teaching"
-            _betting(page)
-            page.keyboard.press("4")
-            page.keyboard.press("p")
-            expect(page.locator("#bet-msg")).to_contain_text("Player +", timeout=3_000)
-            page.keyboard.press("Enter")
-            expect(page.locator("#bet-msg")).to_contain_text("Bet accepted: Player", timeout=5_000)
+        # keys work while the teaching box has the focus
+        page.check("#teaching")
+        assert page.evaluate("document.activeElement.id") == "teaching"
+        _betting(page)
+        page.keyboard.press("4")
+        page.keyboard.press("p")
+        expect(page.locator("#bet-msg")).to_contain_text("Player +", timeout=3_000)
+        page.keyboard.press("Enter")
+        expect(page.locator("#bet-msg")).to_contain_text("Bet accepted: Player", timeout=5_000)
 
-            # the cards and the chips with Confirm on screen together (a phone too)
-            page.locator("#player-cards").scroll_into_view_if_needed()
-            assert _on_screen(page, "#player-cards"), size
-            assert _on_screen(page, "#confirm") and _on_screen(page, "#chips"), size
+        # the cards and the chips with Confirm on screen together (a phone too)
+        page.locator("#player-cards").scroll_into_view_if_needed()
+        assert _on_screen(page, "#player-cards"), size
+        assert _on_screen(page, "#confirm") and _on_screen(page, "#chips"), size
 
-            # the result is said once, and the teaching stays after it
-            banner = page.locator("#result-banner")
-            expect(banner).to_be_visible(timeout=20_000)
-            said = banner.inner_text()
-            felt = page.locator("#felt").inner_text()
-            assert felt.count(said) == 1, (said, felt)
-            expect(page.locator("#reason")).not_to_be_empty()
-            assert _on_screen(page, "#confirm"), size  # with the result on the felt too
-            page.screenshot(path=str(ARTIFACTS / f"edges-{size}.png"))
+        # the result is said once, and the teaching stays after it
+        banner = page.locator("#result-banner")
+        expect(banner).to_be_visible(timeout=20_000)
+        said = banner.inner_text()
+        felt = page.locator("#felt").inner_text()
+        assert felt.count(said) == 1, (said, felt)
+        expect(page.locator("#reason")).not_to_be_empty()
+        assert _on_screen(page, "#confirm"), size  # with the result on the felt too
+        page.screenshot(path=str(ARTIFACTS / f"edges-{size}.png"))
 
-            # my own records: the round just played step by step, my wallet's movements
-            expect(page.locator("#bet-msg")).to_have_text(re.compile(r"^You |^Your bets push"))
-            page.click("#to-records")
-            expect(page.locator("#mine")).to_be_visible()
-            mine = page.locator("#my-rounds details").first
-            expect(mine).to_contain_text("staked 200.00")
-            mine.locator("summary").click()
-            expect(mine.locator(".my-steps li").first).to_contain_text("Card for the Player")
-            expect(page.locator("#my-moves tr")).to_have_count(4)  # welcome, two bets, payout
-            expect(page.locator("#my-session")).to_contain_text("2 bets")
-            expect(page.locator("#my-shoes a")).to_have_attribute("href", "/api/tables/t1/shoes")
-            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-            # responsible play: a loss limit, a reminder, then a break the server enforces
-            page.fill("#loss-limit", "500")
-            page.click("#loss-form button[type=submit]")
-            expect(page.locator("#play-status")).to_contain_text("Daily loss limit 500.00.")
-            page.select_option("#reminder", "30")
-            expect(page.locator("#play-status")).to_contain_text("A reminder every 30 minutes.")
-            page.screenshot(path=str(ARTIFACTS / f"records-{size}.png"), full_page=True)
-            page.once("dialog", lambda dialog: dialog.accept())
-            page.click("#exclusion-form button[type=submit]")
-            expect(page.locator("#login")).to_be_visible()
-            expect(page.locator("#login-error")).to_contain_text("excluded from play until")
-            page.fill("#name", f"edge_{size}")
-            page.fill("#password", f"{size} password")
-            page.click("#do-login")
-            expect(page.locator("#login-error")).to_contain_text("you excluded yourself")
-        finally:
-            browser.close()
+        # my own records: the round just played step by step, my wallet's movements
+        expect(page.locator("#bet-msg")).to_have_text(re.compile(r"^You |^Your bets push"))
+        page.click("#to-records")
+        expect(page.locator("#mine")).to_be_visible()
+        mine = page.locator("#my-rounds details").first
+        expect(mine).to_contain_text("staked 200.00")
+        mine.locator("summary").click()
+        expect(mine.locator(".my-steps li").first).to_contain_text("Card for the Player")
+        expect(page.locator("#my-moves tr")).to_have_count(4)  # welcome, two bets, payout
+        expect(page.locator("#my-session")).to_contain_text("2 bets")
+        expect(page.locator("#my-shoes a")).to_have_attribute("href", "/api/tables/t1/shoes")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        # responsible play: a loss limit, a reminder, then a break the server enforces
+        page.fill("#loss-limit", "500")
+        page.click("#loss-form button[type=submit]")
+        expect(page.locator("#play-status")).to_contain_text("Daily loss limit 500.00.")
+        page.select_option("#reminder", "30")
+        expect(page.locator("#play-status")).to_contain_text("A reminder every 30 minutes.")
+        page.screenshot(path=str(ARTIFACTS / f"records-{size}.png"), full_page=True)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#exclusion-form button[type=submit]")
+        expect(page.locator("#login")).to_be_visible()
+        expect(page.locator("#login-error")).to_contain_text("excluded from play until")
+        page.fill("#name", f"edge_{size}")
+        page.fill("#password", f"{size} password")
+        page.click("#do-login")
+        expect(page.locator("#login-error")).to_contain_text("you excluded yourself")

@@ -96,3 +96,31 @@ def test_the_table_keeps_a_player_within_their_daily_loss_limit(tmp_path: Path) 
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+def test_a_players_game_counts_the_chips_bought_against_the_limit(tmp_path: Path) -> None:
+    """At Chemin de Fer the chips bought stay at risk until cashed out: a buy-in past the
+    player's daily loss limit is refused, one within it is taken."""
+    url = f"sqlite:///{tmp_path / 'cdf.db'}"
+    config = ServerConfig(database_url=url, tables=("c1=chemin-de-fer",))
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        player = Player(server, "careful_cdf")
+        await player.register()
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            client.cookies.set("baccara_session", player.token)
+            await _post(client, "/api/me/limits", {"loss_limit": "50.00"})
+        await player.join("c1", first="chemin")
+        await player.send({"type": "sit", "buy_in": 6_000})
+        over = await player.expect(lambda m: m["type"] == "error")
+        await player.send({"type": "sit", "buy_in": 4_000})
+        seated = await player.expect(
+            lambda m: m["type"] == "chemin" and "careful_cdf" in m["players"]
+        )
+        await player.close()
+        return {"over": over, "seated": seated}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = asyncio.run(scenario(server))
+    assert got["over"]["code"] == "loss_limit" and "50.00" in got["over"]["message"]
+    assert "careful_cdf" in got["seated"]["players"]

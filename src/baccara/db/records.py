@@ -152,12 +152,31 @@ class PlayerRecords:
         return {"bets": int(count), "staked": int(staked), "returned": int(returned),
                 "net": int(returned) - int(staked)}  # fmt: skip
 
+    def at_tables(self, account: int, start: datetime) -> int:
+        """What the player took to the players' games' tables since ``start`` and has not
+        brought back (buy-ins less cash-outs: chips in play or lost)."""
+        query = (
+            sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0))
+            .select_from(entries.join(transactions, transactions.c.id == entries.c.transaction_id))
+            .where(
+                entries.c.account_id == account,
+                transactions.c.created_at >= start,
+                sa.or_(
+                    transactions.c.memo.like("buy-in %"), transactions.c.memo.like("cash-out %")
+                ),
+            )
+        )
+        with self.engine.connect() as conn:
+            return -int(conn.execute(query).scalar_one())
+
     def check_loss_limit(self, account: int, amount: int, most: int) -> None:
-        """Refuse (`BetError` ``loss_limit``) a bet of ``amount`` that could take the
-        player's loss today (UTC) past their own daily limit ``most``: what they lost
-        and what is in play count."""
-        today = self.since(account, _midnight())
-        at_risk = max(0, today["staked"] - today["returned"])
+        """Refuse (`BetError` ``loss_limit``) a bet or buy-in of ``amount`` that could take
+        the player's loss today (UTC) past their own daily limit ``most``: what they lost
+        and what is in play count, at every game (chips bought at a players' game count
+        until they are cashed out)."""
+        start = _midnight()
+        today = self.since(account, start)
+        at_risk = max(0, today["staked"] - today["returned"] + self.at_tables(account, start))
         if at_risk + amount > most:
             raise BetError(
                 "loss_limit",

@@ -36,6 +36,7 @@ from pydantic import BaseModel
 
 from baccara.db.chips import Chips
 from baccara.db.ledger import BetError, Ledger, wallet_account
+from baccara.db.records import PlayerRecords
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
@@ -227,6 +228,9 @@ class PlayersRunner(Generic[Engine]):
             raise BetError("table_full", f"all {self.max_seats} seats are taken")
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
+        if user.loss_limit is not None:  # responsible play: chips bought count as in play
+            records = PlayerRecords(self.ledger.engine)
+            await self.db(records.check_loss_limit, user.account, buy_in, user.loss_limit)
         try:
             chips = await self.db_write(self.chips.buy_in, user.name, buy_in)
         except ValueError as error:

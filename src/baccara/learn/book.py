@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from baccara.bets import BetKind, bets_for, describe_pays
+from baccara.cards import RANKS
 from baccara.learn import glossary, lessons
 from baccara.rules import is_natural
 from baccara.shoe import MAX_DECKS
@@ -212,6 +213,7 @@ def learn_book() -> dict[str, Any]:
     """Everything the Learn section shows, JSON-ready, computed once."""
     found = figures()
     return {
+        "ranks": [rank.value for rank in RANKS],  # the card notation's ranks, ace first
         "how_it_works": lessons.how_it_works(),
         "tableau": lessons.tableau_lines(),
         "history": lessons.history(),

@@ -12,12 +12,13 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
 from baccara.db.limits import Limits, PlayLimits
 from baccara.db.records import PlayerRecords
@@ -48,20 +49,26 @@ def _steps(coup: str | None) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+ExclusionDays = Literal[1, 7, 30, 182, 365]
+ReminderMinutes = Literal[15, 30, 60, 120]
+EXCLUSION_DAYS = get_args(ExclusionDays)
+REMINDER_MINUTES = get_args(ReminderMinutes)
+
+
 class LimitsRequest(BaseModel):
     """What the player sets: a daily loss limit (``"100.00"``; null: none) and a
     reminder every so many minutes (null: none); a field left out is left as it is."""
 
     model_config = ConfigDict(extra="forbid")
     loss_limit: str | None = Field(default=None, max_length=20)
-    reminder_minutes: int | None = Field(default=None, ge=5, le=600)
+    reminder_minutes: ReminderMinutes | None = None
 
 
 class ExclusionRequest(BaseModel):
-    """A self-exclusion for so many days."""
+    """A self-exclusion for one of `EXCLUSION_DAYS`."""
 
     model_config = ConfigDict(extra="forbid")
-    days: Literal[1, 7, 30, 182, 365]
+    days: ExclusionDays
 
 
 def _limits_json(found: Limits, session: float | None) -> dict[str, Any]:
@@ -72,6 +79,7 @@ def _limits_json(found: Limits, session: float | None) -> dict[str, Any]:
         "reminder_minutes": found.reminder_minutes,
         "excluded_until": found.excluded_until,
         "session_since": session,
+        "choices": {"exclusion_days": EXCLUSION_DAYS, "reminder_minutes": REMINDER_MINUTES},
     }
 
 
@@ -160,6 +168,8 @@ def me_router(
         session = await run(records.since, found.account, datetime.fromtimestamp(since, UTC))
         for one in rounds:
             one["steps"] = _steps(one["coup"])
+            for bet in one["bets"]:
+                bet["label"] = BetKind(bet["kind"]).label
         tables = sorted({one["table"] for one in rounds})
         return JSONResponse(
             {

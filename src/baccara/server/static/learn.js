@@ -7,7 +7,6 @@ import { api } from "./protocol.js";
 
 const $ = (id) => document.getElementById(id);
 const PARTS = ["rules", "variants", "dictionary", "faq", "history", "tips", "drills"];
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const SUIT_OF = { p1: "s", p2: "c", b1: "h", b2: "d", p3: "s" };  // suits do not count
 
 function el(tag, className, text) {
@@ -65,13 +64,14 @@ function variantPage(v) {
 }
 
 // -- the tableau, tried ---------------------------------------------------------------------------
-function fillSelects() {
+/** The card pickers, from the server's card notation (`ranks`: A, 2, ..., T, J, Q, K). */
+function fillSelects(ranks) {
   const start = { p1: "2", p2: "3", b1: "5", b2: "K", p3: "4" };
   for (const id of Object.keys(SUIT_OF)) {
-    const choices = id === "p3" ? ["—", ...RANKS] : RANKS;
+    const choices = id === "p3" ? ["", ...ranks] : ranks;
     $(id).replaceChildren(...choices.map((rank) => {
-      const option = el("option", "", rank);
-      option.value = rank === "—" ? "" : (rank === "10" ? "T" : rank) + SUIT_OF[id];
+      const option = el("option", "", rank === "" ? "—" : rank === "T" ? "10" : rank);
+      option.value = rank === "" ? "" : rank + SUIT_OF[id];
       option.selected = rank === start[id];
       return option;
     }));
@@ -191,7 +191,6 @@ async function dealShoe(upto) {
 }
 
 async function start() {
-  fillSelects();
   window.addEventListener("hashchange", route);
   $("try").addEventListener("change", tryTableau);
   $("term-form").addEventListener("submit", (e) => { e.preventDefault(); lookUp($("term-input").value); });
@@ -206,7 +205,9 @@ async function start() {
   window.addEventListener("hashchange", () => { if (location.hash === "#drills") startDrills(); });
   route();
   try {
-    renderBook(await api("/api/learn"));
+    const book = await api("/api/learn");
+    fillSelects(book.ranks);
+    renderBook(book);
     $("learn-status").hidden = true;
   } catch (error) {
     $("learn-status").textContent = `The lessons could not be loaded: ${error.message}`;

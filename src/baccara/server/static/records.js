@@ -25,7 +25,7 @@ function roundItem(r) {
     + (settled ? ` · back ${money(back)} (${signed(back - staked)})` : " · in play")));
   const bets = el("ul", "my-bets");
   for (const b of r.bets) {
-    bets.append(el("li", "", `${b.kind.replaceAll("_", " ")} ${money(b.amount)}: ` + (b.returned === null ? b.status : `${money(b.returned)} back`)));
+    bets.append(el("li", "", `${b.label} ${money(b.amount)}: ` + (b.returned === null ? b.status : `${money(b.returned)} back`)));
   }
   const steps = el("ol", "my-steps");
   for (const s of r.steps) steps.append(el("li", "", s.words + (s.reason ? ` (${s.reason})` : "")));
@@ -73,8 +73,21 @@ export function limitsText(l) {
   return parts.join(" ");
 }
 
+/** The choices the server takes (`choices`), as the selects' options. */
+function options(select, values, words, none) {
+  const list = values.map((value) => {
+    const option = el("option", "", words(value));
+    option.value = String(value);
+    return option;
+  });
+  if (none) { const option = el("option", "", none); option.value = ""; list.unshift(option); }
+  select.replaceChildren(...list);
+}
+
 export async function showLimits() {
   const l = await api("/api/me/limits");
+  options($("reminder"), l.choices.reminder_minutes, (m) => `${m} minutes`, "— never");
+  options($("exclusion-days"), l.choices.exclusion_days, (d) => (d === 1 ? "1 day" : `${d} days`));
   $("play-status").textContent = limitsText(l);
   $("reminder").value = l.reminder_minutes === null ? "" : String(l.reminder_minutes);
   return l;

@@ -286,3 +286,27 @@ def test_a_table_says_the_exact_edges_of_its_cards_left(tmp_path: Path) -> None:
         assert found["edges"]["tie"] == pytest.approx(float(odds(tuple(left)).edges["tie"]))
 
     in_process(create_app(config), scenario)
+
+
+def test_the_shoe_trainer_deals_a_bounded_number_of_shoes_at_once(tmp_path: Path) -> None:
+    """Anyone may ask for a shoe (no login): thirty at once get two shoes dealt and
+    503 with Retry-After for the others, never a queue of CPU work."""
+    import asyncio
+
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 's.db'}", tables=())
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        await client.get("/api/learn/drills/shoe", params={"seed": "1", "upto": "1"})  # load
+        asked = [
+            client.get("/api/learn/drills/shoe", params={"seed": str(n), "upto": "60"})
+            for n in range(30)
+        ]
+        replies = await asyncio.gather(*asked)
+        codes = [reply.status_code for reply in replies]
+        assert set(codes) == {200, 503} and codes.count(200) >= 2, codes
+        busy = next(reply for reply in replies if reply.status_code == 503)
+        assert busy.headers["retry-after"] == "1" and busy.json()["error"] == "busy"
+        long = await client.get("/api/learn/drills/shoe", params={"seed": "9" * 30})
+        assert long.status_code == 400
+
+    in_process(create_app(config), scenario)

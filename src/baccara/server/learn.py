@@ -37,6 +37,7 @@ from baccara.server.protocol import Problem
 __all__ = ["learn_router"]
 
 LONGEST = 24  # two cards and separators, generously
+SHOES = 2  # shoes the shoe trainer deals at once (each takes a few milliseconds of a core)
 
 
 def _problem(status: int, code: str, message: str) -> JSONResponse:
@@ -183,10 +184,21 @@ def learn_router(
             )
         return found
 
+    dealing = [0]  # shoes being dealt now: anyone may ask, so at most SHOES at a time
+
     @router.get("/api/learn/drills/shoe")
     async def shoe(seed: str = "", upto: str = "0") -> Response:
         """Shoe ``seed`` (8 decks) dealt up to coup ``upto``, with the exact edges of the
         cards not yet seen after each coup: the counting practice. No login."""
+        if len(seed) > 20 or len(upto) > 4:
+            return _problem(400, "bad_request", "seed and upto are whole numbers")
+        if dealing[0] >= SHOES:
+            return JSONResponse(
+                Problem(error="busy", message="many shoes are being dealt: try again").model_dump(),
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
+        dealing[0] += 1
         try:
             found = await asyncio.to_thread(drills.shoe_steps, int(seed), int(upto))
         except ValueError as error:  # DrillError too; int("x") says what it got
@@ -196,6 +208,8 @@ def learn_router(
                 else "seed and upto are whole numbers"
             )
             return _problem(400, "bad_request", text)
+        finally:
+            dealing[0] -= 1
         return JSONResponse(found)
 
     @router.get("/api/learn/drills/{drill}")

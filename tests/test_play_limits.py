@@ -22,6 +22,16 @@ async def _post(client: httpx.AsyncClient, path: str, body: object) -> httpx.Res
     )
 
 
+async def _limited(server: ServerProcess, name: str, limit: str) -> Player:
+    """A registered player who has set a daily loss limit of ``limit``."""
+    player = Player(server, name)
+    await player.register()
+    async with httpx.AsyncClient(base_url=server.url) as client:
+        client.cookies.set("baccara_session", player.token)
+        await _post(client, "/api/me/limits", {"loss_limit": limit})
+    return player
+
+
 def test_limits_and_a_self_exclusion_over_http(tmp_path: Path) -> None:
     config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'l.db'}", tables=())
     me = {"name": "careful", "password": "careful pw"}
@@ -70,11 +80,7 @@ def test_the_table_keeps_a_player_within_their_daily_loss_limit(tmp_path: Path) 
     )  # fmt: skip
 
     async def scenario(server: ServerProcess) -> dict[str, Any]:
-        player = Player(server, "limited")
-        await player.register()
-        async with httpx.AsyncClient(base_url=server.url) as client:
-            client.cookies.set("baccara_session", player.token)
-            await _post(client, "/api/me/limits", {"loss_limit": "30.00"})
+        player = await _limited(server, "limited", "30.00")
         await player.join("t1")  # the limit comes with the connection
         opened = await player.expect(lambda m: m["type"] == "round_open", 30)
         got = {
@@ -105,11 +111,7 @@ def test_a_players_game_counts_the_chips_bought_against_the_limit(tmp_path: Path
     config = ServerConfig(database_url=url, tables=("c1=chemin-de-fer",))
 
     async def scenario(server: ServerProcess) -> dict[str, Any]:
-        player = Player(server, "careful_cdf")
-        await player.register()
-        async with httpx.AsyncClient(base_url=server.url) as client:
-            client.cookies.set("baccara_session", player.token)
-            await _post(client, "/api/me/limits", {"loss_limit": "50.00"})
+        player = await _limited(server, "careful_cdf", "50.00")
         await player.join("c1", first="chemin")
         await player.send({"type": "sit", "buy_in": 6_000})
         over = await player.expect(lambda m: m["type"] == "error")

@@ -220,25 +220,24 @@ def grade_payout(cell: str, seed: int, answer: int) -> tuple[bool, int, str]:
 def shoe_steps(seed: int, upto: int, decks: int = 8) -> dict[str, Any]:
     """Shoe ``seed`` dealt coup by coup up to coup ``upto``, with the exact odds of the
     cards not yet seen after each (the burned cards are unseen: they count as left)."""
-    from baccara.exact.odds import full_shoe, odds
+    from baccara.exact.odds import full_shoe, odds, remove_cards
 
     if not 0 <= seed < 2**63:
         raise DrillError(f"bad seed {seed}: 0 to 2**63 - 1")
     coups = list(deal_shoe(Shoe.shuffled(ShoeSettings(decks=decks), seed=seed)))
     if not 0 <= upto <= len(coups):
         raise DrillError(f"coup {upto}: this shoe deals 0 to {len(coups)} coups")
-    left = list(full_shoe(decks))
+    left = full_shoe(decks)
     steps = []
     punto = find_variant("punto-banco")
 
     def edges() -> dict[str, float]:
-        found = odds(tuple(left), punto).edges
+        found = odds(left, punto).edges
         return {kind: round(float(found[kind]), 6) for kind in ("banker", "player", "tie")}
 
     start = edges()
     for coup in coups[:upto]:
-        for card in (*coup.player, *coup.banker):
-            left[card.points] -= 1
+        left = remove_cards(left, (*coup.player, *coup.banker))
         steps.append(
             {
                 "coup": coup.notation(),

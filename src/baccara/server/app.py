@@ -32,12 +32,12 @@ from baccara.server import views
 from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
-from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site
+from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site, problem
 from baccara.server.hall import Hall, TableSpec
 from baccara.server.learn import learn_router
 from baccara.server.me import me_router
 from baccara.server.pool import BoundedPool, Busy
-from baccara.server.protocol import Account, Credentials, Problem, TableSummary, schema
+from baccara.server.protocol import Account, Credentials, TableSummary, schema
 from baccara.server.runner import Fault, TableRunner, no_fault
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
@@ -231,12 +231,6 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
 
     async def current_user(request: Request) -> User | None:
         return await state.run(state.auth.user_for_token, request.cookies.get(state.cookie_name))
-
-    def problem(
-        status: int, code: str, message: str, headers: dict[str, str] | None = None
-    ) -> JSONResponse:
-        body = Problem(error=code, message=message).model_dump()
-        return JSONResponse(body, status_code=status, headers=headers)
 
     def busy(error: Busy) -> JSONResponse:
         return problem(

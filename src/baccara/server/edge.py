@@ -29,7 +29,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from baccara.server.protocol import Problem
 
 if TYPE_CHECKING:
     from baccara.server.app import ServerConfig
@@ -42,8 +45,18 @@ __all__ = [
     "SecurityHeaders",
     "cross_site",
     "origin_allowed",
+    "problem",
     "uvicorn_options",
 ]
+
+
+def problem(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """A refusal as every endpoint answers one: ``{"error": code, "message": ...}``."""
+    body = Problem(error=code, message=message).model_dump()
+    return JSONResponse(body, status_code=status, headers=headers)
+
 
 CSP = "; ".join(
     [

@@ -32,16 +32,12 @@ from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.auth import User
-from baccara.server.protocol import Problem
+from baccara.server.edge import problem
 
 __all__ = ["learn_router"]
 
 LONGEST = 24  # two cards and separators, generously
 SHOES = 2  # shoes the shoe trainer deals at once (each takes a few milliseconds of a core)
-
-
-def _problem(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
 
 
 class _Book:
@@ -147,7 +143,7 @@ def learn_router(
         try:
             found = glossary.lookup(name[:64])
         except glossary.UnknownTerm as error:
-            return _problem(404, "unknown_term", str(error))
+            return problem(404, "unknown_term", str(error))
         return JSONResponse(
             {"name": found.name, "text": found.text, "also": found.also, "see": found.see}
         )
@@ -157,11 +153,11 @@ def learn_router(
         """What the tableau says for two hands of two cards (and the Player's third card
         when it draws): each side's decision and its reason, from the rulebook."""
         if max(len(player), len(banker), len(third)) > LONGEST:
-            return _problem(400, "bad_cards", "a hand is two cards, like '9h Kd'")
+            return problem(400, "bad_cards", "a hand is two cards, like '9h Kd'")
         try:
             found = decide(player, banker, third or None)
         except TableauError as error:
-            return _problem(400, "bad_cards", str(error))
+            return problem(400, "bad_cards", str(error))
         side = (
             None
             if found.banker is None
@@ -179,7 +175,7 @@ def learn_router(
     async def learner(request: Request) -> User | JSONResponse:
         found = await user(request)
         if found is None:
-            return _problem(
+            return problem(
                 401, "login_required", "log in to drill: your record is kept per account"
             )
         return found
@@ -191,12 +187,10 @@ def learn_router(
         """Shoe ``seed`` (8 decks) dealt up to coup ``upto``, with the exact edges of the
         cards not yet seen after each coup: the counting practice. No login."""
         if len(seed) > 20 or len(upto) > 4:
-            return _problem(400, "bad_request", "seed and upto are whole numbers")
+            return problem(400, "bad_request", "seed and upto are whole numbers")
         if dealing[0] >= SHOES:
-            return JSONResponse(
-                Problem(error="busy", message="many shoes are being dealt: try again").model_dump(),
-                status_code=503,
-                headers={"Retry-After": "1"},
+            return problem(
+                503, "busy", "many shoes are being dealt: try again", {"Retry-After": "1"}
             )
         dealing[0] += 1
         try:
@@ -207,7 +201,7 @@ def learn_router(
                 if isinstance(error, drills.DrillError)
                 else "seed and upto are whole numbers"
             )
-            return _problem(400, "bad_request", text)
+            return problem(400, "bad_request", text)
         finally:
             dealing[0] -= 1
         return JSONResponse(found)
@@ -233,10 +227,10 @@ def learn_router(
         try:
             given = DrillAnswer.model_validate_json(await request.body()).answer
         except ValidationError:
-            return _problem(400, "bad_request", 'expected a JSON body {"answer": "..."}')
+            return problem(400, "bad_request", 'expected a JSON body {"answer": "..."}')
         question = state.waiting.get((found.id, drill))
         if question is None:
-            return _problem(
+            return problem(
                 409, "out_of_turn", f"no {drill} question is waiting for you: ask for one"
             )
         cell, seed = question
@@ -250,7 +244,7 @@ def learn_router(
                 right, back, why = drills.grade_payout(cell, seed, amount)
                 expected = format_money(back)
         except (drills.DrillError, MoneyError, ValueError) as error:
-            return _problem(400, "bad_answer", str(error))  # the question still waits
+            return problem(400, "bad_answer", str(error))  # the question still waits
         del state.waiting[found.id, drill]
         await run(partial(records.answered, found.id, drill, cell, correct=right))
         record = await run(records.record, found.id, drill)

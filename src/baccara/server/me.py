@@ -20,18 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
-from baccara.db.limits import Limits, PlayLimits
+from baccara.db.limits import DELAY, Limits, PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.money import MoneyError, parse_money
 from baccara.server.auth import User
-from baccara.server.protocol import Problem
+from baccara.server.edge import problem
 from baccara.table.narration import reveal
 
 __all__ = ["me_router"]
-
-
-def _problem(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(Problem(error=code, message=message).model_dump(), status_code=status)
 
 
 def _steps(coup: str | None) -> list[dict[str, Any]]:
@@ -79,7 +75,11 @@ def _limits_json(found: Limits, session: float | None) -> dict[str, Any]:
         "reminder_minutes": found.reminder_minutes,
         "excluded_until": found.excluded_until,
         "session_since": session,
-        "choices": {"exclusion_days": EXCLUSION_DAYS, "reminder_minutes": REMINDER_MINUTES},
+        "choices": {
+            "exclusion_days": EXCLUSION_DAYS,
+            "reminder_minutes": REMINDER_MINUTES,
+            "raise_after_hours": DELAY / 3600,  # a raised or removed loss limit waits this
+        },
     }
 
 
@@ -103,20 +103,20 @@ def me_router(
             return refused
         found = await user(request)
         if found is None:
-            return _problem(401, "not_logged_in", "log in first")
+            return problem(401, "not_logged_in", "log in first")
         try:
             return found, model.model_validate_json(await request.body())
         except ValidationError as error:
             first = error.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "body"
-            return _problem(400, "bad_request", f"{where}: {first['msg']}")
+            return problem(400, "bad_request", f"{where}: {first['msg']}")
 
     @router.get("/api/me/limits")
     async def my_limits(request: Request) -> JSONResponse:
         """The player's limits (a raise or a removal waits a day: ``next_...``)."""
         found = await user(request)
         if found is None:
-            return _problem(401, "not_logged_in", "log in first")
+            return problem(401, "not_logged_in", "log in first")
         return JSONResponse(_limits_json(await run(limits.get, found.id), await started(request)))
 
     @router.post("/api/me/limits")
@@ -131,9 +131,9 @@ def me_router(
             try:
                 amount = None if asked.loss_limit is None else parse_money(asked.loss_limit)
             except MoneyError as error:
-                return _problem(400, "bad_request", f"loss_limit: {error}")
+                return problem(400, "bad_request", f"loss_limit: {error}")
             if amount is not None and amount < 0:
-                return _problem(400, "bad_request", "loss_limit: a limit is zero or more")
+                return problem(400, "bad_request", "loss_limit: a limit is zero or more")
             await run(partial(limits.set_loss_limit, found.id, amount))
         if "reminder_minutes" in asked.model_fields_set:
             await run(limits.set_reminder, found.id, asked.reminder_minutes)
@@ -157,9 +157,9 @@ def me_router(
         last 10 rounds, this session's win or loss, the shoe records' addresses."""
         found = await user(request)
         if found is None:
-            return _problem(401, "not_logged_in", "log in to see your records")
+            return problem(401, "not_logged_in", "log in to see your records")
         if before and not (before.isdigit() and len(before) < 19):
-            return _problem(400, "bad_request", "before is a movement's id, a whole number")
+            return problem(400, "bad_request", "before is a movement's id, a whole number")
         since = await started(request) or 0.0
         moves = await run(
             partial(records.movements, found.account, before=int(before) if before else None)

@@ -245,13 +245,12 @@ def cards_left_edges(variant: Variant, decks: int, coups: list[Coup]) -> dict[st
     >>> found["left"], round(found["edges"]["banker"], 6)
     (416, 0.010579)
     """
-    from baccara.exact.odds import full_shoe, odds  # the engine loads on first use
+    from baccara.exact.odds import full_shoe, odds, remove_cards  # loads on first use
 
-    left = list(full_shoe(decks))
-    for coup in coups:
-        for card in (*coup.player, *coup.banker):
-            left[card.points] -= 1
-    found = odds(tuple(left), variant).edges
+    left = remove_cards(
+        full_shoe(decks), [c for coup in coups for c in (*coup.player, *coup.banker)]
+    )
+    found = odds(left, variant).edges
     return {
         "coups": len(coups),
         "left": sum(left),

@@ -88,6 +88,7 @@ export async function showLimits() {
   const l = await api("/api/me/limits");
   options($("reminder"), l.choices.reminder_minutes, (m) => `${m} minutes`, "— never");
   options($("exclusion-days"), l.choices.exclusion_days, (d) => (d === 1 ? "1 day" : `${d} days`));
+  $("loss-hint").textContent = `A lower limit applies at once; a higher one, or none, ${l.choices.raise_after_hours} hours after you ask.`;
   $("play-status").textContent = limitsText(l);
   $("reminder").value = l.reminder_minutes === null ? "" : String(l.reminder_minutes);
   return l;

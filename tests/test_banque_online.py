@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player, ServerProcess, act
 
 from baccara.db.books import HOUSE
 from baccara.db.chips import Chips
@@ -62,24 +62,20 @@ def _choose(state: dict[str, Any], me: str, retired: set[str]) -> dict[str, Any]
         if state["bids"].get(me) == best and best:
             return None  # holding the best bid
         amount = state["next_bid"] + 999 if best else state["next_bid"]
-        return (
-            {"type": "act", "action": "bid", "amount": amount}
-            if me in LIMITS and (amount <= LIMITS[me])
-            else None
-        )
+        return act(state, "bid", amount=amount) if me in LIMITS and (amount <= LIMITS[me]) else None
     if state["banker"] == me and state["can_retire"] and not retired:  # the first banker
-        return {"type": "act", "action": "retire"}
+        return act(state, "retire")
     if state["to_act"] != me:
         return None
     choices = state["choices"]
     if "stake" in choices:
         room = state["bank"] - sum(sum(s.values()) for s in state["stakes"].values())
         side = "L" if me != "bq_cy" else "R"
-        return {"type": "act", "action": "stake", "amount": min(2_000, room // 2), "tableau": side}
+        return act(state, "stake", amount=min(2_000, room // 2), tableau=side)
     if "draw" in choices:
-        return {"type": "act", "action": "stand"}
+        return act(state, "stand")
     if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
+        return act(state, "banker_stand")
     return None
 
 
@@ -98,9 +94,9 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
     async def play() -> dict[str, Any]:
         for player in players.values():
             await player.register()
-            await player.join("b1", first="banque")
+            joined = await player.join("b1", first="banque")
         ann, bob = players["bq_ann"], players["bq_bob"]
-        await ann.send({"type": "act", "action": "bid", "amount": 5_000})
+        await ann.send(act(joined, "bid", amount=5_000))
         assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "not_your_turn"
         for player in players.values():
             await player.send({"type": "sit", "buy_in": BUY_IN})
@@ -110,14 +106,14 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
         auction = await ann.expect(lambda m: m["type"] == "banque" and m["phase"] == "auction")
         assert auction["next_bid"] == 1_000 and auction["bids"] == {}
         # bad input at the auction: a bid under the least, a stake, a retire, a bad tableau
-        await bob.send({"type": "act", "action": "bid", "amount": 999})
+        await bob.send(act(auction, "bid", amount=999))
         refused = await bob.expect(lambda m: m["type"] == "error")
         assert refused["code"] == "not_allowed" and "10.00" in refused["message"]
-        await bob.send({"type": "act", "action": "retire"})
+        await bob.send(act(auction, "retire"))
         assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "not_allowed"
-        await bob.send({"type": "act", "action": "stake", "amount": 100, "tableau": "Q"})
+        await bob.send(act(auction, "stake", amount=100, tableau="Q"))
         assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "bad_tableau"
-        await bob.send({"type": "act", "action": "bid", "amount": BUY_IN + 1})
+        await bob.send(act(auction, "bid", amount=BUY_IN + 1))
         over = await bob.expect(lambda m: m["type"] == "error")
         assert over["code"] == "not_allowed" and "300.00" in over["message"], over
         seen: list[dict[str, Any]] = []
@@ -138,16 +134,14 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
             seen.append(state)
             if state["phase"] == "auction" and state["bids"] and not checked_low_bid:
                 best = max(state["bids"].values())
-                await players["bq_cy"].send({"type": "act", "action": "bid", "amount": best})
+                await players["bq_cy"].send(act(state, "bid", amount=best))
                 low = await players["bq_cy"].expect(lambda m: m["type"] == "error")
                 assert low["code"] == "not_allowed" and "must beat" in low["message"]
                 checked_low_bid = True
             if state["to_act"] and "stake" in state["choices"] and not over_bank:
                 punter = players[state["to_act"]]
                 over = state["bank"] + 100
-                await punter.send(
-                    {"type": "act", "action": "stake", "amount": over, "tableau": "L"}
-                )
+                await punter.send(act(state, "stake", amount=over, tableau="L"))
                 over_bank = await punter.expect(lambda m: m["type"] == "error")
                 assert over_bank["code"] == "not_allowed" and "covers only" in over_bank["message"]
             sat_out = sat_out or any("bq_cy sits out" in line for line in state["news"])

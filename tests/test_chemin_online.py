@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player, ServerProcess, act
 
 from baccara.cards import parse_cards
 from baccara.db.books import HOUSE
@@ -57,15 +57,15 @@ def _choose(state: dict[str, Any], me: str, silent: bool) -> dict[str, Any] | No
         return None
     choices = state["choices"]
     if "open_bank" in choices:
-        return {"type": "act", "action": "open_bank", "amount": 5_000}
+        return act(state, "open_bank", amount=5_000)
     if "keep_bank" in choices:
-        return {"type": "act", "action": "pass_bank"}
+        return act(state, "pass_bank")
     if "banco" in choices:
-        return {"type": "act", "action": "banco"}
+        return act(state, "banco")
     if "draw" in choices:
-        return {"type": "act", "action": "stand"}
+        return act(state, "stand")
     if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
+        return act(state, "banker_stand")
     return None
 
 
@@ -84,10 +84,10 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     async def play() -> dict[str, Any]:
         for player in players.values():
             await player.register()
-            await player.join("c1", first="chemin")
+            joined = await player.join("c1", first="chemin")
         # bad input first: nothing changes
         ann = players["cdf_ann"]
-        await ann.send({"type": "act", "action": "banco"})
+        await ann.send(act(joined, "banco"))
         refused = await ann.expect(lambda m: m["type"] == "error")
         assert refused["code"] == "not_your_turn"
         await ann.send({"type": "sit", "buy_in": WELCOME * 10})

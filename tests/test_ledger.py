@@ -20,7 +20,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
-from baccara.db.ledger import MAX_AMOUNT, BetError, Ledger, LedgerError, make_engine, wallet_account
+from baccara.db.ledger import (
+    MAX_AMOUNT,
+    BetError,
+    BetRequest,
+    Ledger,
+    LedgerError,
+    make_engine,
+    wallet_account,
+)
 from baccara.variants import PUNTO_BANCO
 
 BANKER_WINS = Coup.parse("P:6h,Kd B:7s,Kc")
@@ -247,7 +255,7 @@ def test_limits_count_the_round_and_the_batch(ledger: Ledger) -> None:
     ]
     answers = ledger.place_bets(
         [
-            {"account": a, "round_id": rnd, "bet_id": b, "kind": k, "amount": v, **limits}
+            BetRequest(account=a, round_id=rnd, bet_id=b, kind=k, amount=v, **limits)
             for a, b, k, v in bets
         ]
     )
@@ -422,14 +430,10 @@ def test_group_commit_places_each_bet_or_refuses_it_alone(ledger: Ledger) -> Non
     ann, bob = _player(ledger, "ann", 5_000), _player(ledger, "bob", 5_000)
     rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
 
-    def req(account: int, bet_id: str, amount: Any) -> dict[str, Any]:
-        return {
-            "account": account,
-            "round_id": rnd,
-            "bet_id": bet_id,
-            "kind": "banker",
-            "amount": amount,
-        }
+    def req(account: int, bet_id: str, amount: Any) -> BetRequest:
+        return BetRequest(
+            account=account, round_id=rnd, bet_id=bet_id, kind="banker", amount=amount
+        )
 
     answers = ledger.place_bets(
         [

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player, ServerProcess, act
 
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
@@ -140,11 +140,13 @@ def test_a_decision_after_the_clock_is_refused_and_changes_nothing(tmp_path: Pat
                     await player.join("c1", first="chemin")
                     await player.send({"type": "sit", "buy_in": 20_000})
                 ann = players["late_ann"]
-                await ann.expect(lambda m: m["type"] == "chemin" and m["to_act"] == "late_ann")
+                mine = await ann.expect(
+                    lambda m: m["type"] == "chemin" and m["to_act"] == "late_ann"
+                )
                 passed = await ann.expect(
                     lambda m: m["type"] == "chemin" and m["to_act"] == "late_bob"
                 )
-                await ann.send({"type": "act", "action": "open_bank", "amount": 5_000})
+                await ann.send(act(mine, "open_bank", amount=5_000))  # her decision, too late
                 return passed, await ann.expect(lambda m: m["type"] == "error")
             finally:
                 await _close(*players.values())

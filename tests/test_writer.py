@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from baccara.db.ledger import BetError, Ledger, wallet_account
+from baccara.db.ledger import BetError, BetRequest, Ledger, wallet_account
 from baccara.server.writer import BetBatcher
 
 
@@ -34,13 +34,15 @@ def test_bets_and_writes_are_all_answered_in_order(database_url: str, writers: i
         )
         bets = [
             batcher.submit(
-                account=players[n % 20],
-                round_id=rnd,
-                bet_id=f"b{n}",
-                kind="banker",
-                amount=1_000,
-                minimum=100,
-                maximum=10_000,
+                BetRequest(
+                    account=players[n % 20],
+                    round_id=rnd,
+                    bet_id=f"b{n}",
+                    kind="banker",
+                    amount=1_000,
+                    minimum=100,
+                    maximum=10_000,
+                )
             )
             for n in range(200)
         ]

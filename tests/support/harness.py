@@ -35,6 +35,7 @@ __all__ = [
     "Launcher",
     "Player",
     "ServerProcess",
+    "act",
     "free_port",
 ]
 
@@ -152,6 +153,19 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def act(state: dict[str, Any], action: str, **fields: Any) -> dict[str, Any]:
+    """A decision at a players' table, naming the one it answers as ``state`` (the
+    table's state message) shows it: its shoe, coup and decision."""
+    return {
+        "type": "act",
+        "action": action,
+        **fields,
+        "shoe": state.get("shoe") or 0,
+        "coup": state.get("coup", 0),
+        "decision": state.get("decision", 0),
+    }
 
 
 class Player:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 from typing import Any
 
-from tests.support.harness import Player
+from tests.support.harness import Player, act
 from websockets.exceptions import WebSocketException
 
 __all__ = ["choose", "play"]
@@ -32,9 +32,9 @@ def _choose_banque(state: dict[str, Any], me: str, names: list[str]) -> dict[str
     if state["phase"] == "auction":
         best = max(state["bids"].values(), default=None)
         if me == names[0] and best is None:
-            return {"type": "act", "action": "bid", "amount": state["next_bid"]}
+            return act(state, "bid", amount=state["next_bid"])
         if me == names[1] and best is not None and state["bids"].get(me) != best and best < 3_000:
-            return {"type": "act", "action": "bid", "amount": best + 1_000}
+            return act(state, "bid", amount=best + 1_000)
         return None
     if state["to_act"] != me:
         return None
@@ -42,11 +42,11 @@ def _choose_banque(state: dict[str, Any], me: str, names: list[str]) -> dict[str
     if "stake" in choices:
         room = state["bank"] - sum(sum(s.values()) for s in state["stakes"].values())
         side = "L" if me == names[1] else "R"
-        return {"type": "act", "action": "stake", "amount": min(1_000, room), "tableau": side}
+        return act(state, "stake", amount=min(1_000, room), tableau=side)
     if "draw" in choices:
-        return {"type": "act", "action": "draw"}
+        return act(state, "draw")
     if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
+        return act(state, "banker_stand")
     return None
 
 
@@ -59,17 +59,17 @@ def choose(state: dict[str, Any], me: str, names: list[str]) -> dict[str, Any] |
     choices = state["choices"]
     chips = (state["chips"] or {}).get(me, 0)
     if "open_bank" in choices:
-        return {"type": "act", "action": "open_bank", "amount": min(4_000, chips)}
+        return act(state, "open_bank", amount=min(4_000, chips))
     if "keep_bank" in choices:
-        return {"type": "act", "action": "keep_bank"}
+        return act(state, "keep_bank")
     if "pass_bank" in choices:  # too few chips to open the bank
-        return {"type": "act", "action": "pass_bank"}
+        return act(state, "pass_bank")
     if "banco" in choices or "stake" in choices:
-        return {"type": "act", "action": "stake", "amount": min(2_000, chips, state["bank"])}
+        return act(state, "stake", amount=min(2_000, chips, state["bank"]))
     if "draw" in choices:
-        return {"type": "act", "action": "draw"}
+        return act(state, "draw")
     if "banker_draw" in choices:
-        return {"type": "act", "action": "banker_stand"}
+        return act(state, "banker_stand")
     return None
 
 

@@ -17,12 +17,12 @@ from baccara.cli.common import echo_json, fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-__all__ = ["COMMANDS"]
+__all__ = ["COMMANDS", "DB_HELP", "open_database"]
 
-_DB_HELP = "Database URL or SQLite file [default: $BACCARA_DB, else the user data folder]."
+DB_HELP = "Database URL or SQLite file [default: $BACCARA_DB, else the user data folder]."
 
 
-def _open(db: str | None) -> tuple[str, Engine]:
+def open_database(db: str | None) -> tuple[str, Engine]:
     """The URL as shown (no password) and an engine connected to it; bad ones fail in one line."""
     import sqlalchemy as sa
 
@@ -48,13 +48,13 @@ def db_group() -> None:
 
 
 @db_group.command("upgrade")
-@click.option("--db", "db", metavar="URL", default=None, help=_DB_HELP)
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the revisions as JSON.")
 def upgrade_command(db: str | None, as_json: bool) -> None:
     """Bring the database to the newest schema revision (a no-op when it is there)."""
     from baccara.db.migrate import upgrade
 
-    shown, engine = _open(db)
+    shown, engine = open_database(db)
     try:
         before, after = upgrade(engine)
     finally:
@@ -68,13 +68,13 @@ def upgrade_command(db: str | None, as_json: bool) -> None:
 
 
 @db_group.command("current")
-@click.option("--db", "db", metavar="URL", default=None, help=_DB_HELP)
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the revisions as JSON.")
 def current_command(db: str | None, as_json: bool) -> None:
     """Show the database's schema revision and the newest one."""
     from baccara.db.migrate import current, head
 
-    shown, engine = _open(db)
+    shown, engine = open_database(db)
     try:
         revision = current(engine)
     finally:

@@ -124,11 +124,11 @@ def play(
             f"{seats} players and {bots} bots do not fit: a {variant.title} table has "
             f"{variant.seats} seats"
         )
-    from baccara.cli.db import _open as _open_database
+    from baccara.cli.db import open_database
     from baccara.db.engine import resolve_url
     from baccara.db.store import Store
 
-    _, engine = _open_database(db)  # a bad --db is one line and exit status 2
+    _, engine = open_database(db)  # a bad --db is one line and exit status 2
     store = Store(resolve_url(db), engine=engine)
     if not variant.house_banked:  # the players' games have their own game loop
         from baccara.cli.skill_play import play_skill  # lazy: it loads the solver (scipy)

@@ -5,7 +5,8 @@ transaction that holds the player's lock, so what they read (the stakes already 
 round) cannot change under them. Refusals are `BetError` with a code for the client and
 a message showing money as people read it.
 
->>> check_limits({"kind": "tie", "minimum": 100, "maximum": 50_000}, 30_000, 30_000)
+>>> check_limits(BetRequest(account=1, round_id=1, bet_id="b", kind="tie", amount=30_000,
+...                          minimum=100, maximum=50_000), 30_000, 30_000)
 Traceback (most recent call last):
 ...
 baccara.db.betting.BetError: Tie maximum is 500.00: 300.00 more is too much with 300.00 on it
@@ -29,6 +30,7 @@ __all__ = [
     "MAX_AMOUNT",
     "BetError",
     "BetReceipt",
+    "BetRequest",
     "bet_row",
     "check_amount",
     "check_bet",
@@ -47,6 +49,26 @@ class BetError(LedgerError):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BetRequest:
+    """A bet asked for: by whom (the wallet ``account``; for a person their ``user`` id and
+    the digest of the ``session`` they bet under), the player's own ``bet_id``, the round,
+    the bet kind and ``amount`` (checked by `check_bet`: it comes from the network), the
+    table's ``minimum`` and ``maximum`` for the kind, and the clock's ``now`` (epoch
+    seconds; None: the system's), which names the day the player's loss limit counts."""
+
+    account: int
+    round_id: int
+    bet_id: object
+    kind: str
+    amount: object
+    minimum: int | None = None
+    maximum: int | None = None
+    user: int | None = None
+    session: str | None = None
+    now: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -90,13 +112,13 @@ def check_bet(bet_id: object, amount: object) -> int:
     return stake
 
 
-def check_limits(req: dict[str, Any], stake: int, already: int) -> None:
+def check_limits(req: BetRequest, stake: int, already: int) -> None:
     """Refuse a bet that leaves the account's total on its spot under the minimum or over
     the maximum (the table engine's rule, `baccara.table.engine.Table.verify_place_bet`)."""
-    minimum, maximum = req.get("minimum"), req.get("maximum")
+    minimum, maximum = req.minimum, req.maximum
     if minimum is None and maximum is None:
         return
-    kind = req["kind"]
+    kind = req.kind
     label = BetKind(kind).label if kind in BetKind._value2member_map_ else str(kind)
     if minimum is not None and already + stake < minimum:  # the spot's total, as the table
         raise BetError(
@@ -113,10 +135,10 @@ def check_limits(req: dict[str, Any], stake: int, already: int) -> None:
 
 
 def staked(
-    conn: Connection, players: list[int], requests: list[dict[str, Any]]
+    conn: Connection, players: list[int], requests: list[BetRequest]
 ) -> dict[tuple[int, int, str], int]:
     """What each account has on each kind in the rounds of the limited requests."""
-    limited = {req["round_id"] for req in requests if req.get("maximum") is not None}
+    limited = {req.round_id for req in requests if req.maximum is not None}
     if not limited:
         return {}
     statement = _STAKED[books.on_postgres(conn)]
@@ -135,12 +157,12 @@ _STAKED = {
 }
 
 
-def bet_row(req: dict[str, Any], stake: int) -> dict[str, Any]:
+def bet_row(req: BetRequest, stake: int) -> dict[str, Any]:
     return {
-        "account_id": req["account"],
-        "bet_id": req["bet_id"],
-        "round_id": req["round_id"],
-        "kind": req["kind"],
+        "account_id": req.account,
+        "bet_id": req.bet_id,
+        "round_id": req.round_id,
+        "kind": req.kind,
         "amount": stake,
         "status": "placed",
     }

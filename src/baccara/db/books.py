@@ -108,12 +108,14 @@ def account_kind(name: str) -> AccountKind:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Posting:
-    """One transaction to post: ``moves`` by account id, summing to zero."""
+    """One transaction to post: ``moves`` by account id, summing to zero, at time ``at``
+    (None: now by the system clock)."""
 
     memo: str
     moves: Mapping[int, int]
     session: int | None = None
     event_seq: int | None = None
+    at: datetime | None = None
 
 
 _ACCOUNT = sa.select(accounts.c.id).where(accounts.c.name == sa.bindparam("name"))
@@ -184,6 +186,7 @@ def post(
     session: int | None = None,
     event_seq: int | None = None,
     check_overdraft: bool = True,
+    at: datetime | None = None,
 ) -> int:
     """Post one balanced transaction inside ``conn``'s transaction; return its id.
 
@@ -191,7 +194,7 @@ def post(
     the amounts do not sum to zero, or (``check_overdraft``) an account that may not go
     negative (a wallet, a seat, an escrow) would.
     """
-    posting = Posting(memo=memo, moves=moves, session=session, event_seq=event_seq)
+    posting = Posting(memo=memo, moves=moves, session=session, event_seq=event_seq, at=at)
     _check(posting)
     if check_overdraft:
         _refuse_overdraft(conn, posting)
@@ -219,7 +222,9 @@ def post_many(conn: Connection, postings: Sequence[Posting]) -> list[int]:
     for posting in postings:
         _check(posting)
     now = datetime.now(UTC)
-    rows: list[dict[str, object]] = [{"memo": p.memo[:200], "created_at": now} for p in postings]
+    rows: list[dict[str, object]] = [
+        {"memo": p.memo[:200], "created_at": p.at or now} for p in postings
+    ]
     if any(p.session is not None or p.event_seq is not None for p in postings):
         for row, p in zip(rows, postings, strict=True):
             row.update(session_id=p.session, event_seq=p.event_seq)

@@ -19,14 +19,18 @@ and the money it moved, so the decisions in the database and the money always ag
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from baccara.db.books import HOUSE, LedgerError, account_ids, balances, post, wallet_account
+from baccara.db import gate
+from baccara.db.betting import BetError
+from baccara.db.books import HOUSE, account_ids, balances, post, wallet_account
 from baccara.db.engine import writing
+from baccara.db.gate import Mover
 from baccara.db.ledger import Ledger
 from baccara.db.schema import accounts, online_shoes, skill_actions
 from baccara.money import format_money
@@ -62,31 +66,55 @@ class Chips:
         names = {player: chips_account(self.table, player) for player in players}
         return {**names, POT: self.pot, HOUSE_KEY: HOUSE}
 
-    def buy_in(self, player: str, amount: int) -> int:
-        """Move ``amount`` from ``player``'s wallet to chips at this table; the chips now."""
-        if amount <= 0:
-            raise LedgerError(f"bad buy-in {format_money(amount)}: an amount above 0.00")
-        with writing(self.ledger.engine) as conn:
+    def buy_in(
+        self, player: str, amount: int, *, mover: Mover | None = None, now: float | None = None
+    ) -> int:
+        """Move ``amount`` from ``player``'s wallet to chips at this table (a first buy-in
+        or more chips); the chips now. Through the money gate (`baccara.db.gate`): one
+        transaction under the player's lock checks the balance and, for a person
+        (``mover``: their user and session), their standing and daily loss limit at
+        ``now``. Refused with `BetError` (``insufficient_funds``, ``loss_limit``,
+        ``self_excluded``...), nothing changed."""
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise BetError("bad_amount", f"bad buy-in {amount!r}: an amount above 0.00")
+        moment = time.time() if now is None else now
+
+        def work(conn: Connection) -> int:
             ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
             wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
-            have = balances(conn, [wallet])[wallet]
+            have = gate.lock_wallets(conn, [wallet])[wallet]
+            if mover is not None and mover.user is not None:
+                person = gate.standings(conn, [mover])[mover.user]
+                person.check(mover.session, moment)
+                if (limit := person.loss_limit(moment)) is not None:
+                    gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
             if have < amount:
-                raise LedgerError(
+                raise BetError(
+                    "insufficient_funds",
                     f"a buy-in of {format_money(amount)} is over your balance of "
-                    f"{format_money(have)}"
+                    f"{format_money(have)}",
                 )
-            post(conn, f"buy-in {self.table} {player}", {wallet: -amount, seat: amount})
+            memo = f"buy-in {self.table} {player}"
+            post(conn, memo, {wallet: -amount, seat: amount}, at=gate.stamp(now))
             return balances(conn, [seat])[seat]
 
-    def cash_out(self, player: str) -> int:
-        """Move all of ``player``'s chips here back to the wallet; the amount moved."""
-        with writing(self.ledger.engine) as conn:
+        return self.ledger.write(work)
+
+    def cash_out(self, player: str, *, now: float | None = None) -> int:
+        """Move all of ``player``'s chips here back to the wallet (under the player's lock,
+        as every movement of their money); the amount moved."""
+
+        def work(conn: Connection) -> int:
             ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
             wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
+            gate.lock_wallets(conn, [wallet])
             amount = balances(conn, [seat])[seat]
             if amount:
-                post(conn, f"cash-out {self.table} {player}", {seat: -amount, wallet: amount})
+                memo = f"cash-out {self.table} {player}"
+                post(conn, memo, {seat: -amount, wallet: amount}, at=gate.stamp(now))
             return amount
+
+        return self.ledger.write(work)
 
     def stacks(self, players: Any) -> dict[str, int]:
         """Each player's chips at this table, and the pot (under `POT`)."""

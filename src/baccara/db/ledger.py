@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -40,9 +40,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
-from baccara.db import betting, books, queries
-from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, check_amount
-from baccara.db.books import EXTERNAL, HOUSE, LedgerError, Posting, wallet_account
+from baccara.db import betting, books, gate, queries
+from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, BetRequest, check_amount
+from baccara.db.books import EXTERNAL, HOUSE, LedgerError, wallet_account
 from baccara.db.engine import make_engine, normalize_url, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import (
@@ -53,13 +53,13 @@ from baccara.db.schema import (
     settlements,
     transactions,
 )
-from baccara.money import format_money
 from baccara.variants import find_variant
 
 __all__ = [
     "MAX_AMOUNT",
     "BetError",
     "BetReceipt",
+    "BetRequest",
     "Ledger",
     "LedgerError",
     "RoundPhase",
@@ -105,7 +105,7 @@ class Ledger:
         if self.fault is not None:
             self.fault(name)
 
-    def _retry(self, work: Callable[[Connection], _T]) -> _T:
+    def write(self, work: Callable[[Connection], _T]) -> _T:
         """Run ``work`` in one write transaction, retrying lock conflicts."""
         for attempt in range(30):
             try:
@@ -137,9 +137,9 @@ class Ledger:
             return books.account_id(conn, name)
 
         try:
-            account = self._retry(work)
+            account = self.write(work)
         except IntegrityError:  # created concurrently by another process
-            account = self._retry(work)
+            account = self.write(work)
         self._ids[name] = account
         return account
 
@@ -169,7 +169,7 @@ class Ledger:
             return True
 
         try:
-            return self._retry(work)
+            return self.write(work)
         except IntegrityError:
             return False
 
@@ -203,7 +203,7 @@ class Ledger:
             assert key is not None
             return int(key[0])
 
-        return self._retry(work)
+        return self.write(work)
 
     def round(self, round_id: int) -> dict[str, Any]:
         """The round's row as a dict."""
@@ -226,7 +226,7 @@ class Ledger:
                     .values(phase=RoundPhase.CLOSED, coup=coup.notation())
                 )
 
-        self._retry(work)
+        self.write(work)
 
     def unfinished_rounds(self, table: str | None = None) -> list[dict[str, Any]]:
         """Rounds neither settled nor voided (what start-up recovery looks at)."""
@@ -248,161 +248,56 @@ class Ledger:
         amount: object,
         minimum: int | None = None,
         maximum: int | None = None,
+        user: int | None = None,
+        session: str | None = None,
+        now: float | None = None,
     ) -> BetReceipt:
         """Place a bet in one transaction: checks, limits, balance, debit to escrow.
 
         ``minimum`` and ``maximum`` (minor units, optional) are the table's limits for
         ``kind``: the bet must be at least ``minimum``, and the account's total on
-        ``kind`` in this round, this bet included, at most ``maximum``. They are checked
-        under the lock that serialises the account's bets, so parallel connections
-        cannot pass them together.
+        ``kind`` in this round, this bet included, at most ``maximum``. A person's bet
+        (``user``, and the ``session`` they bet under) also passes their standing and
+        their daily loss limit at ``now`` (`baccara.db.gate`). Everything is checked
+        under the player's lock, so parallel connections cannot pass anything together.
 
         A resend of the same ``bet_id`` returns the stored bet (``duplicate``); a
         resend with another amount or kind is refused. A bet id names one bet for good:
         a resend in a later round (after a crash, say) gets the stored bet, with its
         round and its status (``placed``, ``settled`` or ``refunded``).
         """
-        request = {
-            "account": account,
-            "round_id": round_id,
-            "bet_id": bet_id,
-            "kind": kind,
-            "amount": amount,
-            "minimum": minimum,
-            "maximum": maximum,
-        }
+        request = BetRequest(
+            account=account,
+            round_id=round_id,
+            bet_id=bet_id,
+            kind=kind,
+            amount=amount,
+            minimum=minimum,
+            maximum=maximum,
+            user=user,
+            session=session,
+            now=now,
+        )
         (answer,) = self.place_bets([request])
         if isinstance(answer, BetError):
             raise answer
         return answer
 
-    def place_bets(self, requests: list[dict[str, Any]]) -> list[BetReceipt | BetError]:
-        """Place many bets in one transaction (group commit), in order.
-
-        Each request has the keyword arguments of `place_bet`; each answer is its
-        receipt or the `BetError` that refused it (a refused bet changes nothing). The
-        whole batch costs a fixed handful of statements, however many bets it holds.
-        """
+    def place_bets(self, requests: Sequence[BetRequest]) -> list[BetReceipt | BetError]:
+        """Place many bets in one transaction (group commit), in order, through the money
+        gate (`baccara.db.gate.place_bets`): each answer is the bet's receipt or the
+        `BetError` that refused it (a refused bet changes nothing)."""
 
         def work(conn: Connection) -> list[BetReceipt | BetError]:
-            return self._place(conn, requests)
+            answers, placed = gate.place_bets(conn, requests)
+            if placed:
+                self._point("bet_debited")
+            return answers
 
         try:
-            return self._retry(work)
+            return self.write(work)
         except IntegrityError:  # the same id raced in from another connection
-            return self._retry(work)
-
-    def _place(
-        self, conn: Connection, requests: list[dict[str, Any]]
-    ) -> list[BetReceipt | BetError]:
-        answers: dict[int, BetReceipt | BetError] = {}
-        valid: list[tuple[int, int, dict[str, Any]]] = []  # (position, stake, request)
-        for n, req in enumerate(requests):
-            try:
-                valid.append((n, betting.check_bet(req["bet_id"], req["amount"]), req))
-            except BetError as error:
-                answers[n] = error
-        if valid:
-            self._place_valid(conn, valid, answers)
-        return [answers[n] for n in range(len(requests))]
-
-    def _place_valid(
-        self,
-        conn: Connection,
-        valid: list[tuple[int, int, dict[str, Any]]],
-        answers: dict[int, BetReceipt | BetError],
-    ) -> None:
-        players = sorted({req["account"] for _, _, req in valid})
-        if self.postgres:  # serialize each player's bets (ids in order: no deadlocks)
-            balances = dict.fromkeys(players, 0)
-            locked = conn.execute(queries.LOCK_PLAYERS, {"accounts": players})
-            balances.update((int(key), int(held)) for key, held in locked)
-        else:  # SQLite: the batch holds the database's one write lock
-            balances = books.balances(conn, players)
-        stored: dict[tuple[int, str], Any] = {
-            (row["account_id"], row["bet_id"]): row
-            for row in conn.execute(
-                queries.STORED_BETS[self.postgres],
-                {"accounts": players, "ids": sorted({req["bet_id"] for _, _, req in valid})},
-            ).mappings()
-        }
-        query = (
-            queries.ROUNDS_SHARED if self.postgres else queries.ROUNDS
-        )  # PostgreSQL: no close meanwhile
-        found = {
-            row.id: row
-            for row in conn.execute(
-                query, {"ids": sorted({req["round_id"] for _, _, req in valid})}
-            )
-        }
-        staked = betting.staked(conn, players, [req for _, _, req in valid])
-        new: list[tuple[dict[str, Any], int]] = []  # the bet rows to insert, with escrow
-        for n, stake, req in valid:
-            try:
-                receipt = self._decide(req, stake, stored, found, balances, staked)
-            except BetError as error:
-                answers[n] = error
-                continue
-            answers[n] = receipt
-            if not receipt.duplicate:
-                row = {**betting.bet_row(req, stake), "returned": None}
-                stored[req["account"], req["bet_id"]] = row  # a resend later in the batch
-                new.append((row, found[req["round_id"]].escrow_id))
-        if new:
-            self._post_bets(conn, new)
-            self._point("bet_debited")
-
-    @staticmethod
-    def _decide(
-        req: dict[str, Any],
-        stake: int,
-        stored: dict[tuple[int, str], Any],
-        found: dict[int, Any],
-        balances: dict[int, int],
-        staked: dict[tuple[int, int, str], int],
-    ) -> BetReceipt:
-        """One bet's answer from what the batch read; debits ``balances`` when placed."""
-        account, bet_id, kind = req["account"], req["bet_id"], req["kind"]
-        old = stored.get((account, bet_id))
-        if old is not None:
-            if (old["amount"], old["kind"]) != (stake, kind):
-                raise BetError(
-                    "bet_id_reused",
-                    f"bet id {bet_id!r} was already used for {old['kind']} {old['amount']} "
-                    f"in round {old['round_id']}: a new bet needs a new id",
-                )
-            return betting.receipt(old, balances[account], duplicate=True)
-        round_id = req["round_id"]
-        if round_id not in found:
-            raise BetError("unknown_round", f"unknown round {round_id}")
-        if found[round_id].phase != RoundPhase.OPEN:
-            raise BetError(
-                "betting_closed", f"no more bets: round {round_id} is {found[round_id].phase}"
-            )
-        betting.check_limits(req, stake, staked.get((account, round_id, kind), 0))
-        if balances[account] < stake:
-            raise BetError(
-                "insufficient_funds",
-                f"a bet of {format_money(stake)} is over your balance of "
-                f"{format_money(balances[account])}",
-            )
-        balances[account] -= stake
-        staked[account, round_id, kind] = staked.get((account, round_id, kind), 0) + stake
-        return betting.receipt(betting.bet_row(req, stake), balances[account], duplicate=False)
-
-    @staticmethod
-    def _post_bets(conn: Connection, new: list[tuple[dict[str, Any], int]]) -> None:
-        """Post the debits of many bets (wallet to escrow) and insert their rows."""
-        postings = [
-            Posting(
-                memo=f"bet bet:{row['account_id']}:{row['bet_id']}",
-                moves={row["account_id"]: -row["amount"], escrow: row["amount"]},
-            )
-            for row, escrow in new
-        ]
-        for (row, _), txn in zip(new, books.post_many(conn, postings), strict=True):
-            row["txn_id"] = txn
-        conn.execute(queries.INSERT_BETS, [row for row, _ in new])
+            return self.write(work)
 
     def find_bet(self, account: int, bet_id: str) -> BetReceipt | None:
         """The stored bet ``bet_id`` of ``account``, if any."""
@@ -488,7 +383,7 @@ class Ledger:
             return True
 
         try:
-            return self._retry(work)
+            return self.write(work)
         except IntegrityError:  # settled concurrently: the unique settlement row won
             return False
 
@@ -521,7 +416,7 @@ class Ledger:
             return True
 
         try:
-            return self._retry(work)
+            return self.write(work)
         except IntegrityError:
             return False
 

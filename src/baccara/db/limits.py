@@ -28,15 +28,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from baccara.db.engine import writing
-from baccara.db.schema import play_limits, web_sessions
+from baccara.db.schema import play_limits, users, web_sessions
 
-__all__ = ["DELAY", "Limits", "PlayLimits", "limits_of"]
+__all__ = ["DELAY", "Limits", "PlayLimits", "SuspendError", "limits_of", "suspend"]
 
 DELAY = 24 * 3600.0
 """Seconds before a raised or removed loss limit takes effect."""
@@ -55,6 +56,30 @@ class Limits:
     def excluded(self, now: float) -> bool:
         """Whether the player is excluded at ``now``."""
         return self.excluded_until is not None and now < self.excluded_until
+
+    @classmethod
+    def of(cls, row: Mapping[Any, Any] | None) -> Limits:
+        """The limits a ``play_limits`` row (or None) holds, as stored."""
+        if row is None:
+            return cls()
+        limit, later, since = row["loss_limit"], row["next_loss_limit"], row["next_from"]
+        return cls(
+            loss_limit=None if limit is None else int(limit),
+            next_loss_limit=None if later is None else int(later),
+            next_from=None if since is None else float(since),
+            reminder_minutes=row["reminder_minutes"],
+            excluded_until=row["excluded_until"],
+        )
+
+    def at(self, now: float) -> Limits:
+        """These limits as they stand at ``now``: a change whose day has come applies.
+
+        >>> Limits(loss_limit=5_000, next_loss_limit=9_000, next_from=10.0).at(10.0).loss_limit
+        9000
+        """
+        if self.next_from is None or now < self.next_from:
+            return self
+        return replace(self, loss_limit=self.next_loss_limit, next_loss_limit=None, next_from=None)
 
 
 class PlayLimits:
@@ -107,6 +132,44 @@ class PlayLimits:
             return limits_of(_row(conn, user), time.time())
 
 
+class SuspendError(ValueError):
+    """A suspension refused (no such player); nothing changed."""
+
+
+def suspend(engine: Engine, name: str, until: float | None) -> int:
+    """The house suspends player ``name`` (any case) until ``until`` (epoch seconds;
+    None lifts it): no login, every session ended now (their sockets close within a
+    second, `baccara.server.revocation`); the player's id.
+
+    >>> from baccara.db.engine import make_engine, writing
+    >>> from baccara.db.migrate import upgrade
+    >>> from datetime import UTC, datetime
+    >>> engine = make_engine("sqlite://")
+    >>> _ = upgrade(engine)
+    >>> with writing(engine) as conn:
+    ...     _ = conn.execute(users.insert().values(id=7, name="Ann", name_key="ann",
+    ...                                            password_hash="x", created_at=datetime.now(UTC)))
+    >>> suspend(engine, "ANN", 2e9), suspend(engine, "ann", None)
+    (7, 7)
+    >>> suspend(engine, "bob", None)
+    Traceback (most recent call last):
+    ...
+    baccara.db.limits.SuspendError: no player named 'bob'
+    """
+    with writing(engine) as conn:
+        found = conn.execute(
+            sa.select(users.c.id)
+            .where(sa.or_(users.c.name_key == name.lower(), users.c.name == name))
+            .order_by(users.c.id)
+        ).scalar()
+        if found is None:
+            raise SuspendError(f"no player named {name!r}")
+        conn.execute(users.update().where(users.c.id == found).values(suspended_until=until))
+        if until is not None:
+            conn.execute(web_sessions.delete().where(web_sessions.c.user_id == found))
+        return int(found)
+
+
 def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:
     return (
         conn.execute(sa.select(play_limits).where(play_limits.c.user_id == user)).mappings().first()
@@ -119,17 +182,6 @@ def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> Non
         conn.execute(play_limits.insert().values(user_id=user, **values))
 
 
-def limits_of(row: sa.RowMapping | None, now: float) -> Limits:
+def limits_of(row: Mapping[Any, Any] | None, now: float) -> Limits:
     """The limits a ``play_limits`` row (or None) stands for at ``now``."""
-    if row is None:
-        return Limits()
-    limit, later, since = row["loss_limit"], row["next_loss_limit"], row["next_from"]
-    if since is not None and now >= since:
-        limit, later, since = later, None, None
-    return Limits(
-        loss_limit=None if limit is None else int(limit),
-        next_loss_limit=None if later is None else int(later),
-        next_from=None if since is None else float(since),
-        reminder_minutes=row["reminder_minutes"],
-        excluded_until=row["excluded_until"],
-    )
+    return Limits.of(row).at(now)

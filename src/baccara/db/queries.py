@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from baccara.db.books import among
-from baccara.db.schema import RoundPhase, accounts, bets, rounds, settlements
+from baccara.db.schema import RoundPhase, bets, rounds, settlements
 
 __all__ = [
     "CLOSE_ROUND",
@@ -16,7 +16,6 @@ __all__ = [
     "INSERT_BETS",
     "INSERT_ROUND",
     "INSERT_SETTLEMENT",
-    "LOCK_PLAYERS",
     "ROUND",
     "ROUNDS",
     "ROUNDS_SHARED",
@@ -25,15 +24,9 @@ __all__ = [
     "STORED_BETS",
 ]
 
-# A batch of bets: the players' row locks (PostgreSQL, NO KEY UPDATE: settlements'
-# foreign-key checks on these rows need not wait), the bets already stored under the
-# batch's ids, its rounds (PostgreSQL: locked shared, so none closes meanwhile).
-LOCK_PLAYERS = (  # and their balances, read under the lock
-    sa.select(accounts.c.id, accounts.c.balance)
-    .where(among(accounts.c.id, "accounts", postgres=True))
-    .order_by(accounts.c.id)
-    .with_for_update(key_share=True)
-)
+# A batch of bets (the players' locks: `baccara.db.gate.lock_wallets`): the bets already
+# stored under the batch's ids, its rounds (PostgreSQL: locked shared, so none closes
+# meanwhile).
 STORED_BETS = {
     pg: sa.select(bets).where(
         among(bets.c.account_id, "accounts", postgres=pg),

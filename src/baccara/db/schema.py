@@ -199,6 +199,7 @@ online_shoes = sa.Table(
     sa.Column("sealed", sa.Boolean, nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False),
     sa.Column("seats", sa.JSON, nullable=True),  # a players' game: names and stacks at start
+    sa.Column("seeders", sa.JSON, nullable=True),  # a house shoe: the accounts that gave a seed
 )
 
 skill_actions = sa.Table(
@@ -225,6 +226,7 @@ users = sa.Table(
     # the name in lower case: one account whatever the case (null: an older case twin)
     sa.Column("name_key", sa.String(24), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
+    sa.Column("suspended_until", sa.Float, nullable=True),  # an operator's suspension (epoch s)
 )
 drill_records = sa.Table(  # the Learn section's drills: each player's record
     "drill_records",

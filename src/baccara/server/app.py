@@ -37,7 +37,8 @@ from baccara.server.hall import Hall, TableSpec
 from baccara.server.learn import learn_router
 from baccara.server.me import me_router
 from baccara.server.pool import BoundedPool, Busy
-from baccara.server.protocol import Account, Credentials, TableSummary, schema
+from baccara.server.protocol import Account, Credentials, PasswordChange, TableSummary, schema
+from baccara.server.revocation import SessionWatch
 from baccara.server.runner import Fault, TableRunner, no_fault
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
@@ -92,6 +93,7 @@ class ServerConfig:
     share_seconds: float = 1.2  # PostgreSQL: a starting process hears the others this long
     # before it takes its share of the tables (0: at once, for a process alone)
     dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
+    revoke_seconds: float = 0.5  # how often the sockets' sessions are checked (revocation)
 
 
 @dataclass(slots=True)
@@ -103,6 +105,8 @@ class ServerState:
     auth: Auth
     executor: ThreadPoolExecutor
     hall: Hall
+    watch: SessionWatch
+    """The open sockets, closed when their session ends (`baccara.server.revocation`)."""
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
     message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
     """Every message a player sends (pings, peels, seeds...), bets included."""
@@ -200,12 +204,15 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         ),
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
+        watch=SessionWatch(ledger.engine, seconds=config.revoke_seconds, executor=executor),
     )
     hall.state = state
+    watch = state.watch
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         batcher.start()
+        watch.start()
         await hall.start()
         # Everything loaded so far lives as long as the server: keep it out of the
         # collector's full passes, which otherwise stop every thread for 0.1-0.2 s.
@@ -217,6 +224,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         try:
             yield
         finally:
+            await watch.stop()
             await hall.stop()
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
@@ -275,6 +283,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             started=session_started,
             guard=same_site_json,
             run=state.run,
+            revoked=watch.poke,
         )
     )
 
@@ -345,7 +354,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             token = await state.hashing.run(state.auth.login, got.name, got.password)
         except Excluded as error:
             state.name_limiter.give_back(name)  # the password was right
-            return problem(403, "self_excluded", str(error))
+            return problem(403, error.code, str(error))
         except AuthError as error:
             return problem(401, "bad_login", str(error))
         except Busy as error:
@@ -364,6 +373,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         token = request.cookies.get(state.cookie_name)
         if token:
             await state.run(state.auth.logout, token)
+            watch.poke()  # this session's sockets close at once
         response = JSONResponse({"ok": True})
         response.delete_cookie(
             state.cookie_name,
@@ -373,6 +383,32 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             samesite="strict",
         )
         return response
+
+    @app.post("/api/me/password")
+    async def change_password(request: Request) -> JSONResponse:
+        """A new password (the old one checked): every other session ends, this one goes on."""
+        refused = same_site_json(request)
+        if refused is not None:
+            return refused
+        user = await current_user(request)
+        if user is None:
+            return problem(401, "not_logged_in", "log in first")
+        try:
+            asked = PasswordChange.model_validate_json(await request.body())
+        except ValidationError:
+            return problem(400, "bad_request", "expected a JSON body {old, new} of strings")
+        if not state.name_limiter.allow(user.name.lower()):
+            return problem(429, "rate_limited", "too many wrong passwords: wait")
+        try:
+            await state.hashing.run(state.auth.change_password, user, asked.old, asked.new)
+        except AuthError as error:
+            return problem(400, "bad_password", str(error))
+        except Busy as error:
+            state.name_limiter.give_back(user.name.lower())
+            return busy(error)
+        state.name_limiter.give_back(user.name.lower())
+        watch.poke()  # the other sessions' sockets close at once
+        return JSONResponse({"ok": True})
 
     @app.get("/api/me")
     async def me(request: Request) -> JSONResponse:

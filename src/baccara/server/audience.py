@@ -31,7 +31,11 @@ from pydantic import BaseModel
 
 from baccara.server.auth import User
 
-__all__ = ["SLICE", "Audience", "Listener", "Relay"]
+__all__ = ["END", "SLICE", "Audience", "Listener", "Relay"]
+
+END = ""
+"""Queued after a listener's last message: the connection is to be closed (no message
+of the protocol is empty)."""
 
 SLICE = 100
 """The most connections a message is queued for before the event loop does something
@@ -66,6 +70,12 @@ class Listener:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.dropped = True
+
+    def end(self, last: BaseModel) -> None:
+        """Send ``last``, then close the connection (`END` tells the sender to)."""
+        self.held = None
+        self.send(last)
+        self.send_text(END)
 
     def hold(self) -> None:
         """Keep what comes for this client until `release`."""

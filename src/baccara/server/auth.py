@@ -9,7 +9,7 @@ keeps only its SHA-256. Every new player gets a welcome deposit into the wallet.
 >>> user.name, auth.ledger.balance(user.account)
 ('ann', 50000)
 >>> token = auth.login("ann", "correct horse")
->>> auth.user_for_token(token) == user
+>>> auth.user_for_token(token).session == token_digest(token)   # the session acted under
 True
 >>> auth.login("ann", "wrong password")
 Traceback (most recent call last):
@@ -45,6 +45,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from baccara.db.engine import writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.limits import PlayLimits, limits_of
 from baccara.db.schema import play_limits, users, web_sessions
@@ -95,17 +96,25 @@ class AuthError(ValueError):
 
 
 class Excluded(AuthError):
-    """A player who excluded themselves, logging in before the exclusion ends."""
+    """A player who excluded themselves (or whom the house suspended), logging in before
+    it ends."""
+
+    def __init__(self, message: str, code: str = "self_excluded") -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class User:
-    """A logged-in player and the id of their wallet account."""
+    """A logged-in player: who, the id of their wallet account, and the digest of the
+    session they act under (None: a registration's answer, before any session). What
+    they may do with money is never read from here: the money gate reads it from the
+    database in the transaction that moves it (`baccara.db.gate`)."""
 
     id: int
     name: str
     account: int
-    loss_limit: int | None = None  # a day, minor units (responsible play)
+    session: str | None = None
 
 
 class Auth:
@@ -161,10 +170,35 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
         limits = PlayLimits(self.ledger.engine).get(int(row["id"]))
-        if limits.excluded(time.time()):
+        now = time.time()
+        if limits.excluded(now):
             until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
+        if row["suspended_until"] is not None and now < row["suspended_until"]:
+            raise Excluded("your account is suspended by the house", code="suspended")
         return self.start_session(int(row["id"]))
+
+    def change_password(self, user: User, old: str, new: str) -> None:
+        """Set a new password (the old one checked); every other session of the player
+        ends (their sockets close: `baccara.server.revocation`), this one goes on."""
+        if not good_password(new):
+            raise AuthError(_BAD_PASSWORD)
+        with self.ledger.engine.connect() as conn:
+            stored = conn.execute(
+                sa.select(users.c.password_hash).where(users.c.id == user.id)
+            ).scalar()
+        try:
+            self.hasher.verify(str(stored), old)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            raise AuthError("wrong password") from None
+        digest = self.hasher.hash(new)
+        with writing(self.ledger.engine) as conn:
+            conn.execute(users.update().where(users.c.id == user.id).values(password_hash=digest))
+            conn.execute(
+                web_sessions.delete().where(
+                    web_sessions.c.user_id == user.id, web_sessions.c.token_hash != user.session
+                )
+            )
 
     def start_session(self, user_id: int) -> str:
         """A new session for a player whose password was just checked (or set)."""
@@ -204,7 +238,7 @@ class Auth:
             return None
         now = time.time()
         query = (
-            sa.select(users.c.id, users.c.name, *play_limits.c)
+            sa.select(users.c.id, users.c.name, users.c.suspended_until, *play_limits.c)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)
             .outerjoin(play_limits, play_limits.c.user_id == users.c.id)
             .where(
@@ -219,11 +253,13 @@ class Auth:
         limits = limits_of(row if row["user_id"] is not None else None, now)
         if limits.excluded(now):  # a session opened before the exclusion ends with it
             return None
+        if row["suspended_until"] is not None and now < row["suspended_until"]:
+            return None
         return User(
             id=int(row["id"]),
             name=row["name"],
             account=self.ledger.create_account(wallet_account(row["name"])),
-            loss_limit=limits.loss_limit,
+            session=token_digest(token),
         )
 
 

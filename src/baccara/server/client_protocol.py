@@ -40,6 +40,7 @@ __all__ = [
     "Credentials",
     "JoinMessage",
     "LeaveMessage",
+    "PasswordChange",
     "PingMessage",
     "ProtocolError",
     "SeedMessage",
@@ -134,6 +135,10 @@ class ActMessage(_In):
     ]
     amount: Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)] | None = None
     tableau: Literal["L", "R"] | None = None
+    # the decision it answers, as the table's state names it (`baccara.server.turns`)
+    shoe: Annotated[StrictInt, Field(ge=0)]
+    coup: Annotated[StrictInt, Field(ge=0)]
+    decision: Annotated[StrictInt, Field(ge=0)]
 
 
 class PingMessage(_In):
@@ -174,6 +179,12 @@ _FIELD_ERRORS = {
         "draw, stand, banker_draw, banker_stand, bid or retire",
     ),
     "tableau": ("bad_tableau", "bad tableau: L (left) or R (right)"),
+    "shoe": ("bad_decision", "a decision names its shoe, coup and decision, as the state shows"),
+    "coup": ("bad_decision", "a decision names its shoe, coup and decision, as the state shows"),
+    "decision": (
+        "bad_decision",
+        "a decision names its shoe, coup and decision, as the state shows",
+    ),
 }
 
 
@@ -216,3 +227,10 @@ class Credentials(_In):
 
     name: Annotated[str, Field(min_length=1, max_length=64)]
     password: Annotated[str, Field(min_length=1, max_length=1024)]
+
+
+class PasswordChange(_In):
+    """The body of ``POST /api/me/password``: the password now and the new one."""
+
+    old: Annotated[str, Field(min_length=1, max_length=1024)]
+    new: Annotated[str, Field(min_length=1, max_length=1024)]

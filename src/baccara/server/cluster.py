@@ -327,7 +327,7 @@ class Cluster:
         key = f"{self.process}.{next(self._keys)}"
         future: asyncio.Future[list[str]] = asyncio.get_running_loop().create_future()
         self.pending[key] = (owner, future)
-        who = None if user is None else [user.id, user.name, user.account]
+        who = None if user is None else [user.id, user.name, user.account, user.session]
         self.send(
             self.channel(owner),
             {"op": "ask", "id": key, "from": self.process, "table": table, "what": what,
@@ -523,7 +523,11 @@ class Cluster:
 
     async def _answer(self, message: dict[str, Any]) -> None:
         raw = message.get("user")
-        user = None if raw is None else User(id=int(raw[0]), name=str(raw[1]), account=int(raw[2]))
+        user = (
+            None
+            if raw is None
+            else User(id=int(raw[0]), name=str(raw[1]), account=int(raw[2]), session=raw[3])
+        )
         try:
             texts = await self.host.answer(
                 message["from"], message["table"], message["what"], user, message["text"]

@@ -157,7 +157,7 @@ async def _house_table(
         return None
     if isinstance(message, SeedMessage):
         try:
-            await runner.db_write(runner.add_client_seed, message.seed)
+            await runner.db_write(runner.add_client_seed, user, message.seed)
         except FairError as error:
             return ErrorMessage(code="bad_seed", message=str(error))
         return SeedAck(table=runner.id, seed=message.seed)
@@ -172,7 +172,7 @@ async def _players_table(message: Any, runner: PlayersRunner[Any], user: User) -
     elif isinstance(message, LeaveMessage):
         await runner.leave(user)
     elif isinstance(message, ActMessage):
-        await runner.act(user, message.action, message.amount, message.tableau)
+        await runner.act(user, message)
     elif isinstance(message, SeedMessage):
         runner.add_client_seed(user, message.seed)
         return SeedAck(table=runner.id, seed=message.seed)

@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from baccara.db.chips import HOUSE_KEY, POT
 from baccara.fair import FairShoe
+from baccara.server.turns import Taken
 from baccara.skill.actions import Action
 
 __all__ = ["BOT_BUY_IN", "Engine", "GameTable", "PlayersTiming", "Recovered", "money_state"]
@@ -70,4 +71,4 @@ class Recovered:
 
     players: list[str]
     notes: list[str] = field(default_factory=list)
-    shoe: tuple[int, FairShoe, Any, int] | None = None  # id, fair shoe, engine, decisions
+    shoe: tuple[int, FairShoe, Any, list[Taken]] | None = None  # id, shoe, engine, decisions

@@ -91,10 +91,12 @@ def me_router(
     started: Callable[[Request], Awaitable[float | None]],
     guard: Callable[[Request], JSONResponse | None],
     run: Callable[..., Awaitable[Any]],
+    revoked: Callable[[], None] = lambda: None,
 ) -> APIRouter:
     """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion``; ``user`` finds
     the logged-in player, ``started`` when their session began, ``guard`` refuses a post
-    from another site or not in JSON, ``run`` runs a database call on the worker threads."""
+    from another site or not in JSON, ``run`` runs a database call on the worker threads,
+    ``revoked`` says that sessions have ended (their sockets close)."""
     router = APIRouter()
 
     async def posted(request: Request, model: type[BaseModel]) -> tuple[User, Any] | JSONResponse:
@@ -121,8 +123,8 @@ def me_router(
 
     @router.post("/api/me/limits")
     async def set_limits(request: Request) -> JSONResponse:
-        """Set the daily loss limit and the session reminder; the loss limit reaches the
-        tables with the player's next connection (the page reconnects at once)."""
+        """Set the daily loss limit and the session reminder; a cut applies to the next
+        bet or buy-in at every table (the money gate reads it there)."""
         got = await posted(request, LimitsRequest)
         if isinstance(got, JSONResponse):
             return got
@@ -147,6 +149,7 @@ def me_router(
             return got
         found, asked = got
         done = await run(limits.exclude, found.id, time.time() + asked.days * 86_400)
+        revoked()  # every socket of the player closes at once
         response = JSONResponse(_limits_json(done, None))
         response.delete_cookie("baccara_session", path="/")
         return response

@@ -35,8 +35,8 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from baccara.db.chips import Chips
+from baccara.db.gate import Mover
 from baccara.db.ledger import BetError, Ledger, wallet_account
-from baccara.db.records import PlayerRecords
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
@@ -52,6 +52,7 @@ from baccara.server.game_table import (
 )
 from baccara.server.runner import Fault, no_fault
 from baccara.server.shoes import ShoeBook
+from baccara.server.turns import Due, Taken
 from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records
@@ -109,8 +110,7 @@ class PlayersRunner(Generic[Engine]):
         self.table: Engine | None = None
         self.fair: FairShoe | None = None
         self.shoe_id: int | None = None
-        self.decisions = 0  # decisions stored in this shoe
-        self.late: int | None = None  # the seat whose last decision the clock took
+        self.taken: list[Taken] = []  # the decisions of the shoe in play, stored
         self.deadline = 0.0
         self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
@@ -196,6 +196,9 @@ class PlayersRunner(Generic[Engine]):
             else dict(zip(table.names, table.bankrolls, strict=True)),
             "to_act": None if who is None or table is None else table.names[who],
             "deadline": self.deadline if table is not None and not self.over(table) else None,
+            "shoe": self.shoe_id if table is not None else None,
+            "coup": 0 if table is None else len(self.coups(table)) + 1,
+            "decision": self.decisions,
             "news": list(self.news),
             "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
             "minimum": self.minimum,
@@ -228,13 +231,10 @@ class PlayersRunner(Generic[Engine]):
             raise BetError("table_full", f"all {self.max_seats} seats are taken")
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
-        if user.loss_limit is not None:  # responsible play: chips bought count as in play
-            records = PlayerRecords(self.ledger.engine)
-            await self.db(records.check_loss_limit, user.account, buy_in, user.loss_limit)
-        try:
-            chips = await self.db_write(self.chips.buy_in, user.name, buy_in)
-        except ValueError as error:
-            raise BetError("insufficient_funds", str(error)) from None
+        mover = Mover(account=user.account, user=user.id, session=user.session)
+        chips = await self.db_write(  # the money gate: balance, standing, loss limit
+            partial(self.chips.buy_in, user.name, buy_in, mover=mover, now=time.time())
+        )
         if user.name not in self.players:
             self.players.append(user.name)
         self.leaving.discard(user.name)
@@ -245,18 +245,25 @@ class PlayersRunner(Generic[Engine]):
 
     async def leave(self, user: User) -> None:
         """Leave the table: the chips go back to the wallet now, or when the shoe in play
-        (or the one being shuffled) ends."""
-        if user.name not in self.players:
-            raise BetError("not_seated", "you are not seated at this table")
-        if self.fair is not None and (self.table is None or user.name in self.table.names):
-            self.leaving.add(user.name)  # a shoe is committed: it may deal this player in
-            self.news.append(f"{user.name} leaves at the end of the shoe.")
-        else:
-            await self.db_write(self.chips.cash_out, user.name)
-            self.players.remove(user.name)
-            self.news.append(f"{user.name} leaves the table.")
+        (or the one being shuffled) ends. Two leaves at once: the second is told the
+        player is not seated."""
+        async with self.lock:
+            if user.name not in self.players or user.name in self.leaving:
+                raise BetError("not_seated", "you are not seated at this table")
+            if self.fair is not None and (self.table is None or user.name in self.table.names):
+                self.leaving.add(user.name)  # a shoe is committed: it may deal this player in
+                self.news.append(f"{user.name} leaves at the end of the shoe.")
+            else:
+                await self.db_write(self.chips.cash_out, user.name)
+                self._unseat(user.name)
+                self.news.append(f"{user.name} leaves the table.")
         self.emit_state()
         self.wake.set()
+
+    def _unseat(self, name: str) -> None:
+        if name in self.players:
+            self.players.remove(name)
+        self.leaving.discard(name)
 
     def add_client_seed(self, user: User, seed: str) -> None:
         """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
@@ -270,20 +277,37 @@ class PlayersRunner(Generic[Engine]):
             raise BetError("bad_seed", str(error)) from None
         self.client_seeds[user.name] = seed
 
-    async def act(
-        self, user: User, name: str, amount: int | None, tableau: str | None = None
-    ) -> None:
-        """``user`` decides (an `Act`); refused with `BetError` if it is not theirs to take
-        now, the clock has run out, or the engine does not allow it."""
-        table = self.table
-        if table is None or user.name not in table.names:
-            raise BetError("not_your_turn", "you are not playing this shoe")
-        seat = list(table.names).index(user.name)
-        action = Action(act=Act(name), seat=seat, amount=amount or 0, tableau=tableau)
+    @property
+    def decisions(self) -> int:
+        """The number of the decision due in the shoe in play (those taken so far)."""
+        return len(self.taken)
+
+    def taken_in(self, shoe_id: int | None) -> list[Taken]:
+        """The decisions stored for shoe ``shoe_id``, in order (a database read)."""
+        return [
+            Taken(seat=action.seat, timed_out=timed_out)
+            for action, timed_out in self.chips.actions(shoe_id or 0)
+        ]
+
+    async def act(self, user: User, asked: P.ActMessage) -> None:
+        """``user`` decides (an `Act`), naming the decision they answer; refused with
+        `BetError` if it is not the decision due (`baccara.server.turns`), not theirs to
+        take now, or the engine does not allow it."""
         async with self.lock:
-            mine = seat == table.actor
-            if (mine and time.time() > self.deadline) or (not mine and seat == self.late):
-                raise BetError("too_late", "the clock ran out: the house's rule decided for you")
+            table = self.table
+            if table is None or user.name not in table.names:
+                raise BetError("not_your_turn", "you are not playing this shoe")
+            seat = list(table.names).index(user.name)
+            due = Due(
+                shoe=self.shoe_id,
+                coup=len(self.coups(table)) + 1,
+                taken=self.taken,
+                deadline=self.deadline,
+            )
+            due.check(asked, seat=seat, now=time.time())
+            action = Action(
+                act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
+            )
             await self._decide_locked(action, timed_out=False)
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
@@ -329,10 +353,9 @@ class PlayersRunner(Generic[Engine]):
         except Exception:
             log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
             self.table = await self.db_write(self.rebuild, self.fair, self.shoe_id)
-            self.decisions = await self.db(lambda: len(self.chips.actions(self.shoe_id or 0)))
+            self.taken = await self.db(self.taken_in, self.shoe_id)
             raise
-        self.decisions += 1
-        self.late = action.seat if timed_out else None  # whose decision the clock took
+        self.taken.append(Taken(seat=action.seat, timed_out=timed_out))
         self.fault("after_decision")  # stored, not yet shown to anybody
         self.news.extend(self.public(event, table) for event in events)
         self.deadline = time.time() + self.timing.decision_seconds
@@ -376,10 +399,10 @@ class PlayersRunner(Generic[Engine]):
             found.notes.append("the shoe had not started: a new one is made")
             return found
         table = self.rebuild(fair, shoe_id)
-        decisions = len(self.chips.actions(shoe_id))
+        taken = self.taken_in(shoe_id)
         found.players = [s["name"] for s in seats] + found.players
-        found.shoe = (shoe_id, fair, table, decisions)
-        found.notes.append(f"shoe resumed after {decisions} decisions")
+        found.shoe = (shoe_id, fair, table, taken)
+        found.notes.append(f"shoe resumed after {len(taken)} decisions")
         return found
 
     async def recover(self) -> None:
@@ -387,7 +410,7 @@ class PlayersRunner(Generic[Engine]):
         found = await self.db_write(self.read_recovery)
         self._seat([*found.players, *self.bots])
         if found.shoe is not None:
-            self.shoe_id, self.fair, self.table, self.decisions = found.shoe
+            self.shoe_id, self.fair, self.table, self.taken = found.shoe
             # the players reconnect: the decision due waits a whole clock for them
             self.grace_until = time.time() + self.timing.decision_seconds
         for note in found.notes:
@@ -459,7 +482,7 @@ class PlayersRunner(Generic[Engine]):
         self.table = self.new_engine(ready, [stacks[name] for name in ready], shoe)
         self.shoe_ended = False
         await self.db_write(self._start, seats)
-        self.decisions = 0
+        self.taken = []
         await self._let_go()  # who left during the shuffle and was not dealt in
         self.news.append(f"The shoe is shuffled, {len(ready)} players.")
         return True
@@ -474,8 +497,7 @@ class PlayersRunner(Generic[Engine]):
         playing = () if self.table is None else self.table.names
         for name in sorted(self.leaving - set(playing)):
             await self.db_write(self.chips.cash_out, name)
-            self.players.remove(name)
-            self.leaving.discard(name)
+            self._unseat(name)
             self.news.append(f"{name} leaves the table.")
 
     async def _finish_shoe(self) -> None:

@@ -29,6 +29,7 @@ from baccara.server.client_protocol import (
     Credentials,
     JoinMessage,
     LeaveMessage,
+    PasswordChange,
     PingMessage,
     ProtocolError,
     SeedMessage,
@@ -56,6 +57,7 @@ __all__ = [
     "Event",
     "JoinMessage",
     "LeaveMessage",
+    "PasswordChange",
     "PingMessage",
     "PlayersState",
     "Problem",
@@ -269,6 +271,9 @@ class PlayersState(Event):
     choices: list[str]
     labels: dict[str, str] = {}  # what each choice's button says
     deadline: float | None
+    shoe: int | None = None  # the shoe in play (its id): a decision names it,
+    coup: int = 0  # ...the coup in play (from 1; 0: none)
+    decision: int = 0  # ...and the decision due (from 0 in the shoe)
     news: list[str]
     history: list[dict[str, JsonValue]] = []
     minimum: int

@@ -34,8 +34,7 @@ from pydantic import BaseModel
 from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, Ledger
-from baccara.db.records import PlayerRecords
+from baccara.db.ledger import BetError, BetRequest, Ledger
 from baccara.db.schema import accounts
 from baccara.fair import FairShoe
 from baccara.server import protocol as P
@@ -124,6 +123,7 @@ class TableRunner:
         self.fair: FairShoe | None = None
         self.shoes = ShoeBook(ledger, table_id)
         self.shoe_id: int | None = None
+        self.seeders: set[int] = set()  # the accounts that gave the shoe to come a seed
         self.round_id: int | None = None
         self.round_number = 0
         self.phase = "starting"
@@ -166,6 +166,7 @@ class TableRunner:
         found = self.shoes.unfinished()
         if found is not None:
             self.shoe_id, self.fair = found
+            self.seeders = self.shoes.seeders(self.shoe_id)
             if self.fair.sealed:
                 self._replay_shoe()
                 if self.table.phase is Phase.SHOE_CHANGE:  # crashed before the reveal
@@ -207,6 +208,7 @@ class TableRunner:
     def _new_shoe(self) -> None:
         self.fair = FairShoe.new(self.variant, self.shoe_settings)
         self.shoe_id = self.shoes.add(self.fair)
+        self.seeders = set()
         self.table.change_shoe(pending=True)  # bets open; the players' seeds until the seal
 
     def _seal(self) -> None:
@@ -223,12 +225,16 @@ class TableRunner:
         self.fair = None
         return record
 
-    def add_client_seed(self, seed: str) -> None:
-        """A player's seed for the shoe not yet shuffled (stored before it is used)."""
+    def add_client_seed(self, user: User, seed: str) -> None:
+        """A player's seed for the shoe not yet shuffled (stored before it is used): one
+        seed per account a shoe, so that no account fills the shoe's places alone."""
         if self.fair is None or self.fair.sealed or self.shoe_id is None:
             raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+        if user.account in self.seeders:
+            raise BetError("seed_given", "you have given this shoe its seed: one per player")
         self.fair.add_client_seed(seed)
-        self.shoes.update(self.shoe_id, self.fair)
+        self.seeders.add(user.account)
+        self.shoes.update(self.shoe_id, self.fair, seeders=self.seeders)
 
     # -- the round loop -------------------------------------------------------------------
 
@@ -562,19 +568,19 @@ class TableRunner:
             raise BetError(error.code, str(error)) from None
         assert self.round_id is not None
         limit = self.settings.limit(kind)  # checked again where the player's bets queue
-        if user.loss_limit is not None:  # responsible play: the player's own daily limit
-            records = PlayerRecords(self.ledger.engine)
-            await self.db(records.check_loss_limit, user.account, amount, user.loss_limit)
-        request: dict[str, Any] = {
-            "account": user.account,
-            "round_id": self.round_id,
-            "bet_id": bet_id,
-            "kind": kind.value,
-            "amount": amount,
-            "minimum": limit.minimum,
-            "maximum": limit.maximum,
-        }
-        receipt = await self.batcher.submit(**request)
+        request = BetRequest(  # the money gate checks the rest, in the bet's transaction
+            account=user.account,
+            round_id=self.round_id,
+            bet_id=bet_id,
+            kind=kind.value,
+            amount=amount,
+            minimum=limit.minimum,
+            maximum=limit.maximum,
+            user=user.id,
+            session=user.session,
+            now=time.time(),
+        )
+        receipt = await self.batcher.submit(request)
         self.fault("after_debit")
         if not receipt.duplicate:
             try:

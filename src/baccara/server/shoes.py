@@ -7,6 +7,7 @@ to the players (``baccara verify``) once the shoe is finished.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -78,14 +79,33 @@ class ShoeBook:
         assert key is not None
         return int(key[0])
 
-    def update(self, shoe_id: int, fair: FairShoe, *, finished: bool = False) -> None:
-        """Store the shoe's client seeds and whether it is sealed (and finished)."""
+    def update(
+        self,
+        shoe_id: int,
+        fair: FairShoe,
+        *,
+        finished: bool = False,
+        seeders: Collection[int] | None = None,
+    ) -> None:
+        """Store the shoe's client seeds and whether it is sealed (and finished), and
+        which accounts gave the seeds (one each, at a house table)."""
+        values: dict[str, object] = {
+            "client_seeds": list(fair.client_seeds),
+            "sealed": fair.sealed,
+            "finished": finished,
+        }
+        if seeders is not None:
+            values["seeders"] = sorted(seeders)
         with self.engine.begin() as conn:
-            conn.execute(
-                online_shoes.update()
-                .where(online_shoes.c.id == shoe_id)
-                .values(client_seeds=list(fair.client_seeds), sealed=fair.sealed, finished=finished)
-            )
+            conn.execute(online_shoes.update().where(online_shoes.c.id == shoe_id).values(values))
+
+    def seeders(self, shoe_id: int) -> set[int]:
+        """The accounts that gave shoe ``shoe_id`` a client seed."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.seeders).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return {int(account) for account in found or ()}
 
     def finished(self, limit: int = 20) -> list[tuple[int, FairShoe]]:
         """The table's finished shoes (id and shoe, the seed revealed), newest first."""

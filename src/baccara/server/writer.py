@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from baccara.db.ledger import BetReceipt, Ledger
+from baccara.db.ledger import BetReceipt, BetRequest, Ledger
 
 __all__ = ["BetBatcher"]
 
@@ -53,7 +53,7 @@ class BetBatcher:
         self.job_wait = job_wait
         self.rate = 0.0  # bets a second, lately (a moving average)
         self.taken = time.monotonic()
-        self.bets: deque[tuple[dict[str, Any], asyncio.Future[Any]]] = deque()
+        self.bets: deque[tuple[BetRequest, asyncio.Future[Any]]] = deque()
         self.jobs: deque[tuple[Callable[[], Any], asyncio.Future[Any], float]] = deque()
         self.ready = threading.Condition()
         self.stopping = False
@@ -78,8 +78,8 @@ class BetBatcher:
         for thread in self.threads:
             thread.join(timeout=10)
 
-    async def submit(self, **request: Any) -> BetReceipt:
-        """Queue one bet (`Ledger.place_bet`'s arguments); its receipt, or `BetError`."""
+    async def submit(self, request: BetRequest) -> BetReceipt:
+        """Queue one bet; its receipt, or `BetError`."""
         future: asyncio.Future[BetReceipt] = asyncio.get_running_loop().create_future()
         with self.ready:
             self.bets.append((request, future))

@@ -49,12 +49,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 
-from baccara.server.audience import Listener
+from baccara.db.betting import BetError
+from baccara.server.audience import END, Listener
 from baccara.server.dispatch import answer, join_texts
 from baccara.server.edge import origin_allowed
 from baccara.server.protocol import (
@@ -155,6 +157,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
     listener = Listener(user)
     connection = Connection(state, listener)
     sender = asyncio.create_task(_send_loop(socket, listener))
+    watched = state.watch.add(user, partial(_revoked, socket, listener))
     try:
         while True:
             try:
@@ -187,6 +190,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        state.watch.discard(watched)
         connection.leave()
         left = state.sockets.get(user.name, 1) - 1
         if left > 0:
@@ -218,6 +222,14 @@ def _bet_id(text: str | None) -> str | None:
         return error.bet_id
 
 
+async def _revoked(socket: WebSocket, listener: Listener, why: BetError) -> None:
+    """The session ended (`baccara.server.revocation`): say why, then close."""
+    listener.end(ErrorMessage(code=why.code, message=str(why)))
+    if listener.dropped:  # too far behind to be told: closed at once
+        await socket.close(code=1008, reason=why.code)
+
+
 async def _send_loop(socket: WebSocket, listener: Listener) -> None:
-    while True:
-        await socket.send_text(await listener.queue.get())
+    while (text := await listener.queue.get()) != END:
+        await socket.send_text(text)
+    await socket.close(code=1008, reason="session ended")  # revoked

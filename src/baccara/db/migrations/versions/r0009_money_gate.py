@@ -1,0 +1,29 @@
+"""The money gate: an operator may suspend a player (``web_users.suspended_until``),
+and a house shoe remembers which accounts gave it a client seed (one each).
+
+Revision ID: 0009
+Revises: 0008
+Create Date: 2026-11-26
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0009"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("web_users", sa.Column("suspended_until", sa.Float, nullable=True))
+    op.add_column("online_shoes", sa.Column("seeders", sa.JSON, nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("online_shoes") as table:
+        table.drop_column("seeders")
+    with op.batch_alter_table("web_users") as table:
+        table.drop_column("suspended_until")

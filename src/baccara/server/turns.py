@@ -1,0 +1,98 @@
+"""Decisions with identity at the players' tables.
+
+Every decision a player sends names the one it answers: the shoe (its id), the coup in
+play (its number in the shoe, from 1) and the decision (its number in the shoe, from 0),
+as the table's state shows them (``shoe``, ``coup``, ``decision``). A decision that
+answers anything but the one due now is refused with its own error and changes
+nothing: one the clock already took for this player is ``too_late`` (so is one sent
+after the clock ran out, before the house's rule is applied); one this player already
+took is ``already_decided`` (a double click, a resend); one taken by somebody else, or
+of a shoe that has ended, is ``stale_decision``; one not asked yet is ``bad_decision``.
+
+>>> taken = [Taken(seat=0, timed_out=False), Taken(seat=1, timed_out=True)]
+>>> due = Due(shoe=7, coup=1, taken=taken, deadline=100.0)
+>>> due.check(Asked(shoe=7, coup=1, decision=2), seat=0, now=99.0)
+>>> due.check(Asked(shoe=7, coup=1, decision=1), seat=1, now=99.0)
+Traceback (most recent call last):
+...
+baccara.db.betting.BetError: decision 1 was taken by the clock: the house's rule decided for you
+>>> due.check(Asked(shoe=7, coup=1, decision=0), seat=0, now=99.0)
+Traceback (most recent call last):
+...
+baccara.db.betting.BetError: you already took decision 0
+>>> due.check(Asked(shoe=7, coup=1, decision=2), seat=0, now=101.0)
+Traceback (most recent call last):
+...
+baccara.db.betting.BetError: the clock ran out on decision 2: the house's rule decides
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from baccara.db.betting import BetError
+
+__all__ = ["Asked", "Due", "Taken"]
+
+
+class Asked(Protocol):
+    """What a decision names (`baccara.server.protocol.ActMessage`)."""
+
+    @property
+    def shoe(self) -> int: ...
+    @property
+    def coup(self) -> int: ...
+    @property
+    def decision(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Taken:
+    """A decision of the shoe in play: whose (a seat, or None: the house's), and whether
+    the clock took it."""
+
+    seat: int | None
+    timed_out: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Due:
+    """The decision due now: the shoe, the coup in play, the decisions taken so far
+    (the one due is number ``len(taken)``) and its clock."""
+
+    shoe: int | None
+    coup: int
+    taken: Sequence[Taken]
+    deadline: float
+
+    def check(self, asked: Asked, *, seat: int, now: float) -> None:
+        """Refuse (`BetError`) a decision by ``seat`` at ``now`` that does not answer the
+        one due (see the module)."""
+        number = len(self.taken)
+        if asked.shoe != self.shoe:
+            raise BetError("stale_decision", f"shoe {asked.shoe} is not the shoe in play")
+        if asked.decision < number:
+            past = self.taken[asked.decision]
+            if past.seat == seat and past.timed_out:
+                raise BetError(
+                    "too_late",
+                    f"decision {asked.decision} was taken by the clock: "
+                    "the house's rule decided for you",
+                )
+            if past.seat == seat:
+                raise BetError("already_decided", f"you already took decision {asked.decision}")
+            raise BetError(
+                "stale_decision", f"decision {asked.decision} was taken: the table moved on"
+            )
+        if asked.decision > number or asked.coup != self.coup:
+            raise BetError(
+                "bad_decision",
+                f"the decision due is number {number} of coup {self.coup}, "
+                f"not {asked.decision} of coup {asked.coup}",
+            )
+        if now > self.deadline:
+            raise BetError(
+                "too_late", f"the clock ran out on decision {number}: the house's rule decides"
+            )

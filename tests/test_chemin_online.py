@@ -145,8 +145,10 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     )
     # the whole shoe's record, every decision in it, checks out
     record = got["record"]
-    assert record is not None and record["version"] == 2
-    assert record["client_seeds"] == ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    assert record is not None and record["version"] == 3
+    seeds = ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    assert record["client_seeds"][:-1] == seeds  # and the seating's seal
+    assert [seat["name"] for seat in record["seats"]] == ["cdf_ann", "cdf_bob", "cdf_cy"]
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(record["coups"]) > 3

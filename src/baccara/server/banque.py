@@ -14,7 +14,8 @@ each hand lie face down: whoever plays a tableau sees it, the banker sees his ow
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -36,6 +37,7 @@ from baccara.skill.banque import (
     TableauxDealt,
 )
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
+from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["BanqueRunner", "banque_pot"]
 
@@ -111,11 +113,14 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
     errors = (BanqueError,)
     _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
 
-    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> BanqueTable:
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> BanqueTable:
         self._budgets = None
-        return BanqueTable(
-            names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
-        )
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, BanqueTable)
+        return table
 
     def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
         return records.banque_coups(table.log)

@@ -9,7 +9,8 @@ to whoever must choose), everybody sees the third cards and the result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -29,6 +30,7 @@ from baccara.skill.chemin import (
     Phase,
     PunterDecided,
 )
+from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -102,10 +104,13 @@ class CheminRunner(PlayersRunner[CheminTable]):
 
     errors = (CheminError,)
 
-    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> CheminTable:
-        return CheminTable(
-            names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
-        )
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> CheminTable:
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, CheminTable)
+        return table
 
     def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
         return records.chemin_coups(table.log)

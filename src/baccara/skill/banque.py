@@ -93,11 +93,13 @@ class BanqueTable:
         require_family(self.variant, Family.BANQUE, user="the Banque table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
+        self.chips_at_start = tuple(bankrolls)
         self.minimum = minimum
         if shoe is None:
             shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks, burn=False), seed=seed)
         self.shoe = shoe
         self.log: list[BanqueEvent] = []
+        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
         self.banker: int | None = None
         self.bank = 0
@@ -167,6 +169,11 @@ class BanqueTable:
 
     def apply(self, action: Action) -> tuple[BanqueEvent, ...]:
         """Do ``action`` (a player's, or `default_action`'s) if it is that seat's to do."""
+        events = self._apply(action)
+        self.actions.append(action)
+        return events
+
+    def _apply(self, action: Action) -> tuple[BanqueEvent, ...]:
         act, seat = action.act, action.seat
         if act not in _ACTS:
             raise BanqueError(f"{act.value} is not an action of Baccarat Banque")

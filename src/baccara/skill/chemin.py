@@ -100,6 +100,7 @@ class CheminTable:
         require_family(self.variant, Family.CHEMIN_DE_FER, user="the Chemin de Fer table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
+        self.chips_at_start = tuple(bankrolls)
         self.free_banker = free_banker
         try:
             self.tableau = tableaux.House.parse(tableau)
@@ -111,6 +112,7 @@ class CheminTable:
             shoe.burn()
         self.shoe = shoe
         self.log: list[CheminEvent] = []
+        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
         self.banker = 0
         self.bank = 0
         self.house = 0
@@ -211,7 +213,9 @@ class CheminTable:
             raise CheminError(f"{action.act.value} is not an action of Chemin de Fer")
         args = {Act.OPEN_BANK: (amount,), Act.STAKE: (seat, amount), Act.BANCO: (seat,)}
         method: Callable[..., tuple[CheminEvent, ...]] = getattr(self, action.act.value)
-        return method(*args.get(action.act, ()))
+        events = method(*args.get(action.act, ()))
+        self.actions.append(action)
+        return events
 
     # -- the bank ------------------------------------------------------------------
 
@@ -238,16 +242,13 @@ class CheminTable:
         self.verify_open_bank(amount)
         self.bankrolls[self.banker] -= amount
         self.bank = amount
+        return self._bank_opened("holds the bank for")
+
+    def _bank_opened(self, words: str) -> tuple[CheminEvent, ...]:
+        text = f"{self.names[self.banker]} {words} {format_money(self.bank)}."
+        opened = BankOpened(text=text, seat=self.banker, amount=self.bank)
         self._start_stakes()
-        return self._record(
-            [
-                BankOpened(
-                    text=f"{self.names[self.banker]} holds the bank for {format_money(amount)}.",
-                    seat=self.banker,
-                    amount=amount,
-                )
-            ]
-        )
+        return self._record([opened])
 
     def can_pass_bank(self) -> bool:
         """Whether the banker may pass the bank now (before setting it, or after a win)."""
@@ -276,16 +277,7 @@ class CheminTable:
     def keep_bank(self) -> tuple[CheminEvent, ...]:
         """The banker keeps the bank, winnings included, for another coup."""
         self.verify_keep_bank()
-        self._start_stakes()
-        return self._record(
-            [
-                BankOpened(
-                    text=f"{self.names[self.banker]} keeps the bank at {format_money(self.bank)}.",
-                    seat=self.banker,
-                    amount=self.bank,
-                )
-            ]
-        )
+        return self._bank_opened("keeps the bank at")
 
     def _move_bank(self, reason: str) -> list[CheminEvent]:
         old = self.banker

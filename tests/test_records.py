@@ -20,10 +20,11 @@ import pytest
 from tests.support.played import SEATING, SEEDS, play_banque, play_chemin
 
 from baccara.cli import main
-from baccara.fair import FairError, FairShoe, fair_cards
+from baccara.fair import FairError, FairShoe, fair_cards, rules_hash
 from baccara.shoe import Shoe
+from baccara.skill.actions import Act
 from baccara.skill.banque import BanqueTable, Tableau
-from baccara.skill.chemin import BancoCalled, BankPassed, CheminTable
+from baccara.skill.chemin import BancoCalled, BankPassed, CheminTable, Phase
 from baccara.skill.game_rules import game_table
 from baccara.skill.records import (
     BanqueCoup,
@@ -337,3 +338,41 @@ def test_the_example_of_docs_fair_md_is_this_shoe(
     assert record["server_seed_hash"][:8] in text and record["rules_hash"][:8] in text
     for coup in record["coups"][:1]:
         assert f'{{"cards": "{coup["cards"]}", "banker": {coup["banker"]}' in text
+
+
+@pytest.mark.parametrize("game", [play_chemin, play_banque], ids=["chemin", "banque"])
+def test_a_shoe_where_the_punter_always_speaks_is_verified(game: Any) -> None:
+    """The online tables' option (issue 23, finding 7): the punter answers in every coup,
+    his bound answers are actions (not free decisions), and the rules say so, so the
+    replay asks him too; the rules without it (a record made to look older) fail."""
+    table, record = game(punter_speaks=True)
+    assert record["rules"]["variant"]["punter_speaks"] is True and table.punter_speaks
+    result = verify(record)
+    assert result.ok, result.problems
+    punters = [a for a in record["actions"] if a["act"] in ("draw", "stand")]
+    free = [d for c in record["coups"] for d in c["decisions"] if d["hand"] != "B"]
+    assert len(punters) > 2 * len(free) > 0  # most of his answers were bound
+    quiet = _tampered(record)
+    quiet["rules"]["variant"]["punter_speaks"] = False
+    quiet["rules_hash"] = rules_hash(quiet["rules"])
+    result = verify(quiet)
+    assert not result.ok and result.problems[-1] == "the replay stops here"
+
+
+def test_a_bound_punter_answering_against_the_tableau_is_a_fault() -> None:
+    _, record = play_chemin(punter_speaks=True)
+    wrong = _tampered(record)
+    table = game_table(record["rules"], SEATING, table_shoe_of(record))
+    at = 0
+    while not (table.phase is Phase.PUNTER and table.punter_total != 5):
+        table.apply(action_from_json(record["actions"][at]))
+        at += 1
+    total, said = table.punter_total, wrong["actions"][at]
+    said["act"] = "stand" if said["act"] == "draw" else "draw"
+    name = SEATING.names[said["seat"]]
+    rule = "draw on 0-4" if total < 5 else "stand on 6 or 7"
+    assert verify(wrong).problems[-2:] == (
+        f"action {at + 1} ({name} {Act(said['act']).word}): the punter has {total}: the "
+        f"tableau has him {rule} (he is free only on 5)",
+        "the replay stops here",
+    )

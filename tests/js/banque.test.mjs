@@ -9,7 +9,7 @@ import { beforeEach, describe, test } from "node:test";
 
 import {
   OUTCOMES, actionLabel, banquePhaseLabel, bestBid, bidsInOrder, canBid, covered, decisionTimeLeft, inShoe,
-  isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName,
+  isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName, turnChoices,
 } from "../../src/baccara/server/static/banque.js";
 import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
 import * as msg from "./messages.mjs";
@@ -220,6 +220,20 @@ describe("the coup", () => {
     assert.equal(cy.banque.advice, null);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
     assert.deepEqual(myChoices(cy), []);
+  });
+
+  test("on a bound total Ann's state is the same; her own message gives the rule's stand", () => {
+    const seven = run(shoe("ann", AT.five), msg.banqueHandAnnOnSeven());
+    const cy = shoe("cy", AT.five);
+    assert.deepEqual(cy.banque.choices, ["draw", "stand"]);  // everybody's view, whatever her total
+    assert.deepEqual(myChoices(seven), ["stand"]);
+    assert.deepEqual(turnChoices(seven), ["stand"]);
+    assert.equal(prompt(seven), "Your left tableau (7): stand, as the rule has you.");
+    assert.deepEqual(run(seven, { type: "banque_act", action: "draw" }).outbox, []);  // not sent
+    assert.deepEqual(run(seven, { type: "banque_act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
+    const moved = run(seven, msg.banqueBankerChoice());  // the turn moved to the banker
+    assert.equal(moved.banque.ownChoices, null);
+    assert.deepEqual(myChoices(moved), []);
   });
 
   test("the banker chooses knowing both tableaux; a third card shows beside the backs", () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
 import {
-  actionLabel, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt,
+  actionLabel, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt, turnChoices,
 } from "../../src/baccara/server/static/chemin.js";
 import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
 import * as msg from "./messages.mjs";
@@ -178,6 +178,27 @@ describe("a banco and a decision on 5", () => {
     assert.equal(cy.chemin.advice, null);
   });
 
+  test("on a bound total the state offers both choices; my own message gives the tableau's", () => {
+    // the same public state whether Bob holds 4 or 5 (the banker learns nothing from it)
+    const five = run(shoe("bob", STEPS.five), msg.cheminHandBob());
+    const four = run(shoe("bob", STEPS.five), msg.cheminHandBobOnFour());
+    const ann = shoe("ann", STEPS.five);
+    assert.deepEqual(ann.chemin.choices, ["draw", "stand"]);
+    assert.deepEqual(myChoices(five), ["draw", "stand"]);
+    assert.deepEqual(myChoices(four), ["draw"]);
+    assert.deepEqual(turnChoices(four), ["draw"]);
+    assert.equal(prompt(four), "Your hand (4): draw a third card, as the tableau has you.");
+    assert.equal(four.chemin.advice, msg.BOUND_ADVICE);
+    assert.deepEqual(run(four, { type: "act", action: "stand" }).outbox, []);  // not sent
+    assert.deepEqual(run(four, { type: "act", action: "draw" }).outbox, [{ type: "act", action: "draw" }]);
+    // the state sent again on the same turn keeps my choices; once the turn moves they go
+    const again = run(four, msg.cheminPunterOnFive());
+    assert.deepEqual(myChoices(again), ["draw"]);
+    const moved = run(again, msg.cheminBankPassed());
+    assert.equal(moved.chemin.ownChoices, null);
+    assert.deepEqual(myChoices(moved), ["open_bank", "pass_bank"]);
+  });
+
   test("my own hand comes privately with its total, and stays mine through the coup", () => {
     let ann = run(shoe("ann", STEPS.five), msg.cheminHandAnn());
     assert.deepEqual(ann.chemin.hand.bankerCards, ["Jd", "Qh"]);
@@ -227,7 +248,7 @@ describe("the shoe's end, errors and reconnecting", () => {
   test("the shoe's record is kept to download", () => {
     const s = run(shoe("ann", STEPS.passed), msg.cheminShoeEnd());
     assert.equal(s.records.length, 1);
-    assert.equal(s.records[0].version, 2);
+    assert.equal(s.records[0].version, 3);
   });
 
   test("an error is shown and changes nothing else", () => {

@@ -26,12 +26,16 @@ SEEDS = ["ann: lucky 7", "bob", "cy-2026"]
 SEATING = Seating(names=("Ann", "Bob", "Cy"), chips=(500_000,) * 3, minimum=100)
 
 
-def play_chemin(seed: int = 10, *, sealed: bool = True) -> tuple[CheminTable, dict[str, Any]]:
+def play_chemin(
+    seed: int = 10, *, sealed: bool = True, punter_speaks: bool = False
+) -> tuple[CheminTable, dict[str, Any]]:
     """A whole shoe, three seats; scripted choices, some left to the clock's default.
 
     ``sealed=False``: a shoe as committed before the seating was sealed in the shuffle.
+    ``punter_speaks``: as the online tables play, the punter answers in every coup.
     """
-    fair = new_game_shoe(find_variant("chemin-de-fer"), source=lambda n: bytes([seed]) * n)
+    variant = find_variant("chemin-de-fer")
+    fair = new_game_shoe(variant, punter_speaks=punter_speaks, source=lambda n: bytes([seed]) * n)
     if not sealed:
         del fair.rules["record"]
     table = game_table(fair.rules, SEATING, table_shoe(fair, SEEDS, SEATING))
@@ -56,15 +60,19 @@ def play_chemin(seed: int = 10, *, sealed: bool = True) -> tuple[CheminTable, di
                 amount = min(table.bank - table.covered, 100 * rng.randint(0, 20))
                 table.apply(Action(act=Act.STAKE, seat=seat, amount=amount))
         elif table.phase is Phase.PUNTER:
-            table.apply(Action(act=rng.choice([Act.DRAW, Act.STAND]), seat=seat))
+            acts = ((Act.DRAW, table.can_draw()), (Act.STAND, table.can_stand()))
+            table.apply(Action(act=rng.choice([a for a, can in acts if can]), seat=seat))
         else:
             table.apply(Action(act=rng.choice([Act.BANKER_DRAW, Act.BANKER_STAND]), seat=seat))
     return table, game_record(fair, table)
 
 
-def play_banque(seed: int = 10) -> tuple[BanqueTable, dict[str, Any]]:
+def play_banque(
+    seed: int = 10, *, punter_speaks: bool = False
+) -> tuple[BanqueTable, dict[str, Any]]:
     """A whole Banque shoe, three seats, the bank auctioned (and again if the banker retires)."""
-    fair = new_game_shoe(find_variant("banque"), source=lambda n: bytes([seed]) * n)
+    variant = find_variant("banque")
+    fair = new_game_shoe(variant, punter_speaks=punter_speaks, source=lambda n: bytes([seed]) * n)
     table = game_table(fair.rules, SEATING, table_shoe(fair, SEEDS, SEATING))
     assert isinstance(table, BanqueTable)
     rng = random.Random(seed)
@@ -88,7 +96,8 @@ def play_banque(seed: int = 10) -> tuple[BanqueTable, dict[str, Any]]:
             assert action is not None
             table.apply(action)
         elif table.phase is BanquePhase.PUNTER:
-            table.apply(Action(act=rng.choice([Act.DRAW, Act.STAND]), seat=seat))
+            acts = ((Act.DRAW, table.can_draw()), (Act.STAND, table.can_stand()))
+            table.apply(Action(act=rng.choice([a for a, can in acts if can]), seat=seat))
         else:
             table.apply(Action(act=rng.choice([Act.BANKER_DRAW, Act.BANKER_STAND]), seat=seat))
     return table, game_record(fair, table)

@@ -50,6 +50,14 @@ _CHOICES: dict[Phase, list[str]] = {
 _PLAYING = (Phase.PUNTER, Phase.BANKER)
 
 
+def _legal(table: BanqueTable) -> list[str]:
+    """What the punter or banker to act may really do (the state shows the punter's draw
+    and stand both, whatever his hidden total)."""
+    if table.phase is not Phase.PUNTER:
+        return list(_CHOICES.get(table.phase, []))
+    return [act for act, can in (("draw", table.can_draw()), ("stand", table.can_stand())) if can]
+
+
 def _public(event: BanqueEvent) -> str:
     """An event in words for the whole table: nothing of a face-down hand."""
     if isinstance(event, TableauxDealt):
@@ -182,19 +190,17 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
             cards = {
                 key: table.banker_cards if key == "B" else table.hands[Tableau(key)] for key in keys
             }
-            advice = None
+            advice, choices = None, None
             if actor is not None and table.names[actor] == name:
-                found = (
-                    banque_punter_advice(table)
-                    if table.phase is Phase.PUNTER
-                    else banque_banker_advice(table)
-                )
-                advice = found.text
+                punter = table.phase is Phase.PUNTER
+                found = banque_punter_advice(table) if punter else banque_banker_advice(table)
+                advice, choices = found.text, _legal(table)
             out[name] = P.BanqueHand(
                 table=self.id,
                 cards={k: [str(c) for c in v] for k, v in cards.items()},  # type: ignore[misc]
                 totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
                 advice=advice,
+                choices=choices,
             )
         return out
 

@@ -135,8 +135,9 @@ class PlayersRunner(Generic[Engine]):
         raise NotImplementedError
 
     def new_fair(self) -> FairShoe:
-        """The table's next shoe: a fresh secret seed and the rules it commits to."""
-        return records.new_game_shoe(self.variant, self.shoe_settings)
+        """The table's next shoe: a fresh secret seed and the rules it commits to (the
+        punter always speaks, so that being asked tells nobody his cards)."""
+        return records.new_game_shoe(self.variant, self.shoe_settings, punter_speaks=True)
 
     def coups(self, table: Engine) -> Sequence[records.GameCoup]:
         """The finished coups of the shoe, as its record holds them."""

@@ -243,8 +243,9 @@ class LastCoup(_Out):
 
 class CheminHand(_Out):
     """Private, to the punter or the banker during a coup: that hand's cards and total,
-    and teaching mode's advice to whoever must choose (the tableau's rule and the
-    equilibrium's play)."""
+    and to whoever must choose what he may do (``choices``: the state's are the same on
+    every total, not to tell his cards) and teaching mode's advice (the tableau's rule
+    and the equilibrium's play)."""
 
     type: Literal["chemin_hand"] = "chemin_hand"
     table: str
@@ -252,6 +253,7 @@ class CheminHand(_Out):
     cards: list[str]
     total: int
     advice: str | None = None
+    choices: list[str] | None = None
 
 
 class PlayersState(Event):
@@ -303,13 +305,15 @@ class BanqueLastCoup(_Out):
 
 class BanqueHand(_Out):
     """Private, during a coup, to whoever plays a tableau or holds the bank: those
-    hands' cards and totals, and teaching mode's advice to whoever must choose."""
+    hands' cards and totals, and to whoever must choose what he may do (``choices``:
+    the state's are the same on every total) and teaching mode's advice."""
 
     type: Literal["banque_hand"] = "banque_hand"
     table: str
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
     advice: str | None = None
+    choices: list[str] | None = None
 
 
 class BanqueState(PlayersState):

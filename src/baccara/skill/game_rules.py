@@ -87,15 +87,18 @@ def game_rules_document(
     *,
     house: tableaux.House | str = tableaux.House.FRENCH,
     free_banker: bool = False,
+    punter_speaks: bool = False,
 ) -> dict[str, Any]:
     """A players' game's rules as a JSON-ready document (what ``rules_hash`` hashes).
 
-    ``record`` commits to the record's form: version 3, the seating sealed in the shuffle.
+    ``punter_speaks``: the punter is asked in every coup without a natural (the engines'
+    option). ``record`` commits to the record's form: version 3, the seating sealed in
+    the shuffle.
 
     >>> from baccara.variants import find_variant
     >>> doc = game_rules_document(find_variant("chemmy"))
     >>> doc["variant"], doc["record"]
-    ({'name': 'chemin-de-fer', 'family': 'chemin-de-fer', 'decks': 6, 'commission': '1/20', 'house': 'french', 'free_banker': False}, 3)
+    ({'name': 'chemin-de-fer', 'family': 'chemin-de-fer', 'decks': 6, 'commission': '1/20', 'house': 'french', 'free_banker': False, 'punter_speaks': False}, 3)
     """
     require_family(variant, _FAMILIES, user="a record with decisions")
     settings = shoe_settings or default_shoe_settings(variant)
@@ -109,6 +112,7 @@ def game_rules_document(
             "commission": str(variant.commission),
             "house": tableaux.House.parse(house).value if chemin else None,
             "free_banker": free_banker if chemin else True,
+            "punter_speaks": punter_speaks,
         },
         "shoe": {key: getattr(settings, key) for key in shoe_keys},
         "record": ACTIONS_VERSION,
@@ -120,12 +124,14 @@ class GameRules:
     """What a players' game's rules document says the engine is.
 
     ``sealed``: the document commits to a version 3 record whose seating is the
-    shuffle's last client seed (a shoe committed before that has no ``record`` key).
+    shuffle's last client seed (a shoe committed before that has no ``record`` key);
+    ``punter_speaks`` is false in a document from before the option.
     """
 
     variant: Variant
     house: tableaux.House
     free_banker: bool
+    punter_speaks: bool
     sealed: bool
 
     @classmethod
@@ -161,6 +167,7 @@ class GameRules:
             variant=variant,
             house=house,
             free_banker=bool(data.get("free_banker", False)),
+            punter_speaks=bool(data.get("punter_speaks", False)),
             sealed=document.get("record") == ACTIONS_VERSION,
         )
 
@@ -235,7 +242,13 @@ def game_table(rules: Mapping[str, Any], seating: Seating, shoe: Shoe) -> GameEn
             free_banker=game.free_banker,
             tableau=game.house,
             minimum=minimum,
+            punter_speaks=game.punter_speaks,
         )
     return BanqueTable(
-        names=names, bankrolls=chips, variant=game.variant, shoe=shoe, minimum=minimum
+        names=names,
+        bankrolls=chips,
+        variant=game.variant,
+        shoe=shoe,
+        minimum=minimum,
+        punter_speaks=game.punter_speaks,
     )

@@ -401,13 +401,16 @@ def new_game_shoe(
     *,
     house: tableaux.House | str = tableaux.House.FRENCH,
     free_banker: bool = False,
+    punter_speaks: bool = False,
     source: Callable[[int], bytes] = secrets.token_bytes,
 ) -> FairShoe:
     """A players' game's next shoe: a fresh secret seed and the rules it commits to.
 
     Publish ``commitment()``; shuffle with `table_shoe`; publish `game_record` at the end.
     """
-    document = game_rules_document(variant, shoe_settings, house=house, free_banker=free_banker)
+    document = game_rules_document(
+        variant, shoe_settings, house=house, free_banker=free_banker, punter_speaks=punter_speaks
+    )
     return FairShoe(server_seed=new_server_seed(source), rules=document)
 
 

@@ -3,8 +3,9 @@
 // and the least bid that beats the best, the banker and the bank, the stakes on the left
 // and the right tableau and who plays each, whose turn it is with which choices and until
 // when, the cards face up, the coup just settled, this shoe's coups, the news); nothing
-// here knows a rule of the game: what may be done comes from `choices`, `can_retire` and
-// `next_bid`, each button's words from `labels`, amounts and totals from the server. The
+// here knows a rule of the game: what may be done comes from `choices` (a punter's own,
+// in his private `banque_hand`, where the state offers both on every total), `can_retire`
+// and `next_bid`, each button's words from `labels`, amounts and totals from the server. The
 // reducer lays the felt: everybody's view (backs for the cards face down), my own hands
 // over it (`banque_hand`, private), or the coup just settled (`last`) between coups.
 import { money, parseMoney } from "./money.js";
@@ -32,9 +33,12 @@ export const isSeated = (state) => Boolean(state.banque?.players.includes(state.
 /** Whether I play this shoe (seated players join at the next shoe). */
 export const inShoe = (state) => Boolean(state.banque?.inShoe.includes(state.me));
 export const myTurn = (state) => Boolean(state.banque && state.me && state.banque.toAct === state.me);
-/** The choices shown to me: the server's, only on my turn, and not again once I have
- * decided (until the server's answer: the next state, or an error). */
-export const myChoices = (state) => (myTurn(state) && !state.banque.decided ? state.banque.choices : []);
+/** What I may do on my turn: my own choices when the server sent them privately (the
+ * state's are the same whatever my cards, not to tell them), else the state's. */
+export const turnChoices = (state) => (myTurn(state) ? state.banque.ownChoices ?? state.banque.choices : []);
+/** The choices shown to me: on my turn only, and not again once I have decided (until
+ * the server's answer: the next state, or an error). */
+export const myChoices = (state) => (state.banque?.decided ? [] : turnChoices(state));
 /** Whether I may bid now: the auction is open to everybody in the shoe, in no order. */
 export const canBid = (state) => Boolean(state.banque?.choices.includes("bid") && inShoe(state));
 /** Whether I hold the bank and the server says I may retire now. */
@@ -78,8 +82,10 @@ export function prompt(state) {
   if (choices.includes("stake")) {
     return `The bank is ${money(b.bank)}, ${money(covered(b))} covered: stake on the left or the right tableau, or sit out.`;
   }
-  if (choices.includes("draw")) {
-    return `Your ${tableauWord(b.live)} tableau${total(b.felt?.[b.live]?.total)}: draw a third card or stand.`;
+  if (choices.includes("draw") || choices.includes("stand")) {
+    const what = !choices.includes("stand") ? "draw a third card, as the rule has you"
+      : !choices.includes("draw") ? "stand, as the rule has you" : "draw a third card or stand";
+    return `Your ${tableauWord(b.live)} tableau${total(b.felt?.[b.live]?.total)}: ${what}.`;
   }
   if (choices.includes("banker_draw")) {
     return `Your bank's hand${total(b.felt?.B?.total)}, against both tableaux: draw a third card or stand.`;
@@ -133,6 +139,7 @@ export function onBanque(state, m) {
     dealt, publicHands, mine, felt: dealt ? feltOf(publicHands, mine) : last ? lastFeltOf(last) : null,
     last, lastKey: lastKey(last), justSettled: Boolean(last && prev && lastKey(last) !== prev.lastKey),
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
+    ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, banque,
@@ -142,12 +149,14 @@ export function onBanque(state, m) {
   };
 }
 
-/** A `banque_hand` message: my own hands during a coup (private), my advice if I choose. */
+/** A `banque_hand` message: my own hands during a coup (private), and if I choose, what I
+ * may do and my advice. */
 export function onBanqueHand(state, m) {
   const b = state.banque;
   if (!b?.dealt || m.table !== state.table) return state;  // a coup already put away
   const mine = { cards: m.cards, totals: m.totals };
-  return { ...state, banque: { ...b, mine, felt: feltOf(b.publicHands, mine), advice: m.advice ?? null } };
+  const own = { advice: m.advice ?? null, ownChoices: m.choices ?? null };
+  return { ...state, banque: { ...b, mine, felt: feltOf(b.publicHands, mine), ...own } };
 }
 
 /** The server's answer to a refused decision: the choices come back. */

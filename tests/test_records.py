@@ -144,6 +144,11 @@ def test_chemin_tampering_with_a_decision_a_card_or_the_seed_fails(
     result = verify(action)
     assert not result.ok and result.coup_problems
     assert "the replay deals" in result.coup_problems[0][1]
+    number = result.coup_problems[0][0]
+    assert result.coup_problems[-1] == (
+        number,
+        "the shoe is out of step from here: later coups not compared",
+    )
 
     card = _tampered(record)
     text = card["coups"][3]["cards"]

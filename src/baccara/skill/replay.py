@@ -202,6 +202,13 @@ def _shown(key: str, value: object) -> str:
     return format_money(value) if key in _MONEY and whole_number(value) else repr(value)
 
 
+def _cards(coup: GameCoup) -> int:
+    """How many cards a coup took from the shoe."""
+    if isinstance(coup, CheminCoup):
+        return len(coup.punter_cards) + len(coup.banker_cards)
+    return len(coup.left_cards) + len(coup.right_cards) + len(coup.banker_cards)
+
+
 def _compare(recorded: Sequence[GameCoup], replayed: Sequence[GameCoup]) -> list[tuple[int, str]]:
     """Each recorded coup against the replay's, field by field."""
     found: list[tuple[int, str]] = []
@@ -215,7 +222,7 @@ def _compare(recorded: Sequence[GameCoup], replayed: Sequence[GameCoup]) -> list
             else:
                 text = f"recorded {key} {_shown(key, value)}, "
                 found.append((number, text + f"the replay gives {_shown(key, theirs[key])}"))
-        if len(str(mine["cards"])) != len(str(theirs["cards"])) and number < len(recorded):
+        if _cards(given) != _cards(got) and number < len(recorded):
             found.append((number, "the shoe is out of step from here: later coups not compared"))
             break
     return found

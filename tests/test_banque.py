@@ -107,6 +107,33 @@ def test_the_punter_chooses_on_5_then_the_banker_knowing_both() -> None:
     assert results == {Tableau.LEFT: Result.PLAYER, Tableau.RIGHT: Result.PLAYER}
 
 
+def test_each_played_tableau_s_punter_speaks_on_any_total() -> None:
+    """``punter_speaks`` (issue 23, finding 7): a played tableau's punter is asked on any
+    total (held to the rule where it binds), an unplayed one is played by the house at
+    once, as everybody may see."""
+    # left 2h 2d = 4 (Ann plays it); right Kc 7s = 7 (nobody); banker 5s Qc = 5
+    table = table_with("2h Kc 5s 2d 7s Qc 4c 9h")
+    table.punter_speaks = True
+    table.bid(0, 20_000)
+    table.close_auction()
+    table.stake(1, Tableau.LEFT, 1_000)
+    events = table.stake(2, Tableau.LEFT, 500)
+    assert not any(isinstance(e, TableauDecided) for e in events)
+    assert table.phase is Phase.PUNTER and table.live_tableau is Tableau.LEFT and table.actor == 1
+    assert table.can_draw() and not table.can_stand()
+    with pytest.raises(BanqueError, match="the punter has 4: the tableau has him draw on 0-4"):
+        table.stand()
+    default = table.default_action()
+    assert default is not None and default.reason == "the punter draws on 4 (the rule)"
+    events = table.apply(default)
+    decided = [e for e in events if isinstance(e, TableauDecided)]
+    assert [(e.tableau, e.free, e.seat) for e in decided] == [
+        (Tableau.LEFT, False, 1),  # bound: his answer, not a free decision
+        (Tableau.RIGHT, False, None),  # unplayed: the house, at once
+    ]
+    assert table.phase is Phase.BANKER
+
+
 def test_the_banker_may_retire_between_coups() -> None:
     table = banked("")
     assert table.can_retire()

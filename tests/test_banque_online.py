@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +26,21 @@ import httpx
 import pytest
 from tests.support.harness import Player, ServerProcess, act
 
+from baccara import rules
 from baccara.db.books import HOUSE
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
-from baccara.server.banque import banque_pot
-from baccara.server.players import money_state
-from baccara.skill.banque import BanqueTable, Phase
+from baccara.server.banque import BanqueRunner, banque_pot
+from baccara.server.players import PlayersTiming, money_state
+from baccara.server.writer import BetBatcher
+from baccara.shoe import Shoe, ShoeSettings
+from baccara.skill.actions import Act, Action
+from baccara.skill.banque import BanqueTable, Phase, Tableau
 from baccara.skill.bots import banque_bot_action, banque_bot_bid
 from baccara.skill.replay import verify
+from baccara.variants import find_variant
 
 WELCOME = 100_000
 BUY_IN = 30_000
@@ -53,6 +60,18 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
     )
     with ServerProcess(config, log=tmp_path / "server.log") as process:
         yield process
+
+
+async def _as_punter(player: Player, state: dict[str, Any], message: dict[str, Any]) -> Any:
+    """The script's stand, or the draw the rule binds him to: the public state offers a
+    punter both on every total; his own ``banque_hand``, sent right after the state, says
+    which he may."""
+    if message["action"] != "stand":
+        return message
+    await player.expect(lambda m: m["type"] == "banque" and m["seq"] >= state["seq"])
+    hand = await player.expect(lambda m: m["type"] == "banque_hand")
+    assert hand["choices"] in (["draw"], ["draw", "stand"], ["stand"]), hand
+    return act(hand, "stand" if "stand" in hand["choices"] else "draw")
 
 
 def _choose(state: dict[str, Any], me: str, retired: set[str]) -> dict[str, Any] | None:
@@ -154,7 +173,7 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
                     continue  # silent at his first stake: the clock sits him out
                 message = _choose(state, name, retired)
                 if message is not None:
-                    await player.send(message)
+                    await player.send(await _as_punter(player, state, message))
             state = None
         hands = [m for p in players.values() for m in p.inbox if m["type"] == "banque_hand"]
         assert over_bank is not None, "a stake over the bank was never tried"
@@ -179,8 +198,8 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
     assert all(set(m["cards"]) <= {"L", "R", "B"} and m["cards"] for m in got["hands"])
     lasts = [s["last"] for s in seen if s["last"]]
     assert lasts and all(set(c["result"].values()) <= {"P", "B", "T"} for c in lasts)
-    assert record is not None and record["version"] == 2
-    assert record["client_seeds"] == [f"seed of {n}" for n in names]
+    assert record is not None and record["version"] == 3
+    assert record["client_seeds"][:-1] == [f"seed of {n}" for n in names]  # and the seal
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(record["coups"]) >= 3
@@ -218,3 +237,49 @@ def test_the_money_on_a_banque_table_is_conserved_at_every_decision(seed: int) -
         decisions += 1
         assert sum(money_state(table, banque_pot(table)).values()) == total, table.log[-1]
     assert table.phase is Phase.OVER
+
+
+def test_the_public_state_does_not_tell_a_punter_s_total() -> None:
+    """Issue 23, finding 7, at Banque: the table stopped for a tableau's punter only on a
+    hidden 5. Now each played tableau's punter is asked whatever his total (the same
+    public state on 4 as on 5), his own message saying what he may do."""
+    ledger = Ledger.connect("sqlite://")
+    runner = BanqueRunner(
+        table_id="b1",
+        variant=find_variant("banque"),
+        ledger=ledger,
+        executor=ThreadPoolExecutor(1),
+        batcher=BetBatcher(ledger),
+        timing=PlayersTiming(),
+    )
+    public: dict[int, set[tuple[object, ...]]] = {}  # what all saw, by the left punter's total
+    hands: dict[int, list[P.BanqueHand]] = {}
+    for seed in range(100):
+        shoe = Shoe.shuffled(ShoeSettings(decks=3, burn=False), seed=seed)
+        table = runner.new_engine(
+            ["ann", "bob", "cy"], [500_000] * 3, shoe, runner.new_fair().rules
+        )
+        runner.table = table
+        table.apply(Action(act=Act.BID, seat=0, amount=10_000))
+        table.apply(Action(act=Act.CLOSE_AUCTION, seat=None))
+        table.apply(Action(act=Act.STAKE, seat=1, amount=1_000, tableau="L"))
+        table.apply(Action(act=Act.STAKE, seat=2, amount=1_000, tableau="R"))
+        left = table.total(Tableau.LEFT)
+        if rules.is_natural(left) or rules.is_natural(table.totals()["B"]):
+            continue
+        view = runner.view()
+        seen = (view.phase, tuple(view.choices), tuple(view.labels.items()), view.to_act)
+        public.setdefault(left, set()).add((*seen, view.live, view.deadline))
+        if table.phase is Phase.PUNTER:
+            hand = runner.hands()["bob"]
+            assert isinstance(hand, P.BanqueHand)
+            hands.setdefault(left, []).append(hand)
+    phases = {total: {seen[0] for seen in states} for total, states in public.items()}
+    assert phases == {total: {"punter"} for total in range(8)}  # was "punter" only on 5
+    assert len(set().union(*public.values())) == 1, public  # one public state for every total
+    private = {total: {tuple(h.choices or ()) for h in got} for total, got in hands.items()}
+    assert private == {
+        **{total: {("draw",)} for total in range(5)},
+        5: {("draw", "stand")},
+        **{total: {("stand",)} for total in (6, 7)},
+    }

@@ -249,7 +249,8 @@ def _decide(
 ) -> None:
     """What one person does on their turn: bank the minimum, 10.00, so that everybody's
     chips last the whole test (and pass it after a win); try a stake over the bank once
-    (refused), then banco; stand on 5; the banker stands."""
+    (refused), then banco; stand on 5, and where the tableau binds the punter (his page
+    shows only its rule's button) do as it says; the banker stands."""
 
     def click(action: str) -> None:
         page.click(f"#cdf-controls [data-action={action}]", timeout=2_000)
@@ -268,6 +269,9 @@ def _decide(
             seen["refused"] = True
         click("banco")
         seen["banco"] += 1
+    elif choices in (["draw"], ["stand"]):  # bound: his own choices came privately
+        expect_text(page, "#cdf-prompt", re.compile(r"as the tableau has you"))
+        click(choices[0])
     elif "draw" in choices:
         expect_text(page, "#cdf-prompt", re.compile(r"draw a third card or stand"))
         if not seen["five"]:
@@ -593,10 +597,10 @@ def test_two_people_at_a_banque_table_through_an_auction(
                     seen["facedown"] = True
                 for name, page in pages.items():
                     choices = page.evaluate(_BQ_CHOICES)
-                    if not {"draw", "banker_draw"} & set(choices):
+                    if not {"draw", "stand", "banker_draw"} & set(choices):
                         continue
                     with contextlib.suppress(PlaywrightError, AssertionError):
-                        if "draw" in choices:  # Ann on 5, her right tableau's cards face up for her
+                        if {"draw", "stand"} & set(choices):  # Ann, her right tableau face up
                             expect(ann.locator("#bq-R-total")).to_have_text(re.compile(r"^\d$"))
                             expect(ann.locator("#bq-advice")).not_to_be_empty()
                         else:  # Bob's own hand, face up for him, with its total
@@ -604,7 +608,9 @@ def test_two_people_at_a_banque_table_through_an_auction(
                             expect(bob.locator("#bq-B-total")).to_have_text(re.compile(r"^\d$"))
                         if not seen["decisions"]:
                             shoot("decision")
-                        action = "stand" if "stand" in choices else "banker_stand"
+                        action = next(
+                            a for a in ("stand", "draw", "banker_stand") if a in choices
+                        )  # bound, her page shows the rule's one button
                         page.click(f"#bq-controls [data-action={action}]", timeout=2_000)
                         seen["decisions"].append(f"{name} {action}")
                 time.sleep(0.05)

@@ -7,12 +7,15 @@ docs/skill_variants.md.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from baccara import rules
 from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
+from baccara.skill.bots import chemin_bot_action
 from baccara.skill.chemin import (
     BancoCalled,
     BankerDecided,
@@ -265,6 +268,53 @@ def test_the_punter_is_bound_on_0_to_4_and_6_7() -> None:
         3,
         5,
     )
+
+
+@pytest.mark.parametrize(
+    ("cards", "total", "may", "refused"),
+    [("2h Ac 2d 4s 9c", 4, "draw", "stand"), ("2h Ac 5d 4s 9c", 7, "stand", "draw")],
+)
+def test_a_punter_who_speaks_is_asked_on_any_total_and_held_to_the_tableau(
+    cards: str, total: int, may: str, refused: str
+) -> None:
+    """``punter_speaks`` (the online tables; issue 23, finding 7): the punter says
+    "carte" or "non" in every coup without a natural, so being asked tells nobody his
+    total; in a bound cell only the tableau's answer is his, and it is the clock's."""
+    table = table_with(cards, punter_speaks=True)
+    table.open_bank(1_000)
+    table.banco(1)
+    assert table.phase is Phase.PUNTER and table.actor == 1 and table.punter_total == total
+    assert (table.can_draw(), table.can_stand()) == (may == "draw", may == "stand")
+    rule = "draw on 0-4" if may == "draw" else "stand on 6 or 7"
+    with pytest.raises(CheminError, match=f"the punter has {total}: the tableau has him {rule}"):
+        getattr(table, refused)()
+    default = table.default_action()
+    assert default is not None and default.act.value == may
+    assert default.reason == f"the punter {default.act.word} on {total} (the tableau)"
+    events = table.apply(default)
+    decided = [e for e in events if isinstance(e, PunterDecided)]
+    assert decided and not decided[0].free  # bound: not a free decision of the record
+    assert bot_answer(total, cards) == may
+
+
+def bot_answer(total: int, cards: str) -> str:
+    """What a bot says as that punter: the tableau's rule."""
+    table = table_with(cards, punter_speaks=True)
+    table.open_bank(1_000)
+    table.banco(1)
+    assert table.punter_total == total
+    return chemin_bot_action(table, random.Random(1)).act.value
+
+
+def test_a_punter_who_speaks_on_5_chooses_as_before() -> None:
+    table = table_with("2h Ac 3d 2s 9c 5h", punter_speaks=True)  # punter 5, banker 3
+    table.open_bank(1_000)
+    table.banco(1)
+    assert table.can_draw() and table.can_stand()
+    default = table.default_action()
+    assert default is not None and default.reason == "the punter draws on 5 (house default)"
+    stood = table.stand()[0]
+    assert isinstance(stood, PunterDecided) and stood.free and not stood.draws
 
 
 def test_the_banker_is_bound_outside_the_free_cells() -> None:

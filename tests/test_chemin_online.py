@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,18 +20,23 @@ import httpx
 import pytest
 from tests.support.harness import Player, ServerProcess, act
 
+from baccara import rules
 from baccara.cards import parse_cards
 from baccara.db.books import HOUSE
 from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.fair import FairShoe
+from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
-from baccara.server.players import money_state
+from baccara.server.chemin import CheminRunner
+from baccara.server.players import PlayersTiming, money_state
 from baccara.server.shoes import ShoeBook
-from baccara.shoe import Shoe
+from baccara.server.writer import BetBatcher
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
-from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin import CheminTable, Phase
 from baccara.skill.replay import verify
+from baccara.variants import find_variant
 
 WELCOME = 100_000
 BUY_IN = 20_000
@@ -67,6 +73,18 @@ def _choose(state: dict[str, Any], me: str, silent: bool) -> dict[str, Any] | No
     if "banker_draw" in choices:
         return act(state, "banker_stand")
     return None
+
+
+async def _as_punter(player: Player, state: dict[str, Any], message: dict[str, Any]) -> Any:
+    """The script's stand, or the draw the tableau binds him to: the public state offers
+    the punter both on every total; his own ``chemin_hand``, sent right after the state,
+    says which he may."""
+    if message["action"] != "stand":
+        return message
+    await player.expect(lambda m: m["type"] == "chemin" and m["seq"] >= state["seq"])
+    hand = await player.expect(lambda m: m["type"] == "chemin_hand")
+    assert hand["choices"] in (["draw"], ["draw", "stand"], ["stand"]), hand
+    return act(hand, "stand" if "stand" in hand["choices"] else "draw")
 
 
 def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
@@ -122,7 +140,7 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
                 silent = name == "cdf_cy" and loop.time() < silent_until
                 message = _choose(state, name, silent)
                 if message is not None:
-                    await player.send(message)
+                    await player.send(await _as_punter(player, state, message))
             if len(seen) == 10:
                 silent_until = loop.time() + 4  # cy says nothing for a while
         return {"seen": seen, "bankers": bankers, "record": record}
@@ -145,8 +163,10 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
     )
     # the whole shoe's record, every decision in it, checks out
     record = got["record"]
-    assert record is not None and record["version"] == 2
-    assert record["client_seeds"] == ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    assert record is not None and record["version"] == 3
+    seeds = ["seed of cdf_ann", "seed of cdf_bob", "seed of cdf_cy"]
+    assert record["client_seeds"][:-1] == seeds  # and the seating's seal
+    assert [seat["name"] for seat in record["seats"]] == ["cdf_ann", "cdf_bob", "cdf_cy"]
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(record["coups"]) > 3
@@ -203,7 +223,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
             states.append(state)
             message = _choose(state, "solo_sam", silent=False)
             if message is not None:
-                await solo.send(message)
+                await solo.send(await _as_punter(solo, state, message))
 
     with ServerProcess(config, log=tmp_path / "server.log") as process:
         states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
@@ -213,7 +233,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
     assert bool(hands) == bool(held)
     assert {"bot 1", "bot 2", "solo_sam"} <= {s["to_act"] for s in states if s["to_act"]}
     advised = [m["advice"] for m in hands if m["advice"]]
-    assert all("equilibrium" in text for text in advised)
+    assert all("equilibrium" in text or "The tableau binds" in text for text in advised)
     # the first two cards of each hand are his alone: the state shows only face-up ones
     assert all(len(s["punter_cards"]) <= 1 and len(s["banker_cards"]) <= 1 for s in states)
     assert all(2 <= len(m["cards"]) <= 3 and 0 <= m["total"] <= 9 for m in hands)
@@ -250,3 +270,57 @@ def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: 
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+def _runner() -> CheminRunner:
+    """A Chemin de Fer table of the server, not started: its views of an engine set by hand."""
+    ledger = Ledger.connect("sqlite://")
+    return CheminRunner(
+        table_id="c1",
+        variant=find_variant("chemin-de-fer"),
+        ledger=ledger,
+        executor=ThreadPoolExecutor(1),
+        batcher=BetBatcher(ledger),
+        timing=PlayersTiming(),
+    )
+
+
+def test_the_public_state_does_not_tell_the_punter_s_total() -> None:
+    """Issue 23, finding 7: the table stopped at "punter to act" only when the punter's
+    hidden total was 5, so the banker knew it before his own free decision. Now the punter
+    of every coup without a natural is asked: the public state is the same on 4 as on 5;
+    the punter's own message says what he may do (the tableau's rule in a bound cell)."""
+    runner = _runner()
+    public: dict[int, set[tuple[object, ...]]] = {}  # what all saw, by the punter's total
+    hands: dict[int, list[P.CheminHand]] = {}
+    for seed in range(80):
+        shoe = Shoe.shuffled(ShoeSettings(decks=6), seed=seed)
+        shoe.burn()
+        table = runner.new_engine(["ann", "bob"], [500_000, 500_000], shoe, runner.new_fair().rules)
+        runner.table = table
+        table.apply(Action(act=Act.OPEN_BANK, seat=0, amount=1_000))
+        table.apply(Action(act=Act.BANCO, seat=1))
+        if rules.is_natural(table.punter_total) or rules.is_natural(table.banker_total):
+            continue
+        view = runner.view()
+        seen = (view.phase, tuple(view.choices), tuple(view.labels.items()), view.to_act)
+        public.setdefault(table.punter_total, set()).add((*seen, view.deadline))
+        if table.phase is Phase.PUNTER:
+            hand = runner.hands()["bob"]
+            assert isinstance(hand, P.CheminHand)
+            hands.setdefault(table.punter_total, []).append(hand)
+            # a bot in his seat is asked the same way (the same thinking time before it
+            # answers, `PlayersRunner.step`) and answers as the tableau lets him
+            runner.bots = ["bob"]
+            bot = runner.bot_action(table)
+            runner.bots = []
+            assert bot is not None and bot.act.value in (hand.choices or ())
+    phases = {total: {seen[0] for seen in states} for total, states in public.items()}
+    assert phases == {total: {"punter"} for total in range(8)}  # was "punter" only on 5
+    assert len(set().union(*public.values())) == 1, public  # one public state for every total
+    private = {total: {tuple(h.choices or ()) for h in got} for total, got in hands.items()}
+    assert private == {
+        **{total: {("draw",)} for total in range(5)},
+        5: {("draw", "stand")},
+        **{total: {("stand",)} for total in (6, 7)},
+    }

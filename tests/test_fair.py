@@ -109,16 +109,26 @@ def _record(variant: str = "ez", seeds: tuple[str, ...] = ("p1", "p2")) -> ShoeR
     return fs.record(coups)
 
 
-def test_verify_accepts_the_real_record_and_a_partial_one() -> None:
+def test_verify_accepts_the_real_record() -> None:
     record = _record()
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == result.coups_in_shoe == len(record.coups)
-    doc = record.to_json()
-    doc["coups"] = doc["coups"][:10]
-    partial = verify(doc)
-    assert partial.ok
-    assert (partial.coups_checked, partial.coups_in_shoe) == (10, len(record.coups))
+
+
+def test_a_record_missing_its_last_coups_fails() -> None:
+    """A house shoe ends at the cut card and the last-hand rule only: a record that stops
+    before is not the whole shoe (issue 23, finding 10: it was accepted)."""
+    doc = _record().to_json()
+    dealt = len(doc["coups"])
+    for kept in (dealt - 1, 10):
+        partial = verify(dict(doc, coups=doc["coups"][:kept]))
+        assert not partial.ok and partial.seed_hash_ok and partial.rules_hash_ok
+        assert (partial.coups_checked, partial.coups_in_shoe) == (kept, dealt)
+        assert partial.problems == (
+            f"the record stops after coup {kept}: the shoe deals {dealt} coups, "
+            "to the cut card and the last hand",
+        )
 
 
 def test_verify_finds_every_kind_of_tampering() -> None:

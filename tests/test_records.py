@@ -1,107 +1,40 @@
-"""Records with decisions (version 2): whole players' shoes recorded, verified and tampered with.
+"""Records of the players' games (version 3): whole shoes recorded and verified.
 
 A seeded Chemin de Fer shoe with three seats (a banco, decisions on 5, the banker's
 free cells, the bank passed) and a Banque shoe with an auction are played through the
-table engines with the seats' client seeds, recorded from the tables' events, and
-checked by `baccara verify`; then one decision, one card, the seed, a decision in a
-bound cell and a missing decision each make it fail with a clear problem.
+table engines with the seats' client seeds and their seating's seal
+(`tests.support.played`), recorded with every action, and checked by `baccara
+verify`; then one decision, one card, the seed, an action the table never asked for
+and a missing action each make it fail with a clear problem. What an attacker could
+edit besides is in `tests/test_records_tampering.py`.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.played import SEATING, SEEDS, play_banque, play_chemin
 
 from baccara.cli import main
-from baccara.fair import FairError, fair_cards
-from baccara.skill.actions import Act, Action
+from baccara.fair import FairError, FairShoe, fair_cards, rules_hash
+from baccara.shoe import Shoe
+from baccara.skill.actions import Act
 from baccara.skill.banque import BanqueTable, Tableau
-from baccara.skill.banque import Phase as BanquePhase
 from baccara.skill.chemin import BancoCalled, BankPassed, CheminTable, Phase
+from baccara.skill.game_rules import game_table
 from baccara.skill.records import (
     BanqueCoup,
     CheminCoup,
-    banque_coups,
-    chemin_coups,
-    game_record,
+    action_from_json,
     game_rules_document,
-    new_game_shoe,
     table_shoe,
 )
 from baccara.skill.replay import verify
 from baccara.variants import find_variant
-
-SEEDS = ["ann: lucky 7", "bob", "cy-2026"]
-
-
-def play_chemin(seed: int = 14) -> tuple[CheminTable, dict[str, Any]]:
-    """A whole shoe, three seats; scripted choices, some left to the clock's default."""
-    fair = new_game_shoe(find_variant("chemin-de-fer"), source=lambda n: bytes([seed]) * n)
-    table = CheminTable(
-        names=("Ann", "Bob", "Cy"), bankrolls=(500_000,) * 3, shoe=table_shoe(fair, SEEDS)
-    )
-    rng = random.Random(seed)
-    while table.phase is not Phase.OVER:
-        seat = table.actor
-        assert seat is not None
-        if rng.random() < 0.15:  # the player's clock ran out
-            action = table.default_action()
-            assert action is not None
-            table.apply(action)
-        elif table.phase is Phase.BANK:
-            table.apply(Action(act=Act.OPEN_BANK, seat=seat, amount=1_000 * rng.randint(1, 5)))
-        elif table.phase is Phase.AFTER:
-            act = Act.PASS_BANK if rng.random() < 0.4 else Act.KEEP_BANK
-            table.apply(Action(act=act, seat=seat))
-        elif table.phase is Phase.STAKES:
-            if rng.random() < 0.3 and table.can_banco(seat):
-                table.apply(Action(act=Act.BANCO, seat=seat))
-            else:
-                amount = min(table.bank - table.covered, 100 * rng.randint(0, 20))
-                table.apply(Action(act=Act.STAKE, seat=seat, amount=amount))
-        elif table.phase is Phase.PUNTER:
-            table.apply(Action(act=rng.choice([Act.DRAW, Act.STAND]), seat=seat))
-        else:
-            table.apply(Action(act=rng.choice([Act.BANKER_DRAW, Act.BANKER_STAND]), seat=seat))
-    return table, game_record(fair, chemin_coups(table.log))
-
-
-def play_banque(seed: int = 15) -> tuple[BanqueTable, dict[str, Any]]:
-    """A whole Banque shoe, three seats, the bank auctioned (and again if the banker retires)."""
-    fair = new_game_shoe(find_variant("banque"), source=lambda n: bytes([seed]) * n)
-    table = BanqueTable(
-        names=("Ann", "Bob", "Cy"), bankrolls=(500_000,) * 3, shoe=table_shoe(fair, SEEDS)
-    )
-    rng = random.Random(seed)
-    while table.phase is not BanquePhase.OVER:
-        if table.phase is BanquePhase.AUCTION:
-            for bidder in rng.sample(range(3), 3):
-                best = max(table.bids.values(), default=0)
-                table.apply(Action(act=Act.BID, seat=bidder, amount=best + 10_000))
-            table.apply(Action(act=Act.CLOSE_AUCTION, seat=None))
-            continue
-        seat = table.actor
-        assert seat is not None
-        if table.phase is BanquePhase.STAKES and table.can_retire() and rng.random() < 0.05:
-            table.apply(Action(act=Act.RETIRE, seat=table.banker))
-        elif table.phase is BanquePhase.STAKES:
-            amount = min(table.bank - table.covered, 100 * rng.randint(1, 30))
-            tableau = rng.choice(["L", "R"])
-            table.apply(Action(act=Act.STAKE, seat=seat, amount=amount, tableau=tableau))
-        elif rng.random() < 0.15:
-            action = table.default_action()
-            assert action is not None
-            table.apply(action)
-        elif table.phase is BanquePhase.PUNTER:
-            table.apply(Action(act=rng.choice([Act.DRAW, Act.STAND]), seat=seat))
-        else:
-            table.apply(Action(act=rng.choice([Act.BANKER_DRAW, Act.BANKER_STAND]), seat=seat))
-    return table, game_record(fair, banque_coups(table.log))
 
 
 @pytest.fixture(scope="module")
@@ -123,14 +56,34 @@ def _decisions(record: dict[str, Any], hand: str, total: int | None = None) -> l
     ]
 
 
+def _first_action_at(record: dict[str, Any], phase: str) -> int:
+    """The index of the first recorded action taken at ``phase`` (replayed on a fresh table)."""
+    shoe = table_shoe_of(record)
+    table = game_table(record["rules"], SEATING, shoe)
+    for index, data in enumerate(record["actions"]):
+        if table.phase.value == phase:
+            return index
+        table.apply(action_from_json(data))
+    raise AssertionError(f"no action at {phase}")
+
+
+def table_shoe_of(record: dict[str, Any]) -> Shoe:
+    """The record's shoe, shuffled and burned as the table's was."""
+    fair = FairShoe(server_seed=record["server_seed"], rules=record["rules"])
+    return table_shoe(fair, SEEDS, SEATING)
+
+
 def test_a_whole_chemin_shoe_with_three_seats_is_verified(
     chemin_shoe: tuple[CheminTable, dict[str, Any]],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     table, record = chemin_shoe
-    assert record["version"] == 2 and record["client_seeds"] == SEEDS
+    assert record["version"] == 3 and record["client_seeds"] == [*SEEDS, SEATING.seal()]
     assert record["rules"]["variant"]["family"] == "chemin-de-fer"
+    assert record["seats"] == [{"name": n, "chips": 500_000} for n in ("Ann", "Bob", "Cy")]
+    assert record["end"] == {"chips": table.bankrolls, "commission": table.house}
+    assert sum(record["end"]["chips"]) + table.house == 1_500_000
     coups = record["coups"]
     assert len(coups) > 50 and table.shoe.finished  # the whole shoe
     assert any(isinstance(e, BancoCalled) for e in table.log)
@@ -141,23 +94,28 @@ def test_a_whole_chemin_shoe_with_three_seats_is_verified(
     result = verify(record)
     assert result.ok, result.problems
     assert result.coups_checked == len(coups) == result.coups_in_shoe
-    assert result.decisions_checked == sum(len(c["decisions"]) for c in coups)
+    assert result.decisions_checked == len(record["actions"]) == len(table.actions)
+    assert result.notes == ()
     path = tmp_path / "chemin.json"
     path.write_text(json.dumps(record))
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"OK: seed hash, rules hash and {len(coups)} chemin-de-fer coups match")
+    assert out == (
+        f"OK: seed hash, rules hash and {len(coups)} chemin-de-fer coups match, with their "
+        f"{len(table.actions)} decisions, to the shoe's end\n"
+    )
     # The record reads back into the same coups.
     assert [CheminCoup.from_json(c).to_json() for c in coups] == coups
 
 
-def test_the_chemin_shoe_is_the_seats_seeds_shoe(
+def test_the_chemin_shoe_is_the_seats_seeds_shoe_sealed_with_their_seating(
     chemin_shoe: tuple[CheminTable, dict[str, Any]],
 ) -> None:
     table, record = chemin_shoe
-    cards = fair_cards(record["server_seed"], SEEDS, 6)
+    cards = fair_cards(record["server_seed"], [*SEEDS, SEATING.seal()], 6)
     assert table.shoe.cards == cards
     assert cards != fair_cards(record["server_seed"], list(reversed(SEEDS)), 6)
+    assert cards != fair_cards(record["server_seed"], SEEDS, 6)
 
 
 def _tampered(record: dict[str, Any]) -> dict[str, Any]:
@@ -176,14 +134,21 @@ def test_chemin_tampering_with_a_decision_a_card_or_the_seed_fails(
     decision["draws"] = not decision["draws"]
     result = verify(flipped)
     assert not result.ok and result.seed_hash_ok and result.rules_hash_ok
-    assert result.coup_problems[0][0] == index + 1
-    assert "the shoe deals" in result.coup_problems[0][1]
-    assert "with these decisions" in result.problems[0]
-    if len(result.coup_problems) > 1:  # a card more or less: the rest is not compared
-        assert result.coup_problems[1] == (
-            index + 1,
-            "the shoe is out of step from here: later coups not checked",
-        )
+    assert [n for n, _ in result.coup_problems] == [index + 1]
+    assert result.coup_problems[0][1].startswith("recorded decisions [{'seat'")
+
+    action = _tampered(record)  # the punter's action itself: the replay deals another coup
+    at = _first_action_at(record, "punter")
+    said = action["actions"][at]
+    said["act"] = "stand" if said["act"] == "draw" else "draw"
+    result = verify(action)
+    assert not result.ok and result.coup_problems
+    assert "the replay deals" in result.coup_problems[0][1]
+    number = result.coup_problems[0][0]
+    assert result.coup_problems[-1] == (
+        number,
+        "the shoe is out of step from here: later coups not compared",
+    )
 
     card = _tampered(record)
     text = card["coups"][3]["cards"]
@@ -205,26 +170,21 @@ def test_chemin_tampering_with_a_decision_a_card_or_the_seed_fails(
     assert out["coup_problems"][0]["coup"] == index + 1
 
 
-def test_chemin_a_decision_in_a_bound_cell_is_a_fault(
+def test_chemin_an_action_the_table_never_asked_for_is_a_fault(
     chemin_shoe: tuple[CheminTable, dict[str, Any]],
 ) -> None:
+    """A "decision" where the tableau binds: the engine never asks, so it refuses it."""
     _, record = chemin_shoe
     bound = _tampered(record)
-    index, coup = next(
-        (i, c)
-        for i, c in enumerate(bound["coups"])
-        if c["cards"].startswith("P:") and not c["decisions"] and len(c["cards"].split()[0]) > 9
-    )  # the punter drew, bound (0-4): no decision was his
-    total = sum(CheminCoup.from_json(coup).punter_cards[i].points for i in range(2)) % 10
-    coup["decisions"] = [{"seat": coup["punter"], "hand": "P", "total": total, "draws": True}]
+    at = _first_action_at(record, "after")  # a coup is over: nobody draws now
+    banker = bound["actions"][at]["seat"]
+    bound["actions"].insert(at, {"act": "banker_draw", "seat": banker})
     result = verify(bound)
     assert not result.ok
-    assert result.coup_problems == (
-        (
-            index + 1,
-            f"seat {coup['punter']} (P) draws on {total}: a decision in a bound cell of the "
-            "french tableau (it says draw), or one the dealer never asked for",
-        ),
+    assert result.problems[-2:] == (
+        f"action {at + 1} ({SEATING.names[banker]} draws): the banker chooses only in a "
+        "free cell of the tableau, when it is his turn",
+        "the replay stops here",
     )
 
 
@@ -232,16 +192,18 @@ def test_chemin_a_missing_decision_stops_the_replay(
     chemin_shoe: tuple[CheminTable, dict[str, Any]],
 ) -> None:
     _, record = chemin_shoe
-    index = _decisions(record, "P", 5)[0]
+    at = _first_action_at(record, "punter")
     missing = _tampered(record)
-    missing["coups"][index]["decisions"] = []
+    del missing["actions"][at]  # the punter's choice on 5: the next action comes too soon
+    after = record["actions"][at + 1]
+    name = SEATING.names[after["seat"]]
     result = verify(missing)
     assert not result.ok
-    assert result.coup_problems[0] == (
-        index + 1,
-        "the punter must choose on 5: no decision recorded",
+    assert result.problems[-2:] == (
+        f"action {at + 1} ({name} keeps the bank): it is not {name}'s turn to act",
+        "the replay stops here",
     )
-    assert result.coup_problems[-1] == (index + 1, "the replay stops here")
+    assert after["act"] == "keep_bank"
 
 
 def test_chemin_other_seats_and_money_are_checked(
@@ -252,10 +214,10 @@ def test_chemin_other_seats_and_money_are_checked(
     wrong = _tampered(record)
     decision = next(d for d in wrong["coups"][index]["decisions"] if d["hand"] == "B")
     decision["seat"] = (decision["seat"] + 1) % 3
-    assert "the banker's seat is" in verify(wrong).coup_problems[0][1]
+    assert verify(wrong).coup_problems[0][1].startswith("recorded decisions")
     bank = _tampered(record)
     bank["coups"][0]["stakes"] = [[1, bank["coups"][0]["bank"] + 1]]
-    assert "the stakes cover more than the bank" in [p for _, p in verify(bank).coup_problems]
+    assert verify(bank).coup_problems[0][1].startswith("recorded stakes [[1, ")
 
 
 def test_a_whole_banque_shoe_with_an_auction_is_verified_and_tampering_fails(
@@ -301,14 +263,18 @@ def test_banque_a_decision_on_an_unstaked_tableau_is_a_fault(
     total = (right[0].points + right[1].points) % 10
     coup["decisions"].insert(0, {"seat": 1, "hand": "R", "total": total, "draws": True})
     problems = [p for n, p in verify(bound).coup_problems if n == index + 1]
-    assert any("a decision in a bound cell of the rule" in p for p in problems), problems
+    assert problems and problems[0].startswith("recorded decisions"), problems
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         ({"coups": []}, "the record holds no coups"),
-        ({"version": 3}, "unknown record version 3"),
+        ({"version": 4}, "unknown record version 4"),
+        ({"version": 2}, "version 2 holds only the free decisions"),
+        ({"actions": [{"act": "fly"}]}, "unknown act"),
+        ({"seats": [{"name": "Ann", "chips": 1}]}, "two seats or more"),
+        ({"end": {"chips": [1, 2, 3]}}, "the house's commission"),
         ({"coups": [{"cards": "P:As"}]}, "expected the hands P B in order"),
         ({"coups": [{"cards": "P:As,Zz B:2d,3d"}]}, "bad cards"),
         (
@@ -317,7 +283,7 @@ def test_banque_a_decision_on_an_unstaked_tableau_is_a_fault(
         ),
     ],
 )
-def test_bad_version_2_records_are_refused_in_one_line(
+def test_bad_records_are_refused_in_one_line(
     chemin_shoe: tuple[CheminTable, dict[str, Any]],
     change: dict[str, Any],
     message: str,
@@ -333,18 +299,21 @@ def test_bad_version_2_records_are_refused_in_one_line(
     assert message in capsys.readouterr().err
 
 
-def test_a_version_2_record_names_a_players_game() -> None:
+def test_a_players_record_names_a_players_game() -> None:
     rules = game_rules_document(find_variant("chemin-de-fer"))
     rules["variant"]["family"] = "punto-banco"
     doc = {
-        "version": 2,
+        "version": 3,
         "server_seed": "00" * 32,
         "server_seed_hash": "",
         "rules": rules,
         "rules_hash": "",
         "coups": [{"cards": "P:As,2d B:3d,4d"}],
+        **SEATING.to_json(),
+        "actions": [],
+        "end": {"chips": [0, 0, 0], "commission": 0},
     }
-    with pytest.raises(FairError, match="records a players' game"):
+    with pytest.raises(FairError, match="is a players' game's"):
         verify(doc)
     with pytest.raises(ValueError, match="a record with decisions"):
         game_rules_document(find_variant("punto-banco"))
@@ -368,9 +337,47 @@ def test_the_example_of_docs_fair_md_is_this_shoe(
     result = verify(record)
     line = (
         f"OK: seed hash, rules hash and {result.coups_checked} chemin-de-fer coups match, "
-        f"with their {result.decisions_checked} decisions"
+        f"with their {result.decisions_checked} decisions, to the shoe's end"
     )
     assert line in text
     assert record["server_seed_hash"][:8] in text and record["rules_hash"][:8] in text
     for coup in record["coups"][:1]:
         assert f'{{"cards": "{coup["cards"]}", "banker": {coup["banker"]}' in text
+
+
+@pytest.mark.parametrize("game", [play_chemin, play_banque], ids=["chemin", "banque"])
+def test_a_shoe_where_the_punter_always_speaks_is_verified(game: Any) -> None:
+    """The online tables' option (issue 23, finding 7): the punter answers in every coup,
+    his bound answers are actions (not free decisions), and the rules say so, so the
+    replay asks him too; the rules without it (a record made to look older) fail."""
+    table, record = game(punter_speaks=True)
+    assert record["rules"]["variant"]["punter_speaks"] is True and table.punter_speaks
+    result = verify(record)
+    assert result.ok, result.problems
+    punters = [a for a in record["actions"] if a["act"] in ("draw", "stand")]
+    free = [d for c in record["coups"] for d in c["decisions"] if d["hand"] != "B"]
+    assert len(punters) > 2 * len(free) > 0  # most of his answers were bound
+    quiet = _tampered(record)
+    quiet["rules"]["variant"]["punter_speaks"] = False
+    quiet["rules_hash"] = rules_hash(quiet["rules"])
+    result = verify(quiet)
+    assert not result.ok and result.problems[-1] == "the replay stops here"
+
+
+def test_a_bound_punter_answering_against_the_tableau_is_a_fault() -> None:
+    _, record = play_chemin(punter_speaks=True)
+    wrong = _tampered(record)
+    table = game_table(record["rules"], SEATING, table_shoe_of(record))
+    at = 0
+    while not (table.phase is Phase.PUNTER and table.punter_total != 5):
+        table.apply(action_from_json(record["actions"][at]))
+        at += 1
+    total, said = table.punter_total, wrong["actions"][at]
+    said["act"] = "stand" if said["act"] == "draw" else "draw"
+    name = SEATING.names[said["seat"]]
+    rule = "draw on 0-4" if total < 5 else "stand on 6 or 7"
+    assert verify(wrong).problems[-2:] == (
+        f"action {at + 1} ({name} {Act(said['act']).word}): the punter has {total}: the "
+        f"tableau has him {rule} (he is free only on 5)",
+        "the replay stops here",
+    )

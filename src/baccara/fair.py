@@ -42,6 +42,7 @@ from baccara.shoe import Shoe, ShoeError, ShoeSettings, fisher_yates
 from baccara.variants import Variant
 
 __all__ = [
+    "ACTIONS_VERSION",
     "DECISIONS_VERSION",
     "DEFAULT_CLIENT_SEED",
     "RECORD_VERSION",
@@ -68,8 +69,12 @@ __all__ = [
 RECORD_VERSION = 1
 """The record of a shoe whose coups follow from the shoe alone (Punto Banco)."""
 DECISIONS_VERSION = 2
-"""The record of a players' game: each coup with its decisions (`baccara.skill.records`)."""
-RECORD_VERSIONS = (RECORD_VERSION, DECISIONS_VERSION)
+"""The first record of a players' game: each coup with its free decisions. It did not
+show the shoe whole nor its money: ``baccara verify`` refuses it (version 3 replaced it)."""
+ACTIONS_VERSION = 3
+"""The record of a players' game: the seating, every action, each coup, the chips at the
+end (`baccara.skill.records`)."""
+RECORD_VERSIONS = (RECORD_VERSION, DECISIONS_VERSION, ACTIONS_VERSION)
 DEFAULT_CLIENT_SEED = "baccara"
 """The client seed used when no player gave one."""
 MAX_CLIENT_SEED = 64
@@ -341,15 +346,15 @@ def record_version(data: Any) -> int:
     >>> record_version({"version": 99})
     Traceback (most recent call last):
     ...
-    baccara.fair.FairError: bad record: unknown record version 99 (this baccara reads 1 and 2)
+    baccara.fair.FairError: bad record: unknown record version 99 (this baccara reads 1 and 3)
     """
     if not isinstance(data, Mapping):
         raise FairError("bad record: expected a JSON object")
     version = data.get("version", RECORD_VERSION)
     if isinstance(version, bool) or version not in RECORD_VERSIONS:
-        known = " and ".join(str(v) for v in RECORD_VERSIONS)
         raise FairError(
-            f"bad record: unknown record version {version!r} (this baccara reads {known})"
+            f"bad record: unknown record version {version!r} "
+            f"(this baccara reads {RECORD_VERSION} and {ACTIONS_VERSION})"
         )
     return int(version)
 
@@ -384,6 +389,12 @@ class ShoeRecord:
             raise FairError(
                 f"bad record: version {data['version']} records a players' game "
                 "(read it with baccara.skill.records)"
+            )
+        family = _family(data.get("rules"))
+        if family in ("chemin-de-fer", "banque"):
+            raise FairError(
+                f"bad record: a {family} shoe is recorded with its actions "
+                f"(version {ACTIONS_VERSION}), not as version {RECORD_VERSION}"
             )
         missing = [
             key
@@ -425,9 +436,12 @@ class VerifyResult:
     coup_problems: tuple[tuple[int, str], ...] = ()
     """The problems of single coups: (coup number from 1, problem), also in ``problems``."""
     decisions_checked: int | None = None
-    """How many players' decisions were replayed (a version 2 record; None for version 1)."""
+    """How many players' actions were replayed (a players' game; None for version 1)."""
     family: str = "punto-banco"
     """The game family of the record's rules."""
+    notes: tuple[str, ...] = ()
+    """What is worth saying about a record that matches (how its shoe ended, what it
+    could not check)."""
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready document."""
@@ -444,7 +458,13 @@ class VerifyResult:
             "coup_problems": [
                 {"coup": number, "problem": text} for number, text in self.coup_problems
             ],
+            "notes": list(self.notes),
         }
+
+
+def _family(rules: object) -> object:
+    variant = rules.get("variant") if isinstance(rules, Mapping) else None
+    return variant.get("family") if isinstance(variant, Mapping) else None
 
 
 def _coups_of(shoe: Shoe) -> Iterator[Coup]:
@@ -454,8 +474,9 @@ def _coups_of(shoe: Shoe) -> Iterator[Coup]:
 def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
     """Rebuild the shoe and every coup from a revealed record and compare.
 
-    A record may hold fewer coups than the shoe gives (a table closed early); every
-    coup it holds must be the one the shoe deals at that place.
+    A house shoe ends only at the cut card and the last-hand rule (a table that stops
+    mid-shoe resumes it), so the record holds every coup the shoe deals, each the one
+    dealt at that place.
     """
     rec = record if isinstance(record, ShoeRecord) else ShoeRecord.from_json(record)
     seed_ok, rules_ok, problems = check_commitment(
@@ -478,6 +499,11 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         elif dealt[number - 1] != given:
             by_coup.append((number, f"recorded {given}, the shoe deals {dealt[number - 1]}"))
     problems.extend(f"coup {number}: {text}" for number, text in by_coup)
+    if len(rec.coups) < len(dealt):
+        problems.append(
+            f"the record stops after coup {len(rec.coups)}: the shoe deals {len(dealt)} "
+            "coups, to the cut card and the last hand"
+        )
     first = tuple(str(card) for card in shoe.cards[:8])
     return VerifyResult(
         ok=not problems,

@@ -9,7 +9,7 @@ import { beforeEach, describe, test } from "node:test";
 
 import {
   OUTCOMES, actionLabel, banquePhaseLabel, bestBid, bidsInOrder, canBid, covered, decisionTimeLeft, inShoe,
-  isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName,
+  isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName, turnChoices,
 } from "../../src/baccara/server/static/banque.js";
 import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
 import * as msg from "./messages.mjs";
@@ -110,10 +110,15 @@ describe("the auction", () => {
     assert.equal(ann.banque.clockSeconds, 20);
   });
 
+  test("a decision names the one it answers: the state's shoe, coup and decision", () => {
+    assert.deepEqual(shoe("ann", AT.auction).banque.due, { shoe: 9, coup: 1, decision: 0 });
+    assert.deepEqual(shoe("bob", AT.bid).banque.due, { shoe: 9, coup: 1, decision: 1 });
+  });
+
   test("a bid typed by a person is sent in cents; under the least bid it is not sent", () => {
     const ann = shoe("ann", AT.auction);
     assert.deepEqual(run(ann, { type: "banque_act", action: "bid", text: "50" }).outbox,
-      [{ type: "act", action: "bid", amount: 5000 }]);
+      [{ type: "act", action: "bid", amount: 5000, ...ann.banque.due }]);
     const low = run(ann, { type: "banque_act", action: "bid", text: "9.99" });
     assert.deepEqual(low.outbox, []);
     assert.equal(low.message, "Bid 10.00 or more.");
@@ -126,7 +131,7 @@ describe("the auction", () => {
     assert.equal(bob.banque.nextBid, 5001);
     assert.equal(prompt(bob), "The bank is up for auction: bid 50.01 or more, to beat ann's 50.00.");
     assert.deepEqual(run(bob, { type: "banque_act", action: "bid", text: "60.00" }).outbox,
-      [{ type: "act", action: "bid", amount: 6000 }]);
+      [{ type: "act", action: "bid", amount: 6000, ...bob.banque.due }]);
     const ann = shoe("ann", AT.raised);
     assert.deepEqual(bidsInOrder(ann.banque), [{ name: "bob", amount: 6000 }, { name: "ann", amount: 5000 }]);
     assert.equal(prompt(ann), "The bank is up for auction: bid 60.01 or more, to beat bob's 60.00.");
@@ -162,11 +167,11 @@ describe("the stakes", () => {
   test("a stake goes with its tableau; a stake of 0 sits out; a bad one is not sent", () => {
     const ann = shoe("ann", AT.stakes);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stake", text: "20", tableau: "L" }).outbox,
-      [{ type: "act", action: "stake", amount: 2000, tableau: "L" }]);
+      [{ type: "act", action: "stake", amount: 2000, tableau: "L", ...ann.banque.due }]);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stake", text: "1,000.50", tableau: "R" }).outbox,
-      [{ type: "act", action: "stake", amount: 100050, tableau: "R" }]);
+      [{ type: "act", action: "stake", amount: 100050, tableau: "R", ...ann.banque.due }]);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stake", text: "0" }).outbox,
-      [{ type: "act", action: "stake", amount: 0 }]);
+      [{ type: "act", action: "stake", amount: 0, ...ann.banque.due }]);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stake", text: "20", tableau: "X" }).outbox, []);
     assert.deepEqual(run(ann, { type: "banque_act", action: "stake", text: "twenty", tableau: "L" }).outbox, []);
     assert.equal(run(shoe("bob", AT.stakes), { type: "banque_act", action: "stake", text: "5", tableau: "L" }).message,
@@ -189,7 +194,7 @@ describe("the stakes", () => {
     assert.equal(actionLabel(bob.banque, "retire"), "Retire from the bank");
     assert.equal(prompt(bob), "You hold the bank: you may retire before the first stake.");
     const sent = run(bob, { type: "banque_act", action: "retire" });
-    assert.deepEqual(sent.outbox, [{ type: "act", action: "retire" }]);
+    assert.deepEqual(sent.outbox, [{ type: "act", action: "retire", shoe: 9, coup: 1, decision: 3 }]);
     assert.equal(mayRetire(sent), false);  // sent once
     assert.deepEqual(run(ann, { type: "banque_act", action: "retire" }).outbox, []);
     assert.equal(mayRetire(shoe("bob", AT.five)), false);  // not once staked
@@ -218,8 +223,22 @@ describe("the coup", () => {
     assert.equal(actionLabel(ann.banque, "stand"), "Stand");
     assert.equal(ann.banque.advice, msg.BQ_FIVE_ADVICE);
     assert.equal(cy.banque.advice, null);
-    assert.deepEqual(run(ann, { type: "banque_act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
+    assert.deepEqual(run(ann, { type: "banque_act", action: "stand" }).outbox, [{ type: "act", action: "stand", ...ann.banque.due }]);
     assert.deepEqual(myChoices(cy), []);
+  });
+
+  test("on a bound total Ann's state is the same; her own message gives the rule's stand", () => {
+    const seven = run(shoe("ann", AT.five), msg.banqueHandAnnOnSeven());
+    const cy = shoe("cy", AT.five);
+    assert.deepEqual(cy.banque.choices, ["draw", "stand"]);  // everybody's view, whatever her total
+    assert.deepEqual(myChoices(seven), ["stand"]);
+    assert.deepEqual(turnChoices(seven), ["stand"]);
+    assert.equal(prompt(seven), "Your left tableau (7): stand, as the rule has you.");
+    assert.deepEqual(run(seven, { type: "banque_act", action: "draw" }).outbox, []);  // not sent
+    assert.deepEqual(run(seven, { type: "banque_act", action: "stand" }).outbox, [{ type: "act", action: "stand", ...seven.banque.due }]);
+    const moved = run(seven, msg.banqueBankerChoice());  // the turn moved to the banker
+    assert.equal(moved.banque.ownChoices, null);
+    assert.deepEqual(myChoices(moved), []);
   });
 
   test("the banker chooses knowing both tableaux; a third card shows beside the backs", () => {
@@ -231,7 +250,7 @@ describe("the coup", () => {
     assert.equal(ann.banque.advice, null);  // her choice is made: no advice now
     assert.deepEqual(ann.banque.felt.R, { cards: ["??", "??", "Kc"], total: null });
     assert.deepEqual(ann.banque.felt.L, { cards: ["5s", "Js"], total: 5 });
-    assert.deepEqual(run(bob, { type: "banque_act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand" }]);
+    assert.deepEqual(run(bob, { type: "banque_act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand", ...bob.banque.due }]);
   });
 
   test("a card turned up since my hand came stays on the felt, without a stale total", () => {

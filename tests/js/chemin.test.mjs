@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 
 import {
-  actionLabel, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt,
+  actionLabel, cheminPhaseLabel, covered, decisionTimeLeft, freshLines, isSeated, myChoices, myTurn, prompt, turnChoices,
 } from "../../src/baccara/server/static/chemin.js";
 import { initialState, reduce } from "../../src/baccara/server/static/reducer.js";
 import * as msg from "./messages.mjs";
@@ -75,6 +75,16 @@ describe("joining and sitting down", () => {
   });
 });
 
+describe("a decision names the one it answers", () => {
+  test("the state's shoe, coup and decision go with every decision sent", () => {
+    const bob = shoe("bob", STEPS.stakes);
+    assert.deepEqual(bob.chemin.due, { shoe: 7, coup: 1, decision: 1 });
+    assert.deepEqual(run(bob, { type: "act", action: "banco" }).outbox,
+      [{ type: "act", action: "banco", shoe: 7, coup: 1, decision: 1 }]);
+    assert.deepEqual(shoe("bob", STEPS.passed).chemin.due, { shoe: 7, coup: 2, decision: 3 });
+  });
+});
+
 describe("the shuffle", () => {
   test("the shoe is committed; every seated player may add a seed", () => {
     let s = shoe("bob", STEPS.shuffle);
@@ -110,8 +120,8 @@ describe("the bank", () => {
   test("setting the bank sends the amount typed; passing it sends no amount", () => {
     const ann = shoe("ann", STEPS.bank);
     assert.deepEqual(run(ann, { type: "act", action: "open_bank", text: "50.00" }).outbox,
-      [{ type: "act", action: "open_bank", amount: 5000 }]);
-    assert.deepEqual(run(ann, { type: "act", action: "pass_bank" }).outbox, [{ type: "act", action: "pass_bank" }]);
+      [{ type: "act", action: "open_bank", amount: 5000, ...ann.chemin.due }]);
+    assert.deepEqual(run(ann, { type: "act", action: "pass_bank" }).outbox, [{ type: "act", action: "pass_bank", ...ann.chemin.due }]);
     const bad = run(ann, { type: "act", action: "open_bank", text: "fifty" });
     assert.deepEqual(bad.outbox, []);
     assert.equal(bad.message, "Type an amount, such as 10.00.");
@@ -150,9 +160,9 @@ describe("a banco and a decision on 5", () => {
     assert.equal(covered(bob.chemin), 0);
     assert.deepEqual(myChoices(bob), ["stake", "banco"]);
     assert.equal(prompt(bob), "The bank is 50.00, 0.00 covered: stake part of it or call banco.");
-    assert.deepEqual(run(bob, { type: "act", action: "banco" }).outbox, [{ type: "act", action: "banco" }]);
+    assert.deepEqual(run(bob, { type: "act", action: "banco" }).outbox, [{ type: "act", action: "banco", ...bob.chemin.due }]);
     assert.deepEqual(run(bob, { type: "act", action: "stake", text: "20" }).outbox,
-      [{ type: "act", action: "stake", amount: 2000 }]);
+      [{ type: "act", action: "stake", amount: 2000, ...bob.chemin.due }]);
     assert.equal(bob.chemin.deadline, 1067);
     assert.equal(bob.chemin.clockSeconds, 20);  // the clock's length when the deadline was set
   });
@@ -171,11 +181,32 @@ describe("a banco and a decision on 5", () => {
     assert.deepEqual(bob.chemin.fresh, ["Banco! bob plays for the whole bank of 50.00.", "bob plays the hand against the bank."]);
     assert.deepEqual(myChoices(bob), ["draw", "stand"]);
     assert.equal(prompt(bob), "Your hand (5): draw a third card or stand.");
-    assert.deepEqual(run(bob, { type: "act", action: "stand" }).outbox, [{ type: "act", action: "stand" }]);
+    assert.deepEqual(run(bob, { type: "act", action: "stand" }).outbox, [{ type: "act", action: "stand", ...bob.chemin.due }]);
     assert.deepEqual(myChoices(cy), []);
     assert.equal(cy.chemin.result, null);
     assert.equal(bob.chemin.advice, msg.FIVE_ADVICE);  // teaching mode's word, to the one choosing
     assert.equal(cy.chemin.advice, null);
+  });
+
+  test("on a bound total the state offers both choices; my own message gives the tableau's", () => {
+    // the same public state whether Bob holds 4 or 5 (the banker learns nothing from it)
+    const five = run(shoe("bob", STEPS.five), msg.cheminHandBob());
+    const four = run(shoe("bob", STEPS.five), msg.cheminHandBobOnFour());
+    const ann = shoe("ann", STEPS.five);
+    assert.deepEqual(ann.chemin.choices, ["draw", "stand"]);
+    assert.deepEqual(myChoices(five), ["draw", "stand"]);
+    assert.deepEqual(myChoices(four), ["draw"]);
+    assert.deepEqual(turnChoices(four), ["draw"]);
+    assert.equal(prompt(four), "Your hand (4): draw a third card, as the tableau has you.");
+    assert.equal(four.chemin.advice, msg.BOUND_ADVICE);
+    assert.deepEqual(run(four, { type: "act", action: "stand" }).outbox, []);  // not sent
+    assert.deepEqual(run(four, { type: "act", action: "draw" }).outbox, [{ type: "act", action: "draw", ...four.chemin.due }]);
+    // the state sent again on the same turn keeps my choices; once the turn moves they go
+    const again = run(four, msg.cheminPunterOnFive());
+    assert.deepEqual(myChoices(again), ["draw"]);
+    const moved = run(again, msg.cheminBankPassed());
+    assert.equal(moved.chemin.ownChoices, null);
+    assert.deepEqual(myChoices(moved), ["open_bank", "pass_bank"]);
   });
 
   test("my own hand comes privately with its total, and stays mine through the coup", () => {
@@ -195,7 +226,7 @@ describe("a banco and a decision on 5", () => {
     // each button's words are the server's (its rulebook's), sent with the choices
     assert.equal(actionLabel(bob.chemin, "banker_draw"), "Draw");
     assert.equal(actionLabel(bob.chemin, "banker_stand"), "Stand");
-    assert.deepEqual(run(bob, { type: "act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand" }]);
+    assert.deepEqual(run(bob, { type: "act", action: "banker_stand" }).outbox, [{ type: "act", action: "banker_stand", ...bob.chemin.due }]);
   });
 });
 
@@ -227,7 +258,7 @@ describe("the shoe's end, errors and reconnecting", () => {
   test("the shoe's record is kept to download", () => {
     const s = run(shoe("ann", STEPS.passed), msg.cheminShoeEnd());
     assert.equal(s.records.length, 1);
-    assert.equal(s.records[0].version, 2);
+    assert.equal(s.records[0].version, 3);
   });
 
   test("an error is shown and changes nothing else", () => {

@@ -98,7 +98,7 @@ export function chemin(overrides = {}) {
 function inShoe(news, overrides) {
   const state = chemin({
     players: PLAYERS, in_shoe: PLAYERS, fair: { ...CHEMIN_FAIR, client_seeds: ["seed of ann", "seed of bob", "seed of cy"] },
-    news: news.slice(-12), ...overrides,
+    shoe: 7, coup: 1, news: news.slice(-12), ...overrides,
   });
   return { ...state, deadline: state.to_act ? state.time + 20 : null };
 }
@@ -118,12 +118,12 @@ const COUP1_END = [
 /** Ann, the first banker, is asked to set the bank. */
 export const cheminBank = () => inShoe(SHOE_NEWS, {
   phase: "bank", chips: STACKS, banker: "ann", to_act: "ann", choices: ["open_bank", "pass_bank"],
-  labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
+  labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" }, decision: 0,
 });
 /** Ann's bank is 50.00; Bob, on her right, speaks first. */
 export const cheminStakes = () => inShoe([...SHOE_NEWS, ...COUP1.slice(0, 1)], {
   phase: "stakes", chips: { ...STACKS, ann: 15000 }, banker: "ann", bank: 5000, to_act: "bob",
-  choices: ["stake", "banco"], labels: { stake: "Stake", banco: "Banco" },
+  choices: ["stake", "banco"], labels: { stake: "Stake", banco: "Banco" }, decision: 1,
 });
 export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 the equilibrium draws "
   + "(Ethier-Gámez compositions model, 6 decks, 5% commission); by the rule he would draw.";
@@ -131,15 +131,25 @@ export const FIVE_ADVICE = "The tableau leaves the punter free on 5: with 0-5 th
 export const cheminPunterOnFive = () => inShoe([...SHOE_NEWS, ...COUP1], {
   phase: "punter", chips: { ...STACKS, ann: 15000, bob: 15000 }, banker: "ann", bank: 5000, stakes: { bob: 5000 },
   to_act: "bob", choices: ["draw", "stand"], labels: { draw: "Draw", stand: "Stand" }, punter: "bob", punter_cards: [], banker_cards: [], hidden: 2,
+  decision: 2,
 });
-/** Privately, to Bob (the punter) and to Ann (the banker), with every state of the coup. */
-export const cheminHandBob = () => ({ type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "5d"], total: 5, advice: FIVE_ADVICE });
+/** Privately, to Bob (the punter, with what he may do) and to Ann (the banker), with every state of the coup. */
+export const cheminHandBob = () => ({
+  type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "5d"], total: 5, advice: FIVE_ADVICE,
+  choices: ["draw", "stand"],
+});
+export const BOUND_ADVICE = "The tableau binds the punter on 4: he draws (he is free only on 5).";
+/** The same coup as Bob would hold it on 4: the state is the same, his own choices only the tableau's. */
+export const cheminHandBobOnFour = () => ({
+  type: "chemin_hand", table: "c1", side: "punter", cards: ["Td", "4d"], total: 4, advice: BOUND_ADVICE,
+  choices: ["draw"],
+});
 export const cheminHandAnn = () => ({ type: "chemin_hand", table: "c1", side: "banker", cards: ["Jd", "Qh"], total: 0, advice: null });
 /** Bob stood and won: the bank passes to him. */
 export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_END], {
   phase: "bank", chips: { ann: 15000, bob: 25000, cy: 20000 }, banker: "bob", to_act: "bob",
   choices: ["open_bank", "pass_bank"], labels: { open_bank: "Set the bank", pass_bank: "Pass the bank" },
-  last: {
+  coup: 2, decision: 3, last: {
     punter: "bob", banker: "ann", punter_cards: ["Td", "5d"], banker_cards: ["Jd", "Qh", "2c"],
     punter_total: 5, banker_total: 2, result: "P",
   },
@@ -148,10 +158,10 @@ export const cheminBankPassed = () => inShoe([...SHOE_NEWS, ...COUP1, ...COUP1_E
 export const cheminBankerChoice = () => inShoe(["cy plays the hand against the bank.", "The punter draws: 3s."], {
   phase: "banker", chips: { ann: 15000, bob: 21000, cy: 18500 }, banker: "bob", bank: 4000, stakes: { cy: 1500 },
   to_act: "bob", choices: ["banker_draw", "banker_stand"], labels: { banker_draw: "Draw", banker_stand: "Stand" }, punter: "cy",
-  punter_cards: ["3s"], banker_cards: [], hidden: 2,
+  punter_cards: ["3s"], banker_cards: [], hidden: 2, shoe: 8, coup: 4, decision: 13,
 });
 export const cheminShoeEnd = () => event("shoe_end", {
-  table: "c1", record: { version: 2, server_seed_hash: "ef".repeat(32), client_seeds: ["seed of ann", "seed of bob", "seed of cy"], coups: ["P:Td,5d B:Jd,Qh,2c"] },
+  table: "c1", record: { version: 3, server_seed_hash: "ef".repeat(32), client_seeds: ["seed of ann", "seed of bob", "seed of cy"], coups: ["P:Td,5d B:Jd,Qh,2c"] },
 });
 
 // -- a players' table: Baccarat Banque ("b1") ---------------------------------------------
@@ -183,7 +193,8 @@ export function banque(overrides = {}) {
 /** The shoe in play (Ann and Bob; Cy waits for the next), 20 s on the clock. */
 function banqueInShoe(news, overrides) {
   const state = banque({
-    players: BQ_PLAYERS, in_shoe: ["ann", "bob"], fair: BQ_FAIR, news: [...BQ_NEWS, ...news].slice(-12), ...overrides,
+    players: BQ_PLAYERS, in_shoe: ["ann", "bob"], fair: BQ_FAIR, news: [...BQ_NEWS, ...news].slice(-12),
+    shoe: 9, coup: 1, decision: news.length, ...overrides,
   });
   return { ...state, deadline: state.time + 20 };
 }
@@ -220,11 +231,17 @@ export const BQ_FIVE_ADVICE = "The left punter is free on 5: the equilibrium dra
   + "(the banker answering both tableaux); by the rule he would draw.";
 export const BQ_BANKER_ADVICE = "Banker 3 against left stood and right 0 (stakes 20.00 and 0.00): the equilibrium draws.";
 /** Privately: Ann's tableau to Ann, the banker's hand to Bob. */
-export const banqueHandAnn = (advice = BQ_FIVE_ADVICE) => ({
-  type: "banque_hand", table: "b1", cards: { L: ["5s", "Js"] }, totals: { L: 5 }, advice,
+export const banqueHandAnn = (advice = BQ_FIVE_ADVICE, choices = ["draw", "stand"]) => ({
+  type: "banque_hand", table: "b1", cards: { L: ["5s", "Js"] }, totals: { L: 5 }, advice, choices,
+});
+/** Ann's tableau as she would hold it on 7: only the rule's stand is hers. */
+export const banqueHandAnnOnSeven = () => ({
+  type: "banque_hand", table: "b1", cards: { L: ["5s", "2s"] }, totals: { L: 7 },
+  advice: "The tableau binds the punter on 7: he stands (he is free only on 5).", choices: ["stand"],
 });
 export const banqueHandBob = (advice = null) => ({
   type: "banque_hand", table: "b1", cards: { B: ["Ac", "2c"] }, totals: { B: 3 }, advice,
+  choices: advice ? ["banker_draw", "banker_stand"] : null,
 });
 /** The left punter stood; the right tableau (unstaked) drew by the rule; the banker chooses. */
 export const banqueBankerChoice = () => banqueInShoe([...DEALT, "The left punter stands.", "The right punter draws: Kc."], {
@@ -260,7 +277,7 @@ export const banqueRetired = () => banqueInShoe([...SETTLED, "bob leaves the ban
   ...AUCTION, chips: { ann: 32000, bob: 28000 }, next_bid: 1000, last: LAST, history: [COUP],
 });
 export const banqueShoeEnd = () => event("shoe_end", {
-  table: "b1", record: { version: 2, server_seed_hash: "9a".repeat(32), client_seeds: ["seed of ann", "seed of bob"], coups: [COUP] },
+  table: "b1", record: { version: 3, server_seed_hash: "9a".repeat(32), client_seeds: ["seed of ann", "seed of bob"], coups: [COUP] },
 });
 
 /** One of every server message, as sent (tests/test_client_messages.py checks them against the protocol). */
@@ -276,12 +293,12 @@ export function everyMessage() {
     error("rate_limited", "too many messages: slow down"),
     { type: "pong", server_time: 1000.5 }, { type: "seed_ack", table: "t1", seed: "lucky" },
     cheminJoined(), cheminSat(1), cheminShuffle(), cheminBank(), cheminStakes(), cheminPunterOnFive(),
-    cheminHandBob(), cheminHandAnn(),
+    cheminHandBob(), cheminHandBobOnFour(), cheminHandAnn(),
     cheminBankPassed(), cheminBankerChoice(), cheminShoeEnd(),
     error("not_allowed", "bad stake 100.00: only 50.00 of the bank is open"),
     { type: "seed_ack", table: "c1", seed: "seed of ann" },
     banqueJoined(), banqueSat(3), banqueShuffle(), banqueAuction(), banqueBid(), banqueRaised(), banqueStakes(),
-    banquePunterOnFive(), banqueHandAnn(), banqueHandBob(), banqueBankerChoice(), banqueHandBob(BQ_BANKER_ADVICE),
+    banquePunterOnFive(), banqueHandAnn(), banqueHandAnnOnSeven(), banqueHandBob(), banqueBankerChoice(), banqueHandBob(BQ_BANKER_ADVICE),
     banqueSettled(), banqueNatural(), banqueRetired(), banqueShoeEnd(),
     error("not_allowed", "bad bid 60.00: it must beat 60.00"),
   ];

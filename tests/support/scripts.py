@@ -1,6 +1,7 @@
 """Scripted players for the players' games online (Chemin de Fer, Baccarat Banque).
 
-`play` joins every player to a table and has them decide by a fixed script (`choose`)
+`play` joins every player to a table and has them decide by a fixed script (`choose`
+on the table's state, `answer` on a punter's own hand, which says what he may do)
 until the server dies or the shoe ends: the crash tests of the players' games
 (`tests/test_players_crash.py`) and the crash cycles (`tests.support.cycles`) drive
 their tables with it. The first player reads the table's states for everybody; the
@@ -12,20 +13,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 from tests.support.harness import Player, act
 from websockets.exceptions import WebSocketException
 
-__all__ = ["choose", "play"]
+__all__ = ["answer", "choose", "play"]
 
 
-async def _drain(player: Player) -> None:
-    """Read (and drop) what the server sends a player other than the first, as a page
-    reads it: a client that reads nothing sees late that the server has died."""
+def answer(hand: dict[str, Any]) -> dict[str, Any] | None:
+    """What a punter sends on his own hand message: draw, unless the tableau has him
+    stand (the table's state offers both on every total)."""
+    choices = hand.get("choices") or []
+    for action in ("draw", "stand"):
+        if action in choices:
+            return act(hand, action)
+    return None
+
+
+async def _follow(player: Player, hand: str) -> None:
+    """Read what the server sends a player other than the first, as a page reads it (a
+    client that reads nothing sees late that the server has died), answering as punter
+    on his own hand."""
     with contextlib.suppress(WebSocketException, ConnectionError):
-        async for _ in player.ws:
-            pass
+        async for text in player.ws:
+            message = json.loads(text)
+            if message["type"] == hand and (reply := answer(message)) is not None:
+                await player.send(reply)
 
 
 def _choose_banque(state: dict[str, Any], me: str, names: list[str]) -> dict[str, Any] | None:
@@ -44,7 +59,7 @@ def _choose_banque(state: dict[str, Any], me: str, names: list[str]) -> dict[str
         side = "L" if me == names[1] else "R"
         return act(state, "stake", amount=min(1_000, room), tableau=side)
     if "draw" in choices:
-        return act(state, "draw")
+        return None  # the punter answers on his own hand (`answer`)
     if "banker_draw" in choices:
         return act(state, "banker_stand")
     return None
@@ -67,7 +82,7 @@ def choose(state: dict[str, Any], me: str, names: list[str]) -> dict[str, Any] |
     if "banco" in choices or "stake" in choices:
         return act(state, "stake", amount=min(2_000, chips, state["bank"]))
     if "draw" in choices:
-        return act(state, "draw")
+        return None  # the punter answers on his own hand (`answer`)
     if "banker_draw" in choices:
         return act(state, "banker_stand")
     return None
@@ -98,7 +113,10 @@ async def play(
                 await player.send({"type": "sit", "buy_in": buy_in})
                 await player.send({"type": "seed", "seed": f"{name}'s seed"})
         lead = players[names[0]]
-        others.extend(asyncio.create_task(_drain(p)) for p in players.values() if p is not lead)
+        hand = f"{kind}_hand"
+        others.extend(
+            asyncio.create_task(_follow(p, hand)) for p in players.values() if p is not lead
+        )
         state = first
         for _ in range(2_000):  # the state on joining first (as the page shows it), then each
             assert state is not None
@@ -114,7 +132,11 @@ async def play(
                     message = choose(state, name, names)
                     if message is not None:
                         await player.send(message)
-            state = await lead.expect(lambda m: m["type"] in (kind, "shoe_end"), 30)
+            state = await lead.expect(lambda m: m["type"] in (kind, "shoe_end", hand), 30)
+            while state["type"] == hand:  # the lead's own hand: he answers on it as punter
+                if (reply := answer(state)) is not None:
+                    await lead.send(reply)
+                state = await lead.expect(lambda m: m["type"] in (kind, "shoe_end", hand), 30)
             lead.inbox.clear()
     for task in others:
         task.cancel()

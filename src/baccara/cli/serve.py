@@ -42,11 +42,11 @@ def check_tables(tables: tuple[str, ...]) -> None:
 @click.argument("record_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def verify_command(record_file: str, as_json: bool) -> None:
-    """Check a revealed shoe record (JSON): seed, rules and every coup.
+    """Check a revealed shoe record (JSON): seed, rules and every coup, to the shoe's end.
 
-    A players' game's record (version 2) is dealt again with its decisions, each
-    checked against the house tableau. Exit status 0 when everything matches, 1 when
-    it does not, 2 on bad input.
+    A players' game's record (version 3) is played again on its engine with every
+    action, and each coup, amount and the shoe's end checked against the replay. Exit
+    status 0 when everything matches, 1 when it does not, 2 on bad input.
     """
     try:
         with click.open_file(record_file, encoding="utf-8") as handle:
@@ -65,17 +65,20 @@ def verify_command(record_file: str, as_json: bool) -> None:
         click.echo(
             f"OK: seed hash, rules hash and {result.coups_checked} {result.family} "
             f"coup{_s(result.coups_checked)} match, with their {result.decisions_checked} "
-            f"decision{_s(result.decisions_checked)}"
+            f"decision{_s(result.decisions_checked)}, to the shoe's end"
         )
     elif result.ok:
         click.echo(
             f"OK: seed hash, rules hash and {result.coups_checked} coup"
-            f"{_s(result.coups_checked)} match ({result.coups_in_shoe} in the shoe)"
+            f"{_s(result.coups_checked)} match, the whole shoe"
         )
     else:
         click.echo(f"MISMATCH: {len(result.problems)} problem(s)")
         for problem in result.problems:
             click.echo(f"  {problem}")
+    if not as_json:
+        for note in result.notes:
+            click.echo(f"  note: {note}")
     if not result.ok:
         raise click.exceptions.Exit(1)
 

@@ -14,7 +14,8 @@ each hand lie face down: whoever plays a tableau sees it, the banker sees his ow
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -36,6 +37,7 @@ from baccara.skill.banque import (
     TableauxDealt,
 )
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
+from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["BanqueRunner", "banque_pot"]
 
@@ -46,6 +48,14 @@ _CHOICES: dict[Phase, list[str]] = {
     Phase.BANKER: ["banker_draw", "banker_stand"],
 }
 _PLAYING = (Phase.PUNTER, Phase.BANKER)
+
+
+def _legal(table: BanqueTable) -> list[str]:
+    """What the punter or banker to act may really do (the state shows the punter's draw
+    and stand both, whatever his hidden total)."""
+    if table.phase is not Phase.PUNTER:
+        return list(_CHOICES.get(table.phase, []))
+    return [act for act, can in (("draw", table.can_draw()), ("stand", table.can_stand())) if can]
 
 
 def _public(event: BanqueEvent) -> str:
@@ -111,11 +121,14 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
     errors = (BanqueError,)
     _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
 
-    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> BanqueTable:
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> BanqueTable:
         self._budgets = None
-        return BanqueTable(
-            names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
-        )
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, BanqueTable)
+        return table
 
     def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
         return records.banque_coups(table.log)
@@ -177,19 +190,18 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
             cards = {
                 key: table.banker_cards if key == "B" else table.hands[Tableau(key)] for key in keys
             }
-            advice = None
+            advice, choices = None, None
             if actor is not None and table.names[actor] == name:
-                found = (
-                    banque_punter_advice(table)
-                    if table.phase is Phase.PUNTER
-                    else banque_banker_advice(table)
-                )
-                advice = found.text
+                punter = table.phase is Phase.PUNTER
+                found = banque_punter_advice(table) if punter else banque_banker_advice(table)
+                advice, choices = found.text, _legal(table)
             out[name] = P.BanqueHand(
                 table=self.id,
                 cards={k: [str(c) for c in v] for k, v in cards.items()},  # type: ignore[misc]
                 totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
                 advice=advice,
+                choices=choices,
+                **self.due(),
             )
         return out
 

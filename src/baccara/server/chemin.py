@@ -9,7 +9,8 @@ to whoever must choose), everybody sees the third cards and the result.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -29,6 +30,7 @@ from baccara.skill.chemin import (
     Phase,
     PunterDecided,
 )
+from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -42,7 +44,8 @@ _CHOICES: dict[Phase, tuple[str, ...]] = {
 
 
 def _advice(table: CheminTable) -> str | None:
-    """Teaching mode's word at a free choice: the tableau's rule and the equilibrium."""
+    """Teaching mode's word at a choice: the tableau's rule and the equilibrium (the rule
+    alone where it binds the punter)."""
     if table.phase is Phase.PUNTER:
         return punter_advice(table).text
     if table.phase is Phase.BANKER and table.banker_free():
@@ -68,7 +71,9 @@ def _last(table: CheminTable) -> P.LastCoup | None:
 
 
 def _choices(table: CheminTable) -> list[str]:
-    """What the seat to act may do now, as the engine allows it (a stake of 0 declines)."""
+    """What the seat to act may do now, as everybody sees it (a stake of 0 declines): as
+    the engine allows it, but the punter's draw and stand both, whatever his hidden
+    total (`_legal` has what he may do, for him alone)."""
     seat = table.actor
     if seat is None:
         return []
@@ -78,6 +83,14 @@ def _choices(table: CheminTable) -> list[str]:
     if table.phase is Phase.BANK and not table.can_open_bank(table.minimum):
         allowed.remove("open_bank")
     return allowed
+
+
+def _legal(table: CheminTable) -> list[str]:
+    """What the seat to act may really do now: in a bound cell the punter only draws
+    (0-4) or only stands (6-7)."""
+    if table.phase is not Phase.PUNTER:
+        return _choices(table)
+    return [act for act, can in (("draw", table.can_draw()), ("stand", table.can_stand())) if can]
 
 
 def _face_up(cards: list[Card]) -> list[str]:
@@ -102,10 +115,13 @@ class CheminRunner(PlayersRunner[CheminTable]):
 
     errors = (CheminError,)
 
-    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> CheminTable:
-        return CheminTable(
-            names=names, bankrolls=chips, variant=self.variant, shoe=shoe, minimum=self.minimum
-        )
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> CheminTable:
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, CheminTable)
+        return table
 
     def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
         return records.chemin_coups(table.log)
@@ -142,6 +158,8 @@ class CheminRunner(PlayersRunner[CheminTable]):
                 cards=[str(c) for c in cards],
                 total=hand_total(cards),
                 advice=_advice(table) if seat == who else None,
+                choices=_legal(table) if seat == who else None,
+                **self.due(),
             )
         return out
 

@@ -9,7 +9,6 @@ engine's interface, where its money is, how long each part lasts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
@@ -18,6 +17,7 @@ from baccara.db.chips import HOUSE_KEY, POT
 from baccara.fair import FairShoe
 from baccara.server.turns import Taken
 from baccara.skill.actions import Action
+from baccara.skill.game_rules import RecordedTable
 
 __all__ = ["BOT_BUY_IN", "Engine", "GameTable", "PlayersTiming", "Recovered", "money_state"]
 
@@ -25,17 +25,10 @@ BOT_BUY_IN = 100_000
 """A bot's chips when it sits down (and again when it runs short)."""
 
 
-class GameTable(Protocol):
-    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`)."""
+class GameTable(RecordedTable, Protocol):
+    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
+    what its record is made from, and its turns."""
 
-    @property
-    def names(self) -> Sequence[str]: ...
-    @property
-    def bankrolls(self) -> Sequence[int]: ...
-    @property
-    def house(self) -> int: ...
-    @property
-    def log(self) -> Sequence[Any]: ...
     @property
     def phase(self) -> StrEnum: ...
     @property

@@ -27,7 +27,7 @@ import secrets
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, Generic, TypeVar
@@ -57,6 +57,7 @@ from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
+from baccara.skill.game_rules import Seating
 from baccara.variants import Variant
 
 __all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
@@ -127,9 +128,16 @@ class PlayersRunner(Generic[Engine]):
 
     # -- what a game adds ----------------------------------------------------------------
 
-    def new_engine(self, names: list[str], chips: list[int], shoe: Shoe) -> Engine:
-        """The game's engine for a shoe."""
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> Engine:
+        """The game's engine for a shoe, as its committed ``rules`` say."""
         raise NotImplementedError
+
+    def new_fair(self) -> FairShoe:
+        """The table's next shoe: a fresh secret seed and the rules it commits to (the
+        punter always speaks, so that being asked tells nobody his cards)."""
+        return records.new_game_shoe(self.variant, self.shoe_settings, punter_speaks=True)
 
     def coups(self, table: Engine) -> Sequence[records.GameCoup]:
         """The finished coups of the shoe, as its record holds them."""
@@ -196,9 +204,7 @@ class PlayersRunner(Generic[Engine]):
             else dict(zip(table.names, table.bankrolls, strict=True)),
             "to_act": None if who is None or table is None else table.names[who],
             "deadline": self.deadline if table is not None and not self.over(table) else None,
-            "shoe": self.shoe_id if table is not None else None,
-            "coup": 0 if table is None else len(self.coups(table)) + 1,
-            "decision": self.decisions,
+            **self.due(),
             "news": list(self.news),
             "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
             "minimum": self.minimum,
@@ -276,6 +282,15 @@ class PlayersRunner(Generic[Engine]):
         except FairError as error:
             raise BetError("bad_seed", str(error)) from None
         self.client_seeds[user.name] = seed
+
+    def due(self) -> dict[str, Any]:
+        """The decision due, as a decision names it: the shoe, the coup, its number."""
+        table = self.table
+        return {
+            "shoe": self.shoe_id if table is not None else None,
+            "coup": 0 if table is None else len(self.coups(table)) + 1,
+            "decision": self.decisions,
+        }
 
     @property
     def decisions(self) -> int:
@@ -425,7 +440,8 @@ class PlayersRunner(Generic[Engine]):
             raise ValueError(f"shoe {shoe_id} was never dealt")
         shoe = fair.shoe()
         shoe.burn()  # as the shoe's settings say
-        table = self.new_engine([s["name"] for s in seats], [s["chips"] for s in seats], shoe)
+        names, chips = [s["name"] for s in seats], [s["chips"] for s in seats]
+        table = self.new_engine(names, chips, shoe, fair.rules)
         for action, _ in self.chips.actions(shoe_id):
             table.apply(action)
         return table
@@ -437,9 +453,9 @@ class PlayersRunner(Generic[Engine]):
         for shoe_id, fair in self.shoes.finished(limit):
             if self.chips.seats(shoe_id) is None:
                 continue  # set aside before it was dealt
-            coups = self.coups(self.rebuild(fair, shoe_id))
-            if coups:
-                out.append(records.game_record(fair, coups))
+            table = self.rebuild(fair, shoe_id)
+            if self.coups(table):
+                out.append(records.game_record(fair, table))
         return out
 
     async def _ready(self) -> tuple[list[str], dict[str, int]]:
@@ -462,7 +478,7 @@ class PlayersRunner(Generic[Engine]):
         ready, _ = await self._ready()
         if not self._playable(ready):
             return False
-        self.fair = records.new_game_shoe(self.variant, self.shoe_settings)
+        self.fair = self.new_fair()
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
         self.phase = "shuffle"
@@ -478,8 +494,10 @@ class PlayersRunner(Generic[Engine]):
             return False
         seats = [{"name": name, "chips": stacks[name]} for name in ready]
         seeds = [self.client_seeds.get(name, name) for name in ready]  # no seed: the name
-        shoe = records.table_shoe(self.fair, seeds)  # seals the seeds
-        self.table = self.new_engine(ready, [stacks[name] for name in ready], shoe)
+        chips = [stacks[name] for name in ready]
+        seating = Seating(names=tuple(ready), chips=tuple(chips), minimum=self.minimum)
+        shoe = records.table_shoe(self.fair, seeds, seating)  # seals the seeds and seating
+        self.table = self.new_engine(ready, chips, shoe, self.fair.rules)
         self.shoe_ended = False
         await self.db_write(self._start, seats)
         self.taken = []
@@ -505,7 +523,7 @@ class PlayersRunner(Generic[Engine]):
         await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
         coups = self.coups(self.table)
         if coups:
-            record = records.game_record(self.fair, coups)
+            record = records.game_record(self.fair, self.table)
             self.records.append(record)
             self.seq += 1
             event = P.ShoeEnd(table=self.id, seq=self.seq, time=time.time(), record=record)

@@ -245,8 +245,9 @@ class LastCoup(_Out):
 
 class CheminHand(_Out):
     """Private, to the punter or the banker during a coup: that hand's cards and total,
-    and teaching mode's advice to whoever must choose (the tableau's rule and the
-    equilibrium's play)."""
+    and to whoever must choose what he may do (``choices``: the state's are the same on
+    every total, not to tell his cards) and teaching mode's advice (the tableau's rule
+    and the equilibrium's play)."""
 
     type: Literal["chemin_hand"] = "chemin_hand"
     table: str
@@ -254,6 +255,10 @@ class CheminHand(_Out):
     cards: list[str]
     total: int
     advice: str | None = None
+    choices: list[str] | None = None
+    shoe: int | None = None  # the decision due, as the state names it
+    coup: int = 0
+    decision: int = 0
 
 
 class PlayersState(Event):
@@ -308,13 +313,18 @@ class BanqueLastCoup(_Out):
 
 class BanqueHand(_Out):
     """Private, during a coup, to whoever plays a tableau or holds the bank: those
-    hands' cards and totals, and teaching mode's advice to whoever must choose."""
+    hands' cards and totals, and to whoever must choose what he may do (``choices``:
+    the state's are the same on every total) and teaching mode's advice."""
 
     type: Literal["banque_hand"] = "banque_hand"
     table: str
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
     advice: str | None = None
+    choices: list[str] | None = None
+    shoe: int | None = None  # the decision due, as the state names it
+    coup: int = 0
+    decision: int = 0
 
 
 class BanqueState(PlayersState):

@@ -63,7 +63,8 @@ class Advice:
     staked if he draws and if he stands, given what he sees, the other side playing the
     equilibrium: positive is good for him, the commission taken. The punter's unit is
     his stake; the banker's, the stakes against him (at Banque, on the tableaux still
-    in play, each weighed by its stake).
+    in play, each weighed by its stake). A punter asked in a bound cell (one who always
+    speaks) has no choice: his advice is the tableau's rule, with no values.
     """
 
     draw: float
@@ -144,12 +145,33 @@ def _composition(points: Sequence[int]) -> str:
     return f"{a}-{b}"
 
 
+def _bound_punter(total: int) -> Advice | None:
+    """The tableau's rule for a punter asked on a bound ``total``; None on a free 5.
+
+    >>> _bound_punter(3).text, _bound_punter(5)
+    ('The tableau binds the punter on 3: he draws (he is free only on 5).', None)
+    """
+    if tableaux.punter_cell(total) is tableaux.Cell.FREE:
+        return None
+    draws = tableaux.house_punter_draws(total)
+    word = "draws" if draws else "stands"
+    text = f"The tableau binds the punter on {total}: he {word} (he is free only on 5)."
+    return Advice(draw=float(draws), text=text, values={})
+
+
 def punter_advice(table: CheminTable) -> Advice:
-    """The equilibrium's play for the punter on 5, and why."""
+    """The equilibrium's play for the punter on 5, and why (the rule where it binds).
+
+    The table's solution is found (once, then cached) whether or not the cell binds, so
+    that the time the first one takes tells nobody which it was.
+    """
+    solution, values = table_solution(table), table_values(table)
+    if (bound := _bound_punter(table.punter_total)) is not None:
+        return bound
     low = min(card.points for card in table.punter_cards[:2])
     label = next(lb for lb in COMPOSITION_LABELS if int(lb.split("-")[0]) == low)
-    p = table_solution(table).player_draw[label]
-    value = table_values(table).punter[label]
+    p = solution.player_draw[label]
+    value = values.punter[label]
     return Advice(
         draw=p,
         text=(
@@ -188,12 +210,15 @@ def banque_solution() -> BanqueSolution:
 
 
 def banque_punter_advice(table: BanqueTable) -> Advice:
-    """The equilibrium's play for the live tableau's punter on 5, and why."""
+    """The equilibrium's play for the live tableau's punter on 5, and why (the rule where
+    it binds)."""
     live = table.live_tableau
     if live is None:
         raise ValueError("no punter has a choice now")
-    p = banque_solution().player_draw_on_5
+    p = banque_solution().player_draw_on_5  # found whether or not the cell binds
     value = _banque_punter_values(live is Tableau.LEFT)
+    if (bound := _bound_punter(table.total(live))) is not None:
+        return bound
     return Advice(
         draw=p,
         text=(

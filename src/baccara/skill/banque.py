@@ -7,8 +7,10 @@ tableau, the total being at most the bank; each tableau is played by its largest
 stake (an unstaked tableau is played by the rule: draw on 0-5); cards go left,
 right, banker, twice. A punter's natural is shown and settled at once against the
 banker's two cards; a banker's natural settles both. Each punter chooses on 5
-(draws on 0-4, stands on 6-7); the banker then draws or stands as he likes,
-knowing both tableaux, and his one hand settles each tableau on its own.
+(draws on 0-4, stands on 6-7; with ``punter_speaks`` each played tableau's punter is
+asked on any total, held to the rule where it binds, so that his being asked tells
+nothing); the banker then draws or stands as he likes, knowing both tableaux, and his
+one hand settles each tableau on its own.
 
 >>> from baccara.cards import parse_cards
 >>> from baccara.shoe import Shoe
@@ -86,6 +88,7 @@ class BanqueTable:
         shoe: Shoe | None = None,
         seed: int | None = None,
         minimum: int = 100,
+        punter_speaks: bool = False,
     ) -> None:
         if len(names) < 2 or len(names) != len(bankrolls):
             raise BanqueError("a table needs at least two seats, each with a bankroll")
@@ -93,11 +96,14 @@ class BanqueTable:
         require_family(self.variant, Family.BANQUE, user="the Banque table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
+        self.chips_at_start = tuple(bankrolls)
         self.minimum = minimum
+        self.punter_speaks = punter_speaks
         if shoe is None:
             shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks, burn=False), seed=seed)
         self.shoe = shoe
         self.log: list[BanqueEvent] = []
+        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
         self.banker: int | None = None
         self.bank = 0
@@ -134,7 +140,7 @@ class BanqueTable:
         At the auction a silent bidder does not bid: the auction closes on the best
         bid (None if nobody bid). A silent punter sits out the coup; a silent banker
         keeps the bank (he retires only by acting). On 5 a punter takes the house's
-        default (draw). The banker plays Punto Banco's rule against the live tableau
+        default (draw), elsewhere the rule. The banker plays Punto Banco's rule against the live tableau
         with the larger stake (the left one on a tie).
 
         >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 5_000), seed=3)
@@ -149,9 +155,10 @@ class BanqueTable:
         if phase is Phase.STAKES:
             return Action(act=Act.STAKE, seat=seat, tableau="L", reason="a silent punter sits out")
         if phase is Phase.PUNTER and self.live_tableau is not None:
-            draws = tableaux.house_punter_draws(self.total(self.live_tableau))
-            act, word = (Act.DRAW, "draws") if draws else (Act.STAND, "stands")
-            return Action(act=act, seat=seat, reason=f"the punter {word} on 5 (house default)")
+            total = self.total(self.live_tableau)
+            act = Act.DRAW if tableaux.house_punter_draws(total) else Act.STAND
+            rule = "house default" if total == 5 else "the rule"
+            return Action(act=act, seat=seat, reason=f"the punter {act.word} on {total} ({rule})")
         if phase is Phase.BANKER:
             live = [t for t in Tableau if t not in self.settled]
             against = max(live, key=lambda t: (sum(self.stakes[t].values()), t is Tableau.LEFT))
@@ -167,6 +174,11 @@ class BanqueTable:
 
     def apply(self, action: Action) -> tuple[BanqueEvent, ...]:
         """Do ``action`` (a player's, or `default_action`'s) if it is that seat's to do."""
+        events = self._apply(action)
+        self.actions.append(action)
+        return events
+
+    def _apply(self, action: Action) -> tuple[BanqueEvent, ...]:
         act, seat = action.act, action.seat
         if act not in _ACTS:
             raise BanqueError(f"{act.value} is not an action of Baccarat Banque")
@@ -212,7 +224,7 @@ class BanqueTable:
 
     @property
     def live_tableau(self) -> Tableau | None:
-        """The tableau whose punter must choose on 5, or None."""
+        """The tableau whose punter must choose (on 5; on any total when he speaks), or None."""
         return self.pending[0] if self.phase is Phase.PUNTER and self.pending else None
 
     def total(self, tableau: Tableau) -> int:
@@ -436,17 +448,16 @@ class BanqueTable:
         return events
 
     def _advance(self) -> list[BanqueEvent]:
-        """Play the bound punter decisions; stop at a free 5, the banker, or the end."""
+        """Play the house's punter decisions (an unplayed tableau, a bound cell unless the
+        punter speaks); stop at a punter to ask, the banker, or the end."""
         events: list[BanqueEvent] = []
         while self.phase is Phase.PUNTER and self.pending:
             tableau = self.pending[0]
             total = self.total(tableau)
-            free = tableaux.punter_cell(total) is tableaux.Cell.FREE
-            if free and self.player_of(tableau) is not None:
+            asked = self.punter_speaks or tableaux.punter_cell(total) is tableaux.Cell.FREE
+            if asked and self.player_of(tableau) is not None:
                 return events
-            events.extend(
-                self._punter_acts(tableau, tableaux.house_punter_draws(total), free=False)
-            )
+            events.extend(self._punter_acts(tableau, tableaux.house_punter_draws(total)))
         if self.phase is Phase.PUNTER:
             live = [t for t in Tableau if t not in self.settled]
             if live:
@@ -456,33 +467,36 @@ class BanqueTable:
         return events
 
     def can_draw(self) -> bool:
-        """Whether the live tableau's punter may draw (on 5)."""
-        return self.live_tableau is not None
+        """Whether the live tableau's punter may draw (on 5; on 0-4 when he speaks)."""
+        live = self.live_tableau
+        return live is not None and not tableaux.punter_refusal(self.total(live), True)
 
     def can_stand(self) -> bool:
-        """Whether the live tableau's punter may stand (on 5)."""
-        return self.live_tableau is not None
+        """Whether the live tableau's punter may stand (on 5; on 6-7 when he speaks)."""
+        live = self.live_tableau
+        return live is not None and not tableaux.punter_refusal(self.total(live), False)
 
-    def verify_punter(self) -> None:
-        """Raise `BanqueError` unless a punter has a choice to make."""
+    def verify_punter(self, draws: bool) -> None:
+        """Raise `BanqueError` unless the live tableau's punter may draw (``draws``) or stand."""
         if self.live_tableau is None:
             raise BanqueError("no punter has a choice now: a punter chooses only on 5")
+        if refusal := tableaux.punter_refusal(self.total(self.live_tableau), draws):
+            raise BanqueError(refusal)
 
     def draw(self) -> tuple[BanqueEvent, ...]:
-        """The live tableau's punter draws on 5."""
-        self.verify_punter()
-        tableau = self.pending[0]
-        return self._record([*self._punter_acts(tableau, True, free=True), *self._advance()])
+        """The live tableau's punter draws (on 5; bound on 0-4 when he speaks)."""
+        self.verify_punter(True)
+        return self._record([*self._punter_acts(self.pending[0], True), *self._advance()])
 
     def stand(self) -> tuple[BanqueEvent, ...]:
-        """The live tableau's punter stands on 5."""
-        self.verify_punter()
-        tableau = self.pending[0]
-        return self._record([*self._punter_acts(tableau, False, free=True), *self._advance()])
+        """The live tableau's punter stands (on 5; bound on 6-7 when he speaks)."""
+        self.verify_punter(False)
+        return self._record([*self._punter_acts(self.pending[0], False), *self._advance()])
 
-    def _punter_acts(self, tableau: Tableau, draws: bool, *, free: bool) -> list[BanqueEvent]:
+    def _punter_acts(self, tableau: Tableau, draws: bool) -> list[BanqueEvent]:
         self.pending.remove(tableau)
-        total = self.total(tableau)
+        total, seat = self.total(tableau), self.player_of(tableau)
+        free = seat is not None and tableaux.punter_cell(total) is tableaux.Cell.FREE
         card = self.shoe.draw() if draws else None
         name = f"{tableau.word.title()} punter"
         if card is not None:
@@ -490,7 +504,6 @@ class BanqueTable:
             text = f"{name} has {total} and draws {card}: {self.total(tableau)}."
         else:
             text = f"{name} has {total} and stands."
-        seat = self.player_of(tableau)
         return [
             TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free, seat=seat)
         ]

@@ -62,7 +62,7 @@ def chemin_bot_action(table: CheminTable, rng: random.Random) -> Action:
         open_part = table.bank - table.covered
         amount = min(chips, open_part, _round_down(max(table.bank // 3, table.minimum)))
         return Action(act=Act.STAKE, seat=seat, amount=max(0, amount))
-    if table.phase is Phase.PUNTER:
+    if table.phase is Phase.PUNTER:  # in a bound cell the advice is the rule (draw 1 or 0)
         draws = rng.random() < punter_advice(table).draw
         return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
     draws = rng.random() < banker_advice(table).draw
@@ -115,7 +115,7 @@ def banque_bot_action(table: bq.BanqueTable, rng: random.Random) -> Action:
         amount = min(room, max(table.minimum, _round_down(table.bank // 10)))
         tableau = rng.choice(list(bq.Tableau))
         return Action(act=Act.STAKE, seat=seat, amount=max(0, amount), tableau=tableau.value)
-    if table.phase is bq.Phase.PUNTER:
+    if table.phase is bq.Phase.PUNTER:  # in a bound cell the advice is the rule
         draws = rng.random() < banque_punter_advice(table).draw
         return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
     draws = rng.random() < banque_banker_advice(table).draw

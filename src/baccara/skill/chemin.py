@@ -4,12 +4,14 @@ Rules (sources in docs/skill_variants.md): six decks; the seats play in order; t
 bank is held by one player, who sets its amount; the punters, in turn from the
 banker's next seat, cover part of it or one calls "banco" for the whole of it (a
 punter who lost a banco has "banco suivi", the first call on the next coup); the
-banco caller, or else the punter with the largest stake, plays the hand. The
-punter chooses only on 5; the banker is bound by the ``tableau``
-(`tableaux.House`: ``french``, the default, or ``scarne``) except in its free
-cells, or everywhere with ``free_banker``. When the banker
-wins, his winnings less the house's commission join the bank and he may keep it
-or pass it; when he loses, the bank passes to the next seat.
+banco caller, or else the punter with the largest stake, plays the hand. The punter
+chooses only on 5 (with ``punter_speaks`` he answers "carte" or "non" in every coup
+without a natural, held to the tableau in its bound cells, so that nobody learns his
+total from whether he is asked); the banker is bound by the ``tableau``
+(`tableaux.House`: ``french``, the default, or ``scarne``) except in its free cells,
+or everywhere with ``free_banker``. When the banker wins, his winnings less the
+house's commission join the bank and he may keep it or pass it; when he loses, the
+bank passes to the next seat.
 
 Every decision is a ``can_...``/``verify_...``/action triplet; each action
 returns the immutable events it caused, which are also appended to `log`.
@@ -91,6 +93,7 @@ class CheminTable:
         free_banker: bool = False,
         tableau: tableaux.House | str = tableaux.House.FRENCH,
         minimum: int = 100,
+        punter_speaks: bool = False,
     ) -> None:
         if len(names) < 2 or len(names) != len(bankrolls):
             raise CheminError("a table needs at least two seats, each with a bankroll")
@@ -100,7 +103,9 @@ class CheminTable:
         require_family(self.variant, Family.CHEMIN_DE_FER, user="the Chemin de Fer table")
         self.names = tuple(names)
         self.bankrolls = list(bankrolls)
+        self.chips_at_start = tuple(bankrolls)
         self.free_banker = free_banker
+        self.punter_speaks = punter_speaks
         try:
             self.tableau = tableaux.House.parse(tableau)
         except ValueError as error:
@@ -111,6 +116,7 @@ class CheminTable:
             shoe.burn()
         self.shoe = shoe
         self.log: list[CheminEvent] = []
+        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
         self.banker = 0
         self.bank = 0
         self.house = 0
@@ -177,8 +183,9 @@ class CheminTable:
         """What the house's fixed rule does for `actor` if he does not answer in time.
 
         The banker passes the bank; a punter declines to stake; on 5 the punter takes
-        the house's default (`tableaux.House.punter_draws_on_five`); the banker in a free
-        cell plays its rule (`tableaux.house_banker_draws`). None when the shoe is over.
+        the house's default (`tableaux.House.punter_draws_on_five`), elsewhere the
+        tableau's rule; the banker in a free cell plays its rule
+        (`tableaux.house_banker_draws`). None when the shoe is over.
 
         >>> CheminTable(names=("A", "B"), bankrolls=(5_000,) * 2, seed=1).default_action().act
         <Act.PASS_BANK: 'pass_bank'>
@@ -189,9 +196,11 @@ class CheminTable:
         if phase is Phase.STAKES:
             return Action(act=Act.STAKE, seat=seat, reason="a silent punter declines")
         if phase is Phase.PUNTER:
-            draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
-            act, word = (Act.DRAW, "draws") if draws else (Act.STAND, "stands")
-            return Action(act=act, seat=seat, reason=f"the punter {word} on 5 (house default)")
+            total = self.punter_total
+            draws = tableaux.house_punter_draws(total, self.tableau)
+            act = Act.DRAW if draws else Act.STAND
+            rule = "house default" if total == 5 else "the tableau"
+            return Action(act=act, seat=seat, reason=f"the punter {act.word} on {total} ({rule})")
         if phase is Phase.BANKER:
             total, third = self.banker_total, self.punter_third
             draws = tableaux.house_banker_draws(total, third, self.tableau)
@@ -211,7 +220,9 @@ class CheminTable:
             raise CheminError(f"{action.act.value} is not an action of Chemin de Fer")
         args = {Act.OPEN_BANK: (amount,), Act.STAKE: (seat, amount), Act.BANCO: (seat,)}
         method: Callable[..., tuple[CheminEvent, ...]] = getattr(self, action.act.value)
-        return method(*args.get(action.act, ()))
+        events = method(*args.get(action.act, ()))
+        self.actions.append(action)
+        return events
 
     # -- the bank ------------------------------------------------------------------
 
@@ -238,16 +249,13 @@ class CheminTable:
         self.verify_open_bank(amount)
         self.bankrolls[self.banker] -= amount
         self.bank = amount
+        return self._bank_opened("holds the bank for")
+
+    def _bank_opened(self, words: str) -> tuple[CheminEvent, ...]:
+        text = f"{self.names[self.banker]} {words} {format_money(self.bank)}."
+        opened = BankOpened(text=text, seat=self.banker, amount=self.bank)
         self._start_stakes()
-        return self._record(
-            [
-                BankOpened(
-                    text=f"{self.names[self.banker]} holds the bank for {format_money(amount)}.",
-                    seat=self.banker,
-                    amount=amount,
-                )
-            ]
-        )
+        return self._record([opened])
 
     def can_pass_bank(self) -> bool:
         """Whether the banker may pass the bank now (before setting it, or after a win)."""
@@ -276,16 +284,7 @@ class CheminTable:
     def keep_bank(self) -> tuple[CheminEvent, ...]:
         """The banker keeps the bank, winnings included, for another coup."""
         self.verify_keep_bank()
-        self._start_stakes()
-        return self._record(
-            [
-                BankOpened(
-                    text=f"{self.names[self.banker]} keeps the bank at {format_money(self.bank)}.",
-                    seat=self.banker,
-                    amount=self.bank,
-                )
-            ]
-        )
+        return self._bank_opened("keeps the bank at")
 
     def _move_bank(self, reason: str) -> list[CheminEvent]:
         old = self.banker
@@ -450,37 +449,41 @@ class CheminTable:
                 *self._settle(),
             ]
         self.phase = Phase.PUNTER
-        if tableaux.punter_cell(self.punter_total) is not tableaux.Cell.FREE:
+        bound = tableaux.punter_cell(self.punter_total) is not tableaux.Cell.FREE
+        if bound and not self.punter_speaks:
             draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
-            events.extend(self._punter_acts(draws, free=False))
+            events.extend(self._punter_acts(draws))
         return events
 
     def can_draw(self) -> bool:
-        """Whether the punter may draw now (only on a free 5)."""
-        return self.phase is Phase.PUNTER
+        """Whether the punter may draw now (on 5, or on 0-4 when he speaks)."""
+        return self.phase is Phase.PUNTER and not tableaux.punter_refusal(self.punter_total, True)
 
     def can_stand(self) -> bool:
-        """Whether the punter may stand now (only on a free 5)."""
-        return self.phase is Phase.PUNTER
+        """Whether the punter may stand now (on 5, or on 6-7 when he speaks)."""
+        return self.phase is Phase.PUNTER and not tableaux.punter_refusal(self.punter_total, False)
 
-    def verify_punter(self) -> None:
-        """Raise `CheminError` unless the punter has a choice to make."""
+    def verify_punter(self, draws: bool) -> None:
+        """Raise `CheminError` unless the punter may draw (``draws``) or stand now."""
         if self.phase is not Phase.PUNTER:
             raise CheminError("the punter chooses only on 5, when it is his turn")
+        if refusal := tableaux.punter_refusal(self.punter_total, draws):
+            raise CheminError(refusal)
 
     def draw(self) -> tuple[CheminEvent, ...]:
-        """The punter draws a third card on 5."""
-        self.verify_punter()
-        return self._record(self._punter_acts(True, free=True))
+        """The punter draws a third card (on 5; bound on 0-4 when he speaks)."""
+        self.verify_punter(True)
+        return self._record(self._punter_acts(True))
 
     def stand(self) -> tuple[CheminEvent, ...]:
-        """The punter stands on 5."""
-        self.verify_punter()
-        return self._record(self._punter_acts(False, free=True))
+        """The punter stands (on 5; bound on 6-7 when he speaks)."""
+        self.verify_punter(False)
+        return self._record(self._punter_acts(False))
 
-    def _punter_acts(self, draws: bool, *, free: bool) -> list[CheminEvent]:
+    def _punter_acts(self, draws: bool) -> list[CheminEvent]:
         seat = self.player_seat if self.player_seat is not None else -1
         total = self.punter_total
+        free = tableaux.punter_cell(total) is tableaux.Cell.FREE
         card = self.shoe.draw() if draws else None
         if card is not None:
             self.punter_cards.append(card)
@@ -552,12 +555,7 @@ class CheminTable:
         payouts: list[tuple[int, int]] = []
         commission = 0
         self.shoe.finish_coup()
-        if result is Result.TIE:
-            for seat, amount in self.stakes.items():
-                self.bankrolls[seat] += amount
-                payouts.append((seat, amount))
-            text = f"{p} to {b}: a tie, the stakes are returned."
-        elif result is Result.BANKER:
+        if result is Result.BANKER:
             commission = int(Fraction(covered) * self.variant.commission)
             self.house += commission
             self.bank += covered - commission
@@ -565,12 +563,15 @@ class CheminTable:
                 f"Banker wins {format_money(covered)}, {format_money(commission)} commission to the house: "
                 f"the bank is now {format_money(self.bank)}."
             )
-        else:
-            for seat, amount in self.stakes.items():
-                self.bankrolls[seat] += 2 * amount
-                payouts.append((seat, 2 * amount))
-            self.bank -= covered
-            text = f"Punter wins: {p} to {b}; the banker pays {format_money(covered)}."
+        else:  # the stakes come back, doubled if the punter wins
+            times = 2 if result is Result.PLAYER else 1
+            payouts = [(seat, times * amount) for seat, amount in self.stakes.items()]
+            for seat, amount in payouts:
+                self.bankrolls[seat] += amount
+            self.bank -= covered * (times - 1)
+            text = f"{p} to {b}: a tie, the stakes are returned."
+            if result is Result.PLAYER:
+                text = f"Punter wins: {p} to {b}; the banker pays {format_money(covered)}."
         events: list[CheminEvent] = [
             CoupSettled(
                 text=text,

@@ -1,16 +1,18 @@
-"""Provably fair records of the players' games: each coup's cards with every decision.
+"""Provably fair records of the players' games: the seats, every action, each coup.
 
 In Chemin de Fer and Baccarat Banque the cards dealt depend on the players' choices
-(the punter on 5, the banker in a free cell), so a shoe's record (`baccara.fair`,
-version 2, `fair.DECISIONS_VERSION`) holds, per coup, the hands, the money on the
-table (banker, bank, stakes, banco) and every free decision: who decided, which hand,
-at which total (the banker's against which third card) and whether he drew.
-`baccara.skill.replay.verify` deals the shoe again from the seeds through the dealer
-(`baccara.deal`) with those decisions and checks every one.
+(the punter on 5, the banker in a free cell), and the money on what each said (the
+bank, the stakes, banco), so a shoe's record (`baccara.fair`, version 3,
+`fair.ACTIONS_VERSION`) holds who sat with how many chips (`Seating`, sealed into the
+shuffle as its last client seed), every action the table took in order, each coup
+(the hands, the money on the table, the free decisions, the result) and the chips at
+the end. `baccara.skill.replay.verify` plays the shoe again on the engine the rules
+describe (`game_table`) with those actions and checks that it gives every coup and
+every amount recorded, and that the shoe ends where the record does.
 
 The server's calls, in order: `new_game_shoe` (commit), `table_shoe` (shuffle with each
-seated player's seed, in seat order, and burn), the table's events to `chemin_coups` or
-`banque_coups`, and `game_record` at the end.
+seated player's seed, in seat order, and the seating's seal, and burn), `game_table`
+(the engine), and `game_record` at the end.
 
 >>> from baccara.cards import parse_cards
 >>> from baccara.shoe import Shoe
@@ -28,30 +30,42 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
 from baccara.cards import Card, CardError, format_cards, hand_total, parse_cards
-from baccara.fair import DECISIONS_VERSION, FairError, FairShoe, new_server_seed, seed_hash
+from baccara.fair import ACTIONS_VERSION, FairError, FairShoe, new_server_seed, seed_hash
 from baccara.fair import rules_hash as hash_rules
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import banque_events as bq
 from baccara.skill import chemin_events as ch
 from baccara.skill import tableaux
-from baccara.variants import Family, Variant, require_family
+from baccara.skill.actions import Action, ActionError
+from baccara.skill.chemin import CheminTable
+from baccara.skill.game_rules import (
+    GameRules,
+    RecordedTable,
+    Seating,
+    default_shoe_settings,
+    game_rules_document,
+    whole_number,
+)
+from baccara.variants import Variant
 
 __all__ = [
     "BanqueCoup",
     "CheminCoup",
     "Decision",
+    "action_from_json",
+    "action_json",
     "banque_coups",
     "chemin_coups",
+    "default_shoe_settings",
     "game_record",
     "game_rules_document",
     "new_game_shoe",
+    "table_coups",
     "table_shoe",
 ]
-
-_FAMILIES = (Family.CHEMIN_DE_FER, Family.BANQUE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,17 +107,13 @@ class Decision:
             raise FairError(f"bad decision {data!r}: expected an object")
         seat, hand, total, draws = (data.get(k) for k in ("seat", "hand", "total", "draws"))
         third = data.get("third")
-        if not _is_int(seat) or not _is_int(total) or not isinstance(draws, bool):
+        if not whole_number(seat) or not whole_number(total) or not isinstance(draws, bool):
             raise FairError(f"bad decision {dict(data)!r}: seat, total (numbers) and draws (bool)")
         if not isinstance(hand, str) or len(hand) != 1 or hand not in hands:
             raise FairError(f"bad decision {dict(data)!r}: hand is one of {', '.join(hands)}")
-        if third is not None and not _is_int(third):
+        if third is not None and not whole_number(third):
             raise FairError(f"bad decision {dict(data)!r}: third is a card's points or null")
         return cls(seat=seat, hand=hand, total=total, draws=draws, third=third)
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _hands_notation(hands: Mapping[str, Sequence[Card]]) -> str:
@@ -134,7 +144,7 @@ def _stakes_json(stakes: Sequence[tuple[int, int]]) -> list[list[int]]:
 
 def _stakes(data: object) -> tuple[tuple[int, int], ...]:
     if not isinstance(data, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(_is_int(x) for x in p) for p in data
+        isinstance(p, list) and len(p) == 2 and all(whole_number(x) for x in p) for p in data
     ):
         raise FairError(f"bad stakes {data!r}: expected [[seat, amount], ...]")
     return tuple((int(seat), int(amount)) for seat, amount in data)
@@ -142,7 +152,7 @@ def _stakes(data: object) -> tuple[tuple[int, int], ...]:
 
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data.get(key)
-    if not _is_int(value):
+    if not whole_number(value):
         raise FairError(f"bad coup: {key} must be a whole number, not {value!r}")
     return value
 
@@ -353,39 +363,36 @@ def banque_coups(events: Iterable[bq.BanqueEvent]) -> list[BanqueCoup]:
     return coups
 
 
-def default_shoe_settings(variant: Variant) -> ShoeSettings:
-    """How the game's tables make their shoe: Chemin de Fer burns, Banque does not."""
-    return ShoeSettings(decks=variant.decks, burn=variant.family is Family.CHEMIN_DE_FER)
+def table_coups(table: RecordedTable) -> list[GameCoup]:
+    """The finished coups of a table's shoe (`chemin_coups` or `banque_coups` of its log)."""
+    if isinstance(table, CheminTable):
+        return list(chemin_coups(table.log))
+    return list(banque_coups(table.log))
 
 
-def game_rules_document(
-    variant: Variant,
-    shoe_settings: ShoeSettings | None = None,
-    *,
-    house: tableaux.House | str = tableaux.House.FRENCH,
-    free_banker: bool = False,
-) -> dict[str, Any]:
-    """A players' game's rules as a JSON-ready document (what ``rules_hash`` hashes).
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as a record holds it: the act and the seat, an amount and a tableau if any.
 
-    >>> from baccara.variants import find_variant
-    >>> game_rules_document(find_variant("chemmy"))["variant"]
-    {'name': 'chemin-de-fer', 'family': 'chemin-de-fer', 'decks': 6, 'commission': '1/20', 'house': 'french', 'free_banker': False}
+    >>> from baccara.skill.actions import Act
+    >>> action_json(Action(act=Act.STAKE, seat=2, amount=500, tableau="L"))
+    {'act': 'stake', 'seat': 2, 'amount': 500, 'tableau': 'L'}
     """
-    require_family(variant, _FAMILIES, user="a record with decisions")
-    settings = shoe_settings or default_shoe_settings(variant)
-    chemin = variant.family is Family.CHEMIN_DE_FER
-    shoe_keys = ("decks", "cut_card", "burn", "ten_burns", "ace_burns")
-    return {
-        "variant": {
-            "name": variant.name,
-            "family": variant.family.value,
-            "decks": settings.decks,
-            "commission": str(variant.commission),
-            "house": tableaux.House.parse(house).value if chemin else None,
-            "free_banker": free_banker if chemin else True,
-        },
-        "shoe": {key: getattr(settings, key) for key in shoe_keys},
-    }
+    doc: dict[str, Any] = {"act": action.act.value, "seat": action.seat}
+    if action.amount:
+        doc["amount"] = action.amount
+    if action.tableau is not None:
+        doc["tableau"] = action.tableau
+    return doc
+
+
+def action_from_json(data: object) -> Action:
+    """Read `action_json`'s document; `FairError` naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise FairError(f"bad action {data!r}: expected an object")
+    try:
+        return Action.parse(data)
+    except ActionError as error:
+        raise FairError(str(error)) from None
 
 
 def new_game_shoe(
@@ -394,36 +401,50 @@ def new_game_shoe(
     *,
     house: tableaux.House | str = tableaux.House.FRENCH,
     free_banker: bool = False,
+    punter_speaks: bool = False,
     source: Callable[[int], bytes] = secrets.token_bytes,
 ) -> FairShoe:
     """A players' game's next shoe: a fresh secret seed and the rules it commits to.
 
     Publish ``commitment()``; shuffle with `table_shoe`; publish `game_record` at the end.
     """
-    document = game_rules_document(variant, shoe_settings, house=house, free_banker=free_banker)
+    document = game_rules_document(
+        variant, shoe_settings, house=house, free_banker=free_banker, punter_speaks=punter_speaks
+    )
     return FairShoe(server_seed=new_server_seed(source), rules=document)
 
 
-def table_shoe(fair: FairShoe, seat_seeds: Sequence[str]) -> Shoe:
-    """The shoe a table deals: shuffled with every seated player's seed, then burned.
+def table_shoe(fair: FairShoe, seat_seeds: Sequence[str], seating: Seating) -> Shoe:
+    """The shoe a table deals: shuffled with every seated player's seed, in seat order,
+    and the seating's seal (`Seating.seal`, when the rules commit to it), then burned.
 
-    Pass it to ``CheminTable(shoe=...)`` or ``BanqueTable(shoe=...)``.
+    Pass it to `game_table`.
     """
-    shoe = fair.seat_shoe(seat_seeds)
+    if len(seat_seeds) != len(seating.names):
+        raise FairError(f"{len(seat_seeds)} seeds for {len(seating.names)} seats")
+    sealed = GameRules.read(fair.rules).sealed
+    shoe = fair.seat_shoe([*seat_seeds, seating.seal()] if sealed else seat_seeds)
     shoe.burn()
     return shoe
 
 
-def game_record(fair: FairShoe, coups: Sequence[GameCoup]) -> dict[str, Any]:
-    """The version 2 record to publish at the shoe's end (the seed revealed)."""
+def game_record(fair: FairShoe, table: RecordedTable) -> dict[str, Any]:
+    """The version 3 record to publish at the shoe's end (the seed revealed): the
+    seating, every action ``table`` took (`apply`), its coups and the chips at the end."""
+    coups = table_coups(table)
     if not coups:
         raise FairError("a record holds at least one coup")
+    if table.log and not table.actions:
+        raise FairError("a record replays the table's actions: play it with apply()")
     return {
-        "version": DECISIONS_VERSION,
+        "version": ACTIONS_VERSION,
         "server_seed": fair.server_seed,
         "server_seed_hash": seed_hash(fair.server_seed),
         "rules": fair.rules,
         "rules_hash": hash_rules(fair.rules),
         "client_seeds": list(fair.client_seeds),
+        **Seating.of(table).to_json(),
+        "actions": [action_json(action) for action in table.actions],
         "coups": [coup.to_json() for coup in coups],
+        "end": {"chips": list(table.bankrolls), "commission": table.house},
     }

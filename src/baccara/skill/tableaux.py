@@ -44,6 +44,7 @@ __all__ = [
     "house_banker_draws",
     "house_punter_draws",
     "punter_cell",
+    "punter_refusal",
 ]
 
 
@@ -167,6 +168,23 @@ def punter_cell(total: int) -> Cell:
     if not 0 <= total <= 7:
         raise ValueError(f"bad punter total {total!r}: the tableau covers 0-7")
     return PUNTER_TABLE[total]
+
+
+def punter_refusal(total: int, draws: bool) -> str | None:
+    """Why a punter on a two-card ``total`` may not draw (``draws``) or stand: the
+    tableau's rule in words; None if he may. A punter who speaks in every coup (as
+    real Chemin de Fer is played: "carte" or "non") is held to it in a bound cell.
+
+    >>> punter_refusal(4, False)
+    'the punter has 4: the tableau has him draw on 0-4 (he is free only on 5)'
+    >>> punter_refusal(6, True), punter_refusal(5, False), punter_refusal(3, True)
+    ('the punter has 6: the tableau has him stand on 6 or 7 (he is free only on 5)', None, None)
+    """
+    cell = punter_cell(total)
+    if cell is Cell.FREE or (cell is Cell.DRAW) == draws:
+        return None
+    rule = "draw on 0-4" if cell is Cell.DRAW else "stand on 6 or 7"
+    return f"the punter has {total}: the tableau has him {rule} (he is free only on 5)"
 
 
 def house_banker_draws(total: int, third: int | None, house: House | str = House.FRENCH) -> bool:

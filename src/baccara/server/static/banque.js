@@ -3,12 +3,13 @@
 // and the least bid that beats the best, the banker and the bank, the stakes on the left
 // and the right tableau and who plays each, whose turn it is with which choices and until
 // when, the cards face up, the coup just settled, this shoe's coups, the news); nothing
-// here knows a rule of the game: what may be done comes from `choices`, `can_retire` and
-// `next_bid`, each button's words from `labels`, amounts and totals from the server. The
+// here knows a rule of the game: what may be done comes from `choices` (a punter's own,
+// in his private `banque_hand`, where the state offers both on every total), `can_retire`
+// and `next_bid`, each button's words from `labels`, amounts and totals from the server. The
 // reducer lays the felt: everybody's view (backs for the cards face down), my own hands
 // over it (`banque_hand`, private), or the coup just settled (`last`) between coups.
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, newsOf, timeLeft } from "./players.js";
+import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, newsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export const GAME = "banque";
@@ -32,9 +33,12 @@ export const isSeated = (state) => Boolean(state.banque?.players.includes(state.
 /** Whether I play this shoe (seated players join at the next shoe). */
 export const inShoe = (state) => Boolean(state.banque?.inShoe.includes(state.me));
 export const myTurn = (state) => Boolean(state.banque && state.me && state.banque.toAct === state.me);
-/** The choices shown to me: the server's, only on my turn, and not again once I have
- * decided (until the server's answer: the next state, or an error). */
-export const myChoices = (state) => (myTurn(state) && !state.banque.decided ? state.banque.choices : []);
+/** What I may do on my turn: my own choices when the server sent them privately (the
+ * state's are the same whatever my cards, not to tell them), else the state's. */
+export const turnChoices = (state) => (myTurn(state) ? state.banque.ownChoices ?? state.banque.choices : []);
+/** The choices shown to me: on my turn only, and not again once I have decided (until
+ * the server's answer: the next state, or an error). */
+export const myChoices = (state) => (state.banque?.decided ? [] : turnChoices(state));
 /** Whether I may bid now: the auction is open to everybody in the shoe, in no order. */
 export const canBid = (state) => Boolean(state.banque?.choices.includes("bid") && inShoe(state));
 /** Whether I hold the bank and the server says I may retire now. */
@@ -78,8 +82,10 @@ export function prompt(state) {
   if (choices.includes("stake")) {
     return `The bank is ${money(b.bank)}, ${money(covered(b))} covered: stake on the left or the right tableau, or sit out.`;
   }
-  if (choices.includes("draw")) {
-    return `Your ${tableauWord(b.live)} tableau${total(b.felt?.[b.live]?.total)}: draw a third card or stand.`;
+  if (choices.includes("draw") || choices.includes("stand")) {
+    const what = !choices.includes("stand") ? "draw a third card, as the rule has you"
+      : !choices.includes("draw") ? "stand, as the rule has you" : "draw a third card or stand";
+    return `Your ${tableauWord(b.live)} tableau${total(b.felt?.[b.live]?.total)}: ${what}.`;
   }
   if (choices.includes("banker_draw")) {
     return `Your bank's hand${total(b.felt?.B?.total)}, against both tableaux: draw a third card or stand.`;
@@ -126,13 +132,14 @@ export function onBanque(state, m) {
   const banque = {
     phase: m.phase, players: m.players, inShoe: m.in_shoe, chips: m.chips ?? {}, banker: m.banker,
     bank: m.bank, toAct: m.to_act, choices: m.choices, labels: m.labels ?? {},
-    deadline: m.deadline, clockSeconds: clockSeconds(prev, m), ...newsOf(prev, m),
+    deadline: m.deadline, clockSeconds: clockSeconds(prev, m), due: dueOf(m), ...newsOf(prev, m),
     history: m.history ?? [], minimum: m.minimum,
     bids: m.bids, nextBid: m.next_bid, canRetire: m.can_retire,
     stakes: m.stakes, playing: m.playing, live: m.live,
     dealt, publicHands, mine, felt: dealt ? feltOf(publicHands, mine) : last ? lastFeltOf(last) : null,
     last, lastKey: lastKey(last), justSettled: Boolean(last && prev && lastKey(last) !== prev.lastKey),
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
+    ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, banque,
@@ -142,12 +149,14 @@ export function onBanque(state, m) {
   };
 }
 
-/** A `banque_hand` message: my own hands during a coup (private), my advice if I choose. */
+/** A `banque_hand` message: my own hands during a coup (private), and if I choose, what I
+ * may do and my advice. */
 export function onBanqueHand(state, m) {
   const b = state.banque;
   if (!b?.dealt || m.table !== state.table) return state;  // a coup already put away
   const mine = { cards: m.cards, totals: m.totals };
-  return { ...state, banque: { ...b, mine, felt: feltOf(b.publicHands, mine), advice: m.advice ?? null } };
+  const own = { advice: m.advice ?? null, ownChoices: m.choices ?? null };
+  return { ...state, banque: { ...b, mine, felt: feltOf(b.publicHands, mine), ...own } };
 }
 
 /** The server's answer to a refused decision: the choices come back. */
@@ -164,7 +173,7 @@ function bid(state, text) {
   const cents = parseMoney(text);
   if (!cents) return { ...state, message: "Type your bid as an amount, such as 50.00." };
   if (cents < state.banque.nextBid) return { ...state, message: `Bid ${money(state.banque.nextBid)} or more.` };
-  return { ...state, outbox: [outgoing.act("bid", cents)], message: "" };
+  return { ...state, outbox: [outgoing.act(state.banque.due, "bid", cents)], message: "" };
 }
 
 /**
@@ -176,15 +185,15 @@ function act(state, { action, text, tableau }) {
   if (!state.banque) return state;
   if (action === "bid") return bid(state, text);
   if (action === "retire") {
-    return mayRetire(state) ? decide(state, outgoing.act("retire")) : { ...state, message: "You may not retire now." };
+    return mayRetire(state) ? decide(state, outgoing.act(state.banque.due, "retire")) : { ...state, message: "You may not retire now." };
   }
   if (!myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
-  if (action !== "stake") return decide(state, outgoing.act(action));
+  if (action !== "stake") return decide(state, outgoing.act(state.banque.due, action));
   const cents = parseMoney(text);
   if (cents === null) return { ...state, message: "Type your stake as an amount, such as 10.00." };
-  if (cents === 0) return decide(state, outgoing.act("stake", 0));
+  if (cents === 0) return decide(state, outgoing.act(state.banque.due, "stake", 0));
   if (!TABLEAUX.includes(tableau)) return { ...state, message: "Choose the left or the right tableau." };
-  return decide(state, outgoing.act("stake", cents, tableau));
+  return decide(state, outgoing.act(state.banque.due, "stake", cents, tableau));
 }
 
 export const BANQUE_LOCAL = { ...SEAT_LOCAL, banque_act: act };

@@ -2,12 +2,13 @@
 // `chemin` state says everything (who sits, each player's chips, the banker and the bank,
 // the stakes, whose turn it is with which choices and until when, the hands, the news);
 // nothing here knows a rule of the game: what may be done comes from `choices` (each
-// button's words from `labels`, the server's rulebook), amounts and totals from the
+// button's words from `labels`, the server's rulebook; the punter's own, in his
+// private `chemin_hand`, where the state offers both on every total), amounts and totals from the
 // server. The reducer only keeps what a person needs to follow the table: the last
 // coup's cards once the server has put them away, and the news lines that have just
 // happened (the result).
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, freshLines, newsOf, timeLeft } from "./players.js";
+import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export { FACE_DOWN, freshLines };
@@ -30,9 +31,12 @@ const FRESH = new Set(["starting", "waiting", "shuffle", "stakes"]);  // the las
 export const cheminPhaseLabel = (state) => PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—");
 export const isSeated = (state) => Boolean(state.chemin?.players.includes(state.me));
 export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemin.toAct === state.me);
-/** The choices shown to me: the server's, only on my turn, and not again once I have
- * decided (until the server's answer: the next state, or an error). */
-export const myChoices = (state) => (myTurn(state) && !state.chemin.decided ? state.chemin.choices : []);
+/** What I may do on my turn: my own choices when the server sent them privately (the
+ * state's are the same whatever my cards, not to tell them), else the state's. */
+export const turnChoices = (state) => (myTurn(state) ? state.chemin.ownChoices ?? state.chemin.choices : []);
+/** The choices shown to me: on my turn only, and not again once I have decided (until
+ * the server's answer: the next state, or an error). */
+export const myChoices = (state) => (state.chemin?.decided ? [] : turnChoices(state));
 /** What a decision's button says: the server's words (its rulebook's), else the action's name. */
 export const actionLabel = (chemin, action) => chemin?.labels?.[action] ?? action;
 /** The part of the bank the punters have covered so far. */
@@ -49,7 +53,9 @@ export function prompt(state) {
   if (choices.includes("open_bank")) return `You hold the bank: set it (at least ${money(c.minimum)}) or pass it.`;
   if (choices.includes("keep_bank")) return `Your bank won: keep it at ${money(c.bank)} or pass it.`;
   if (choices.includes("banco")) return `The bank is ${money(c.bank)}, ${money(covered(c))} covered: stake part of it or call banco.`;
-  if (choices.includes("draw")) return `Your hand${total(c.punterTotal)}: draw a third card or stand.`;
+  if (choices.includes("draw") && choices.includes("stand")) return `Your hand${total(c.punterTotal)}: draw a third card or stand.`;
+  if (choices.includes("draw")) return `Your hand${total(c.punterTotal)}: draw a third card, as the tableau has you.`;
+  if (choices.includes("stand")) return `Your hand${total(c.punterTotal)}: stand, as the tableau has you.`;
   if (choices.includes("banker_draw")) return `Your bank's hand${total(c.bankerTotal)}: draw a third card or stand.`;
   return "Your turn.";
 }
@@ -72,7 +78,8 @@ function withMine(hand, mine) {
     : { ...hand, bankerCards: mine.cards, bankerTotal: mine.total };
 }
 
-/** A `chemin_hand` message: my own hand during a coup (private), and my advice if I choose. */
+/** A `chemin_hand` message: my own hand during a coup (private), and if I choose, what I
+ * may do and my advice. */
 export function onCheminHand(state, m) {
   const c = state.chemin;
   if (!c || m.table !== state.table) return state;
@@ -81,7 +88,7 @@ export function onCheminHand(state, m) {
   return {
     ...state,
     chemin: {
-      ...c, mine, hand, advice: m.advice ?? null,
+      ...c, mine, hand, advice: m.advice ?? null, ownChoices: m.choices ?? null,
       punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
     },
   };
@@ -116,10 +123,11 @@ export function onChemin(state, m) {
   const chemin = {
     phase: m.phase, players: m.players, inShoe: m.in_shoe, chips: m.chips ?? {}, banker: m.banker,
     bank: m.bank, stakes: m.stakes, toAct: m.to_act, choices: m.choices, labels: m.labels ?? {},
-    deadline: m.deadline, clockSeconds: clockSeconds(prev, m),
+    deadline: m.deadline, clockSeconds: clockSeconds(prev, m), due: dueOf(m),
     punter: m.punter, punterTotal: hand?.punterTotal ?? null, bankerTotal: hand?.bankerTotal ?? null,
     hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
+    ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
     lastKey: lastKey(m.last ?? null),
   };
   return {
@@ -136,10 +144,10 @@ export function onChemin(state, m) {
 function act(state, { action, text }) {
   if (!myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
   const decided = { ...state, chemin: { ...state.chemin, decided: true }, message: "" };
-  if (!WITH_AMOUNT.has(action)) return { ...decided, outbox: [outgoing.act(action)] };
+  if (!WITH_AMOUNT.has(action)) return { ...decided, outbox: [outgoing.act(state.chemin.due, action)] };
   const cents = parseMoney(text);
   if (!cents) return { ...state, message: "Type an amount, such as 10.00." };
-  return { ...decided, outbox: [outgoing.act(action, cents)] };
+  return { ...decided, outbox: [outgoing.act(state.chemin.due, action, cents)] };
 }
 
 /** The server's answer to a refused decision: the choices come back. */

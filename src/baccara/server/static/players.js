@@ -24,6 +24,9 @@ export function newsOf(prev, m) {
   return { news: m.news, added, fresh };
 }
 
+/** The decision due, as a decision names it (the state's shoe, coup and decision number). */
+export const dueOf = (m) => ({ shoe: m.shoe ?? 0, coup: m.coup ?? 0, decision: m.decision ?? 0 });
+
 /** The clock's whole length, in seconds, when the server sets a new deadline (the bar's 100%). */
 export function clockSeconds(prev, m) {
   const newDeadline = m.deadline !== null && m.deadline !== prev?.deadline;

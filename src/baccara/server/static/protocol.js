@@ -10,8 +10,11 @@ export const outgoing = {
   seed: (seed) => ({ type: "seed", seed }),
   // a players' table (Chemin de Fer, Baccarat Banque: a stake on a `tableau`, L or R)
   sit: (buyIn) => ({ type: "sit", buy_in: buyIn }),
-  act: (action, amount, tableau) => ({
+  // a decision names the one it answers, as the table's state shows it: `due` is its
+  // {shoe, coup, decision} (a late, repeated or stale one is refused: server/turns.py)
+  act: (due, action, amount, tableau) => ({
     type: "act", action, ...(amount === undefined ? {} : { amount }), ...(tableau === undefined ? {} : { tableau }),
+    shoe: due?.shoe ?? 0, coup: due?.coup ?? 0, decision: due?.decision ?? 0,
   }),
   leave: () => ({ type: "leave" }),
   ping: () => ({ type: "ping" }),

@@ -2,11 +2,11 @@
 // bid and its bidder, every bid, my bid prefilled with the least that beats the best), the
 // three hands (backs for the cards face down, mine face up), each tableau's stakes and who
 // plays it, the result, the rail (each player's chips and marks), my controls (the server's
-// `choices` on my turn, retiring when the server allows it), the news, this shoe's coups
+// `choices` on my turn, my own where it sends them privately, retiring when it allows it), the news, this shoe's coups
 // with their decisions, sitting down, the seed and the clock. Every amount goes through money().
 import {
   HANDS, HAND_NAMES, OUTCOMES, TABLEAUX, actionLabel, banquePhaseLabel, bestBid, bidsInOrder, canBid, covered,
-  decisionTimeLeft, isSeated, mayRetire, myChoices, myTurn, open, prompt, stakesByName,
+  decisionTimeLeft, isSeated, mayRetire, myChoices, open, prompt, stakesByName, turnChoices,
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
 import { cardText, layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
@@ -194,7 +194,7 @@ export function createBanqueRenderer(doc, on) {
 
   /** My decisions: the server's choices on my turn, rebuilt only when they change. */
   function renderControls(state) {
-    const b = state.banque, choices = myTurn(state) ? b.choices : [];
+    const b = state.banque, choices = turnChoices(state);
     const key = choices.length ? `${b.phase}|${b.toAct}|${b.banker}|${b.bank}|${covered(b)}|${choices.join()}` : "";
     setText("bq-prompt", prompt(state));
     setText("bq-advice", b.advice ?? "");

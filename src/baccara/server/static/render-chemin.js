@@ -1,9 +1,9 @@
 // The Chemin de Fer table from the state: the rail (each player's chips, the banker, the
 // stakes, whose turn), the hands, the result and the news, the controls the server's
-// `choices` ask for on my turn only, sitting down, the seed and the clock. Every amount
-// shown goes through money().
+// `choices` ask for on my turn only (my own, sent privately, when it sends them), sitting
+// down, the seed and the clock. Every amount shown goes through money().
 import {
-  actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, myTurn, prompt,
+  actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt, turnChoices,
 } from "./chemin.js";
 import { money } from "./money.js";
 import { layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
@@ -72,7 +72,7 @@ export function createCheminRenderer(doc, on) {
 
   /** My decisions: the server's choices on my turn, rebuilt only when they change. */
   function renderControls(state) {
-    const c = state.chemin, choices = myTurn(state) ? c.choices : [];
+    const c = state.chemin, choices = turnChoices(state);
     const key = choices.length ? `${c.phase}|${c.toAct}|${c.banker}|${c.bank}|${choices.join()}` : "";
     setText("cdf-prompt", prompt(state));
     setText("cdf-advice", c.advice ?? "");

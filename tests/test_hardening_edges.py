@@ -22,6 +22,7 @@ from baccara.db.betting import MAX_AMOUNT
 from baccara.db.ledger import Ledger
 from baccara.money import format_money
 from baccara.server.app import ServerConfig
+from baccara.server.throttle import LoginThrottle
 
 
 @pytest.fixture
@@ -106,3 +107,74 @@ def test_hostile_values_get_a_4xx_never_a_500(server: ServerProcess) -> None:
         assert answer.status_code < 500, (answer.request.url, answer.status_code, answer.text)
         if answer.status_code >= 400:
             assert answer.json()["message"], answer.request.url
+
+
+# -- 13. login throttling that cannot lock a player out ---------------------------------
+
+
+def test_wrong_passwords_for_someone_elses_name_do_not_lock_the_owner_out(
+    database_url: str, tmp_path: Path
+) -> None:
+    """One wrong password every 6 s for someone else's name kept that player's right
+    password answered 429 (7 of 7 over 70 s): failed logins were counted per name,
+    whatever the address, and that count was checked before the password. Here the
+    attacker's budget is spent at once rather than over 70 s (its rate refilled it one
+    guess at a time): 40 wrong passwords from one address, the owner logging in from
+    another after every fourth. Now failures count per name and address: the guesser
+    is stopped after its budget, the owner is let in every time."""
+    config = ServerConfig(
+        database_url=database_url,
+        tables=("t1=punto-banco",),
+        trusted_proxies=("127.0.0.1", "::1"),  # so that each login names its address
+        logins_per_minute=6000,  # the per-address limit out of the way: not what is tested
+        **FAST,
+    )
+    owner = {"name": "Owner_Olga", "password": "olga's password"}
+    with (
+        ServerProcess(config, log=tmp_path / "server.log") as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        assert _post(client, "/api/register", owner).status_code == 200
+
+        def login(password: str, address: str) -> int:
+            reply = client.post(
+                "/api/login",
+                json={"name": "owner_olga", "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+            return reply.status_code
+
+        guesses, logins = [], []
+        for n in range(40):
+            guesses.append(login(f"guess {n:04}", "198.51.100.7"))
+            if n % 4 == 3:
+                logins.append(login(owner["password"], "203.0.113.5"))
+    assert logins == [200] * 10, logins
+    assert guesses.count(401) <= 5 and guesses[-10:] == [429] * 10, guesses
+
+
+def test_the_audits_seventy_seconds_on_the_throttle_with_a_given_clock() -> None:
+    """The audit's pattern, at its own pace on a given clock with the default limits: a
+    wrong password every 6 s from one address for 70 s, the owner logging in from
+    another every 10 s (7 times; 7 of 7 were 429). The owner is let in every time; the
+    guesser, after its burst, is held to the rate of its own bucket."""
+    defaults = ServerConfig(database_url="sqlite://")
+    now = [0.0]
+    throttle = LoginThrottle(
+        per_pair=defaults.failed_logins_per_minute,
+        per_name=defaults.failed_logins_per_name_per_minute,
+        clock=lambda: now[0],
+    )
+    guesses, logins = [], []
+    for second in range(71):
+        now[0] = float(second)
+        if second % 6 == 0:
+            guess = throttle.attempt("owner_olga", "198.51.100.7")
+            guesses.append(guess.refused is None)
+            guess.failed()
+        if second % 10 == 5:
+            login = throttle.attempt("Owner_Olga", "203.0.113.5")
+            logins.append(login.refused)
+            login.succeeded()
+    assert logins == [None] * 7
+    assert guesses[:5] == [True] * 5 and guesses.count(True) <= 5 + 70 / 60 * 5 + 1, guesses

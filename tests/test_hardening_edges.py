@@ -9,6 +9,7 @@ bytes and connections.
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -16,7 +17,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 from tests.support.harness import ServerProcess
-from tests.test_hardening_http import FAST
+from tests.test_hardening_http import FAST, _read_until_closed
 
 from baccara.db.betting import MAX_AMOUNT
 from baccara.db.ledger import Ledger
@@ -45,6 +46,67 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 
 def _post(client: httpx.Client, path: str, body: object) -> httpx.Response:
     return client.post(path, content=json.dumps(body), headers={"Content-Type": "application/json"})
+
+
+# -- 11. the size of a request's head -----------------------------------------------------
+
+
+def _rss(pid: int) -> int:
+    """A process's resident memory in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as status:
+        line = next(line for line in status if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
+
+
+def test_a_request_head_over_the_limit_is_refused_as_it_arrives(
+    tmp_path: Path, full_size: bool
+) -> None:
+    """Headers had no size limit: 20 clients each sending 20 MB of headers grew the
+    server from 466 MB to 1,577 MB, and a single 100 MB header was read in full. Now a
+    request's line and headers over ``header_bytes`` (64 KiB) get 431 and the
+    connection is closed as soon as the limit is passed: the clients here could not
+    send their headers whole, and the server's memory did not grow with them."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'head.db'}",
+        tables=("t1=punto-banco",),
+        header_seconds=120,  # the headers' deadline is not what is tested
+        **FAST,
+    )
+    clients, size = (20, 20_000_000) if full_size else (4, 16_000_000)
+    piece = b"a" * 65536
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        assert server.proc is not None
+        before = _rss(server.proc.pid)
+        sockets, sent = [], []
+        for _ in range(clients):  # each connection held open until the end
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sockets.append(sock)
+            sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+            count = 0
+            try:
+                while count < size:
+                    sock.sendall(piece)
+                    count += len(piece)
+            except OSError:  # answered and closed before the rest was read
+                pass
+            sent.append(count)
+        grown = _rss(server.proc.pid) - before
+        answers = []
+        for sock, count in zip(sockets, sent, strict=True):
+            answers.append(_read_until_closed(sock) if count < size else b"")
+            sock.close()
+        assert httpx.get(f"{server.url}/api/health").status_code == 200
+        fill = "a" * (60 * 1024)  # a long head within the limit is served, one over it not
+        assert httpx.get(f"{server.url}/api/health", headers={"X-Fill": fill}).status_code == 200
+        over = httpx.get(f"{server.url}/api/health", headers={"X-Fill": fill + fill[:5000]})
+        assert over.status_code == 431 and over.json()["error"] == "too_large"
+    assert grown < 16_000_000, f"the server grew by {grown:,} bytes"
+    assert max(sent) < size, sent
+    for answer in answers:
+        assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert b"connection: close" in head.lower() and b"x-frame-options: deny" in head.lower()
+        assert json.loads(body)["error"] == "too_large"
 
 
 # -- 14. hostile values ------------------------------------------------------------------

@@ -87,6 +87,7 @@ class ServerConfig:
     idle_seconds: float = 300.0  # a WebSocket that sends no message is closed after this
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
+    header_bytes: int = 64 * 1024  # an HTTP request's line and headers, at most (431 past it)
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
     sockets_per_player: int = 8  # WebSockets one account may hold at once (tabs, devices)
     behind: int = 1000  # a house table: players betting behind its seats (main bets only)

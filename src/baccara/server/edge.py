@@ -252,11 +252,34 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
-    """uvicorn's HTTP protocol with a deadline for each request's headers: a connection
-    that sends nothing, or its headers a byte at a time, is closed after
-    ``header_seconds`` (uvicorn closes only idle keep-alive connections). Without
-    httptools, uvicorn's own protocol, unguarded."""
+def too_large_head(limit: int) -> bytes:
+    """The whole answer to a request whose line and headers pass ``limit`` bytes: 431,
+    in JSON, with the security headers, and the connection closed.
+
+    >>> too_large_head(65536).split(b"\\r\\n")[0]
+    b'HTTP/1.1 431 Request Header Fields Too Large'
+    """
+    body = Problem(
+        error="too_large", message=f"the request's line and headers are over {limit} bytes"
+    ).model_dump_json()
+    head = [
+        b"HTTP/1.1 431 Request Header Fields Too Large",
+        b"content-type: application/json",
+        b"content-length: %d" % len(body),
+        b"connection: close",
+        *(name + b": " + value for name, value in _HEADERS),
+    ]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body.encode()
+
+
+def guarded_http(header_seconds: float, header_bytes: int) -> type[asyncio.Protocol] | str:
+    """uvicorn's HTTP protocol with a deadline and a size for each request's head (its
+    line and headers): a connection that sends nothing, or its headers a byte at a
+    time, is closed after ``header_seconds`` (uvicorn closes only idle keep-alive
+    connections); one whose head passes ``header_bytes`` is answered 431 and closed as
+    soon as it does, its bytes fed to the parser only up to the limit (httptools keeps a
+    header whole in memory, however long). Without httptools, uvicorn's own protocol
+    (h11, whose own limit is 16 KiB)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
@@ -264,10 +287,27 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
 
     class GuardedHttp(HttpToolsProtocol):
         header_timer: asyncio.TimerHandle | None = None
+        head_read: int | None = 0  # bytes of this request's head so far; None in its body
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            while data and self.head_read is not None and self._reading():
+                room = header_bytes - self.head_read
+                if room <= 0:
+                    self._too_large()
+                    return
+                piece, data = data[:room], data[room:]
+                self.head_read += len(piece)
+                super().data_received(piece)
+            if data and self._reading():
+                super().data_received(data)  # a body (and what follows it: within one read)
+
+        def _reading(self) -> bool:
+            """Still this protocol's connection: not closing, not a WebSocket now."""
+            return not self.transport.is_closing() and self.transport.get_protocol() is self
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -276,7 +316,12 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
 
         def on_headers_complete(self) -> None:
             self._disarm()
+            self.head_read = None
             super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self.head_read = 0  # what comes next is the next request's head
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -295,6 +340,12 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
             if not self.transport.is_closing():
                 self.transport.close()
 
+        def _too_large(self) -> None:
+            self._disarm()
+            if not self.transport.is_closing():
+                self.transport.write(too_large_head(header_bytes))
+                self.transport.close()
+
     return GuardedHttp
 
 
@@ -304,12 +355,13 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     No permessage-deflate: per-frame compression for every client is the event loop's
     biggest CPU cost under load. No proxy headers read by uvicorn: `Proxies` reads
     them, from the trusted proxies only. A connection must send its request's headers
-    within ``header_seconds`` (`guarded_http`), an idle keep-alive one is closed after
+    within ``header_seconds``, and at most ``header_bytes`` of them with the request
+    line (`guarded_http`), an idle keep-alive one is closed after
     5 s, and a WebSocket that does not answer the protocol's ping within
     ``ws_ping_seconds`` is closed (browsers answer by themselves).
     """
     return {
-        "http": guarded_http(config.header_seconds),
+        "http": guarded_http(config.header_seconds, config.header_bytes),
         "timeout_keep_alive": 5,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,

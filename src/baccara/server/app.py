@@ -86,6 +86,7 @@ class ServerConfig:
     bot_seconds: float = 1.0
     idle_seconds: float = 300.0  # a WebSocket that sends no message is closed after this
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
+    ws_send_seconds: float = 30.0  # a WebSocket whose writes (or close) are stuck this long: reset
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
     header_bytes: int = 64 * 1024  # an HTTP request's line and headers, at most (431 past it)
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it

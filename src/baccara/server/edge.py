@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import socket
+import struct
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -349,6 +351,64 @@ def guarded_http(header_seconds: float, header_bytes: int) -> type[asyncio.Proto
     return GuardedHttp
 
 
+def guarded_websocket(send_seconds: float) -> type[asyncio.Protocol] | str:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one) that cannot be held by a
+    client that does not read: a connection whose writes make no progress for
+    ``send_seconds`` (its buffer past the high-water mark, nothing taken from it), or
+    whose close has not completed in as long (the close frame, or the ping timeout's,
+    waits behind a full buffer), is aborted with a reset, its buffers dropped. The app
+    hears the disconnect at once and frees what the connection held. Checked every
+    ``send_seconds / 2``; uvicorn's own close only waits for the buffer to drain, for
+    ever. Without websockets, uvicorn's choice, unguarded."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings websockets
+        return "auto"
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        stuck_since: float | None = None  # when writing paused, or the close began
+        watch: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self._watch()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self.stuck_since is None:
+                self.stuck_since = self.loop.time()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self.stuck_since = None  # the client read: progress
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.watch is not None:
+                self.watch.cancel()
+                self.watch = None
+            super().connection_lost(exc)
+
+        def _watch(self) -> None:
+            self.watch = self.loop.call_later(send_seconds / 2, self._check)
+
+        def _check(self) -> None:
+            now = self.loop.time()
+            if self.stuck_since is None and self.transport.is_closing():
+                self.stuck_since = now
+            if self.stuck_since is None or now - self.stuck_since < send_seconds:
+                self._watch()
+                return
+            self.watch = None
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:  # a reset, not a FIN behind megabytes nobody reads
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.transport.abort()
+
+    return GuardedWebSocket
+
+
 def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """How ``baccara serve`` (and the tests' harness) run the app under uvicorn.
 
@@ -362,6 +422,7 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """
     return {
         "http": guarded_http(config.header_seconds, config.header_bytes),
+        "ws": guarded_websocket(config.ws_send_seconds),
         "timeout_keep_alive": 5,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,

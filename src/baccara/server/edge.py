@@ -6,7 +6,10 @@ Security Policy fitting the page (ES modules and a stylesheet from ``/static``, 
 WebSocket and the API on the same origin, nothing inline, no frames), and
 ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``,
 ``Referrer-Policy: no-referrer``. A request body over `MAX_BODY` is refused with 413
-before the rest of it is read (`BodyLimit`).
+before the rest of it is read (`BodyLimit`), a request's line and headers over
+`ServerConfig.header_bytes` with 431 as they arrive (`guarded_http`), and a WebSocket
+whose writes or close are stuck (a client that does not read) is reset
+(`guarded_websocket`).
 
 A browser's ``Origin`` must name this host (or an allowed origin, ``--allow-origin``)
 for the WebSocket and for the account posts (`origin_allowed`), and a browser's

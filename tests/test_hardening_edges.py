@@ -1,5 +1,6 @@
 """The HTTP server's edges (issue 23, finding 9): each test here reproduced its fault
-against the server before the fix (docs/server.md, "Hardening", 11 to 14).
+against the server before the fix (docs/server.md, "Hardening", 11, 13 and 14; 12, a
+WebSocket that does not read, is in tests/test_hardening_table.py).
 
 Real server processes on loopback (`tests.support.harness`), on SQLite and on
 PostgreSQL where the database matters. No test measures time: they count answers,
@@ -109,68 +110,6 @@ def test_a_request_head_over_the_limit_is_refused_as_it_arrives(
         assert json.loads(body)["error"] == "too_large"
 
 
-# -- 14. hostile values ------------------------------------------------------------------
-
-ODD_TEXT = [
-    "99999999999999999999", "9" * 19, "-99999999999999999999", "-1", "-0", "²", "¹²³", "٣",
-    "𝟙", "1_0", "0x10", "1e999", "NaN", "inf", " 1", "1.5", "\x00", "x" * 3000, "null",
-]  # fmt: skip
-ODD_JSON: list[object] = [10**30, -(10**30), 1.5, None, True, [], {}, *ODD_TEXT]
-
-
-def test_hostile_values_get_a_4xx_never_a_500(server: ServerProcess) -> None:
-    """A loss limit of 20 nines (or 19) was an HTTP 500 (an integer overflow in the
-    database), and so was ``GET /api/me/records?before=²`` (``str.isdigit`` takes a
-    superscript two, ``int`` does not). Now a loss limit above the largest amount
-    (`baccara.db.betting.MAX_AMOUNT`) is a 400 naming it, ``before`` takes ASCII digits
-    only, and every route's parameters and bodies, given huge, negative, NaN, unicode
-    digits or very long strings, get a 4xx with an error and a message."""
-    body = {"name": "hostile_hal", "password": "long enough"}
-    with httpx.Client(base_url=server.url, timeout=60) as client:
-        assert _post(client, "/api/register", body).status_code == 200
-        for nines in ("9" * 20, "9" * 19, format_money(MAX_AMOUNT + 1).replace(",", "")):
-            refused = _post(client, "/api/me/limits", {"loss_limit": nines})
-            assert refused.status_code == 400, (nines, refused.text)
-            assert format_money(MAX_AMOUNT) in refused.json()["message"]
-        assert client.get("/api/me/limits").json()["loss_limit"] is None  # nothing changed
-        largest = _post(client, "/api/me/limits", {"loss_limit": format_money(MAX_AMOUNT)})
-        assert largest.json()["loss_limit"] == MAX_AMOUNT
-        for digits in ("²", "¹²³", "٣", "𝟙"):
-            refused = client.get("/api/me/records", params={"before": digits})
-            assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
-        answers = []
-        for value in ODD_TEXT:
-            named = quote(value, safe="")
-            for path in (
-                f"/api/tables/{named}", f"/api/tables/{named}/roads.svg",
-                f"/api/tables/{named}/shoes", f"/api/tables/{named}/edges",
-                f"/api/learn/terms/{named}", f"/api/learn/drills/{named}",
-            ):  # fmt: skip
-                answers.append(client.get(path))
-            answers.append(client.get("/api/me/records", params={"before": value}))
-            answers.append(client.get("/api/learn/drills/shoe", params={"seed": value}))
-            answers.append(client.get("/api/learn/drills/shoe", params={"seed": 1, "upto": value}))
-            for hand in ("player", "banker", "third"):
-                answers.append(client.get("/api/learn/tableau", params={hand: value}))
-        for value in ODD_JSON:
-            for path, field in (
-                ("/api/me/limits", "loss_limit"), ("/api/me/limits", "reminder_minutes"),
-                ("/api/me/exclusion", "days"), ("/api/learn/drills/payout", "answer"),
-                ("/api/learn/drills/tableau", "answer"), ("/api/login", "name"),
-                ("/api/login", "password"), ("/api/register", "name"),
-            ):  # fmt: skip
-                if path.startswith("/api/learn/drills/"):
-                    client.get(path)  # a question waits for the answer
-                sent = {**body, field: value} if path in ("/api/login", "/api/register") else {}
-                answers.append(_post(client, path, sent or {field: value}))
-        assert client.get("/api/me").status_code == 200  # ``{"days": true}`` excluded for a day
-    assert len(answers) > 400
-    for answer in answers:
-        assert answer.status_code < 500, (answer.request.url, answer.status_code, answer.text)
-        if answer.status_code >= 400:
-            assert answer.json()["message"], answer.request.url
-
-
 # -- 13. login throttling that cannot lock a player out ---------------------------------
 
 
@@ -240,3 +179,65 @@ def test_the_audits_seventy_seconds_on_the_throttle_with_a_given_clock() -> None
             login.succeeded()
     assert logins == [None] * 7
     assert guesses[:5] == [True] * 5 and guesses.count(True) <= 5 + 70 / 60 * 5 + 1, guesses
+
+
+# -- 14. hostile values ------------------------------------------------------------------
+
+ODD_TEXT = [
+    "99999999999999999999", "9" * 19, "-99999999999999999999", "-1", "-0", "²", "¹²³", "٣",
+    "𝟙", "1_0", "0x10", "1e999", "NaN", "inf", " 1", "1.5", "\x00", "x" * 3000, "null",
+]  # fmt: skip
+ODD_JSON: list[object] = [10**30, -(10**30), 1.5, None, True, [], {}, *ODD_TEXT]
+
+
+def test_hostile_values_get_a_4xx_never_a_500(server: ServerProcess) -> None:
+    """A loss limit of 20 nines (or 19) was an HTTP 500 (an integer overflow in the
+    database), and so was ``GET /api/me/records?before=²`` (``str.isdigit`` takes a
+    superscript two, ``int`` does not). Now a loss limit above the largest amount
+    (`baccara.db.betting.MAX_AMOUNT`) is a 400 naming it, ``before`` takes ASCII digits
+    only, and every route's parameters and bodies, given huge, negative, NaN, unicode
+    digits or very long strings, get a 4xx with an error and a message."""
+    body = {"name": "hostile_hal", "password": "long enough"}
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        assert _post(client, "/api/register", body).status_code == 200
+        for nines in ("9" * 20, "9" * 19, format_money(MAX_AMOUNT + 1).replace(",", "")):
+            refused = _post(client, "/api/me/limits", {"loss_limit": nines})
+            assert refused.status_code == 400, (nines, refused.text)
+            assert format_money(MAX_AMOUNT) in refused.json()["message"]
+        assert client.get("/api/me/limits").json()["loss_limit"] is None  # nothing changed
+        largest = _post(client, "/api/me/limits", {"loss_limit": format_money(MAX_AMOUNT)})
+        assert largest.json()["loss_limit"] == MAX_AMOUNT
+        for digits in ("²", "¹²³", "٣", "𝟙"):
+            refused = client.get("/api/me/records", params={"before": digits})
+            assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
+        answers = []
+        for value in ODD_TEXT:
+            named = quote(value, safe="")
+            for path in (
+                f"/api/tables/{named}", f"/api/tables/{named}/roads.svg",
+                f"/api/tables/{named}/shoes", f"/api/tables/{named}/edges",
+                f"/api/learn/terms/{named}", f"/api/learn/drills/{named}",
+            ):  # fmt: skip
+                answers.append(client.get(path))
+            answers.append(client.get("/api/me/records", params={"before": value}))
+            answers.append(client.get("/api/learn/drills/shoe", params={"seed": value}))
+            answers.append(client.get("/api/learn/drills/shoe", params={"seed": 1, "upto": value}))
+            for hand in ("player", "banker", "third"):
+                answers.append(client.get("/api/learn/tableau", params={hand: value}))
+        for value in ODD_JSON:
+            for path, field in (
+                ("/api/me/limits", "loss_limit"), ("/api/me/limits", "reminder_minutes"),
+                ("/api/me/exclusion", "days"), ("/api/learn/drills/payout", "answer"),
+                ("/api/learn/drills/tableau", "answer"), ("/api/login", "name"),
+                ("/api/login", "password"), ("/api/register", "name"),
+            ):  # fmt: skip
+                if path.startswith("/api/learn/drills/"):
+                    client.get(path)  # a question waits for the answer
+                sent = {**body, field: value} if path in ("/api/login", "/api/register") else {}
+                answers.append(_post(client, path, sent or {field: value}))
+        assert client.get("/api/me").status_code == 200  # ``{"days": true}`` excluded for a day
+    assert len(answers) > 400
+    for answer in answers:
+        assert answer.status_code < 500, (answer.request.url, answer.status_code, answer.text)
+        if answer.status_code >= 400:
+            assert answer.json()["message"], answer.request.url

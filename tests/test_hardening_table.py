@@ -332,3 +332,83 @@ def test_one_account_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
     assert got["refused"] is not None, "a fourth socket of one account was accepted"
     assert (got["refused"].code, got["refused"].reason) == (1008, "too many connections")
     assert got["again"]["type"] == "snapshot"
+
+
+def _deaf_websocket(server: ServerProcess, token: str, table: str) -> socket.socket:
+    """A WebSocket opened by hand with a tiny receive buffer: it joins ``table`` and sends
+    one-byte binary frames, each answered with an error of 95 bytes, half as many
+    again as the largest send buffer the kernel gives a socket can hold; then it
+    never reads, so the server's writes to it stop making progress."""
+    with open("/proc/sys/net/ipv4/tcp_wmem") as wmem:
+        largest = int(wmem.read().split()[2])
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting
+    sock.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Cookie: baccara_session={token}\r\n\r\n"
+        ).encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:  # the 101: the last bytes it reads
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    join = json.dumps({"type": "join", "table": table}).encode()
+    mask = os.urandom(4)  # masked frames, as a client sends them: text, then binary
+    frame = bytes([0x81, 0x80 | len(join)]) + mask
+    frame += bytes(byte ^ mask[n % 4] for n, byte in enumerate(join))
+    byte = bytes([0x82, 0x81]) + mask + bytes([mask[0]])
+    sock.sendall(frame + byte * (largest * 3 // 2 // 95))
+    return sock
+
+
+def _tcp_state(sock: socket.socket) -> int:
+    """The socket's TCP state (Linux): 1 established, 7 closed (reset), 8 the peer closed."""
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
+
+
+def test_a_websocket_that_does_not_read_is_closed_and_its_place_freed(tmp_path: Path) -> None:
+    """A WebSocket that never reads and never answers pings was never closed (0 of 100
+    after 360 s): with its buffers full, the server's writes waited for ever, and so
+    did every close behind them (the ping timeout's, the idle one, the app's own):
+    still open after 60 s here, megabytes in the server's send queue. Now a connection
+    whose writes make no progress for ``ws_send_seconds``, or whose close does not
+    complete in as long, is reset and what it held is freed: the account's deaf
+    sockets (its whole cap) are reset by the server without the client reading a byte,
+    and the account opens a socket again."""
+    config = ServerConfig(
+        database_url=f"sqlite:///{tmp_path / 'deaf.db'}",
+        tables=("w1=punto-banco",),
+        idle_seconds=600,  # the idle close is not what is tested
+        ws_ping_seconds=5.0,  # nor the pings: the writes are stuck first
+        ws_send_seconds=1.0,
+        sockets_per_player=2,
+        **FAST,
+    )
+
+    async def scenario(server: ServerProcess) -> dict[str, Any]:
+        owner = Player(server, "deaf_dora")
+        await owner.register()
+        deaf = [_deaf_websocket(server, owner.token, "w1") for _ in range(2)]
+        states, polls = [1], 0
+        while 1 in states and polls < 300:  # until none is established, 60 s at most
+            await asyncio.sleep(0.2)
+            states, polls = [_tcp_state(sock) for sock in deaf], polls + 1
+        tab = Player(server, "deaf_dora")
+        tab.token = owner.token
+        try:
+            again = await tab.join("w1")  # the account's places are free
+        except ConnectionClosed as error:  # 1008 too many connections: still held
+            again = {"type": "refused", "reason": error.rcvd and error.rcvd.reason}
+        await tab.close()
+        for sock in deaf:
+            sock.close()
+        return {"states": states, "again": again}
+
+    with ServerProcess(config, log=tmp_path / "server.log") as server:
+        got = run(scenario(server))
+    assert got["states"] == [7, 7], got["states"]  # reset by the server
+    assert got["again"]["type"] == "snapshot", got["again"]

@@ -188,6 +188,28 @@ def test_the_payout_trainer_grades_by_the_pay_table() -> None:
     assert settle(BetKind.BANKER, 1_000, six, find_variant("super6")).returned == 1_500
 
 
+def test_the_payout_trainer_never_runs_out_of_cards() -> None:
+    """About one payout question in 300 was an HTTP 500: looking for a coup the bet wins
+    (or loses), the drill dealt its shoe to the cut card and asked it for one more coup
+    (``ShoeError: the shoe is finished``; ``ez:dragon_7`` with seed 7, a pair with seed
+    4). Now the next shoe of the seed's series comes in, and the same cell and seed are
+    still the same question, graded as asked."""
+    from baccara.bets import BetKind, settle
+    from baccara.coup import Coup
+    from baccara.learn.drills import PAYOUT_CELLS, grade_payout, payout_question
+    from baccara.variants import find_variant
+
+    for cell, seed in (("ez:dragon_7", 7), ("punto-banco:player_pair", 4), ("ez:perfect_pair", 8)):
+        asked = payout_question(cell, seed)
+        assert asked == payout_question(cell, seed)
+        coup = Coup.parse(asked.coup)
+        back = settle(BetKind(asked.kind), asked.stake, coup, find_variant(asked.variant))
+        assert grade_payout(cell, seed, back.returned)[:2] == (True, back.returned)
+    for seed in range(60):  # each cell 60 times: the 1 in 300 came up 18 times here
+        for cell in PAYOUT_CELLS:
+            assert payout_question(cell, seed).coup
+
+
 def test_the_shoe_trainer_shows_the_exact_edges_of_the_cards_left() -> None:
     from baccara.exact.odds import full_shoe, odds
     from baccara.learn.drills import DrillError, shoe_steps

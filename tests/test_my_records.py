@@ -72,7 +72,7 @@ def test_my_records(tmp_path: Path) -> None:
             )
             == len(found["movements"]) - 2
         )
-        for bad in ("x", "-1", "9" * 40):
+        for bad in ("x", "-1", "9" * 40, "²", "¹²³"):  # superscripts: str.isdigit, not int
             refused = await client.get("/api/me/records", params={"before": bad})
             assert refused.status_code == 400 and refused.json()["error"] == "bad_request"
 

@@ -183,14 +183,15 @@ def payout_question(cell: str, seed: int) -> PayoutQuestion:
     name, kind_name = cell.split(":")
     variant, kind = find_variant(name), BetKind(kind_name)
     rng = random.Random(seed)
-    shoe = Shoe.shuffled(ShoeSettings(decks=variant.decks, burn=False), seed=seed)
+    settings = ShoeSettings(decks=variant.decks, burn=False)
+    shoe = Shoe.shuffled(settings, seed=seed)
     coup = deal_coup(shoe)
     want_win = rng.random() < 0.5
     for _ in range(400):  # a few hundred coups find any bet's win
         if (settle(kind, 100, coup, variant).net > 0) == want_win:
             break
-        if shoe.remaining < 6:
-            shoe = Shoe.shuffled(ShoeSettings(decks=variant.decks, burn=False), seed=seed + 1)
+        if shoe.finished:  # the cut card came: the seed's next shoe
+            shoe = Shoe.shuffled(settings, seed=seed, index=shoe.index + 1)
         coup = deal_coup(shoe)
     return PayoutQuestion(
         cell, seed, name, variant.title, kind.value, kind.label, describe_pays(kind, variant),

@@ -29,7 +29,7 @@ from baccara.db.ledger import Ledger
 from baccara.db.limits import PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.server import views
-from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User
+from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User, good_password
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site, problem
@@ -40,6 +40,7 @@ from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, PasswordChange, TableSummary, schema
 from baccara.server.revocation import SessionWatch
 from baccara.server.runner import Fault, TableRunner, no_fault
+from baccara.server.throttle import LoginThrottle
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
 from baccara.variants import find_variant
@@ -67,7 +68,8 @@ class ServerConfig:
     bets_per_second: float = 10.0
     bet_burst: float = 30.0
     logins_per_minute: float = 20.0
-    failed_logins_per_minute: float = 10.0  # per account name, whatever the address
+    failed_logins_per_minute: float = 5.0  # per account name and client address
+    failed_logins_per_name_per_minute: float = 60.0  # per name, every address (`throttle`)
     trusted_proxies: tuple[str, ...] = ()  # whose X-Forwarded-For is read (IPs or networks)
     joins_per_second: float = 1.0  # each player's joins (each sends a snapshot)
     join_burst: float = 10.0
@@ -85,7 +87,9 @@ class ServerConfig:
     bot_seconds: float = 1.0
     idle_seconds: float = 300.0  # a WebSocket that sends no message is closed after this
     ws_ping_seconds: float = 20.0  # the protocol's pings; unanswered for as long: closed
+    ws_send_seconds: float = 30.0  # a WebSocket whose writes (or close) are stuck this long: reset
     header_seconds: float = 10.0  # an HTTP request's headers must all come within this
+    header_bytes: int = 64 * 1024  # an HTTP request's line and headers, at most (431 past it)
     seat_grace_seconds: float = 60.0  # a house-banked seat, its player gone and no bet on it
     sockets_per_player: int = 8  # WebSockets one account may hold at once (tabs, devices)
     behind: int = 1000  # a house table: players betting behind its seats (main bets only)
@@ -112,8 +116,10 @@ class ServerState:
     """Every message a player sends (pings, peels, seeds...), bets included."""
     login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
     """Logins and registrations per client address."""
-    name_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
-    """Failed logins per account name (in lower case), whatever the address."""
+    login_throttle: LoginThrottle = field(
+        default_factory=lambda: LoginThrottle(per_pair=5, per_name=60)
+    )
+    """Failed logins per name and address, and per name (`baccara.server.throttle`)."""
     proxies: Proxies = field(default_factory=lambda: Proxies(()))
     hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
     """argon2 on its own threads, with a bounded queue (`baccara.server.pool`)."""
@@ -199,8 +205,9 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
         join_limiter=RateLimiter(rate=config.joins_per_second, burst=config.join_burst),
-        name_limiter=RateLimiter(
-            rate=config.failed_logins_per_minute / 60, burst=config.failed_logins_per_minute
+        login_throttle=LoginThrottle(
+            per_pair=config.failed_logins_per_minute,
+            per_name=config.failed_logins_per_name_per_minute,
         ),
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
@@ -339,6 +346,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             return problem(400, "bad_registration", str(error))
         except Busy as error:
             return busy(error)
+        state.login_throttle.remember(user.name, client_address(request))
         token = await state.run(state.auth.start_session, user.id)
         return account(user, await state.run(ledger.balance, user.account), token)
 
@@ -347,20 +355,21 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
             return got
-        name = got.name.lower()  # failures count per name, whatever the case or the address
-        if not state.name_limiter.allow(name):
-            return problem(429, "rate_limited", "too many failed logins for this name: wait")
+        attempt = state.login_throttle.attempt(got.name, client_address(request))
+        if attempt.refused is not None:
+            return problem(429, "rate_limited", attempt.refused)
         try:
             token = await state.hashing.run(state.auth.login, got.name, got.password)
         except Excluded as error:
-            state.name_limiter.give_back(name)  # the password was right
+            attempt.succeeded()  # the password was right
             return problem(403, error.code, str(error))
         except AuthError as error:
+            attempt.failed()
             return problem(401, "bad_login", str(error))
         except Busy as error:
-            state.name_limiter.give_back(name)  # not tried: not a failure
+            attempt.not_tried()
             return busy(error)
-        state.name_limiter.give_back(name)  # only failures count
+        attempt.succeeded()  # only failures count
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None
         return account(user, await state.run(ledger.balance, user.account), token)
@@ -397,16 +406,20 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
             asked = PasswordChange.model_validate_json(await request.body())
         except ValidationError:
             return problem(400, "bad_request", "expected a JSON body {old, new} of strings")
-        if not state.name_limiter.allow(user.name.lower()):
-            return problem(429, "rate_limited", "too many wrong passwords: wait")
+        if not good_password(asked.new):
+            return problem(400, "bad_password", "bad password: 8 to 128 characters")
+        attempt = state.login_throttle.attempt(user.name, client_address(request))
+        if attempt.refused is not None:
+            return problem(429, "rate_limited", attempt.refused)
         try:
             await state.hashing.run(state.auth.change_password, user, asked.old, asked.new)
         except AuthError as error:
+            attempt.failed()
             return problem(400, "bad_password", str(error))
         except Busy as error:
-            state.name_limiter.give_back(user.name.lower())
+            attempt.not_tried()
             return busy(error)
-        state.name_limiter.give_back(user.name.lower())
+        attempt.succeeded()
         watch.poke()  # the other sessions' sockets close at once
         return JSONResponse({"ok": True})
 

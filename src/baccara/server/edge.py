@@ -6,7 +6,10 @@ Security Policy fitting the page (ES modules and a stylesheet from ``/static``, 
 WebSocket and the API on the same origin, nothing inline, no frames), and
 ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff``,
 ``Referrer-Policy: no-referrer``. A request body over `MAX_BODY` is refused with 413
-before the rest of it is read (`BodyLimit`).
+before the rest of it is read (`BodyLimit`), a request's line and headers over
+`ServerConfig.header_bytes` with 431 as they arrive (`guarded_http`), and a WebSocket
+whose writes or close are stuck (a client that does not read) is reset
+(`guarded_websocket`).
 
 A browser's ``Origin`` must name this host (or an allowed origin, ``--allow-origin``)
 for the WebSocket and for the account posts (`origin_allowed`), and a browser's
@@ -25,6 +28,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import socket
+import struct
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -252,11 +257,34 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
-    """uvicorn's HTTP protocol with a deadline for each request's headers: a connection
-    that sends nothing, or its headers a byte at a time, is closed after
-    ``header_seconds`` (uvicorn closes only idle keep-alive connections). Without
-    httptools, uvicorn's own protocol, unguarded."""
+def too_large_head(limit: int) -> bytes:
+    """The whole answer to a request whose line and headers pass ``limit`` bytes: 431,
+    in JSON, with the security headers, and the connection closed.
+
+    >>> too_large_head(65536).split(b"\\r\\n")[0]
+    b'HTTP/1.1 431 Request Header Fields Too Large'
+    """
+    body = Problem(
+        error="too_large", message=f"the request's line and headers are over {limit} bytes"
+    ).model_dump_json()
+    head = [
+        b"HTTP/1.1 431 Request Header Fields Too Large",
+        b"content-type: application/json",
+        b"content-length: %d" % len(body),
+        b"connection: close",
+        *(name + b": " + value for name, value in _HEADERS),
+    ]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body.encode()
+
+
+def guarded_http(header_seconds: float, header_bytes: int) -> type[asyncio.Protocol] | str:
+    """uvicorn's HTTP protocol with a deadline and a size for each request's head (its
+    line and headers): a connection that sends nothing, or its headers a byte at a
+    time, is closed after ``header_seconds`` (uvicorn closes only idle keep-alive
+    connections); one whose head passes ``header_bytes`` is answered 431 and closed as
+    soon as it does, its bytes fed to the parser only up to the limit (httptools keeps a
+    header whole in memory, however long). Without httptools, uvicorn's own protocol
+    (h11, whose own limit is 16 KiB)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - uvicorn[standard] brings httptools
@@ -264,10 +292,27 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
 
     class GuardedHttp(HttpToolsProtocol):
         header_timer: asyncio.TimerHandle | None = None
+        head_read: int | None = 0  # bytes of this request's head so far; None in its body
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            while data and self.head_read is not None and self._reading():
+                room = header_bytes - self.head_read
+                if room <= 0:
+                    self._too_large()
+                    return
+                piece, data = data[:room], data[room:]
+                self.head_read += len(piece)
+                super().data_received(piece)
+            if data and self._reading():
+                super().data_received(data)  # a body (and what follows it: within one read)
+
+        def _reading(self) -> bool:
+            """Still this protocol's connection: not closing, not a WebSocket now."""
+            return not self.transport.is_closing() and self.transport.get_protocol() is self
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -276,7 +321,12 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
 
         def on_headers_complete(self) -> None:
             self._disarm()
+            self.head_read = None
             super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self.head_read = 0  # what comes next is the next request's head
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
@@ -295,7 +345,71 @@ def guarded_http(header_seconds: float) -> type[asyncio.Protocol] | str:
             if not self.transport.is_closing():
                 self.transport.close()
 
+        def _too_large(self) -> None:
+            self._disarm()
+            if not self.transport.is_closing():
+                self.transport.write(too_large_head(header_bytes))
+                self.transport.close()
+
     return GuardedHttp
+
+
+def guarded_websocket(send_seconds: float) -> type[asyncio.Protocol] | str:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one) that cannot be held by a
+    client that does not read: a connection whose writes make no progress for
+    ``send_seconds`` (its buffer past the high-water mark, nothing taken from it), or
+    whose close has not completed in as long (the close frame, or the ping timeout's,
+    waits behind a full buffer), is aborted with a reset, its buffers dropped. The app
+    hears the disconnect at once and frees what the connection held. Checked every
+    ``send_seconds / 2``; uvicorn's own close only waits for the buffer to drain, for
+    ever. Without websockets, uvicorn's choice, unguarded."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:  # pragma: no cover - uvicorn[standard] brings websockets
+        return "auto"
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        stuck_since: float | None = None  # when writing paused, or the close began
+        watch: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self._watch()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self.stuck_since is None:
+                self.stuck_since = self.loop.time()
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self.stuck_since = None  # the client read: progress
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.watch is not None:
+                self.watch.cancel()
+                self.watch = None
+            super().connection_lost(exc)
+
+        def _watch(self) -> None:
+            self.watch = self.loop.call_later(send_seconds / 2, self._check)
+
+        def _check(self) -> None:
+            now = self.loop.time()
+            if self.stuck_since is None and self.transport.is_closing():
+                self.stuck_since = now
+            if self.stuck_since is None or now - self.stuck_since < send_seconds:
+                self._watch()
+                return
+            self.watch = None
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:  # a reset, not a FIN behind megabytes nobody reads
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.transport.abort()
+
+    return GuardedWebSocket
 
 
 def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
@@ -304,12 +418,14 @@ def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     No permessage-deflate: per-frame compression for every client is the event loop's
     biggest CPU cost under load. No proxy headers read by uvicorn: `Proxies` reads
     them, from the trusted proxies only. A connection must send its request's headers
-    within ``header_seconds`` (`guarded_http`), an idle keep-alive one is closed after
+    within ``header_seconds``, and at most ``header_bytes`` of them with the request
+    line (`guarded_http`), an idle keep-alive one is closed after
     5 s, and a WebSocket that does not answer the protocol's ping within
     ``ws_ping_seconds`` is closed (browsers answer by themselves).
     """
     return {
-        "http": guarded_http(config.header_seconds),
+        "http": guarded_http(config.header_seconds, config.header_bytes),
+        "ws": guarded_websocket(config.ws_send_seconds),
         "timeout_keep_alive": 5,
         "ws_max_size": 65536,
         "ws_per_message_deflate": False,

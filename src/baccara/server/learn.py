@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -57,7 +57,6 @@ class _Book:
         return self.plain, self.packed
 
 
-Drill = Literal["tableau", "payout"]
 CELLS: dict[str, tuple[str, ...]] = {
     "tableau": drills.TABLEAU_CELLS,
     "payout": drills.PAYOUT_CELLS,
@@ -206,19 +205,24 @@ def learn_router(
             dealing[0] -= 1
         return JSONResponse(found)
 
+    def no_drill(drill: str) -> JSONResponse | None:
+        if drill in CELLS:
+            return None
+        return problem(404, "unknown_drill", f"no drill {drill[:20]!r}: {' or '.join(CELLS)}")
+
     @router.get("/api/learn/drills/{drill}")
-    async def ask(drill: Drill, request: Request) -> Response:
+    async def ask(drill: str, request: Request) -> Response:
         """The next question of ``drill`` (what this player misses comes back more)."""
-        found = await learner(request)
+        found = no_drill(drill) or await learner(request)
         if isinstance(found, JSONResponse):
             return found
         record = await run(records.record, found.id, drill)
         return JSONResponse(state.ask(found, drill, record))
 
     @router.post("/api/learn/drills/{drill}")
-    async def answer(drill: Drill, request: Request) -> Response:
+    async def answer(drill: str, request: Request) -> Response:
         """Grade the answer to the question waiting, count it, and say why."""
-        refused = guard(request)
+        refused = no_drill(drill) or guard(request)
         if refused is not None:
             return refused
         found = await learner(request)

@@ -20,9 +20,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
+from baccara.db.betting import MAX_AMOUNT
 from baccara.db.limits import DELAY, Limits, PlayLimits
 from baccara.db.records import PlayerRecords
-from baccara.money import MoneyError, parse_money
+from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.auth import User
 from baccara.server.edge import problem
 from baccara.table.narration import reveal
@@ -61,9 +62,9 @@ class LimitsRequest(BaseModel):
 
 
 class ExclusionRequest(BaseModel):
-    """A self-exclusion for one of `EXCLUSION_DAYS`."""
+    """A self-exclusion for one of `EXCLUSION_DAYS` (a number: ``true`` is not a day)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     days: ExclusionDays
 
 
@@ -136,6 +137,9 @@ def me_router(
                 return problem(400, "bad_request", f"loss_limit: {error}")
             if amount is not None and amount < 0:
                 return problem(400, "bad_request", "loss_limit: a limit is zero or more")
+            if amount is not None and amount > MAX_AMOUNT:
+                most = format_money(MAX_AMOUNT)
+                return problem(400, "bad_request", f"loss_limit: at most {most}")
             await run(partial(limits.set_loss_limit, found.id, amount))
         if "reminder_minutes" in asked.model_fields_set:
             await run(limits.set_reminder, found.id, asked.reminder_minutes)
@@ -161,7 +165,7 @@ def me_router(
         found = await user(request)
         if found is None:
             return problem(401, "not_logged_in", "log in to see your records")
-        if before and not (before.isdigit() and len(before) < 19):
+        if before and not (before.isascii() and before.isdigit() and len(before) < 19):
             return problem(400, "bad_request", "before is a movement's id, a whole number")
         since = await started(request) or 0.0
         moves = await run(

@@ -319,7 +319,13 @@ class PlayersRunner(Generic[Engine]):
                 taken=self.taken,
                 deadline=self.deadline,
             )
-            due.check(asked, seat=seat, now=time.time())
+            due.check(
+                shoe=asked.shoe,
+                coup=asked.coup,
+                decision=asked.decision,
+                seat=seat,
+                now=time.time(),
+            )
             action = Action(
                 act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
             )

@@ -7,7 +7,8 @@ changes nothing. Server messages are built from the models here, so `schema` (se
 at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor units
 (cents) on the wire; the page shows them as 10.00.
 
->>> read_client('{"type": "act", "action": "bid", "amount": 2500}').action
+>>> read_client('{"type": "act", "action": "bid", "amount": 2500,'
+...             ' "shoe": 4, "coup": 1, "decision": 0}').action
 'bid'
 >>> sorted(schema())
 ['client', 'server']

@@ -11,16 +11,16 @@ of a shoe that has ended, is ``stale_decision``; one not asked yet is ``bad_deci
 
 >>> taken = [Taken(seat=0, timed_out=False), Taken(seat=1, timed_out=True)]
 >>> due = Due(shoe=7, coup=1, taken=taken, deadline=100.0)
->>> due.check(Asked(shoe=7, coup=1, decision=2), seat=0, now=99.0)
->>> due.check(Asked(shoe=7, coup=1, decision=1), seat=1, now=99.0)
+>>> due.check(shoe=7, coup=1, decision=2, seat=0, now=99.0)
+>>> due.check(shoe=7, coup=1, decision=1, seat=1, now=99.0)
 Traceback (most recent call last):
 ...
 baccara.db.betting.BetError: decision 1 was taken by the clock: the house's rule decided for you
->>> due.check(Asked(shoe=7, coup=1, decision=0), seat=0, now=99.0)
+>>> due.check(shoe=7, coup=1, decision=0, seat=0, now=99.0)
 Traceback (most recent call last):
 ...
 baccara.db.betting.BetError: you already took decision 0
->>> due.check(Asked(shoe=7, coup=1, decision=2), seat=0, now=101.0)
+>>> due.check(shoe=7, coup=1, decision=2, seat=0, now=101.0)
 Traceback (most recent call last):
 ...
 baccara.db.betting.BetError: the clock ran out on decision 2: the house's rule decides
@@ -30,22 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from baccara.db.betting import BetError
 
-__all__ = ["Asked", "Due", "Taken"]
-
-
-class Asked(Protocol):
-    """What a decision names (`baccara.server.protocol.ActMessage`)."""
-
-    @property
-    def shoe(self) -> int: ...
-    @property
-    def coup(self) -> int: ...
-    @property
-    def decision(self) -> int: ...
+__all__ = ["Due", "Taken"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,30 +55,27 @@ class Due:
     taken: Sequence[Taken]
     deadline: float
 
-    def check(self, asked: Asked, *, seat: int, now: float) -> None:
-        """Refuse (`BetError`) a decision by ``seat`` at ``now`` that does not answer the
-        one due (see the module)."""
+    def check(self, *, shoe: int, coup: int, decision: int, seat: int, now: float) -> None:
+        """Refuse (`BetError`) a decision by ``seat`` at ``now``, naming ``decision`` of
+        ``coup`` of ``shoe``, that does not answer the one due (see the module)."""
         number = len(self.taken)
-        if asked.shoe != self.shoe:
-            raise BetError("stale_decision", f"shoe {asked.shoe} is not the shoe in play")
-        if asked.decision < number:
-            past = self.taken[asked.decision]
+        if shoe != self.shoe:
+            raise BetError("stale_decision", f"shoe {shoe} is not the shoe in play")
+        if decision < number:
+            past = self.taken[decision]
             if past.seat == seat and past.timed_out:
                 raise BetError(
                     "too_late",
-                    f"decision {asked.decision} was taken by the clock: "
-                    "the house's rule decided for you",
+                    f"decision {decision} was taken by the clock: the house's rule decided for you",
                 )
             if past.seat == seat:
-                raise BetError("already_decided", f"you already took decision {asked.decision}")
-            raise BetError(
-                "stale_decision", f"decision {asked.decision} was taken: the table moved on"
-            )
-        if asked.decision > number or asked.coup != self.coup:
+                raise BetError("already_decided", f"you already took decision {decision}")
+            raise BetError("stale_decision", f"decision {decision} was taken: the table moved on")
+        if decision > number or coup != self.coup:
             raise BetError(
                 "bad_decision",
                 f"the decision due is number {number} of coup {self.coup}, "
-                f"not {asked.decision} of coup {asked.coup}",
+                f"not {decision} of coup {coup}",
             )
         if now > self.deadline:
             raise BetError(

@@ -11,8 +11,10 @@ Client to server::
 At a players' table (Chemin de Fer, Baccarat Banque)::
 
     {"type": "sit", "buy_in": 50000}                   # chips from the wallet; play from the next shoe
-    {"type": "act", "action": "banco"}                 # or open_bank/stake with "amount", pass_bank,
-                                                       # keep_bank, draw, stand, banker_draw, banker_stand
+    {"type": "act", "action": "banco",                 # or open_bank/stake with "amount", pass_bank,
+     "shoe": 12, "coup": 3, "decision": 17}            # keep_bank, draw, stand, banker_draw, banker_stand
+                                                       # (each act names the decision it answers,
+                                                       # as the state shows it: turns.py)
     {"type": "act", "action": "bid", "amount": 5000}   # Banque: bid for the bank; retire gives it up
     {"type": "act", "action": "stake", "amount": 500, "tableau": "L"}  # Banque: on a tableau
     {"type": "leave"}                                  # the chips go back to the wallet

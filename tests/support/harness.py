@@ -1,7 +1,8 @@
 """Run a server process and drive it like players do (tests, load test, benchmark).
 
 `ServerProcess` starts ``python -m tests.support.harness CONFIG_JSON`` (the app under
-uvicorn, on 127.0.0.1 only) and waits until it answers; `Player` registers over HTTP
+uvicorn, on 127.0.0.1 only, holding its SQLite file's lock as ``baccara serve`` does:
+`baccara.db.serve_lock`) and waits until it answers; `Player` registers over HTTP
 and plays over the WebSocket with the ``websockets`` client. Given a launcher
 (`tests.support.forker.Forker`), it has the same server forked from a process that
 imported it once, instead (the crash cycles' fast restarts).
@@ -301,6 +302,7 @@ def _main(argv: list[str]) -> None:
 
     import uvicorn
 
+    from baccara.db.serve_lock import hold
     from baccara.server.app import create_app
     from baccara.server.edge import uvicorn_options
 
@@ -308,12 +310,15 @@ def _main(argv: list[str]) -> None:
     data = json.loads(argv[0])
     data = {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     config = ServerConfig(**data)
+    lock = hold(config.database_url, "baccara serve")  # as `baccara serve` does
     app = create_app(config, fault=CrashPoints())
     # The settings of `baccara serve` (no permessage-deflate, proxy headers read by the
     # app from its trusted proxies only, ...).
     uvicorn.run(
         app, host="127.0.0.1", port=int(argv[1]), log_level="warning", **uvicorn_options(config)
     )
+    if lock is not None:
+        lock.release()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""``baccara db``: the database's schema revision, and its upgrade to the newest.
+"""``baccara db``: the database's schema revision, its upgrade to the newest, and the
+repair of a house table whose start-up recovery fails (`baccara.db.repair`).
 
 The database is ``--db`` (a URL or a SQLite file path), else ``$BACCARA_DB``, else
 SQLite in the user's data directory: the one that ``baccara play`` and
@@ -7,7 +8,9 @@ SQLite in the user's data directory: the one that ``baccara play`` and
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import click
@@ -44,7 +47,8 @@ def open_database(db: str | None) -> tuple[str, Engine]:
 
 @click.group("db")
 def db_group() -> None:
-    """The database's schema: its revision, and its upgrade (Alembic migrations)."""
+    """The database: its schema's revision and upgrade (Alembic migrations), and the
+    repair of a table whose recovery fails."""
 
 
 @db_group.command("upgrade")
@@ -92,6 +96,64 @@ def current_command(db: str | None, as_json: bool) -> None:
     else:
         state = "up to date" if revision == newest else f"needs 'baccara db upgrade' to {newest}"
         click.echo(f"{shown}: revision {revision or 'none'} ({state})")
+
+
+@db_group.command("repair")
+@click.argument("table")
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
+def repair_command(table: str, db: str | None, as_json: bool) -> None:
+    """Repair house table TABLE when its server logs "recovery failed; the table stays
+    closed": void its unfinished rounds, refund every bet of them once, and retire its
+    shoe in play (the seed revealed; the record keeps every coup dealt), so that the next
+    start deals a new shoe. Nothing to do the second time.
+
+    Stop the server running the table first: a SQLite file's server, or on PostgreSQL
+    the process that runs the table, is refused in one line.
+    """
+    from baccara.db.ledger import Ledger
+    from baccara.db.repair import RepairError, repair_table
+    from baccara.db.serve_lock import DatabaseBusy, hold
+
+    shown, engine = open_database(db)
+    lock = None
+    try:  # no server beside the repair: the SQLite file's lock, PostgreSQL's table lock
+        lock = hold(engine.url.render_as_string(hide_password=False), "baccara db repair")
+        with _table_lock(engine, table):
+            done = repair_table(Ledger(engine), table)
+    except (DatabaseBusy, RepairError) as error:
+        fail(str(error))
+    finally:
+        if lock is not None:
+            lock.release()
+        engine.dispose()
+    if as_json:
+        echo_json({"database": shown, **done.to_json()})
+    else:
+        for line in done.lines():
+            click.echo(line)
+
+
+@contextlib.contextmanager
+def _table_lock(engine: Engine, table: str) -> Iterator[None]:
+    """On PostgreSQL, hold ``table``'s advisory lock (the one its server holds while it
+    runs it, `baccara.server.cluster.TableLocks`): refused if a server runs it."""
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    from baccara.db.repair import RepairError
+    from baccara.server.cluster import TableLocks, namespace_of
+
+    locks = TableLocks(engine, namespace_of(engine))
+    try:
+        if not locks.take([table]):
+            raise RepairError(
+                f"table {table!r} is run by a server process now: stop it first (the "
+                "process whose log says the table's recovery failed)"
+            )
+        yield
+    finally:
+        locks.close()
 
 
 COMMANDS = (db_group,)

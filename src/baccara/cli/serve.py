@@ -168,7 +168,8 @@ def serve_command(
     It plays every game: the house-banked ones (Punto Banco and its forms) and the
     players' games, Chemin de Fer and Baccarat Banque (``--tables
     c=chemin-de-fer,b=banque``), where people hold the bank. Several processes on one
-    PostgreSQL share the tables: start each with the same ``--tables``.
+    PostgreSQL share the tables: start each with the same ``--tables``; a SQLite file
+    takes one server (a second one is refused, naming the first one's pid).
     """
     table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
     check_tables(table_specs)
@@ -176,12 +177,18 @@ def serve_command(
         import uvicorn
 
         from baccara.db.engine import resolve_url
+        from baccara.db.serve_lock import DatabaseBusy, hold
         from baccara.server.app import ServerConfig, create_app
         from baccara.server.edge import uvicorn_options
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
+    database_url = resolve_url(db_url)
+    try:  # one server per SQLite file, before anything touches it (held until the exit)
+        lock = hold(database_url, "baccara serve")
+    except DatabaseBusy as error:
+        fail(str(error))
     config = ServerConfig(
-        database_url=resolve_url(db_url),
+        database_url=database_url,
         tables=table_specs,
         bet_seconds=bet_seconds,
         card_seconds=card_seconds,
@@ -204,6 +211,8 @@ def serve_command(
     click.echo(f"baccara: the table is at http://{host}:{port}/ (Ctrl-C stops it)", err=True)
     # The tests' and the benchmark's harness run the same settings.
     uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(config))
+    if lock is not None:
+        lock.release()
 
 
 def _s(count: int) -> str:

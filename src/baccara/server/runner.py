@@ -199,7 +199,7 @@ class TableRunner:
     def _replay_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None
         self.table.change_shoe(self.fair.shoe().cards)
-        for notation in self.shoes.settled_coups(self.shoe_id):
+        for notation in self.shoes.dealt_coups(self.shoe_id):
             coup = self.table.deal().coup
             if coup.notation() != notation:
                 raise RuntimeError(f"shoe {self.shoe_id} replays {coup}, the store has {notation}")
@@ -245,7 +245,12 @@ class TableRunner:
         try:
             notes = await self.db_write(self.recover)
         except Exception:
-            log.exception("table %s: recovery failed; the table stays closed", self.id)
+            log.exception(
+                "table %s: recovery failed; the table stays closed: stop the server and "
+                "run `baccara db repair %s` (docs/server.md)",
+                self.id,
+                self.id,
+            )
             self.phase = "closed"
             raise
         for note in notes:

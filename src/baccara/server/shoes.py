@@ -14,6 +14,7 @@ import sqlalchemy as sa
 
 from baccara.db.ledger import Ledger
 from baccara.db.schema import online_shoes, rounds
+from baccara.db.shoes import dealt_coups, stored_shoe
 from baccara.fair import FairShoe
 
 __all__ = ["ShoeBook"]
@@ -41,7 +42,7 @@ class ShoeBook:
                 .mappings()
                 .first()
             )
-        return None if row is None else (int(row["id"]), _fair(row))
+        return None if row is None else (int(row["id"]), stored_shoe(row))
 
     def last_round_number(self) -> int:
         """The number of the table's last round (0 before the first)."""
@@ -51,17 +52,10 @@ class ShoeBook:
             ).scalar()
         return int(last or 0)
 
-    def settled_coups(self, shoe_id: int) -> list[str]:
-        """The coups settled from shoe ``shoe_id``, in order (compact notation)."""
+    def dealt_coups(self, shoe_id: int) -> list[str]:
+        """The coups dealt from shoe ``shoe_id``, in order (`baccara.db.shoes.dealt_coups`)."""
         with self.engine.connect() as conn:
-            return [
-                str(coup)
-                for (coup,) in conn.execute(
-                    sa.select(rounds.c.coup)
-                    .where(rounds.c.shoe_id == shoe_id, rounds.c.phase == "settled")
-                    .order_by(rounds.c.coup_index)
-                )
-            ]
+            return dealt_coups(conn, shoe_id)
 
     def add(self, fair: FairShoe) -> int:
         """Store a new shoe (its seed before any use); its id."""
@@ -119,22 +113,13 @@ class ShoeBook:
                 .order_by(online_shoes.c.id.desc())
                 .limit(limit)
             ).mappings()
-            return [(int(row["id"]), _fair(row)) for row in rows]
+            return [(int(row["id"]), stored_shoe(row)) for row in rows]
 
     def records(self, limit: int = 20) -> list[dict[str, Any]]:
         """Finished shoes of a house-banked table as verify records, newest first."""
         out = []
         for shoe_id, fair in self.finished(limit):
-            coups = self.settled_coups(shoe_id)
+            coups = self.dealt_coups(shoe_id)
             if coups:  # a shoe set aside before its first coup has no record
                 out.append(fair.record(coups).to_json())
         return out
-
-
-def _fair(row: Any) -> FairShoe:
-    return FairShoe(
-        server_seed=row["server_seed"],
-        rules=dict(row["rules"]),
-        client_seeds=list(row["client_seeds"]),
-        sealed=bool(row["sealed"]),
-    )

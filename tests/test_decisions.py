@@ -64,7 +64,10 @@ def test_a_repeated_decision_is_refused_and_changes_nothing(tmp_path: Path) -> N
         await bob.send(act(stakes, "banco"))
         await bob.send(act(stakes, "banco"))
         again = await bob.expect(lambda m: m["type"] == "error")
-        after = await _state(bob, "c1", lambda m: m["decision"] > stakes["decision"])
+        await _state(bob, "c1", lambda m: m["decision"] > stakes["decision"])
+        after = next(
+            m for m in bob.inbox if m["type"] == "chemin" and m["decision"] > stakes["decision"]
+        )
         for player in (ann, bob):
             await player.close()
         return [stakes, again, after]

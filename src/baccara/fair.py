@@ -326,8 +326,9 @@ class FairShoe:
         self.sealed = True
         return fair_shoe(self.server_seed, self.client_seeds, shoe_settings_of(self.rules))
 
-    def record(self, coups: Sequence[str]) -> ShoeRecord:
-        """The record to publish at the shoe's end, with the revealed seed."""
+    def record(self, coups: Sequence[str], retired: str | None = None) -> ShoeRecord:
+        """The record to publish at the shoe's end, with the revealed seed (``retired``:
+        why the house stopped the shoe before its end, if it did)."""
         return ShoeRecord(
             server_seed=self.server_seed,
             server_seed_hash=seed_hash(self.server_seed),
@@ -335,6 +336,7 @@ class FairShoe:
             rules_hash=rules_hash(self.rules),
             client_seeds=tuple(self.client_seeds),
             coups=tuple(coups),
+            retired=retired,
         )
 
 
@@ -369,6 +371,9 @@ class ShoeRecord:
     rules_hash: str
     client_seeds: tuple[str, ...]
     coups: tuple[str, ...]
+    retired: str | None = None
+    """Why the shoe stopped before its end, when the house retired it (`baccara db
+    repair`); None for a shoe played to the cut card and the last hand."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready document."""
@@ -380,6 +385,7 @@ class ShoeRecord:
             "rules_hash": self.rules_hash,
             "client_seeds": list(self.client_seeds),
             "coups": list(self.coups),
+            **({} if self.retired is None else {"retired": self.retired}),
         }
 
     @classmethod
@@ -412,6 +418,9 @@ class ShoeRecord:
             raise FairError("bad record: the record holds no coups")
         if not isinstance(rules, Mapping):
             raise FairError("bad record: rules must be an object")
+        retired = data.get("retired")
+        if retired is not None and not (isinstance(retired, str) and 0 < len(retired) <= 200):
+            raise FairError("bad record: retired says in words why the shoe stopped early")
         return cls(
             server_seed=str(data["server_seed"]),
             server_seed_hash=str(data["server_seed_hash"]),
@@ -419,6 +428,7 @@ class ShoeRecord:
             rules_hash=str(data["rules_hash"]),
             client_seeds=tuple(seeds),
             coups=tuple(coups),
+            retired=retired,
         )
 
 
@@ -499,7 +509,13 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         elif dealt[number - 1] != given:
             by_coup.append((number, f"recorded {given}, the shoe deals {dealt[number - 1]}"))
     problems.extend(f"coup {number}: {text}" for number, text in by_coup)
-    if len(rec.coups) < len(dealt):
+    notes: list[str] = []
+    if len(rec.coups) < len(dealt) and rec.retired:
+        notes.append(
+            f"the shoe was retired after coup {len(rec.coups)} of {len(dealt)}, not played "
+            f"to its end: {rec.retired}"
+        )
+    elif len(rec.coups) < len(dealt):
         problems.append(
             f"the record stops after coup {len(rec.coups)}: the shoe deals {len(dealt)} "
             "coups, to the cut card and the last hand"
@@ -514,6 +530,7 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         problems=tuple(problems),
         first_cards=first,
         coup_problems=tuple(by_coup),
+        notes=tuple(notes),
     )
 
 

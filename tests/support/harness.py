@@ -197,10 +197,16 @@ class Player:
             return int(reply.json()["balance"])
 
     async def join(
-        self, table: str, *, since: int | None = None, first: str = "snapshot"
+        self,
+        table: str,
+        *,
+        since: int | None = None,
+        first: str = "snapshot",
+        or_error: bool = False,
     ) -> dict[str, Any]:
         """Open the WebSocket, join ``table`` and return its ``first`` message (the
-        snapshot; ``chemin``, the table's state, at a Chemin de Fer table)."""
+        snapshot; ``chemin``, the table's state, at a Chemin de Fer table), or with
+        ``or_error`` an ``error`` if that comes first."""
         from websockets.asyncio.client import connect
 
         self.table = table
@@ -214,7 +220,9 @@ class Player:
         if since is not None:
             message["since"] = since
         await self.send(message)
-        return await self.expect(lambda m: m["type"] == first)
+        return await self.expect(
+            lambda m: m["type"] == first or (or_error and m["type"] == "error")
+        )
 
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send one message (a dict as JSON, a str as it is)."""

@@ -23,9 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from baccara.db.ledger import BetError
 from baccara.db.schema import bets, entries, rounds, settlements, transactions
-from baccara.money import format_money
 
 __all__ = ["PlayerRecords"]
 
@@ -151,43 +149,6 @@ class PlayerRecords:
             staked, returned, count = conn.execute(query).one()
         return {"bets": int(count), "staked": int(staked), "returned": int(returned),
                 "net": int(returned) - int(staked)}  # fmt: skip
-
-    def at_tables(self, account: int, start: datetime) -> int:
-        """What the player took to the players' games' tables since ``start`` and has not
-        brought back (buy-ins less cash-outs: chips in play or lost)."""
-        query = (
-            sa.select(sa.func.coalesce(sa.func.sum(entries.c.amount), 0))
-            .select_from(entries.join(transactions, transactions.c.id == entries.c.transaction_id))
-            .where(
-                entries.c.account_id == account,
-                transactions.c.created_at >= start,
-                sa.or_(
-                    transactions.c.memo.like("buy-in %"), transactions.c.memo.like("cash-out %")
-                ),
-            )
-        )
-        with self.engine.connect() as conn:
-            return -int(conn.execute(query).scalar_one())
-
-    def check_loss_limit(self, account: int, amount: int, most: int) -> None:
-        """Refuse (`BetError` ``loss_limit``) a bet or buy-in of ``amount`` that could take
-        the player's loss today (UTC) past their own daily limit ``most``: what they lost
-        and what is in play count, at every game (chips bought at a players' game count
-        until they are cashed out)."""
-        start = _midnight()
-        today = self.since(account, start)
-        at_risk = max(0, today["staked"] - today["returned"] + self.at_tables(account, start))
-        if at_risk + amount > most:
-            raise BetError(
-                "loss_limit",
-                f"your daily loss limit is {format_money(most)}: today {format_money(at_risk)} "
-                f"is lost or in play, so a bet of {format_money(amount)} would pass it "
-                "(the day starts again at 00:00 UTC)",
-            )
-
-
-def _midnight() -> datetime:
-    return datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _what(memo: str, kind: str | None, amount: int) -> str:

@@ -53,7 +53,10 @@ from baccara.fair import verify
 from baccara.money import format_money
 from baccara.variants import find_variant
 
-__all__ = ["Repair", "RepairError", "RetiredShoe", "VoidedRound", "repair_table"]
+__all__ = ["RETIRED", "Repair", "RepairError", "RetiredShoe", "VoidedRound", "repair_table"]
+
+RETIRED = "the house retired it with `baccara db repair` after a failed recovery"
+"""What a retired shoe's record says of why it stopped before its end."""
 
 
 class RepairError(ValueError):
@@ -226,9 +229,13 @@ def _retire(conn: Connection, row: Any) -> RetiredShoe:
                     .values(coup=dealt[index - 1])
                 )
                 kept.append(int(gap[-1].number))
-    conn.execute(online_shoes.update().where(online_shoes.c.id == shoe_id).values(finished=True))
+    conn.execute(
+        online_shoes.update()
+        .where(online_shoes.c.id == shoe_id)
+        .values(finished=True, retired=RETIRED)
+    )
     coups = dealt_coups(conn, shoe_id)
-    record = fair.record(coups).to_json() if coups else None
+    record = fair.record(coups, RETIRED).to_json() if coups else None
     problems = () if record is None else verify(record).problems
     return RetiredShoe(
         id=shoe_id, dealt_in_voided_rounds=tuple(kept), record=record, problems=problems

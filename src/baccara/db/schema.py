@@ -200,6 +200,7 @@ online_shoes = sa.Table(
     sa.Column("finished", sa.Boolean, nullable=False),
     sa.Column("seats", sa.JSON, nullable=True),  # a players' game: names and stacks at start
     sa.Column("seeders", sa.JSON, nullable=True),  # a house shoe: the accounts that gave a seed
+    sa.Column("retired", sa.String(200), nullable=True),  # why the house stopped it early
 )
 
 skill_actions = sa.Table(

@@ -201,7 +201,7 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
                 totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
                 advice=advice,
                 choices=choices,
-                **self.due(),
+                **self.due().named(),
             )
         return out
 

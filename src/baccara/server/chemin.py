@@ -159,7 +159,7 @@ class CheminRunner(PlayersRunner[CheminTable]):
                 total=hand_total(cards),
                 advice=_advice(table) if seat == who else None,
                 choices=_legal(table) if seat == who else None,
-                **self.due(),
+                **self.due().named(),
             )
         return out
 

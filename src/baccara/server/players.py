@@ -204,7 +204,7 @@ class PlayersRunner(Generic[Engine]):
             else dict(zip(table.names, table.bankrolls, strict=True)),
             "to_act": None if who is None or table is None else table.names[who],
             "deadline": self.deadline if table is not None and not self.over(table) else None,
-            **self.due(),
+            **self.due().named(),
             "news": list(self.news),
             "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
             "minimum": self.minimum,
@@ -283,14 +283,11 @@ class PlayersRunner(Generic[Engine]):
             raise BetError("bad_seed", str(error)) from None
         self.client_seeds[user.name] = seed
 
-    def due(self) -> dict[str, Any]:
-        """The decision due, as a decision names it: the shoe, the coup, its number."""
+    def due(self) -> Due:
+        """The decision due (`baccara.server.turns`): the shoe, the coup, its number."""
         table = self.table
-        return {
-            "shoe": self.shoe_id if table is not None else None,
-            "coup": 0 if table is None else len(self.coups(table)) + 1,
-            "decision": self.decisions,
-        }
+        shoe, coup = (None, 0) if table is None else (self.shoe_id, len(self.coups(table)) + 1)
+        return Due(shoe=shoe, coup=coup, taken=self.taken, deadline=self.deadline)
 
     @property
     def decisions(self) -> int:
@@ -313,13 +310,7 @@ class PlayersRunner(Generic[Engine]):
             if table is None or user.name not in table.names:
                 raise BetError("not_your_turn", "you are not playing this shoe")
             seat = list(table.names).index(user.name)
-            due = Due(
-                shoe=self.shoe_id,
-                coup=len(self.coups(table)) + 1,
-                taken=self.taken,
-                deadline=self.deadline,
-            )
-            due.check(
+            self.due().check(
                 shoe=asked.shoe,
                 coup=asked.coup,
                 decision=asked.decision,

@@ -116,10 +116,19 @@ class ShoeBook:
             return [(int(row["id"]), stored_shoe(row)) for row in rows]
 
     def records(self, limit: int = 20) -> list[dict[str, Any]]:
-        """Finished shoes of a house-banked table as verify records, newest first."""
+        """Finished shoes of a house-banked table as verify records, newest first (a
+        shoe the house retired says why)."""
         out = []
         for shoe_id, fair in self.finished(limit):
             coups = self.dealt_coups(shoe_id)
             if coups:  # a shoe set aside before its first coup has no record
-                out.append(fair.record(coups).to_json())
+                out.append(fair.record(coups, self.retired(shoe_id)).to_json())
         return out
+
+    def retired(self, shoe_id: int) -> str | None:
+        """Why the house stopped shoe ``shoe_id`` before its end, if it did."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.retired).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return None if found is None else str(found)

@@ -30,10 +30,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from baccara.db.betting import BetError
 
-__all__ = ["Due", "Taken"]
+__all__ = ["Due", "Named", "Taken"]
+
+
+class Named(TypedDict):
+    """A decision's identity on the wire: the shoe (None: no shoe in play), the coup
+    (from 1; 0: none) and the decision's number in the shoe."""
+
+    shoe: int | None
+    coup: int
+    decision: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -54,6 +64,10 @@ class Due:
     coup: int
     taken: Sequence[Taken]
     deadline: float
+
+    def named(self) -> Named:
+        """The decision due as the table's state names it."""
+        return Named(shoe=self.shoe, coup=self.coup, decision=len(self.taken))
 
     def check(self, *, shoe: int, coup: int, decision: int, seat: int, now: float) -> None:
         """Refuse (`BetError`) a decision by ``seat`` at ``now``, naming ``decision`` of

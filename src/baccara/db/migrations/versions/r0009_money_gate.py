@@ -1,5 +1,6 @@
-"""The money gate: an operator may suspend a player (``web_users.suspended_until``),
-and a house shoe remembers which accounts gave it a client seed (one each).
+"""The money gate: an operator may suspend a player (``web_users.suspended_until``), a
+house shoe remembers which accounts gave it a client seed (one each) and, if the house
+retired it before its end (`baccara db repair`), why (``online_shoes.retired``).
 
 Revision ID: 0009
 Revises: 0008
@@ -20,10 +21,12 @@ depends_on = None
 def upgrade() -> None:
     op.add_column("web_users", sa.Column("suspended_until", sa.Float, nullable=True))
     op.add_column("online_shoes", sa.Column("seeders", sa.JSON, nullable=True))
+    op.add_column("online_shoes", sa.Column("retired", sa.String(200), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("online_shoes") as table:
+        table.drop_column("retired")
         table.drop_column("seeders")
     with op.batch_alter_table("web_users") as table:
         table.drop_column("suspended_until")

@@ -151,35 +151,50 @@ _LOCK = (
 
 
 def standings(conn: Connection, movers: Iterable[Mover]) -> dict[int, Standing]:
-    """The standing of each person among ``movers``, by user id (two queries however
-    many: their users with their limits, and their sessions asked about)."""
+    """The standing of each person among ``movers``, by user id: two queries however
+    many (their users with their limits; their sessions asked about, by key)."""
     people = [m for m in movers if m.user is not None]
     ids = sorted({m.user for m in people if m.user is not None})
     if not ids:
         return {}
     pg = on_postgres(conn)
     found = {user: Standing(name="", known=False) for user in ids}
-    for row in conn.execute(_PEOPLE[pg], {"users": ids}).mappings():
-        found[int(row["id"])] = Standing(
-            name=row["name"],
-            limits=Limits.of(row if row["user_id"] is not None else None),
-            suspended_until=row["suspended_until"],
+    for row in conn.execute(_PEOPLE[pg], {"users": ids}):
+        found[int(row.id)] = Standing(
+            name=row.name,
+            limits=Limits(
+                loss_limit=row.loss_limit,
+                next_loss_limit=row.next_loss_limit,
+                next_from=row.next_from,
+                reminder_minutes=row.reminder_minutes,
+                excluded_until=row.excluded_until,
+            ),
+            suspended_until=row.suspended_until,
         )
     tokens = sorted({m.session for m in people if m.session is not None})
     if tokens:
         for user, token, expires in conn.execute(_SESSIONS[pg], {"tokens": tokens}):
-            if int(user) in found:
-                found[int(user)].sessions[str(token)] = float(expires)
+            if (standing := found.get(int(user))) is not None:
+                standing.sessions[str(token)] = float(expires)
     return found
 
 
 _PEOPLE = {
-    pg: sa.select(users.c.id, users.c.name, users.c.suspended_until, *play_limits.c)
-    .outerjoin(play_limits, play_limits.c.user_id == users.c.id)
+    pg: sa.select(
+        users.c.id,
+        users.c.name,
+        users.c.suspended_until,
+        play_limits.c.loss_limit,
+        play_limits.c.next_loss_limit,
+        play_limits.c.next_from,
+        play_limits.c.reminder_minutes,
+        play_limits.c.excluded_until,
+    )
+    .select_from(users.outerjoin(play_limits, play_limits.c.user_id == users.c.id))
     .where(among(users.c.id, "users", postgres=pg))
     for pg in (False, True)
 }
-_SESSIONS = {
+_SESSIONS = {  # by the table's key: one lookup each
     pg: sa.select(web_sessions.c.user_id, web_sessions.c.token_hash, web_sessions.c.expires).where(
         among(web_sessions.c.token_hash, "tokens", postgres=pg)
     )

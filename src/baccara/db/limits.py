@@ -36,6 +36,7 @@ from sqlalchemy.engine import Engine
 
 from baccara.db.engine import writing
 from baccara.db.schema import play_limits, users, web_sessions
+from baccara.db.sessions import revoke
 
 __all__ = ["DELAY", "Limits", "PlayLimits", "SuspendError", "limits_of", "suspend"]
 
@@ -129,6 +130,7 @@ class PlayLimits:
             longest = max(until, found.excluded_until or 0.0)
             _upsert(conn, user, {"excluded_until": longest})
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
+            revoke(conn, user, None, now=time.time())  # every socket of the player closes
             return limits_of(_row(conn, user), time.time())
 
 
@@ -167,6 +169,7 @@ def suspend(engine: Engine, name: str, until: float | None) -> int:
         conn.execute(users.update().where(users.c.id == found).values(suspended_until=until))
         if until is not None:
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == found))
+            revoke(conn, int(found), None, now=time.time())
         return int(found)
 
 

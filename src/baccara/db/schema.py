@@ -42,6 +42,7 @@ __all__ = [
     "play_limits",
     "rounds",
     "seats",
+    "session_revocations",
     "sessions",
     "settlements",
     "shoes",
@@ -247,6 +248,14 @@ play_limits = sa.Table(  # responsible play: each player's own limits
     sa.Column("next_from", sa.Float, nullable=True),  # ... and when it takes effect
     sa.Column("reminder_minutes", sa.Integer, nullable=True),
     sa.Column("excluded_until", sa.Float, nullable=True),  # epoch seconds
+)
+session_revocations = sa.Table(  # sessions ended early, as events every process reads
+    "session_revocations",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True),  # None: every session of the user
+    sa.Column("at", sa.Float, nullable=False),  # epoch seconds
 )
 web_sessions = sa.Table(
     "web_sessions",

@@ -219,7 +219,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         batcher.start()
-        watch.start()
+        await watch.start()
         await hall.start()
         # Everything loaded so far lives as long as the server: keep it out of the
         # collector's full passes, which otherwise stop every thread for 0.1-0.2 s.

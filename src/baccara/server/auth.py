@@ -49,6 +49,7 @@ from baccara.db.engine import writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.limits import PlayLimits, limits_of
 from baccara.db.schema import play_limits, users, web_sessions
+from baccara.db.sessions import revoke
 
 __all__ = [
     "Auth",
@@ -194,11 +195,13 @@ class Auth:
         digest = self.hasher.hash(new)
         with writing(self.ledger.engine) as conn:
             conn.execute(users.update().where(users.c.id == user.id).values(password_hash=digest))
-            conn.execute(
-                web_sessions.delete().where(
-                    web_sessions.c.user_id == user.id, web_sessions.c.token_hash != user.session
-                )
-            )
+            ended = conn.execute(
+                sa.delete(web_sessions)
+                .where(web_sessions.c.user_id == user.id, web_sessions.c.token_hash != user.session)
+                .returning(web_sessions.c.token_hash)
+            ).scalars()
+            for session in list(ended):
+                revoke(conn, user.id, str(session), now=time.time())
 
     def start_session(self, user_id: int) -> str:
         """A new session for a player whose password was just checked (or set)."""
@@ -214,11 +217,16 @@ class Auth:
         return token
 
     def logout(self, token: str) -> None:
-        """End a session."""
-        with self.ledger.engine.begin() as conn:
-            conn.execute(
-                web_sessions.delete().where(web_sessions.c.token_hash == token_digest(token))
-            )
+        """End a session (its sockets close, in every process: `revoke`)."""
+        digest = token_digest(token)
+        with writing(self.ledger.engine) as conn:
+            user = conn.execute(
+                sa.delete(web_sessions)
+                .where(web_sessions.c.token_hash == digest)
+                .returning(web_sessions.c.user_id)
+            ).scalar()
+            if user is not None:
+                revoke(conn, int(user), digest, now=time.time())
 
     def session_started(self, token: str | None) -> float | None:
         """When the live session of ``token`` began (epoch seconds), or None."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pytest
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from baccara.coup import Coup
 from baccara.db.chips import Chips
 from baccara.db.engine import writing
-from baccara.db.gate import Mover, day_loss, ended
+from baccara.db.gate import day_loss, ended
 from baccara.db.ledger import BetError, Ledger, wallet_account
 from baccara.db.limits import PlayLimits, suspend
 from baccara.db.schema import users, web_sessions
@@ -36,7 +37,16 @@ def ledger(database_url: str) -> Iterator[Ledger]:
     book.engine.dispose()
 
 
-def _person(ledger: Ledger, user: int, name: str, amount: int = 100_000) -> Mover:
+@dataclass(frozen=True)
+class Person:
+    """A registered player: their user id, wallet account and session's digest."""
+
+    user: int
+    account: int
+    session: str
+
+
+def _person(ledger: Ledger, user: int, name: str, amount: int = 100_000) -> Person:
     """A registered player with ``amount`` in the wallet and a live session ``s<user>``."""
     with writing(ledger.engine) as conn:
         conn.execute(
@@ -47,10 +57,10 @@ def _person(ledger: Ledger, user: int, name: str, amount: int = 100_000) -> Move
         conn.execute(web_sessions.insert().values(token_hash=f"s{user}", user_id=user, expires=4e9))
     account = ledger.create_account(wallet_account(name))
     ledger.deposit(account, amount, ref=f"welcome:{name}")
-    return Mover(account=account, user=user, session=f"s{user}")
+    return Person(user=user, account=account, session=f"s{user}")
 
 
-def _bet(ledger: Ledger, me: Mover, rnd: int, bet_id: str, amount: int, now: float) -> str:
+def _bet(ledger: Ledger, me: Person, rnd: int, bet_id: str, amount: int, now: float) -> str:
     """A banker bet through the gate: ``ok`` or the refusal's code."""
     try:
         ledger.place_bet(
@@ -59,8 +69,6 @@ def _bet(ledger: Ledger, me: Mover, rnd: int, bet_id: str, amount: int, now: flo
             bet_id=bet_id,
             kind="player",
             amount=amount,
-            user=me.user,
-            session=me.session,
             now=now,
         )
     except BetError as error:
@@ -68,7 +76,7 @@ def _bet(ledger: Ledger, me: Mover, rnd: int, bet_id: str, amount: int, now: flo
     return "ok"
 
 
-def _lost_bets(ledger: Ledger, me: Mover, now: float, tries: int = 11) -> list[str]:
+def _lost_bets(ledger: Ledger, me: Person, now: float, tries: int = 11) -> list[str]:
     """``tries`` 50.00 bets on the Player, each in its own round that the Banker wins."""
     codes = []
     for n in range(tries):
@@ -86,7 +94,7 @@ def test_chips_bought_before_midnight_make_no_room_after_it(ledger: Ledger) -> N
     me = _person(ledger, 1, "nightowl", 100_000)
     plain = _person(ledger, 2, "daybird", 100_000)
     chips = Chips(ledger, "c1")
-    chips.buy_in("nightowl", 55_000, mover=me, now=MIDNIGHT - 60)
+    chips.buy_in("nightowl", 55_000, now=MIDNIGHT - 60)
     for user in (1, 2):
         PlayLimits(ledger.engine).set_loss_limit(user, 5_000, now=MIDNIGHT - 30)
     assert chips.cash_out("nightowl", now=MIDNIGHT + 60) == 55_000
@@ -99,19 +107,19 @@ def test_cashing_out_and_buying_in_again_frees_nothing(ledger: Ledger) -> None:
     new buy-in counts in full; one made the same day is freed by its cash-out."""
     me = _person(ledger, 1, "carrier", 200_000)
     chips = Chips(ledger, "c1")
-    chips.buy_in("carrier", 100_000, mover=me, now=MIDNIGHT - 10)
+    chips.buy_in("carrier", 100_000, now=MIDNIGHT - 10)
     PlayLimits(ledger.engine).set_loss_limit(1, 5_000, now=MIDNIGHT - 5)
     chips.cash_out("carrier", now=MIDNIGHT + 10)
     with pytest.raises(BetError, match=r"daily loss limit is 50\.00") as refused:
-        chips.buy_in("carrier", 100_000, mover=me, now=MIDNIGHT + 20)
+        chips.buy_in("carrier", 100_000, now=MIDNIGHT + 20)
     assert refused.value.code == "loss_limit"
-    assert chips.buy_in("carrier", 4_000, mover=me, now=MIDNIGHT + 30) == 4_000
+    assert chips.buy_in("carrier", 4_000, now=MIDNIGHT + 30) == 4_000
     with writing(ledger.engine) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 40) == 4_000
     chips.cash_out("carrier", now=MIDNIGHT + 50)  # today's chips back: room again
     with writing(ledger.engine) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 60) == 0
-    assert chips.buy_in("carrier", 5_000, mover=me, now=MIDNIGHT + 70) == 5_000
+    assert chips.buy_in("carrier", 5_000, now=MIDNIGHT + 70) == 5_000
     # ...and the day after, yesterday counts no more
     with writing(ledger.engine) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 86_400) == 0
@@ -125,13 +133,13 @@ def test_the_days_loss_adds_each_game_without_winnings_elsewhere(ledger: Ledger)
     for n, (stake, coup) in enumerate(((2_000, BANKER_WINS), (3_000, None))):
         rnd = ledger.open_round(table="t1", number=n + 1, shoe_id=None, coup_index=1)
         ledger.place_bet(account=me.account, round_id=rnd, bet_id=f"b{n}", kind="player",
-                         amount=stake, user=1, session="s1", now=now)  # fmt: skip
+                         amount=stake, now=now)  # fmt: skip
         if coup is not None:
             ledger.close_round(rnd)
             ledger.settle_round(rnd, coup, "punto-banco")
     chips_c, chips_b = Chips(ledger, "c1"), Chips(ledger, "b1")
-    chips_c.buy_in("wanderer", 1_000, mover=me, now=now)
-    chips_b.buy_in("wanderer", 4_000, mover=me, now=now)
+    chips_c.buy_in("wanderer", 1_000, now=now)
+    chips_b.buy_in("wanderer", 4_000, now=now)
     with writing(ledger.engine) as conn:  # winnings at b1 (moved into the seat)
         seat = conn.execute(
             sa.text("SELECT id FROM table_accounts WHERE name = 'seat:web:b1:wanderer'")
@@ -147,32 +155,33 @@ def test_the_days_loss_adds_each_game_without_winnings_elsewhere(ledger: Ledger)
 
 
 def test_only_a_player_who_may_play_moves_money(ledger: Ledger) -> None:
-    """An ended session, a self-exclusion and a suspension are refused by the gate, in
-    the transaction, for bets and buy-ins alike; a bot (no user) is not a person."""
+    """A suspension and a self-exclusion are refused by the gate, in the transaction,
+    for bets and buy-ins alike, read with the player's lock; and the sessions that
+    may no longer act are named with why (what closes the sockets)."""
     me = _person(ledger, 1, "checked", 100_000)
     now = MIDNIGHT + 100
     rnd = ledger.open_round(table="t1", number=1, shoe_id=None, coup_index=1)
     chips = Chips(ledger, "c1")
     assert _bet(ledger, me, rnd, "a", 1_000, now) == "ok"
-    stale = Mover(account=me.account, user=1, session="not-a-session")
-    assert _bet(ledger, stale, rnd, "b", 1_000, now) == "session_ended"
+    with writing(ledger.engine) as conn:
+        gone = ended(conn, [(1, "s1"), (1, "not-a-session")], now)
+    assert {k: v.code for k, v in gone.items()} == {"not-a-session": "session_ended"}
     suspend(ledger.engine, "checked", now + 60)  # the house's hand: sessions end too
     assert _bet(ledger, me, rnd, "c", 1_000, now) == "suspended"
     with pytest.raises(BetError, match="suspended"):
-        chips.buy_in("checked", 1_000, mover=me, now=now)
+        chips.buy_in("checked", 1_000, now=now)
+    assert _bet(ledger, me, rnd, "c2", 1_000, now + 61) == "ok"  # the suspension is over
     suspend(ledger.engine, "checked", None)
-    assert _bet(ledger, me, rnd, "d", 1_000, now) == "session_ended"  # ended by it
+    with writing(ledger.engine) as conn:
+        assert ended(conn, [(1, "s1")], now)["s1"].code == "session_ended"  # ended by it
+    PlayLimits(ledger.engine).exclude(1, now + 86_400)
+    assert _bet(ledger, me, rnd, "f", 1_000, now) == "self_excluded"
+    with pytest.raises(BetError, match="excluded yourself"):
+        chips.buy_in("checked", 1_000, now=now)
     with writing(ledger.engine) as conn:
         conn.execute(web_sessions.insert().values(token_hash="s1b", user_id=1, expires=4e9))
-    again = Mover(account=me.account, user=1, session="s1b")
-    assert _bet(ledger, again, rnd, "e", 1_000, now) == "ok"
-    PlayLimits(ledger.engine).exclude(1, now + 86_400)
-    assert _bet(ledger, again, rnd, "f", 1_000, now) == "self_excluded"
-    with pytest.raises(BetError, match="excluded yourself"):
-        chips.buy_in("checked", 1_000, mover=again, now=now)
-    with writing(ledger.engine) as conn:
-        found = ended(conn, [(1, "s1b"), (1, "s1")], now)
-    assert {k: v.code for k, v in found.items()} == {"s1b": "self_excluded", "s1": "self_excluded"}
+        found = ended(conn, [(1, "s1b")], now)
+    assert {k: v.code for k, v in found.items()} == {"s1b": "self_excluded"}
     assert ledger.balance(me.account) == 100_000 - 2_000
 
 
@@ -191,7 +200,7 @@ def test_racing_connections_spend_one_wallet_once(ledger: Ledger, racers: int) -
             codes.append(_bet(ledger, me, rnd, f"r{n}", 10_000, MIDNIGHT))
             return
         try:
-            Chips(ledger, f"c{n}").buy_in("racer", 10_000, mover=me, now=MIDNIGHT)
+            Chips(ledger, f"c{n}").buy_in("racer", 10_000, now=MIDNIGHT)
             codes.append("ok")
         except BetError as error:
             codes.append(error.code)

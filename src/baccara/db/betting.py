@@ -53,11 +53,11 @@ class BetError(LedgerError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BetRequest:
-    """A bet asked for: by whom (the wallet ``account``; for a person their ``user`` id and
-    the digest of the ``session`` they bet under), the player's own ``bet_id``, the round,
-    the bet kind and ``amount`` (checked by `check_bet`: it comes from the network), the
-    table's ``minimum`` and ``maximum`` for the kind, and the clock's ``now`` (epoch
-    seconds; None: the system's), which names the day the player's loss limit counts."""
+    """A bet asked for: from which wallet (``account``), the player's own ``bet_id``, the
+    round, the bet kind and ``amount`` (checked by `check_bet`: it comes from the
+    network), the table's ``minimum`` and ``maximum`` for the kind, and the clock's
+    ``now`` (epoch seconds; None: the system's), which names the day the player's loss
+    limit counts."""
 
     account: int
     round_id: int
@@ -66,8 +66,6 @@ class BetRequest:
     amount: object
     minimum: int | None = None
     maximum: int | None = None
-    user: int | None = None
-    session: str | None = None
     now: float | None = None
 
 

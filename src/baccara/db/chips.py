@@ -30,7 +30,6 @@ from baccara.db import gate
 from baccara.db.betting import BetError
 from baccara.db.books import HOUSE, account_ids, balances, post, wallet_account
 from baccara.db.engine import writing
-from baccara.db.gate import Mover
 from baccara.db.ledger import Ledger
 from baccara.db.schema import accounts, online_shoes, skill_actions
 from baccara.money import format_money
@@ -66,15 +65,13 @@ class Chips:
         names = {player: chips_account(self.table, player) for player in players}
         return {**names, POT: self.pot, HOUSE_KEY: HOUSE}
 
-    def buy_in(
-        self, player: str, amount: int, *, mover: Mover | None = None, now: float | None = None
-    ) -> int:
+    def buy_in(self, player: str, amount: int, *, now: float | None = None) -> int:
         """Move ``amount`` from ``player``'s wallet to chips at this table (a first buy-in
         or more chips); the chips now. Through the money gate (`baccara.db.gate`): one
-        transaction under the player's lock checks the balance and, for a person
-        (``mover``: their user and session), their standing and daily loss limit at
-        ``now``. Refused with `BetError` (``insufficient_funds``, ``loss_limit``,
-        ``self_excluded``...), nothing changed."""
+        transaction under the player's lock checks the player's protections (exclusion,
+        suspension, the daily loss limit at ``now``) and the balance. Refused with
+        `BetError` (``insufficient_funds``, ``loss_limit``, ``self_excluded``...),
+        nothing changed."""
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise BetError("bad_amount", f"bad buy-in {amount!r}: an amount above 0.00")
         moment = time.time() if now is None else now
@@ -82,13 +79,11 @@ class Chips:
         def work(conn: Connection) -> int:
             ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
             wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
-            have = gate.lock_wallets(conn, [wallet])[wallet]
-            if mover is not None and mover.user is not None:
-                person = gate.standings(conn, [mover])[mover.user]
-                person.check(mover.session, moment)
-                if (limit := person.loss_limit(moment)) is not None:
-                    gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
-            if have < amount:
+            held = gate.lock_wallets(conn, [wallet])[wallet]
+            held.check(moment)
+            if (limit := held.loss_limit(moment)) is not None:
+                gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
+            if (have := held.balance) < amount:
                 raise BetError(
                     "insufficient_funds",
                     f"a buy-in of {format_money(amount)} is over your balance of "

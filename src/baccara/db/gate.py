@@ -3,15 +3,16 @@ database transaction that moves it.
 
 A house bet (`baccara.db.ledger.Ledger.place_bets`), a buy-in or more chips at a
 players' table and a cash-out (`baccara.db.chips.Chips`) each run in one transaction
-that first takes the player's lock in the database: on PostgreSQL the row of their
-wallet (`lock_wallets`, ``FOR NO KEY UPDATE``, in account order), on SQLite the
-database's one write lock (``BEGIN IMMEDIATE``, taken before anything is read). Then,
-as stored at that moment, it reads the balance and the player's `Standing`: the session
-they act under is live, they are neither self-excluded nor suspended, and their daily
-loss limit with what they have lost today (`day_loss`). Whatever another connection or
-process did before is seen; what it does next waits for the lock. So no check that
-guards money or a player runs on a copy, and no number of sockets or processes passes
-one together.
+whose first statement takes the player's lock and reads, under it, the wallet's balance
+and the player's protections (`lock_wallets`): on PostgreSQL the wallet's row (``FOR NO
+KEY UPDATE``, in account order), on SQLite the database's one write lock (``BEGIN
+IMMEDIATE``, taken before anything is read). The protections lie beside the wallet
+(`baccara.db.limits`): a self-exclusion or the house's suspension refuses every
+movement into play, and the daily loss limit one that would take the day's loss past
+it (`day_loss`). Whatever another connection or process did before is seen; what it
+does next waits for the lock. So no check that guards money or a player runs on a copy,
+and no number of sockets or processes passes one together. (A session that ends closes
+its sockets within a second: `baccara.server.revocation`.)
 
 The daily loss (the UTC day of the clock the caller gives):
 
@@ -48,7 +49,7 @@ from sqlalchemy.engine import Connection
 
 from baccara.db import betting, queries
 from baccara.db.betting import BetError, BetReceipt, BetRequest
-from baccara.db.books import Posting, among, balances, on_postgres, post_many
+from baccara.db.books import Posting, among, on_postgres, post_many
 from baccara.db.limits import Limits
 from baccara.db.schema import (
     RoundPhase,
@@ -57,14 +58,12 @@ from baccara.db.schema import (
     entries,
     play_limits,
     transactions,
-    users,
     web_sessions,
 )
 from baccara.money import format_money
 
 __all__ = [
-    "Mover",
-    "Standing",
+    "Held",
     "check_loss",
     "day_loss",
     "day_start",
@@ -72,48 +71,30 @@ __all__ = [
     "lock_wallets",
     "place_bets",
     "stamp",
-    "standings",
 ]
 
 DAY = 86_400
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Mover:
-    """Who moves money through the gate: their wallet account and, for a person, their
-    user id and the digest of the session they act under (None: a bot of the house)."""
+class Held:
+    """A wallet as read under its player's lock: its balance, its player's name and
+    protections (`baccara.db.limits.Limits`; none for a bot's or the house's)."""
 
-    account: int
-    user: int | None = None
-    session: str | None = None
-
-
-@dataclass(slots=True, kw_only=True)
-class Standing:
-    """A player as stored now: their name, the expiry of each of their sessions asked
-    about, their limits' row (`baccara.db.limits.limits_of`) and any suspension."""
-
+    balance: int
     name: str
-    sessions: dict[str, float] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
-    suspended_until: float | None = None
-    known: bool = True
+    limits: Limits
 
-    def check(self, session: str | None, now: float) -> None:
-        """Refuse (`BetError`) a player who may not move money under ``session`` at
-        ``now``: unknown, self-excluded, suspended, or acting under a session that has
-        ended (logged out, expired, or ended by a password change or an exclusion)."""
-        if not self.known:
-            raise BetError("unknown_player", "no such player")
+    def check(self, now: float) -> None:
+        """Refuse (`BetError`) money into play from a player excluded or suspended at
+        ``now``."""
         if self.limits.excluded(now):
             until = datetime.fromtimestamp(self.limits.excluded_until or 0, UTC)
             raise BetError(
                 "self_excluded", f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC"
             )
-        if self.suspended_until is not None and now < self.suspended_until:
+        if self.limits.suspended(now):
             raise BetError("suspended", "your account is suspended by the house")
-        if session is not None and self.sessions.get(session, 0.0) <= now:
-            raise BetError("session_ended", "your session has ended: log in again")
 
     def loss_limit(self, now: float) -> int | None:
         """The daily loss limit in force at ``now`` (a raise waits its day)."""
@@ -129,92 +110,97 @@ def day_start(now: float) -> datetime:
     return datetime.fromtimestamp(now - now % DAY, UTC)
 
 
-def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, int]:
-    """Take the players' locks and read their balances under them: on PostgreSQL their
-    wallet rows (``FOR NO KEY UPDATE``, in account order: no deadlock; settlements'
-    foreign-key checks need not wait); on SQLite the transaction already holds the one
-    write lock."""
+def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
+    """Take the players' locks and read, in the same statement, their wallets' balances
+    and their protections: on PostgreSQL the wallet rows (``FOR NO KEY UPDATE``, in
+    account order: no deadlock; settlements' foreign-key checks need not wait); on
+    SQLite the transaction already holds the one write lock. An unknown wallet reads
+    as empty."""
     ids = sorted(set(wallets))
-    if not on_postgres(conn):
-        return balances(conn, ids)
-    found = dict.fromkeys(ids, 0)
-    found.update((int(a), int(b)) for a, b in conn.execute(_LOCK, {"accounts": ids}))
-    return found
-
-
-_LOCK = (
-    sa.select(accounts.c.id, accounts.c.balance)
-    .where(among(accounts.c.id, "accounts", postgres=True))
-    .order_by(accounts.c.id)
-    .with_for_update(key_share=True)
-)
-
-
-def standings(conn: Connection, movers: Iterable[Mover]) -> dict[int, Standing]:
-    """The standing of each person among ``movers``, by user id: two queries however
-    many (their users with their limits; their sessions asked about, by key)."""
-    people = [m for m in movers if m.user is not None]
-    ids = sorted({m.user for m in people if m.user is not None})
-    if not ids:
-        return {}
-    pg = on_postgres(conn)
-    found = {user: Standing(name="", known=False) for user in ids}
-    for row in conn.execute(_PEOPLE[pg], {"users": ids}):
-        found[int(row.id)] = Standing(
-            name=row.name,
+    found = {key: Held(balance=0, name="", limits=Limits()) for key in ids}
+    for row in conn.execute(_LOCK[on_postgres(conn)], {"accounts": ids}):
+        found[int(row.id)] = Held(
+            balance=int(row.balance),
+            name=str(row.name).removeprefix("wallet:"),
             limits=Limits(
                 loss_limit=row.loss_limit,
                 next_loss_limit=row.next_loss_limit,
                 next_from=row.next_from,
-                reminder_minutes=row.reminder_minutes,
                 excluded_until=row.excluded_until,
+                suspended_until=row.suspended_until,
             ),
-            suspended_until=row.suspended_until,
         )
-    tokens = sorted({m.session for m in people if m.session is not None})
-    if tokens:
-        for user, token, expires in conn.execute(_SESSIONS[pg], {"tokens": tokens}):
-            if (standing := found.get(int(user))) is not None:
-                standing.sessions[str(token)] = float(expires)
     return found
 
 
-_PEOPLE = {
+_LOCK = {
     pg: sa.select(
-        users.c.id,
-        users.c.name,
-        users.c.suspended_until,
+        accounts.c.id,
+        accounts.c.balance,
+        accounts.c.name,
         play_limits.c.loss_limit,
         play_limits.c.next_loss_limit,
         play_limits.c.next_from,
-        play_limits.c.reminder_minutes,
         play_limits.c.excluded_until,
+        play_limits.c.suspended_until,
     )
-    .select_from(users.outerjoin(play_limits, play_limits.c.user_id == users.c.id))
-    .where(among(users.c.id, "users", postgres=pg))
+    .select_from(accounts.outerjoin(play_limits, play_limits.c.account_id == accounts.c.id))
+    .where(among(accounts.c.id, "accounts", postgres=pg))
+    .order_by(accounts.c.id)
     for pg in (False, True)
 }
-_SESSIONS = {  # by the table's key: one lookup each
-    pg: sa.select(web_sessions.c.user_id, web_sessions.c.token_hash, web_sessions.c.expires).where(
-        among(web_sessions.c.token_hash, "tokens", postgres=pg)
-    )
-    for pg in (False, True)
-}
+_LOCK[True] = _LOCK[True].with_for_update(key_share=True, of=accounts)
 
 
 def ended(conn: Connection, held: Iterable[tuple[int, str]], now: float) -> dict[str, BetError]:
     """Of the sessions ``held`` (user id, session digest), those that may no longer act
-    at ``now``, each with why: logged out, expired, ended by a password change or an
-    exclusion, or their player excluded or suspended (`Standing.check`)."""
+    at ``now``, each with why (`BetError`): their player excluded or suspended, or the
+    session gone (logged out, ended by a password change) or expired. Two queries
+    however many: the players' protections, the sessions by key."""
     pairs = list(held)
-    people = standings(conn, [Mover(account=0, user=user, session=s) for user, s in pairs])
+    if not pairs:
+        return {}
+    pg = on_postgres(conn)
+    users = sorted({user for user, _ in pairs})
+    barred: dict[int, BetError] = {}
+    for user, row in zip(users, _protections(conn, users, pg), strict=True):
+        try:
+            Held(balance=0, name="", limits=row).check(now)
+        except BetError as error:
+            barred[user] = error
+    live = {
+        str(token): float(expires)
+        for token, expires in conn.execute(
+            _SESSIONS[pg], {"tokens": sorted({session for _, session in pairs})}
+        )
+    }
     out: dict[str, BetError] = {}
     for user, session in pairs:
-        try:
-            people[user].check(session, now)
-        except BetError as error:
-            out[session] = error
+        if user in barred:
+            out[session] = barred[user]
+        elif live.get(session, 0.0) <= now:
+            out[session] = BetError("session_ended", "your session has ended: log in again")
     return out
+
+
+def _protections(conn: Connection, users: list[int], pg: bool) -> list[Limits]:
+    found = {
+        int(row.user_id): Limits.of(row._mapping)
+        for row in conn.execute(_PROTECTIONS[pg], {"users": users})
+    }
+    return [found.get(user, Limits()) for user in users]
+
+
+_PROTECTIONS = {
+    pg: sa.select(play_limits).where(among(play_limits.c.user_id, "users", postgres=pg))
+    for pg in (False, True)
+}
+_SESSIONS = {
+    pg: sa.select(web_sessions.c.token_hash, web_sessions.c.expires).where(
+        among(web_sessions.c.token_hash, "tokens", postgres=pg)
+    )
+    for pg in (False, True)
+}
 
 
 def check_loss(limit: int | None, lost: int, amount: int) -> None:
@@ -347,11 +333,11 @@ class _Batch:
     """What a batch of bets read under the players' locks, and what it has placed."""
 
     conn: Connection
+    held: dict[int, Held]
     balances: dict[int, int]
     stored: dict[tuple[int, object], Any]
     rounds: dict[int, Any]
     staked: dict[tuple[int, int, str], int]
-    people: dict[int, Standing]
     lost: dict[int, int] = field(default_factory=dict)  # wallet -> today's loss, once read
 
 
@@ -363,7 +349,7 @@ def _place_valid(
     pg = on_postgres(conn)
     reqs = [req for _, _, req in valid]
     players = sorted({req.account for req in reqs})
-    balances = lock_wallets(conn, players)
+    held = lock_wallets(conn, players)
     stored: dict[tuple[int, object], Any] = {
         (row["account_id"], row["bet_id"]): row
         for row in conn.execute(
@@ -375,10 +361,8 @@ def _place_valid(
     found = {
         row.id: row for row in conn.execute(query, {"ids": sorted({r.round_id for r in reqs})})
     }
-    movers = [Mover(account=r.account, user=r.user, session=r.session) for r in reqs]
-    batch = _Batch(
-        conn, balances, stored, found, betting.staked(conn, players, reqs), standings(conn, movers)
-    )
+    balances = {key: wallet.balance for key, wallet in held.items()}
+    batch = _Batch(conn, held, balances, stored, found, betting.staked(conn, players, reqs))
     new: list[tuple[dict[str, Any], int, float | None]] = []  # rows, their escrow and time
     for n, stake, req in valid:
         try:
@@ -417,12 +401,10 @@ def _decide(batch: _Batch, req: BetRequest, stake: int) -> BetReceipt:
             "betting_closed", f"no more bets: round {round_id} is {batch.rounds[round_id].phase}"
         )
     now = time.time() if req.now is None else req.now
-    limit = None
-    if req.user is not None:
-        person = batch.people[req.user]
-        person.check(req.session, now)
-        if (limit := person.loss_limit(now)) is not None and account not in batch.lost:
-            batch.lost[account] = day_loss(batch.conn, account, person.name, now)
+    wallet = batch.held[account]
+    wallet.check(now)
+    if (limit := wallet.loss_limit(now)) is not None and account not in batch.lost:
+        batch.lost[account] = day_loss(batch.conn, account, wallet.name, now)
     betting.check_limits(req, stake, batch.staked.get((account, round_id, kind), 0))
     check_loss(limit, batch.lost.get(account, 0), stake)
     if balances[account] < stake:

@@ -248,18 +248,16 @@ class Ledger:
         amount: object,
         minimum: int | None = None,
         maximum: int | None = None,
-        user: int | None = None,
-        session: str | None = None,
         now: float | None = None,
     ) -> BetReceipt:
         """Place a bet in one transaction: checks, limits, balance, debit to escrow.
 
         ``minimum`` and ``maximum`` (minor units, optional) are the table's limits for
         ``kind``: the bet must be at least ``minimum``, and the account's total on
-        ``kind`` in this round, this bet included, at most ``maximum``. A person's bet
-        (``user``, and the ``session`` they bet under) also passes their standing and
-        their daily loss limit at ``now`` (`baccara.db.gate`). Everything is checked
-        under the player's lock, so parallel connections cannot pass anything together.
+        ``kind`` in this round, this bet included, at most ``maximum``. The player's
+        protections (exclusion, suspension, the daily loss limit at ``now``) are checked
+        too (`baccara.db.gate`), all under the player's lock, so parallel connections
+        cannot pass anything together.
 
         A resend of the same ``bet_id`` returns the stored bet (``duplicate``); a
         resend with another amount or kind is refused. A bet id names one bet for good:
@@ -274,8 +272,6 @@ class Ledger:
             amount=amount,
             minimum=minimum,
             maximum=maximum,
-            user=user,
-            session=session,
             now=now,
         )
         (answer,) = self.place_bets([request])

@@ -1,9 +1,13 @@
-"""Responsible play: each player's own limits, kept in the one database.
+"""A player's protections, kept in the one database beside their wallet: their own
+limits (responsible play) and the house's suspension.
 
 A daily loss limit: a cut (or a first limit) takes effect at once, a raise or a
 removal one day after it is asked for (`DELAY`), as regulated sites do. A session-time
 reminder (the page reminds every so many minutes). A self-exclusion: until it ends the
-player cannot log in, nor use a session opened before; nothing lifts it early.
+player cannot log in, nor use a session opened before; nothing lifts it early. The
+house's suspension (`suspend`), the same until the house lifts it. The row carries the
+player's wallet account, so the money gate reads it in the statement that takes the
+player's lock (`baccara.db.gate.lock_wallets`).
 
 >>> from datetime import UTC, datetime
 >>> from baccara.db.engine import make_engine, writing
@@ -34,6 +38,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from baccara.db.books import account_id, wallet_account
 from baccara.db.engine import writing
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
@@ -53,10 +58,15 @@ class Limits:
     next_from: float | None = None
     reminder_minutes: int | None = None
     excluded_until: float | None = None
+    suspended_until: float | None = None  # the house's suspension
 
     def excluded(self, now: float) -> bool:
         """Whether the player is excluded at ``now``."""
         return self.excluded_until is not None and now < self.excluded_until
+
+    def suspended(self, now: float) -> bool:
+        """Whether the house has suspended the player at ``now``."""
+        return self.suspended_until is not None and now < self.suspended_until
 
     @classmethod
     def of(cls, row: Mapping[Any, Any] | None) -> Limits:
@@ -70,6 +80,7 @@ class Limits:
             next_from=None if since is None else float(since),
             reminder_minutes=row["reminder_minutes"],
             excluded_until=row["excluded_until"],
+            suspended_until=row["suspended_until"],
         )
 
     def at(self, now: float) -> Limits:
@@ -166,7 +177,7 @@ def suspend(engine: Engine, name: str, until: float | None) -> int:
         ).scalar()
         if found is None:
             raise SuspendError(f"no player named {name!r}")
-        conn.execute(users.update().where(users.c.id == found).values(suspended_until=until))
+        _upsert(conn, int(found), {"suspended_until": until})
         if until is not None:
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == found))
             revoke(conn, int(found), None, now=time.time())
@@ -181,8 +192,10 @@ def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:
 
 def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> None:
     done = conn.execute(play_limits.update().where(play_limits.c.user_id == user).values(**values))
-    if done.rowcount == 0:
-        conn.execute(play_limits.insert().values(user_id=user, **values))
+    if done.rowcount == 0:  # beside the player's wallet, where the money gate reads them
+        name = conn.execute(sa.select(users.c.name).where(users.c.id == user)).scalar_one()
+        wallet = account_id(conn, wallet_account(str(name)))
+        conn.execute(play_limits.insert().values(user_id=user, account_id=wallet, **values))
 
 
 def limits_of(row: Mapping[Any, Any] | None, now: float) -> Limits:

@@ -228,7 +228,6 @@ users = sa.Table(
     # the name in lower case: one account whatever the case (null: an older case twin)
     sa.Column("name_key", sa.String(24), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
-    sa.Column("suspended_until", sa.Float, nullable=True),  # an operator's suspension (epoch s)
 )
 drill_records = sa.Table(  # the Learn section's drills: each player's record
     "drill_records",
@@ -239,7 +238,7 @@ drill_records = sa.Table(  # the Learn section's drills: each player's record
     sa.Column("seen", sa.Integer, nullable=False),
     sa.Column("missed", sa.Integer, nullable=False),
 )
-play_limits = sa.Table(  # responsible play: each player's own limits
+play_limits = sa.Table(  # a player's protections: their own limits, the house's suspension
     "play_limits",
     metadata,
     sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), primary_key=True),
@@ -248,6 +247,15 @@ play_limits = sa.Table(  # responsible play: each player's own limits
     sa.Column("next_from", sa.Float, nullable=True),  # ... and when it takes effect
     sa.Column("reminder_minutes", sa.Integer, nullable=True),
     sa.Column("excluded_until", sa.Float, nullable=True),  # epoch seconds
+    # the player's wallet: the statement that takes the player's lock reads these with it
+    sa.Column(
+        "account_id",
+        sa.Integer,
+        sa.ForeignKey(accounts.c.id, name="fk_play_limits_account"),
+        nullable=True,
+    ),
+    sa.Column("suspended_until", sa.Float, nullable=True),  # the house's suspension
+    sa.Index("ix_play_limits_account", "account_id", unique=True),
 )
 session_revocations = sa.Table(  # sessions ended early, as events every process reads
     "session_revocations",

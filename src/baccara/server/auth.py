@@ -175,7 +175,7 @@ class Auth:
         if limits.excluded(now):
             until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
-        if row["suspended_until"] is not None and now < row["suspended_until"]:
+        if limits.suspended(now):
             raise Excluded("your account is suspended by the house", code="suspended")
         return self.start_session(int(row["id"]))
 
@@ -246,7 +246,7 @@ class Auth:
             return None
         now = time.time()
         query = (
-            sa.select(users.c.id, users.c.name, users.c.suspended_until, *play_limits.c)
+            sa.select(users.c.id, users.c.name, *play_limits.c)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)
             .outerjoin(play_limits, play_limits.c.user_id == users.c.id)
             .where(
@@ -259,9 +259,7 @@ class Auth:
         if row is None:
             return None
         limits = limits_of(row if row["user_id"] is not None else None, now)
-        if limits.excluded(now):  # a session opened before the exclusion ends with it
-            return None
-        if row["suspended_until"] is not None and now < row["suspended_until"]:
+        if limits.excluded(now) or limits.suspended(now):  # a session opened before ends with it
             return None
         return User(
             id=int(row["id"]),

@@ -35,7 +35,6 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from baccara.db.chips import Chips
-from baccara.db.gate import Mover
 from baccara.db.ledger import BetError, Ledger, wallet_account
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
@@ -237,9 +236,8 @@ class PlayersRunner(Generic[Engine]):
             raise BetError("table_full", f"all {self.max_seats} seats are taken")
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
-        mover = Mover(account=user.account, user=user.id, session=user.session)
-        chips = await self.db_write(  # the money gate: balance, standing, loss limit
-            partial(self.chips.buy_in, user.name, buy_in, mover=mover, now=time.time())
+        chips = await self.db_write(  # the money gate: protections, loss limit, balance
+            partial(self.chips.buy_in, user.name, buy_in, now=time.time())
         )
         if user.name not in self.players:
             self.players.append(user.name)

@@ -581,8 +581,6 @@ class TableRunner:
             amount=amount,
             minimum=limit.minimum,
             maximum=limit.maximum,
-            user=user.id,
-            session=user.session,
             now=time.time(),
         )
         receipt = await self.batcher.submit(request)

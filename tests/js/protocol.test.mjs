@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { api, outgoing, socketUrl, TableConnection } from "../../src/baccara/server/static/protocol.js";
+import { api, endsSession, outgoing, socketUrl, TableConnection } from "../../src/baccara/server/static/protocol.js";
 
 class FakeSocket {
   static made = [];
@@ -89,4 +89,12 @@ test("api posts JSON and throws the server's message", async () => {
   assert.equal(calls[0][1].body, '{"name":"ann"}');
   await assert.rejects(api("/api/bad", undefined, fetchImpl), /name taken/);
   assert.equal(calls[1][1].method, undefined);
+});
+
+test("the errors that end a session take the page back to the login; others do not", () => {
+  for (const code of ["session_ended", "self_excluded", "suspended"]) {
+    assert.equal(endsSession({ type: "error", code, message: "..." }), true);
+  }
+  assert.equal(endsSession({ type: "error", code: "loss_limit", message: "..." }), false);
+  assert.equal(endsSession({ type: "snapshot", code: "suspended" }), false);
 });

@@ -3,7 +3,7 @@
 // buttons and the keys. No build step: ES modules.
 import { GAME as BANQUE, isSeated as isSeatedBanque } from "./banque.js";
 import { GAME as CHEMIN, isSeated } from "./chemin.js";
-import { api, socketUrl, TableConnection } from "./protocol.js";
+import { api, endsSession, socketUrl, TableConnection } from "./protocol.js";
 import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from "./reducer.js";
 import { createBanqueRenderer } from "./render-banque.js";
 import { createCheminRenderer } from "./render-chemin.js";
@@ -100,6 +100,14 @@ async function auth(register) {
   catch (e) { $("login-error").textContent = e.message; }
 }
 
+/** The session ended (elsewhere, or the house's hand): back to the login, saying why. */
+function sessionEnded(why) {
+  leaveTable();
+  history.replaceState(null, "", "/");
+  view.show("login");
+  $("login-error").textContent = why;
+}
+
 function leaveTable() {
   connection?.close();
   connection = null;
@@ -121,7 +129,8 @@ function openTable(id, summary) {
   view.show(viewOf(summary?.game));
   connection = new TableConnection({
     url: socketUrl(location), table: id, since: () => state.seq,
-    onMessage: dispatch, onStatus: (open) => dispatch({ type: "connection", open }),
+    onMessage: (m) => (endsSession(m) ? sessionEnded(m.message) : dispatch(m)),
+    onStatus: (open) => dispatch({ type: "connection", open }),
   });
   connection.open();
 }

@@ -20,6 +20,13 @@ export const outgoing = {
   ping: () => ({ type: "ping" }),
 };
 
+/** The errors with which the server closes a socket whose session has ended (a logout
+ * elsewhere, a password change, a self-exclusion, the house's suspension). */
+const SESSION_ENDED = new Set(["session_ended", "self_excluded", "suspended"]);
+
+/** Whether a message says the player's session has ended: the page goes back to the login. */
+export const endsSession = (m) => m.type === "error" && SESSION_ENDED.has(m.code);
+
 /** GET (no body) or POST JSON to the server's API; throws the server's message on failure. */
 export async function api(path, body, fetchImpl = globalThis.fetch) {
   const init = body === undefined ? {} : {

@@ -34,6 +34,7 @@ from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
 from baccara.server.banque import BanqueRunner, banque_pot
 from baccara.server.players import PlayersTiming, money_state
+from baccara.server.services import TableServices
 from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
@@ -247,9 +248,9 @@ def test_the_public_state_does_not_tell_a_punter_s_total() -> None:
     runner = BanqueRunner(
         table_id="b1",
         variant=find_variant("banque"),
-        ledger=ledger,
-        executor=ThreadPoolExecutor(1),
-        batcher=BetBatcher(ledger),
+        services=TableServices(
+            ledger=ledger, executor=ThreadPoolExecutor(1), batcher=BetBatcher(ledger)
+        ),
         timing=PlayersTiming(),
     )
     public: dict[int, set[tuple[object, ...]]] = {}  # what all saw, by the left punter's total

@@ -30,6 +30,7 @@ from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
 from baccara.server.chemin import CheminRunner
 from baccara.server.players import PlayersTiming, money_state
+from baccara.server.services import TableServices
 from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
@@ -278,9 +279,9 @@ def _runner() -> CheminRunner:
     return CheminRunner(
         table_id="c1",
         variant=find_variant("chemin-de-fer"),
-        ledger=ledger,
-        executor=ThreadPoolExecutor(1),
-        batcher=BetBatcher(ledger),
+        services=TableServices(
+            ledger=ledger, executor=ThreadPoolExecutor(1), batcher=BetBatcher(ledger)
+        ),
         timing=PlayersTiming(),
     )
 

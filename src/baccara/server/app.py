@@ -30,6 +30,7 @@ from baccara.db.limits import PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.server import views
 from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User, good_password
+from baccara.server.clock import Clock, RealClock
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
 from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site, problem
@@ -39,7 +40,7 @@ from baccara.server.me import me_router
 from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, PasswordChange, TableSummary, schema
 from baccara.server.revocation import SessionWatch
-from baccara.server.runner import Fault, TableRunner, no_fault
+from baccara.server.services import Fault, TableServices, no_fault
 from baccara.server.throttle import LoginThrottle
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
@@ -177,22 +178,27 @@ def accepts_gzip(header: str) -> bool:
     return False
 
 
-def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
+def create_app(
+    config: ServerConfig, *, fault: Fault = no_fault, clock: Clock | None = None
+) -> FastAPI:
     """The web application for ``config``; ``fault`` is called at the runner's and the
-    ledger's named points (the crash tests' hook; nothing by default)."""
+    ledger's named points (the crash tests' hook; nothing by default); the tables,
+    sessions and revocations read the time from ``clock`` (the system's by default)."""
+    clock = RealClock() if clock is None else clock
     ledger = Ledger.connect(config.database_url)
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
     writers = config.writers or 1  # one: more measured slower, on both databases
     batcher = BetBatcher(ledger, writers=writers)
+    bet_limiter = RateLimiter(rate=config.bets_per_second, burst=config.bet_burst)
     hall = Hall(
         config,
         _table_specs(config.tables, config.squeeze),
-        ledger=ledger,
-        executor=executor,
-        batcher=batcher,
-        fault=fault,
+        services=TableServices(
+            ledger=ledger, executor=executor, batcher=batcher, clock=clock, fault=fault
+        ),
+        bets=bet_limiter,
     )
     state = ServerState(
         config=config,
@@ -200,7 +206,7 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         auth=Auth(ledger, welcome=config.welcome),
         executor=executor,
         hall=hall,
-        bet_limiter=RateLimiter(rate=config.bets_per_second, burst=config.bet_burst),
+        bet_limiter=bet_limiter,
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),
@@ -213,7 +219,6 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
         watch=SessionWatch(ledger.engine, seconds=config.revoke_seconds, executor=executor),
     )
-    hall.state = state
     watch = state.watch
 
     @contextlib.asynccontextmanager
@@ -455,17 +460,13 @@ def create_app(config: ServerConfig, *, fault: Fault = no_fault) -> FastAPI:
     @app.get("/api/tables/{table_id}")
     async def table_view(table_id: str, request: Request) -> Response:
         runner = hall.runner(table_id)
-        if isinstance(runner, TableRunner):
-            snap = await views.snapshot(runner, await current_user(request))
-            return JSONResponse(snap.model_dump(mode="json"))
-        if runner is None and not hall.remote(table_id):
+        if runner is not None:
+            found = await runner.state(await current_user(request))
+            return JSONResponse(found.model_dump(mode="json"))
+        if not hall.remote(table_id):
             return unknown(table_id)
-        try:  # a players' table's state, or a table another process runs
-            text = (
-                runner.view().model_dump_json()
-                if runner is not None
-                else (await hall.ask(table_id, "view"))[0]
-            )
+        try:  # a table another process runs
+            text = (await hall.ask(table_id, "view"))[0]
         except (Moving, IndexError):
             return table_moving(table_id)
         return Response(text, media_type="application/json")

@@ -211,7 +211,7 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
         empty: dict[str, list[str]] = {"L": [], "R": [], "B": []}
         if table is None:
             return P.BanqueState(
-                **self.state(),
+                **self.shown(),
                 banker=None,
                 bank=0,
                 choices=[],
@@ -230,7 +230,7 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
         best = max(table.bids.values(), default=None)
         live = table.live_tableau
         return P.BanqueState(
-            **self.state(),
+            **self.shown(),
             banker=None if table.banker is None else names[table.banker],
             bank=table.bank,
             **self.labelled(list(_CHOICES.get(table.phase, [])), "retire"),

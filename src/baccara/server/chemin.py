@@ -169,7 +169,7 @@ class CheminRunner(PlayersRunner[CheminTable]):
         dealt = table is not None and table.phase in (Phase.PUNTER, Phase.BANKER)
         if table is None:
             return P.CheminState(
-                **self.state(),
+                **self.shown(),
                 banker=None,
                 bank=0,
                 choices=[],
@@ -179,7 +179,7 @@ class CheminRunner(PlayersRunner[CheminTable]):
                 banker_cards=[],
             )
         return P.CheminState(
-            **self.state(),
+            **self.shown(),
             banker=table.names[table.banker],
             bank=table.bank,
             **self.labelled(_choices(table)),

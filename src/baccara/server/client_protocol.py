@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
 from pydantic import ValidationError as _ValidationError
@@ -35,6 +35,7 @@ __all__ = [
     "MAX_AMOUNT",
     "MAX_MESSAGE",
     "ActMessage",
+    "AnyClientMessage",
     "BetMessage",
     "ClientMessage",
     "Credentials",
@@ -147,7 +148,7 @@ class PingMessage(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
+AnyClientMessage = (
     JoinMessage
     | BetMessage
     | SeedMessage
@@ -155,10 +156,11 @@ ClientMessage = Annotated[
     | SitMessage
     | LeaveMessage
     | ActMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+    | PingMessage
+)
+"""Every message a client sends, one of these (matched on its class)."""
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 """Validates any client message."""
 
 # Which code a bad field gets, and what people are told.
@@ -191,7 +193,7 @@ _FIELD_ERRORS = {
 _TYPES = ("join", "bet", "seed", "squeeze", "sit", "leave", "act", "ping")
 
 
-def read_client(text: str) -> Any:
+def read_client(text: str) -> AnyClientMessage:
     """Parse and validate one client message; raise `ProtocolError` naming the problem."""
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("bad_message", f"message too long: at most {MAX_MESSAGE} characters")
@@ -209,7 +211,7 @@ def read_client(text: str) -> Any:
             "bad_message", f"unknown message type {kind[:32]!r}: {', '.join(_TYPES)}"
         )
     try:
-        message: Any = CLIENT.validate_python(data)
+        message = CLIENT.validate_python(data)
     except _ValidationError as error:
         first = error.errors()[0]
         field = str(first["loc"][1]) if len(first["loc"]) > 1 else ""

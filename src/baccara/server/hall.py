@@ -26,28 +26,31 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from baccara.db.ledger import Ledger
-from baccara.server import views
 from baccara.server.audience import Audience, Listener
-from baccara.server.auth import User
+from baccara.server.auth import RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
 from baccara.server.cluster import Cluster, Moving, TableLocks, namespace_of
-from baccara.server.dispatch import Runner, answer, first_seq, join_texts, moving
-from baccara.server.players import PlayersRunner, PlayersTiming
-from baccara.server.protocol import ErrorMessage, JoinMessage, ProtocolError, read_client
-from baccara.server.runner import Fault, TableRunner, Timing
+from baccara.server.dispatch import answer, first_seq, moving
+from baccara.server.players import PlayersTiming
+from baccara.server.protocol import (
+    ErrorMessage,
+    JoinMessage,
+    PingMessage,
+    ProtocolError,
+    read_client,
+)
+from baccara.server.runner import TableRunner, Timing
+from baccara.server.services import TableServices
 from baccara.server.shoes import ShoeBook
-from baccara.server.writer import BetBatcher
+from baccara.server.table_contract import Runner
 from baccara.variants import Family, find_variant
 
 if TYPE_CHECKING:
-    from baccara.server.app import ServerConfig, ServerState
+    from baccara.server.app import ServerConfig
 
 __all__ = ["Hall", "TableSpec"]
 
@@ -72,23 +75,20 @@ class Hall:
         config: ServerConfig,
         specs: list[TableSpec],
         *,
-        ledger: Ledger,
-        executor: ThreadPoolExecutor,
-        batcher: BetBatcher,
-        fault: Fault,
+        services: TableServices,
+        bets: RateLimiter,
     ) -> None:
         self.config = config
         self.specs = {spec.id: spec for spec in specs}
-        self.ledger = ledger
-        self.executor = executor
-        self.batcher = batcher
-        self.fault = fault
+        self.services = services
+        self.ledger = services.ledger
+        self.clock = services.clock
         self.runners: dict[str, Runner] = {}
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.audiences: dict[str, Audience] = {}
         self.locks: TableLocks | None = None
         self.cluster: Cluster | None = None
-        self.state: ServerState | None = None  # for the answers (rate limits)
+        self.bets = bets  # each player's bets a second, wherever they are connected
         self.stopping = False
         self.unrun: dict[str, float] = {}  # a table nobody runs -> since when (as seen here)
         self._watch: asyncio.Task[None] | None = None
@@ -98,10 +98,6 @@ class Hall:
     def runner(self, table: str) -> Runner | None:
         """The runner of ``table`` if this process runs it."""
         return self.runners.get(table)
-
-    def house(self) -> list[TableRunner]:
-        """The house-banked tables this process runs."""
-        return [r for r in self.runners.values() if isinstance(r, TableRunner)]
 
     def owned(self) -> list[str]:
         """The ids of the tables this process runs."""
@@ -124,10 +120,7 @@ class Hall:
 
     def lobby_line(self, table: str) -> str:
         """The lobby's line of a table run here (JSON)."""
-        runner = self.runners[table]
-        if isinstance(runner, PlayersRunner):
-            return views.players_summary(runner).model_dump_json()
-        return views.summary(runner).model_dump_json()
+        return self.runners[table].summary().model_dump_json()
 
     def lobby(self) -> list[str]:
         """Every table's lobby line (JSON), this process's and the others'."""
@@ -137,7 +130,7 @@ class Hall:
     # -- starting and stopping -------------------------------------------------------------
 
     async def _db(self, fn: Callable[..., _T], *args: Any) -> _T:
-        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+        return await self.services.db(fn, *args)
 
     async def start(self) -> None:
         """Start the tables this process may run (and, on PostgreSQL, the cluster)."""
@@ -148,7 +141,7 @@ class Hall:
             conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             self.cluster = Cluster(conninfo, namespace, self, dead_seconds=self.config.dead_seconds)
             await self.cluster.start()
-            await asyncio.sleep(self.config.share_seconds)  # hear who else is starting
+            await self.clock.sleep(self.config.share_seconds)  # hear who else is starting
             await self._take(first=True)
             self._watch = asyncio.create_task(self._takeovers())
         else:
@@ -174,10 +167,7 @@ class Hall:
         common: dict[str, Any] = {
             "table_id": table,
             "variant": game,
-            "ledger": self.ledger,
-            "executor": self.executor,
-            "batcher": self.batcher,
-            "fault": self.fault,
+            "services": self.services,
             "decks": config.decks,
             "audience": audience,
         }
@@ -208,8 +198,7 @@ class Hall:
         if self.cluster is not None:
             self.cluster.took(table)
         self.runners[table] = runner
-        work = runner.run(delay) if isinstance(runner, TableRunner) else runner.run()
-        self.tasks[table] = asyncio.create_task(work)
+        self.tasks[table] = asyncio.create_task(runner.run(delay))
         return runner
 
     def _stagger(self, n: int, count: int) -> float:
@@ -271,9 +260,9 @@ class Hall:
             running[owner] = running.get(owner, 0) + 1
         needy = [p for p in live - {cluster.process} if running.get(p, 0) < share]
         wanted = set().union(*(cluster.able.get(p, set()) for p in needy))
-        house = [r for r in self.runners.values() if isinstance(r, TableRunner)]
-        marked = sum(r.handing_over for r in house)
-        for runner in sorted(house, key=lambda r: r.id)[::-1]:
+        movable = [r for r in self.runners.values() if r.movable]
+        marked = sum(r.handing_over for r in movable)
+        for runner in sorted(movable, key=lambda r: r.id)[::-1]:
             if marked >= len(self.runners) - share:
                 break
             if not runner.handing_over and runner.id in wanted:
@@ -286,7 +275,7 @@ class Hall:
         assert self.locks is not None
         for table, task in list(self.tasks.items()):
             runner = self.runners[table]
-            if isinstance(runner, TableRunner) and runner.handing_over and task.done():
+            if runner.handing_over and task.done():
                 await self._halt(table)
                 await self._db(self.locks.release, table)
 
@@ -294,7 +283,7 @@ class Hall:
         """Check the locks' connection, and take the tables whose locks come free."""
         assert self.locks is not None
         while not self.stopping:
-            await asyncio.sleep(self.config.takeover_seconds)
+            await self.clock.sleep(self.config.takeover_seconds)
             try:
                 if not await self._db(self.locks.check):
                     log.error("the tables' locks were lost: their tables stop here")
@@ -314,9 +303,9 @@ class Hall:
     def roads_svg(self, table: str) -> str | None:
         """A house table's roads as drawn (None: no such table here or elsewhere)."""
         runner = self.runners.get(table)
-        if isinstance(runner, TableRunner):
-            return runner.roads.view(runner.table.roads).svg
-        if runner is None and self.cluster is not None and table in self.cluster.lines:
+        if runner is not None:
+            return runner.roads_svg()
+        if self.cluster is not None and table in self.cluster.lines:
             roads = json.loads(self.cluster.lines[table][1]).get("roads")
             return None if roads is None else str(roads["svg"])
         return None
@@ -325,16 +314,16 @@ class Hall:
         """A table's finished shoes, for ``baccara verify`` (from the database: a house
         table's need no runner; a players' table's are rebuilt by its runner)."""
         runner = self.runners.get(table)
-        if isinstance(runner, PlayersRunner):
-            return await self._db(runner.shoe_records)
-        if runner is None and self.remote(table):
+        if runner is not None:
+            return await runner.shoe_records()
+        if self.remote(table):
             texts = await self.ask(table, "shoes")
             found = json.loads(texts[0]) if texts else None
             if not isinstance(found, list):
                 raise Moving(table)
             return found
         spec = self.specs.get(table)
-        if runner is None and (spec is None or not find_variant(spec.variant).house_banked):
+        if spec is None or not find_variant(spec.variant).house_banked:
             raise Moving(table)
         return await self._db(ShoeBook(self.ledger, table).records)
 
@@ -348,16 +337,10 @@ class Hall:
             if not isinstance(found, dict) or "edges" not in found:
                 raise Moving(table)
             return found
-        if not isinstance(runner, TableRunner):
+        edges = None if runner is None else await runner.edges()
+        if edges is None:
             raise Moving(table)
-        key = (runner.table.shoe_number, len(runner.table.coups))
-        if runner.edges_key != key:
-            coups = list(runner.table.coups)
-            computed = await asyncio.to_thread(
-                views.cards_left_edges, runner.variant, runner.shoe_settings.decks, coups
-            )
-            runner.edges_key, runner.edges_found = key, computed
-        return runner.edges_found
+        return edges
 
     # -- players elsewhere, tables elsewhere -----------------------------------------------------
 
@@ -395,7 +378,7 @@ class Hall:
         """This process has taken ``table`` over: its players here get it afresh."""
         audience = self.audiences.get(table)
         for listener in [] if audience is None else list(audience.local):
-            listener.release(await join_texts(runner, listener.user, None))
+            listener.release(await runner.join(listener.user, None))
 
     async def answer(
         self, process: str, table: str, what: str, user: User | None, text: str
@@ -405,20 +388,20 @@ class Hall:
         if runner is None:
             return [moving(table).model_dump_json()]
         if what == "view":
-            if isinstance(runner, PlayersRunner):
-                return [runner.view().model_dump_json()]
-            return [(await views.snapshot(runner, None)).model_dump_json()]
+            return [(await runner.state(None)).model_dump_json()]
         if what == "shoes":
             return [json.dumps(await self.shoe_records(table))]
         if what == "edges":
             return [json.dumps(await self.edges(table))]
-        assert user is not None and self.state is not None
+        assert user is not None
         try:
             message = read_client(text)
         except ProtocolError as error:
             return [ErrorMessage(code=error.code, message=str(error)).model_dump_json()]
         if isinstance(message, JoinMessage):
             runner.audience.remote_join(process, user.name, user.account)
-            return await join_texts(runner, user, message.since)
-        reply = await answer(self.state, runner, user, message)
+            return await runner.join(user, message.since)
+        if isinstance(message, PingMessage):
+            return []
+        reply = await answer(runner, user, message, self.bets)
         return [] if reply is None else [reply.model_dump_json()]

@@ -24,18 +24,16 @@ import contextlib
 import logging
 import random
 import secrets
-import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from baccara.db.chips import Chips
-from baccara.db.ledger import BetError, Ledger, wallet_account
+from baccara.db.ledger import BetError, wallet_account
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
@@ -49,10 +47,11 @@ from baccara.server.game_table import (
     Recovered,
     money_state,
 )
-from baccara.server.runner import Fault, no_fault
+from baccara.server.services import TableServices
 from baccara.server.shoes import ShoeBook
+from baccara.server.table_base import TableBase
+from baccara.server.table_contract import TableMessage
 from baccara.server.turns import Due, Taken
-from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
@@ -65,7 +64,7 @@ log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
 
 
-class PlayersRunner(Generic[Engine]):
+class PlayersRunner(TableBase, Generic[Engine]):
     """One players' table of the server; a game subclasses it."""
 
     errors: tuple[type[Exception], ...] = (ValueError,)
@@ -76,34 +75,25 @@ class PlayersRunner(Generic[Engine]):
         *,
         table_id: str,
         variant: Variant,
-        ledger: Ledger,
-        executor: ThreadPoolExecutor,
-        batcher: BetBatcher,
+        services: TableServices,
         timing: PlayersTiming,
-        fault: Fault = no_fault,
         decks: int | None = None,
         minimum: int = 1_000,
         seats: int = 12,
         bots: int = 0,
         audience: Audience | None = None,
     ) -> None:
-        self.id = table_id
-        self.variant = variant
-        self.ledger = ledger
-        self.executor = executor
-        self.batcher = batcher
+        super().__init__(
+            table_id=table_id, variant=variant, services=services, audience=audience, kept=200
+        )
         self.timing = timing
-        self.fault = fault
         self.shoe_settings = records.default_shoe_settings(variant)
         if decks:
             self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
         self.minimum = minimum
         self.max_seats = min(seats, variant.seats)
-        self.chips = Chips(ledger, table_id)
-        self.shoes = ShoeBook(ledger, table_id)
-        self.audience = Audience(table_id) if audience is None else audience  # kept on takeover
-        self.events: deque[tuple[int, str]] = deque(maxlen=200)
-        self.seq = 0
+        self.chips = Chips(self.ledger, table_id)
+        self.shoes = ShoeBook(self.ledger, table_id)
         self.players: list[str] = []  # seated, in seat order
         self.leaving: set[str] = set()
         self.client_seeds: dict[str, str] = {}
@@ -119,11 +109,8 @@ class PlayersRunner(Generic[Engine]):
         # a space: no player can register a bot's name
         self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
         self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
-        self.stopping = False
-        self.phase = "starting"
         self.wake = asyncio.Event()
         self.lock = asyncio.Lock()
-        ledger.fault = fault
 
     # -- what a game adds ----------------------------------------------------------------
 
@@ -162,16 +149,6 @@ class PlayersRunner(Generic[Engine]):
         """An action the house takes now for an absent player (none by default)."""
         return None
 
-    # -- plumbing --------------------------------------------------------------------------
-
-    async def db(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run a blocking database read on the worker threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
-
-    async def db_write(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """Run a database write on the writer thread."""
-        return await self.batcher.call(fn, *args)
-
     @staticmethod
     def labelled(choices: list[str], *more: str) -> dict[str, Any]:
         """``choices`` and the words their buttons (and ``more``'s) say, for a view."""
@@ -181,20 +158,18 @@ class PlayersRunner(Generic[Engine]):
         """Log the table's state as an event and send it to every listener; whoever holds
         a hand in play gets it privately."""
         self.seq += 1
-        text = self.view().model_dump_json()
-        self.events.append((self.seq, text))
-        self.audience.broadcast(self.seq, text)
+        self.send_logged(self.view().model_dump_json())
         for name, hand in self.hands().items():
             self.audience.send_to(name, hand)
 
-    def state(self) -> dict[str, Any]:
+    def shown(self) -> dict[str, Any]:
         """The fields every players' table shows (`P.PlayersState`)."""
         table = self.table
         who = None if table is None else table.actor
         return {
             "table": self.id,
             "seq": self.seq,
-            "time": time.time(),
+            "time": self.clock.now(),
             "phase": self.phase if table is None else table.phase.value,
             "players": list(self.players),
             "in_shoe": [] if table is None else list(table.names),
@@ -220,12 +195,75 @@ class PlayersRunner(Generic[Engine]):
 
     def present(self, name: str) -> bool:
         """Whether ``name`` is at the table to decide (or may still come back after a restart)."""
-        return name not in self.leaving and (self.connected(name) or time.time() < self.grace_until)
+        return name not in self.leaving and (
+            self.connected(name) or self.clock.now() < self.grace_until
+        )
 
     @staticmethod
     def over(table: GameTable) -> bool:
         """Whether ``table``'s shoe is finished."""
         return table.phase.value == "over"
+
+    # -- the contract (`baccara.server.table_contract`) -------------------------------------
+
+    async def arrival(self, user: User | None) -> P.PlayersState:
+        """The table's state (whoever joins)."""
+        return self.view()
+
+    def private_texts(self, user: User | None) -> list[str]:
+        """The player's hand, when they come back to the felt with one in play."""
+        hand = None if user is None else self.hands().get(user.name)
+        return [] if hand is None else [hand.model_dump_json()]
+
+    async def state(self, user: User | None) -> P.PlayersState:
+        """The table as everybody sees it."""
+        return self.view()
+
+    def summary(self) -> P.TableSummary:
+        """The lobby's line (no layout of bets, no roads)."""
+        return P.TableSummary(
+            id=self.id,
+            game=self.variant.family.value,
+            variant=self.variant.name,
+            title=self.variant.title,
+            description=self.variant.description,
+            phase=self.phase if self.table is None else self.table.phase.value,
+            players=len(self.audience.names()),
+            seats=self.max_seats,
+            seated=len(self.players),
+            squeeze=False,
+            bets=[],
+            limits={},
+            roads=None,
+            minimum=self.minimum,
+        )
+
+    async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
+        """Sitting down, leaving, a decision, or a seed for the next shoe."""
+        match message:
+            case P.SitMessage(buy_in=buy_in):
+                await self.sit(user, buy_in)
+            case P.LeaveMessage():
+                await self.leave(user)
+            case P.ActMessage():
+                await self.act(user, message)
+            case P.SeedMessage(seed=seed):
+                self.add_client_seed(user, seed)
+                return P.SeedAck(table=self.id, seed=seed)
+            case _:
+                raise BetError(
+                    "wrong_table",
+                    f"{message.type} is for the house-banked games, not a players' table",
+                )
+        return None
+
+    async def edges(self) -> None:
+        """None: a players' game has no house bets to give the edge of."""
+        return
+
+    def roads_svg(self) -> None:
+        """None: a players' table draws no roads."""
+        return
 
     # -- players ---------------------------------------------------------------------------
 
@@ -237,7 +275,7 @@ class PlayersRunner(Generic[Engine]):
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
         chips = await self.db_write(  # the money gate: protections, loss limit, balance
-            partial(self.chips.buy_in, user.name, buy_in, now=time.time())
+            partial(self.chips.buy_in, user.name, buy_in, now=self.clock.now())
         )
         if user.name not in self.players:
             self.players.append(user.name)
@@ -313,7 +351,7 @@ class PlayersRunner(Generic[Engine]):
                 coup=asked.coup,
                 decision=asked.decision,
                 seat=seat,
-                now=time.time(),
+                now=self.clock.now(),
             )
             action = Action(
                 act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
@@ -368,7 +406,7 @@ class PlayersRunner(Generic[Engine]):
         self.taken.append(Taken(seat=action.seat, timed_out=timed_out))
         self.fault("after_decision")  # stored, not yet shown to anybody
         self.news.extend(self.public(event, table) for event in events)
-        self.deadline = time.time() + self.timing.decision_seconds
+        self.deadline = self.clock.now() + self.timing.decision_seconds
         self.emit_state()
         self.wake.set()
 
@@ -422,7 +460,7 @@ class PlayersRunner(Generic[Engine]):
         if found.shoe is not None:
             self.shoe_id, self.fair, self.table, self.taken = found.shoe
             # the players reconnect: the decision due waits a whole clock for them
-            self.grace_until = time.time() + self.timing.decision_seconds
+            self.grace_until = self.clock.now() + self.timing.decision_seconds
         for note in found.notes:
             log.warning("table %s: %s", self.id, note)
             self.news.append(note)
@@ -441,7 +479,11 @@ class PlayersRunner(Generic[Engine]):
             table.apply(action)
         return table
 
-    def shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
+    async def shoe_records(self) -> list[dict[str, Any]]:
+        """The last finished shoes' records, rebuilt from the database."""
+        return await self.db(self.read_shoe_records)
+
+    def read_shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
         """The finished shoes' records, every decision in them, for ``baccara verify``
         (rebuilt from the database, so they outlive a restart), newest first."""
         out = []
@@ -477,10 +519,10 @@ class PlayersRunner(Generic[Engine]):
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
         self.phase = "shuffle"
-        self.deadline = time.time() + self.timing.seed_seconds
+        self.deadline = self.clock.now() + self.timing.seed_seconds
         self.news.append("A new shoe: send your seeds to shuffle it.")
         self.emit_state()
-        await asyncio.sleep(self.timing.seed_seconds)
+        await self.clock.sleep(self.timing.seed_seconds)
         ready, stacks = await self._ready()
         if not self._playable(ready):  # set aside: never dealt
             await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
@@ -521,7 +563,7 @@ class PlayersRunner(Generic[Engine]):
             record = records.game_record(self.fair, self.table)
             self.records.append(record)
             self.seq += 1
-            event = P.ShoeEnd(table=self.id, seq=self.seq, time=time.time(), record=record)
+            event = P.ShoeEnd(table=self.id, seq=self.seq, time=self.clock.now(), record=record)
             self.events.append((self.seq, text := event.model_dump_json()))
             self.audience.broadcast(self.seq, text)
         self.table, self.fair, self.shoe_id = None, None, None
@@ -530,9 +572,10 @@ class PlayersRunner(Generic[Engine]):
 
     # -- the loop ------------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        """Recover, then play shoes until stopped."""
+    async def run(self, delay: float = 0.0) -> None:
+        """Recover, wait ``delay`` seconds, then play shoes until stopped."""
         await self.recover()
+        await self.clock.sleep(delay)
         while not self.stopping:
             try:
                 await self.step()
@@ -540,7 +583,7 @@ class PlayersRunner(Generic[Engine]):
                 raise
             except Exception:  # keep the table alive
                 log.exception("table %s: step failed", self.id)
-                await asyncio.sleep(1.0)
+                await self.clock.sleep(1.0)
 
     async def step(self) -> None:
         """Start a shoe, or wait for the decision due and take the house's rule at the end."""
@@ -558,7 +601,7 @@ class PlayersRunner(Generic[Engine]):
         bot = self.bot_action(table)
         if bot is not None:
             self.emit_state()
-            await asyncio.sleep(self.timing.bot_seconds)
+            await self.clock.sleep(self.timing.bot_seconds)
             with contextlib.suppress(BetError):
                 await self._decide(bot, timed_out=False)
         elif (house := self.house_action(table)) is not None:
@@ -567,25 +610,24 @@ class PlayersRunner(Generic[Engine]):
         else:
             await self._wait(table)
         if len(self.coups(table)) != settled:  # a coup was settled: its result shows
-            await asyncio.sleep(self.timing.result_seconds)
+            await self.clock.sleep(self.timing.result_seconds)
 
     async def _wait(self, table: Engine) -> None:
         """Wait for the decision due (the whole clock; none for an absent player), then
         take the house's rule."""
         seat = table.actor
         if seat is not None and not self.present(table.names[seat]):
-            self.deadline = time.time()
-        elif self.deadline < time.time():
-            self.deadline = time.time() + self.timing.decision_seconds
+            self.deadline = self.clock.now()
+        elif self.deadline < self.clock.now():
+            self.deadline = self.clock.now() + self.timing.decision_seconds
         self.emit_state()
         due, waiting_on = self.decisions, self.deadline
-        while self.decisions == due and time.time() < waiting_on and not self.stopping:
-            await self._sleep(waiting_on - time.time())
+        while self.decisions == due and self.clock.now() < waiting_on and not self.stopping:
+            await self._sleep(waiting_on - self.clock.now())
         if self.decisions == due and not self.stopping:
             with contextlib.suppress(BetError):
                 await self._default(due)
 
     async def _sleep(self, seconds: float) -> None:
         self.wake.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.wake.wait(), max(0.0, seconds))
+        await self.clock.wait(self.wake, seconds)

@@ -1,7 +1,7 @@
 """Work a table cannot go on without (a round's settlement, say): retried until done.
 
 `until_done` runs the work again after each failure, waiting a little longer each
-time (``first`` seconds, doubled up to ``longest``). After ``quick`` failures it calls
+time (``first`` seconds, doubled up to ``longest``, on the ``sleep`` given). After ``quick`` failures it calls
 ``stuck`` (the table closes and tells its players) and keeps trying; once the work
 succeeds after that, it calls ``unstuck``. Only a cancellation (the server stopping)
 ends it otherwise: what was not stored is left to the recovery at the next start.
@@ -29,6 +29,7 @@ async def until_done(
     first: float = 0.05,
     longest: float = 5.0,
     quick: int = 3,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> _T:
     """``work()``'s answer, however many attempts it takes (see the module)."""
     delay, failures = first, 0
@@ -40,7 +41,7 @@ async def until_done(
             log.exception("%s failed (attempt %d): retrying in %.2f s", what, failures, delay)
             if failures == quick + 1:
                 stuck()
-            await asyncio.sleep(delay)
+            await sleep(delay)
             delay = min(delay * 2, longest)
             continue
         if failures > quick:

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 import sqlalchemy as sa
 from pydantic import BaseModel
@@ -34,33 +32,26 @@ from pydantic import BaseModel
 from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
-from baccara.db.ledger import BetError, BetRequest, Ledger
+from baccara.db.ledger import BetError, BetRequest
 from baccara.db.schema import accounts
-from baccara.fair import FairShoe
+from baccara.fair import FairError, FairShoe
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.audience import Audience
 from baccara.server.auth import User
 from baccara.server.retry import until_done
 from baccara.server.seats import Seats
+from baccara.server.services import TableServices
 from baccara.server.shoes import ShoeBook
-from baccara.server.writer import BetBatcher
+from baccara.server.table_base import TableBase
+from baccara.server.table_contract import TableMessage
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table, TableSettings
 from baccara.table.events import CoupSettled, Phase, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
 
-__all__ = ["Fault", "TableRunner", "Timing", "no_fault"]
-
-Fault = Callable[[str], None]
-"""A hook the runner calls at its named points (``after_debit``, ``mid_deal``; the ledger
-adds ``bet_debited`` and ``settling``): the crash tests kill the process there."""
-
-
-def no_fault(point: str) -> None:
-    """The default `Fault`: nothing happens."""
-
+__all__ = ["TableRunner", "Timing"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
@@ -80,82 +71,57 @@ class Timing:
     layout_seconds: float = 0.5  # the layout (everybody's stakes) sent at most this often
 
 
-class TableRunner:
+class TableRunner(TableBase):
     """One table of the server: its engine, its round loop and its listeners."""
+
+    movable: ClassVar[bool] = True
 
     def __init__(
         self,
         *,
         table_id: str,
         variant: Variant,
-        ledger: Ledger,
-        executor: ThreadPoolExecutor,
-        batcher: BetBatcher,
+        services: TableServices,
         timing: Timing,
-        fault: Fault = no_fault,
         decks: int | None = None,
         squeeze: bool = False,
         audience: Audience | None = None,
         behind: int = 0,
     ) -> None:
-        self.id = table_id
+        super().__init__(
+            table_id=table_id, variant=variant, services=services, audience=audience, kept=1000
+        )
         self.squeeze = squeeze
         self.squeezing: dict[str, Any] | None = None  # the squeeze under way, if any
-        self.variant = variant
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
         self.edges_found: dict[str, Any] = {}
-        self.ledger = ledger
-        self.executor = executor
-        self.batcher = batcher
+        self.batcher = services.batcher
         self.timing = timing
-        self.fault = fault
         self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
         self.settings = TableSettings(
             seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
         )
         self.table = Table(variant=variant, settings=self.settings)
-        # The last events as sent (seq, JSON text) for reconnecting clients: text, not
-        # dicts, so that thousands of them give the garbage collector nothing to scan.
-        self.events: deque[tuple[int, str]] = deque(maxlen=1000)
-        self.seq = 0
-        self.audience = Audience(table_id) if audience is None else audience  # kept on takeover
         self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
         self.fair: FairShoe | None = None
-        self.shoes = ShoeBook(ledger, table_id)
+        self.shoes = ShoeBook(self.ledger, table_id)
         self.shoe_id: int | None = None
         self.seeders: set[int] = set()  # the accounts that gave the shoe to come a seed
         self.round_id: int | None = None
         self.round_number = 0
-        self.phase = "starting"
         self.closes_at = 0.0
         self.bets_changed = False
         self.history: deque[dict[str, Any]] = deque(maxlen=10)
         self.records: deque[dict[str, Any]] = deque(maxlen=20)
         self.revealed: list[P.Shown] = []
-        self.stopping = False
-        self.handing_over = False  # to another process of the cluster, after this round
         self.seats = Seats(self)
         self.roads = views.RoadsCache()  # the roads drawn once per change
-        ledger.fault = fault
-
-    # -- plumbing ---------------------------------------------------------------------
-
-    async def db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run a blocking database call on the worker threads."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, partial(fn, *args, **kwargs))
-
-    async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
-        """Run a database write on the writer thread (after any bets waiting)."""
-        return await self.batcher.call(fn, *args, **kwargs)
 
     def emit(self, kind: type[P.Event], /, **data: Any) -> None:
         """Log an event of the protocol and send it to every listener."""
         self.seq += 1
-        event = kind(table=self.id, seq=self.seq, time=time.time(), **data)
-        text = event.model_dump_json()  # once, for every listener
-        self.events.append((self.seq, text))
-        self.audience.broadcast(self.seq, text)
+        event = kind(table=self.id, seq=self.seq, time=self.clock.now(), **data)
+        self.send_logged(event.model_dump_json())  # the text once, for every listener
 
     # -- recovery -----------------------------------------------------------------------
 
@@ -256,7 +222,7 @@ class TableRunner:
         for note in notes:
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
-        await asyncio.sleep(delay)
+        await self.clock.sleep(delay)
         while not self.stopping and not self.handing_over:
             try:
                 await self.play_round()
@@ -266,7 +232,7 @@ class TableRunner:
                 log.exception("table %s: round failed", self.id)
                 self.phase = "closed"
                 await self._until_done("the table's recovery", self._recover_in_place)
-                await asyncio.sleep(1.0)
+                await self.clock.sleep(1.0)
 
     async def _recover_in_place(self) -> None:
         """Rebuild the engine from the database as a restart does: a round whose betting
@@ -297,6 +263,7 @@ class TableRunner:
             unstuck=unstuck,
             first=self.timing.retry_seconds,
             longest=self.timing.retry_max_seconds,
+            sleep=self.clock.sleep,
         )
 
     async def play_round(self) -> None:
@@ -307,7 +274,7 @@ class TableRunner:
             self.emit(P.ShoeAnnounced, **self.fair.commitment())
         assert self.fair is not None
         self.round_number += 1
-        self.closes_at = time.time() + self.timing.bet_seconds
+        self.closes_at = self.clock.now() + self.timing.bet_seconds
         self.revealed = []
         self.round_id = await self.db_write(
             self.ledger.open_round,
@@ -325,9 +292,9 @@ class TableRunner:
             closes_at=self.closes_at,
             seconds=self.timing.bet_seconds,
         )
-        while (left := self.closes_at - time.time()) > 0:
+        while (left := self.closes_at - self.clock.now()) > 0:
             self.seats.free_absent()  # the seats of players gone (with no bet) are freed
-            await asyncio.sleep(min(left, self.timing.layout_seconds))
+            await self.clock.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()
         self.phase = "closing"
         await self.db_write(self.ledger.close_round, self.round_id)
@@ -355,7 +322,7 @@ class TableRunner:
             )
             self.revealed.append(shown)
             self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
-            await asyncio.sleep(self.timing.card_seconds)
+            await self.clock.sleep(self.timing.card_seconds)
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # the third card is out (and sent)
         settled = self.table.settle()
@@ -374,7 +341,7 @@ class TableRunner:
             record = await self.db_write(self._finish_shoe)
             self.emit(P.ShoeEnd, record=record)
         self.phase = "settled"
-        await asyncio.sleep(self.timing.result_seconds)
+        await self.clock.sleep(self.timing.result_seconds)
 
     async def _squeeze(self) -> None:
         """The first two cards of each hand lie face down while their squeezers peel them.
@@ -389,7 +356,7 @@ class TableRunner:
         for side in ("player", "banker"):
             stakes = [(bets[side], n) for n, bets in layout.items() if bets.get(side)]
             squeezers[side] = max(stakes, key=lambda stake: stake[0])[1] if stakes else None
-        ends_at = time.time() + self.timing.squeeze_seconds
+        ends_at = self.clock.now() + self.timing.squeeze_seconds
         announced: dict[str, Any] = {
             "round": self.round_id,
             "cards": {"player": 2, "banker": 2},
@@ -403,8 +370,8 @@ class TableRunner:
         self.emit(P.SqueezeStart, **announced)
         sent = dict(peel)
         squeezed = [side for side, name in squeezers.items() if name is not None]
-        while (left := ends_at - time.time()) > 0:
-            await asyncio.sleep(min(left, 0.1))
+        while (left := ends_at - self.clock.now()) > 0:
+            await self.clock.sleep(min(left, 0.1))
             for side, value in peel.items():
                 if value != sent[side]:  # the squeezer's hand, relayed (not logged)
                     sent[side] = value
@@ -422,19 +389,16 @@ class TableRunner:
         self.squeezing = None
         self.phase = "dealing"
 
-    def peel(self, user: User, side: Any, amount: Any) -> None:
-        """A squeezer bends a hand's cards (0 flat .. 1 turned); 1 ends their squeeze."""
+    def peel(self, user: User, side: Literal["player", "banker"], amount: float) -> None:
+        """A squeezer bends a hand's cards (0 flat .. 1 turned, checked at the edge); 1
+        ends their squeeze."""
         squeezing = self.squeezing
         if squeezing is None:
             raise BetError("not_squeezing", "no card is being squeezed now")
-        if side not in ("player", "banker"):
-            raise BetError("bad_side", f"bad side {side!r}: player or banker")
         if squeezing["squeezers"][side] != user.name:
             who = squeezing["squeezers"][side] or "the croupier"
             raise BetError("not_squeezer", f"the {side} cards are squeezed by {who}")
-        if isinstance(amount, bool) or not isinstance(amount, int | float) or not 0 <= amount <= 1:
-            raise BetError("bad_peel", "peel must be a number from 0 to 1")
-        squeezing["peel"][side] = max(squeezing["peel"][side], float(amount))
+        squeezing["peel"][side] = max(squeezing["peel"][side], amount)
 
     def _relay(self, message: BaseModel) -> None:
         self.audience.broadcast(None, message.model_dump_json())
@@ -536,6 +500,59 @@ class TableRunner:
                 ),
             )
 
+    # -- the contract (`baccara.server.table_contract`) -------------------------------------
+
+    async def arrival(self, user: User | None) -> P.Snapshot:
+        """The snapshot for a player joining, seated first (or given a place behind the
+        seats), so that it says where."""
+        if user is not None:
+            self.take_seat(user)
+        return await views.snapshot(self, user)
+
+    async def state(self, user: User | None) -> P.Snapshot:
+        """The table's snapshot as ``user`` sees it (their balance, bets and seat)."""
+        return await views.snapshot(self, user)
+
+    def summary(self) -> P.TableSummary:
+        """The lobby's line."""
+        return views.summary(self)
+
+    async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
+        """A bet, a squeezer's peel or a seed for the shoe to come."""
+        match message:
+            case P.BetMessage():
+                return await self.place_bet(user, message)
+            case P.SqueezeMessage(side=side, peel=peel):
+                self.peel(user, side, float(peel))
+                return None
+            case P.SeedMessage(seed=seed):
+                try:
+                    await self.db_write(self.add_client_seed, user, seed)
+                except FairError as error:
+                    raise BetError("bad_seed", str(error)) from None
+                return P.SeedAck(table=self.id, seed=seed)
+        raise BetError("wrong_table", f"{message.type} is for the players' games, not this table")
+
+    async def shoe_records(self) -> list[dict[str, Any]]:
+        """The table's last finished shoes' records (from the database)."""
+        return await self.db(self.shoes.records)
+
+    async def edges(self) -> dict[str, Any]:
+        """Each bet's exact edge for the cards the shoe has not yet shown
+        (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
+        key = (self.table.shoe_number, len(self.table.coups))
+        if self.edges_key != key:
+            coups = list(self.table.coups)
+            found = await asyncio.to_thread(
+                views.cards_left_edges, self.variant, self.shoe_settings.decks, coups
+            )
+            self.edges_key, self.edges_found = key, found
+        return self.edges_found
+
+    def roads_svg(self) -> str:
+        """The roads as drawn (drawn once per coup)."""
+        return self.roads.view(self.table.roads).svg
+
     # -- players --------------------------------------------------------------------------
 
     def take_seat(self, user: User) -> int | None:
@@ -551,7 +568,7 @@ class TableRunner:
             kind = BetKind.parse(message.kind)
         except ValueError as error:
             raise BetError("unknown_bet", str(error)) from None
-        open_now = self.phase == "betting" and time.time() < self.closes_at
+        open_now = self.phase == "betting" and self.clock.now() < self.closes_at
         if not open_now or message.round not in (None, self.round_id):
             stored = await self.db(self.ledger.find_bet, user.account, bet_id)
             if stored is not None and (stored.amount, stored.kind) == (amount, kind.value):
@@ -581,7 +598,7 @@ class TableRunner:
             amount=amount,
             minimum=limit.minimum,
             maximum=limit.maximum,
-            now=time.time(),
+            now=self.clock.now(),
         )
         receipt = await self.batcher.submit(request)
         self.fault("after_debit")

@@ -21,7 +21,6 @@ behind are freed the same way, once a round and without an event.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 from baccara.server import protocol as P
@@ -78,7 +77,7 @@ class Seats:
         runner = self.runner
         if runner.phase != "betting":
             return 0
-        now = time.monotonic() if now is None else now
+        now = runner.clock.now() if now is None else now
         present = runner.audience.names()
         seated = runner.table.seats
         if self.behind_round != runner.round_id:  # the places behind: once a round

@@ -22,7 +22,6 @@ from baccara.table.events import TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
-    from baccara.server.players import PlayersRunner
     from baccara.server.runner import TableRunner
 
 __all__ = [
@@ -30,7 +29,6 @@ __all__ = [
     "RoadsCache",
     "ack",
     "bet_spots",
-    "players_summary",
     "roads_view",
     "snapshot",
     "summary",
@@ -126,7 +124,7 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
     spots = bet_spots(runner.variant, runner.settings)
     if behind:  # the spots this player may bet on: behind the seats, the main bets
         spots = [spot for spot in spots if spot.main]
-    now = time.time()
+    now = runner.clock.now()
     return P.Snapshot(
         table=runner.id,
         seq=runner.seq,
@@ -175,26 +173,6 @@ def ack(receipt: BetReceipt, table: str) -> P.BetAck:
         duplicate=receipt.duplicate,
         status=receipt.status,
         returned=receipt.returned,
-    )
-
-
-def players_summary(runner: PlayersRunner[Any]) -> P.TableSummary:
-    """The lobby's line for a players' table (no layout of bets, no roads)."""
-    return P.TableSummary(
-        id=runner.id,
-        game=runner.variant.family.value,
-        variant=runner.variant.name,
-        title=runner.variant.title,
-        description=runner.variant.description,
-        phase=runner.phase if runner.table is None else runner.table.phase.value,
-        players=len(runner.audience.names()),
-        seats=runner.max_seats,
-        seated=len(runner.players),
-        squeeze=False,
-        bets=[],
-        limits={},
-        roads=None,
-        minimum=runner.minimum,
     )
 
 

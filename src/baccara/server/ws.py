@@ -59,7 +59,7 @@ from pydantic import BaseModel
 
 from baccara.db.betting import BetError
 from baccara.server.audience import END, Listener
-from baccara.server.dispatch import answer, join_texts
+from baccara.server.dispatch import answer
 from baccara.server.edge import origin_allowed
 from baccara.server.protocol import (
     ErrorMessage,
@@ -108,7 +108,7 @@ class Connection:
         self.table = message.table
         runner = hall.runner(message.table)
         if runner is not None:
-            for text in await join_texts(runner, listener.user, message.since):
+            for text in await runner.join(listener.user, message.since):
                 listener.send_text(text)
             audience.add(listener)
             return None
@@ -133,7 +133,7 @@ class Connection:
             return ErrorMessage(code="not_joined", message="join a table first")
         runner = state.hall.runner(self.table)
         if runner is not None:
-            return await answer(state, runner, user, message)
+            return await answer(runner, user, message, state.bet_limiter)
         for reply in await state.hall.forward(self.table, user, text):
             self.listener.send_text(reply)
         return None

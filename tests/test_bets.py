@@ -1,7 +1,7 @@
 """Every bet's settlement in minor units, pushes and commission rounding included.
 
 Pay tables: seed 000 (Player 1:1, Banker 0.95:1, Tie 8:1, Player and Banker push on
-a tie); side bets from reference/numbers.md section 3.
+a tie); the variants' and side bets' pays from tests/data/numbers.toml sections 2 and 3.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from tests.support.reference import NUMBERS
 
 from baccara.bets import BetKind, BetOutcome, Rounding, bets_for, describe_pays, payout, settle
 from baccara.coup import Coup
@@ -24,6 +25,14 @@ BANKER_THREE_CARD_7 = Coup.parse("P:Ah,Kd,Jc B:3s,Kc,4d")  # P 1, B 7 with three
 PLAYER_THREE_CARD_8 = Coup.parse("P:Ah,2d,5c B:3s,Kc,Ad")
 PAIRS = Coup.parse("P:4h,4h B:5s,5d")  # suited Player pair, Banker pair: P 8 natural
 PLAYER_BY_5 = Coup.parse("P:2h,3d,4c B:5s,Qc,9d")  # P 9, B 4, no natural: by 5
+
+
+def pays(*bet: str) -> Fraction:
+    """A bet's published pay (what one unit wins), from numbers.toml sections 2 and 3."""
+    return NUMBERS.ratio(*bet, "pays")
+
+
+DRAGON_BONUS = ("side_bets", "dragon_bonus", "pays")
 
 
 def net(kind: BetKind, stake: int, coup: Coup, variant: Variant = PUNTO_BANCO) -> int:
@@ -84,7 +93,8 @@ def test_tie_nine_to_one() -> None:
 
 def test_super6_banker_six_pays_half() -> None:
     super6 = find_variant("super6")
-    assert net(BetKind.BANKER, 1000, BANKER_SIX_TWO_CARDS, super6) == 500
+    half = NUMBERS.ratio("variants", "super6", "banker_wins_with_6_pays")
+    assert net(BetKind.BANKER, 1000, BANKER_SIX_TWO_CARDS, super6) == 1000 * half
     assert net(BetKind.BANKER, 1001, BANKER_SIX_TWO_CARDS, super6) == 500  # rounds down
     assert net(BetKind.BANKER, 1000, BANKER_7_VS_6, super6) == 1000
     assert settle(BetKind.BANKER, 1000, BANKER_7_VS_6, super6).commission == 0
@@ -94,17 +104,21 @@ def test_ez_three_card_seven_pushes_and_dragon_panda() -> None:
     ez = find_variant("ez")
     assert settle(BetKind.BANKER, 1000, BANKER_THREE_CARD_7, ez).outcome is BetOutcome.PUSH
     assert net(BetKind.BANKER, 1000, BANKER_7_VS_6, ez) == 1000  # a two-card 7 pays 1:1
-    assert net(BetKind.DRAGON_7, 100, BANKER_THREE_CARD_7, ez) == 4000
+    assert net(BetKind.DRAGON_7, 100, BANKER_THREE_CARD_7, ez) == 100 * pays(
+        "variants", "ez", "dragon_7"
+    )
     assert net(BetKind.DRAGON_7, 100, BANKER_7_VS_6, ez) == -100
-    assert net(BetKind.PANDA_8, 100, PLAYER_THREE_CARD_8, ez) == 2500
+    assert net(BetKind.PANDA_8, 100, PLAYER_THREE_CARD_8, ez) == 100 * pays(
+        "variants", "ez", "panda_8"
+    )
     assert net(BetKind.PANDA_8, 100, PLAYER_NATURAL_9, ez) == -100
 
 
 def test_pair_bets() -> None:
-    assert net(BetKind.PLAYER_PAIR, 100, PAIRS) == 1100
-    assert net(BetKind.BANKER_PAIR, 100, PAIRS) == 1100
-    assert net(BetKind.EITHER_PAIR, 100, PAIRS) == 500
-    assert net(BetKind.PERFECT_PAIR, 100, PAIRS) == 2500
+    assert net(BetKind.PLAYER_PAIR, 100, PAIRS) == 100 * pays("side_bets", "pair")
+    assert net(BetKind.BANKER_PAIR, 100, PAIRS) == 100 * pays("side_bets", "pair")
+    assert net(BetKind.EITHER_PAIR, 100, PAIRS) == 100 * pays("side_bets", "either_pair")
+    assert net(BetKind.PERFECT_PAIR, 100, PAIRS) == 100 * pays("side_bets", "perfect_pair")
     assert net(BetKind.PERFECT_PAIR, 100, Coup.parse("P:4h,4d B:5s,5d")) == -100  # unsuited
     for kind in (BetKind.PLAYER_PAIR, BetKind.BANKER_PAIR, BetKind.EITHER_PAIR):
         assert net(kind, 100, PLAYER_NATURAL_9) == -100
@@ -113,13 +127,14 @@ def test_pair_bets() -> None:
 @pytest.mark.parametrize(
     ("coup", "player", "banker"),
     [
-        (PLAYER_NATURAL_9, 100, -100),  # natural win 1:1
-        (NATURAL_TIE, 0, 0),  # natural tie pushes
+        (PLAYER_NATURAL_9, 100 * NUMBERS.ratio(*DRAGON_BONUS, "natural_win"), -100),  # 1:1
+        (NATURAL_TIE, 100 * NUMBERS.ratio(*DRAGON_BONUS, "natural_tie"), 0),  # pushes
         (TIE_7, -100, -100),  # a non-natural tie loses
-        (PLAYER_BY_5, 200, -100),  # by 5 pays 2:1
+        (PLAYER_BY_5, 100 * NUMBERS.ratio(*DRAGON_BONUS, "by_5"), -100),  # by 5 pays 2:1
         (BANKER_7_VS_6, -100, -100),  # by 1 loses
         (Coup.parse("P:Ah,Kd,9c B:Ks,Jc,Qh"), -100, -100),  # P 0 vs B 0: tie
-        (Coup.parse("P:Kh,Kd,9c B:Ks,Jc,Qh"), 3000, -100),  # 9 to 0 without a natural: 30:1
+        # 9 to 0 without a natural: 30:1
+        (Coup.parse("P:Kh,Kd,9c B:Ks,Jc,Qh"), 100 * NUMBERS.ratio(*DRAGON_BONUS, "by_9"), -100),
     ],
 )
 def test_dragon_bonus(coup: Coup, player: int, banker: int) -> None:
@@ -128,25 +143,30 @@ def test_dragon_bonus(coup: Coup, player: int, banker: int) -> None:
 
 
 def test_big_small() -> None:
-    assert net(BetKind.BIG, 100, PLAYER_BY_5) == 54
+    assert net(BetKind.BIG, 100, PLAYER_BY_5) == 100 * pays("side_bets", "big")
     assert net(BetKind.BIG, 100, PLAYER_NATURAL_9) == -100
-    assert net(BetKind.SMALL, 100, PLAYER_NATURAL_9) == 150
+    assert net(BetKind.SMALL, 100, PLAYER_NATURAL_9) == 100 * pays("side_bets", "small")
     assert net(BetKind.SMALL, 101, PLAYER_NATURAL_9) == 151  # 151.5 rounds down
     assert settle(BetKind.SMALL, 101, PLAYER_NATURAL_9, payout_rounding=Rounding.UP).net == 152
 
 
 def test_lucky_6() -> None:
-    assert net(BetKind.LUCKY_6, 100, BANKER_SIX_TWO_CARDS) == 1200
-    assert net(BetKind.LUCKY_6, 100, BANKER_SIX_THREE_CARDS) == 2000
+    lucky = ("side_bets", "lucky_6")
+    assert net(BetKind.LUCKY_6, 100, BANKER_SIX_TWO_CARDS) == 100 * NUMBERS.ratio(
+        *lucky, "pays_two_cards"
+    )
+    assert net(BetKind.LUCKY_6, 100, BANKER_SIX_THREE_CARDS) == 100 * NUMBERS.ratio(
+        *lucky, "pays_three_cards"
+    )
     assert net(BetKind.LUCKY_6, 100, BANKER_7_VS_6) == -100
 
 
 def test_banker_naturals() -> None:
     nine = Coup.parse("P:5h,Kd B:9s,Kc")
     eight = Coup.parse("P:5h,Kd B:8s,Kc")
-    assert net(BetKind.BANKER_NATURAL_9, 100, nine) == 900
+    assert net(BetKind.BANKER_NATURAL_9, 100, nine) == 100 * pays("side_bets", "banker_natural_9")
     assert net(BetKind.BANKER_NATURAL_9, 100, eight) == -100
-    assert net(BetKind.BANKER_NATURAL_8, 100, eight) == 900
+    assert net(BetKind.BANKER_NATURAL_8, 100, eight) == 100 * pays("side_bets", "banker_natural_8")
 
 
 @pytest.mark.parametrize("stake", [0, -5, True])

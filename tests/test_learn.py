@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from tests.support.reference import NUMBERS
 from tests.test_hardening_http import in_process
 
 from baccara import rules
@@ -17,6 +18,12 @@ from baccara.learn import glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide, tableau_lines
 from baccara.server.app import ServerConfig, create_app
+
+# The published figures (tests/data/numbers.toml) the book shows, 8 decks, to 2 decimals
+MAIN_8 = NUMBERS.row("main", "8")
+SHOWN = {
+    key: MAIN_8[key].rounded(2) for key in ("banker_5", "banker_4", "player", "tie_8", "tie_9")
+}
 
 # The Banker's rule as the seed documents print it (004: "If the Player's third card
 # is 2 or 3, the Banker draws when he has a 0-4, and stays with a 5-7", ...).
@@ -80,19 +87,27 @@ def test_the_tableau_tried_refuses_what_cannot_happen() -> None:
 
 
 def test_the_books_figures_are_the_published_ones() -> None:
-    """Every figure comes from the engines; these are numbers.md's (independent) values."""
+    """Every figure comes from the engines; these are the published (independent) values
+    of tests/data/numbers.toml."""
     book = learn_book()
     pages = {page["name"]: page for page in book["variants"]}
     edge = {n: {b["kind"]: b["edge"] for b in p.get("bets", [])} for n, p in pages.items()}
-    assert edge["punto-banco"] == {**edge["punto-banco"], "banker": "1.06%", "player": "1.24%"}
-    assert edge["punto-banco"]["tie"] == "14.36%" and edge["tie-9"]["tie"] == "4.84%"
-    assert edge["commission-4"]["banker"] == "0.60%"  # 0.5993%
-    assert edge["super6"]["banker"] == "1.46%" and edge["ez"]["banker"] == "1.02%"
-    assert edge["ez"]["dragon_7"] == "7.61%" and edge["ez"]["panda_8"] == "10.19%"
-    assert "0.8182" in pages["chemin-de-fer"]["solver"]  # Kemeny-Snell: 9/11 on 5
-    assert "1.280%" in pages["chemin-de-fer"]["solver"]  # about 1.28% to the Banker
+    banker, player = SHOWN["banker_5"], SHOWN["player"]  # 1.06%, 1.24%
+    assert edge["punto-banco"] == {**edge["punto-banco"], "banker": banker, "player": player}
+    assert edge["punto-banco"]["tie"] == SHOWN["tie_8"] and edge["tie-9"]["tie"] == SHOWN["tie_9"]
+    assert edge["commission-4"]["banker"] == SHOWN["banker_4"]  # 0.5993%: 0.60%
+    variants = (("super6", "banker"), ("ez", "banker"), ("ez", "dragon_7"), ("ez", "panda_8"))
+    for name, bet in variants:  # a variant's Banker edge, or its own bet's
+        keys = ("variants", name) if bet == "banker" else ("variants", name, bet)
+        assert edge[name][bet] == NUMBERS.figure(*keys, "edge").rounded(2), (name, bet)
+    kemeny_snell = ("chemin", "kemeny_snell")
+    draw_on_5 = float(NUMBERS.ratio(*kemeny_snell, "player_draws_on_5"))  # 9/11 on 5: 0.8182
+    assert f"{draw_on_5:.4f}" in pages["chemin-de-fer"]["solver"]
+    about = NUMBERS.figure(*kemeny_snell, "banker_value").rounded(3)  # about 1.28%: 1.280%
+    assert about in pages["chemin-de-fer"]["solver"]
     tips = " ".join(book["tips"])
-    assert "1.06% of it" in tips and "1.24% of a Player bet" in tips and "4.84%" in tips
+    assert f"{banker} of it" in tips and f"{player} of a Player bet" in tips
+    assert SHOWN["tie_9"] in tips
     assert len(book["history"]) >= 3 and "Charles VIII" in book["history"][0]
 
 
@@ -104,7 +119,7 @@ def test_the_learn_api_and_its_refusals(tmp_path: Path) -> None:
         assert page.status_code == 200 and "learn.js" in page.text
         assert "content-security-policy" in page.headers
         raw = await client.get("/api/learn", headers={"Accept-Encoding": "gzip"})
-        assert raw.json()["variants"][0]["bets"][1]["edge"] == "1.06%"  # httpx inflates
+        assert raw.json()["variants"][0]["bets"][1]["edge"] == SHOWN["banker_5"]  # inflated
         book = await client.get("/api/learn", headers={"Accept-Encoding": "identity"})
         assert len(gzip.compress(book.content)) < len(book.content) / 2
         assert (await client.get("/api/learn/terms/La%20Grande")).json()["name"] == "la grande"
@@ -183,9 +198,10 @@ def test_the_payout_trainer_grades_by_the_pay_table() -> None:
         assert grade_payout(cell, n, back.returned + 1)[0] is False
         wins += back.net > 0
     assert wins > len(PAYOUT_CELLS) / 2  # the wins come up: the question is how much
-    # Super 6: a Banker win with 6 pays half (numbers.md, the no-commission rule)
+    # Super 6: a Banker win with 6 pays half (tests/data/numbers.toml, the no-commission rule)
     six = Coup.parse("P:4h,Kd,Ac B:6s,Kc")
-    assert settle(BetKind.BANKER, 1_000, six, find_variant("super6")).returned == 1_500
+    half = NUMBERS.ratio("variants", "super6", "banker_wins_with_6_pays")
+    assert settle(BetKind.BANKER, 1_000, six, find_variant("super6")).returned == 1_000 * (1 + half)
 
 
 def test_the_payout_trainer_never_runs_out_of_cards() -> None:
@@ -215,7 +231,7 @@ def test_the_shoe_trainer_shows_the_exact_edges_of_the_cards_left() -> None:
     from baccara.learn.drills import DrillError, shoe_steps
 
     found = shoe_steps(seed=5, upto=3)
-    assert found["start"]["banker"] == pytest.approx(0.010579, abs=1e-6)  # numbers.md 8 decks
+    assert found["start"]["banker"] == pytest.approx(MAIN_8["banker_5"].fraction, abs=1e-6)
     left = list(full_shoe(8))
     for step in found["steps"]:
         for card in step["coup"].replace("P:", "").replace("B:", "").replace(" ", ",").split(","):

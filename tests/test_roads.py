@@ -1,7 +1,7 @@
-"""The five roads: rules and worked example from reference/roads.md.
+"""The five roads: rules and worked example.
 
-Source: /work/shared/reference/roads.md (Wizard of Odds "Baccarat Score Boards";
-OG Plus, sikwin and gamicorp road-map help pages), documented in docs/roads.md.
+Source: tests/data/roads.toml (Wizard of Odds "Baccarat Score Boards"; OG Plus, sikwin
+and gamicorp road-map help pages), documented in docs/roads.md.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from itertools import groupby, pairwise
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.support.reference import ROADS
 
 from baccara.coup import Coup, Result, Side
 from baccara.roads.board import (
@@ -24,14 +25,9 @@ from baccara.roads.board import (
     parse_results,
 )
 
-WORKED = "BBPPPBPPBBBBBBBBPBBPPTPBB"
-WORKED_GRID = """\
-BPBPBPBPB
-BP.PB.BPB
-.P..B..P.
-....B....
-....B....
-....BBB.."""
+EXAMPLE = "worked_example"
+WORKED = ROADS.text(EXAMPLE, "results")
+WORKED_GRID = ROADS.text(EXAMPLE, "big_road")
 
 
 def sequence(lengths: list[int], first: str = "B") -> str:
@@ -49,7 +45,7 @@ def positions(cells: object) -> list[tuple[int, int]]:
 
 def test_worked_example_big_road() -> None:
     roads = Roads.from_results(WORKED)
-    assert roads.columns == (2, 3, 1, 2, 8, 1, 2, 3, 2)
+    assert roads.columns == ROADS.counts(EXAMPLE, "columns")
     assert roads.big_road_grid() == WORKED_GRID
     assert roads.leading_ties == 0
     # the one tie sits on the Player cell before it: column 7, row 1
@@ -62,13 +58,13 @@ def test_worked_example_big_road() -> None:
 
 def test_worked_example_derived_roads() -> None:
     roads = Roads.from_results(WORKED)
-    assert colors(roads.big_eye_boy) == "RBBBBBRBRRRRRBBBBRBBR"
-    assert colors(roads.small_road) == "BRBBRRRRRRBBRBBRBR"
-    assert colors(roads.cockroach_pig) == "RRRRBRRRRBRRRRRBB"
+    assert colors(roads.big_eye_boy) == ROADS.text(EXAMPLE, "big_eye_boy")
+    assert colors(roads.small_road) == ROADS.text(EXAMPLE, "small_road")
+    assert colors(roads.cockroach_pig) == ROADS.text(EXAMPLE, "cockroach_pig")
 
 
 def test_worked_example_hand_check_of_big_eye_boy() -> None:
-    # reference: (c1,r1) red, (c1,r2) blue, (c2,r0) blue, (c3,r0) blue, (c3,r1) blue,
+    # the reference's: (c1,r1) red, (c1,r2) blue, (c2,r0) blue, (c3,r0) blue, (c3,r1) blue,
     # (c4,r0) blue, (c4,r1) red, (c4,r2) blue, (c4,r3..r7) red
     roads = Roads()
     made = []
@@ -77,9 +73,9 @@ def test_worked_example_hand_check_of_big_eye_boy() -> None:
         if update.big_eye_boy is not None:
             assert update.big_road is not None
             made.append((update.big_road.column, update.big_road.depth, update.big_eye_boy.color))
-    red, blue = Color.RED, Color.BLUE
-    expected = [(1, 1, red), (1, 2, blue), (2, 0, blue), (3, 0, blue), (3, 1, blue)]
-    expected += [(4, 0, blue), (4, 1, red), (4, 2, blue)] + [(4, r, red) for r in range(3, 8)]
+    marks = ROADS.get(EXAMPLE, "hand_check", "big_eye_boy_first_marks")
+    expected = [(column, row, Color(color)) for column, row, color in marks]
+    assert len(expected) == 13
     assert made[: len(expected)] == expected
 
 

@@ -1,5 +1,5 @@
 """The roads drawn: the terminal's text (80 columns, 24 lines, with or without colour),
-the SVG, and the ``baccara roads`` command. Source: /work/shared/reference/roads.md, as
+the SVG, and the ``baccara roads`` command. Source: tests/data/roads.toml, as
 tests/test_roads.py (whose worked example is shared here)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from tests.test_roads import WORKED
+from tests.support.reference import ROADS
+from tests.test_roads import EXAMPLE, WORKED
 
 from baccara.cli import main
 from baccara.coup import Result, deal_shoe
@@ -89,10 +90,12 @@ def test_svg_is_well_formed_and_draws_every_mark() -> None:
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["roads", "bbppp bppbbbbbbbbpbbpptpbb", "--json"]) == 0
+    spaced = f"{WORKED[:5]} {WORKED[5:]}".lower()  # case and spaces are ignored
+    assert main(["roads", spaced, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data == Roads.from_results(WORKED).to_json()
-    assert "".join(m["color"][0].upper() for m in data["cockroach_pig"]) == "RRRRBRRRRBRRRRRBB"
+    cockroach_pig = "".join(m["color"][0].upper() for m in data["cockroach_pig"])
+    assert cockroach_pig == ROADS.text(EXAMPLE, "cockroach_pig")
 
 
 def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,7 @@
 """The simulator: its shoes, its rulebook, its numbers, and that they never depend on how it ran.
 
-Exact probabilities: Wizard of Odds, "Baccarat Odds for 1 to 12 Decks" (see
-/work/shared/reference/numbers.md); the exact engine recomputes them.
+Exact probabilities: Wizard of Odds, "Baccarat Odds for 1 to 12 Decks" (in
+tests/data/numbers.toml); the exact engine recomputes them.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from tests.support.reference import NUMBERS
 
 from baccara.bets import BetKind, bets_for, payout
 from baccara.cards import full_deck
@@ -32,7 +33,9 @@ from baccara.variants import PUNTO_BANCO, Family, find_variant, variants_of
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 # Wizard of Odds, 8 decks
-REFERENCE_8 = {"banker": 0.458597423, "player": 0.446246609, "tie": 0.095155968}
+MAIN_8 = NUMBERS.row("main", "8")
+REFERENCE_8 = {name: MAIN_8[f"p_{name}"].fraction for name in ("banker", "player", "tie")}
+PLAYER_EDGE_8 = MAIN_8["player"].fraction  # the Player bet's house edge
 
 
 # -- random streams ------------------------------------------------------------------
@@ -269,7 +272,7 @@ def test_a_small_bankroll_is_ruined_and_systems_keep_the_edge() -> None:
     assert martingale.risk_of_ruin > 0.5
     chunk = martingale.chunk
     assert all(f < 1_000 for f, r in zip(chunk.finals, chunk.ruined, strict=True) if r)
-    assert flat.expected_edge() == pytest.approx(0.012351, abs=1e-6)
+    assert flat.expected_edge() == pytest.approx(PLAYER_EDGE_8, abs=1e-6)
     assert "does not change the edge" in flat.verdict()
 
 

@@ -1,11 +1,10 @@
 """The Chemin de Fer and Banque solvers against the papers and against themselves.
 
-Sources: Kemeny and Snell (1957), American Mathematical Monthly 64(7): the punter
-draws on 5 with probability 9/11 and the game is worth about 1.28% to the banker;
-the house-tableau values are the Punto Banco Player edges of
-/work/shared/reference/numbers.md section 1 (infinite deck 1.2281%, 6 decks
-1.2374%) and the Banker 5% edge (6 decks 1.0558%), since both sides then play
-the Punto Banco tableau.
+Sources (figures in tests/data/numbers.toml): Kemeny and Snell (1957), American
+Mathematical Monthly 64(7): the punter draws on 5 with probability 9/11 and the game is
+worth about 1.28% to the banker (section 5); the house-tableau values are the Punto Banco
+Player edges of section 1 (infinite deck 1.2281%, 6 decks 1.2374%) and the Banker 5% edge
+(6 decks 1.0558%), since both sides then play the Punto Banco tableau.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from tests.support.reference import NUMBERS
 
 from baccara.cli import cli
 from baccara.skill.solver.banque import NATURAL, STOOD, banker_decisions, solve_banque
@@ -23,11 +23,13 @@ from baccara.skill.solver.chemin import best_response_gains, house_strategy, sol
 from baccara.skill.solver.models import Model, SolverError, build_game, deal_weights
 
 MODELS = [m.value for m in Model]
+KEMENY_SNELL = ("chemin", "kemeny_snell")
+DRAW_ON_5 = NUMBERS.ratio(*KEMENY_SNELL, "player_draws_on_5")  # 9/11
 
 
 def test_kemeny_snell_punter_draws_on_5_with_probability_9_11() -> None:
     sol = solve_chemin("kemeny-snell")
-    assert sol.player_draw["5"] == pytest.approx(9 / 11, abs=1e-9)
+    assert sol.player_draw["5"] == pytest.approx(float(DRAW_ON_5), abs=1e-9)
 
 
 def test_kemeny_snell_solution_in_exact_fractions() -> None:
@@ -47,7 +49,7 @@ def test_kemeny_snell_solution_in_exact_fractions() -> None:
     # the punter's p makes the banker indifferent in his mixed cell
     base = game.lin_b[cell] + game.m_b[0, 0, cell]
     slope = game.m_b[0, 1, cell] - game.m_b[0, 0, cell]
-    assert -exact(base) / exact(slope) == Fraction(9, 11)
+    assert -exact(base) / exact(slope) == DRAW_ON_5
     # the banker's q makes the punter indifferent on 5
     y = sol.y.copy()
     y[cell] = 0.0
@@ -57,14 +59,14 @@ def test_kemeny_snell_solution_in_exact_fractions() -> None:
     # and the value
     stand = exact(game.const_b + game.lin_b @ y + game.k_b[0, 0] + game.m_b[0, 0] @ y)
     draw = exact(game.const_b + game.lin_b @ y + game.k_b[0, 1] + game.m_b[0, 1] @ y)
-    value = Fraction(2, 11) * stand + Fraction(9, 11) * draw
+    value = (1 - DRAW_ON_5) * stand + DRAW_ON_5 * draw
     assert value == Fraction(679_568, 11 * 13**6)
     assert float(value) == pytest.approx(sol.value, abs=1e-12)
 
 
 def test_kemeny_snell_value_is_about_1_28_percent() -> None:
     sol = solve_chemin("kemeny-snell")
-    assert round(sol.value, 4) == 0.0128
+    assert round(sol.value, 4) == NUMBERS.figure(*KEMENY_SNELL, "banker_value").fraction
     # the banker mixes only when he has 6 and the punter stood
     assert list(sol.banker_mixed) == [("6", None)]
 
@@ -96,14 +98,20 @@ def test_best_responses_to_the_equilibrium_gain_nothing(
             assert game.punter_loss(x, sol.y) >= sol.punter_loss - 1e-12
 
 
+def _edges(decks: str) -> tuple[float, float]:
+    """The Player and Banker 5% house edges of the Punto Banco table by decks."""
+    row = NUMBERS.row("main", decks)
+    return row["player"].fraction, row["banker_5"].fraction
+
+
 @pytest.mark.parametrize(
     ("model", "decks", "player_edge", "banker_edge"),
     [
-        ("kemeny-snell", 6, 0.012281, None),
-        ("totals", 6, 0.012374, 0.010558),
-        ("downton-lockwood", 6, 0.012374, 0.010558),
-        ("compositions", 6, 0.012374, 0.010558),
-        ("totals", 8, 0.012351, 0.010579),
+        ("kemeny-snell", 6, _edges("infinite")[0], None),
+        ("totals", 6, *_edges("6")),
+        ("downton-lockwood", 6, *_edges("6")),
+        ("compositions", 6, *_edges("6")),
+        ("totals", 8, *_edges("8")),
     ],
 )
 def test_the_house_tableau_value_is_the_punto_banco_edge(

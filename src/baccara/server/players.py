@@ -618,7 +618,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         seat = table.actor
         if seat is not None and not self.present(table.names[seat]):
             self.deadline = self.clock.now()
-        elif self.deadline < self.clock.now():
+        elif self.deadline <= self.clock.now():  # a new decision: a new clock
             self.deadline = self.clock.now() + self.timing.decision_seconds
         self.emit_state()
         due, waiting_on = self.decisions, self.deadline

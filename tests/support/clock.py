@@ -1,0 +1,152 @@
+"""A clock the test moves (`SimulatedClock`), and services that do the database's work
+at once (`inline_services`): a table runs in the test's own event loop, and a betting
+window, a decision's clock or a seat's grace passes in an instant, in order.
+
+>>> import asyncio
+>>> async def demo() -> list[str]:
+...     clock, woke = SimulatedClock(), []
+...     async def nap(name: str, seconds: float) -> None:
+...         await clock.sleep(seconds)
+...         woke.append(f"{name}@{clock.now() - clock.start:g}")
+...     tasks = [asyncio.create_task(nap("b", 2)), asyncio.create_task(nap("a", 1))]
+...     await clock.advance(1.5)
+...     await clock.advance(1.0)
+...     await asyncio.gather(*tasks)
+...     return woke
+>>> asyncio.run(demo())
+['a@1', 'b@2']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from functools import partial
+from typing import Any, TypeVar
+
+from baccara.db.ledger import BetReceipt, BetRequest, Ledger
+from baccara.server.services import Fault, TableServices, no_fault
+from baccara.server.writer import BetBatcher
+
+__all__ = ["InlineExecutor", "InlineWriter", "SimulatedClock", "inline_services", "settle"]
+
+_T = TypeVar("_T")
+
+
+async def settle(rounds: int = 50) -> None:
+    """Let every task that can run, run (the database's work is done at once here)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+class SimulatedClock:
+    """`baccara.server.clock.Clock` on a time that moves only when the test moves it."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.start = start
+        self.time = start
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        """The simulated time."""
+        return self.time
+
+    async def sleep(self, seconds: float) -> None:
+        """Return when the test has moved the clock ``seconds`` on."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self.time + seconds, next(self._order), woken))
+        await woken
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait for ``event`` until the clock has moved ``seconds`` on."""
+        if event.is_set():
+            return True
+        waiter = asyncio.ensure_future(event.wait())
+        timer = asyncio.ensure_future(self.sleep(seconds))
+        try:
+            await asyncio.wait({waiter, timer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+            timer.cancel()
+        return event.is_set()
+
+    async def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` on, waking each sleeper at its time, in order, and
+        letting what it starts run before the next."""
+        target = self.time + seconds
+        await settle()
+        while self._sleepers and self._sleepers[0][0] <= target:
+            when, _, woken = heapq.heappop(self._sleepers)
+            self.time = max(self.time, when)
+            if not woken.done():
+                woken.set_result(None)
+                await settle()
+        self.time = target
+        await settle()
+
+    async def run_until(
+        self, done: Callable[[], bool], *, step: float = 0.1, limit: float = 600
+    ) -> float:
+        """Move the clock on ``step`` at a time until ``done()``; the seconds it took
+        (an `AssertionError` after ``limit`` simulated seconds)."""
+        began = self.time
+        while not done():
+            assert self.time - began < limit, f"not done after {limit} simulated seconds"
+            await self.advance(step)
+        return self.time - began
+
+
+class InlineExecutor(Executor):
+    """Runs each call at once, in the caller's thread."""
+
+    def submit(self, fn: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        """``fn(*args, **kwargs)`` done: its future holds its answer or its error."""
+        future: Future[_T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:
+            future.set_exception(error)
+        return future
+
+
+class InlineWriter(BetBatcher):
+    """The database writer without its threads: each bet and write done at once (one
+    bet a transaction), in the event loop's thread."""
+
+    def start(self) -> None:
+        """Nothing to start."""
+
+    def stop(self) -> None:
+        """Nothing to stop."""
+
+    async def submit(self, request: BetRequest) -> BetReceipt:
+        """The bet, placed now."""
+        answer = self.ledger.place_bets([request])[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """The write, done now."""
+        return partial(fn, *args, **kwargs)()
+
+
+def inline_services(
+    ledger: Ledger, clock: SimulatedClock, fault: Fault = no_fault
+) -> TableServices:
+    """A table's services for a test: the ledger, the database's work done at once, and
+    the simulated clock."""
+    return TableServices(
+        ledger=ledger,
+        executor=InlineExecutor(),
+        batcher=InlineWriter(ledger),
+        clock=clock,
+        fault=fault,
+    )

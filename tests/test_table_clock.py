@@ -1,0 +1,154 @@
+"""A house table on the clock it is given (issue 24): the betting window, the deal card
+by card, the result's pause, the squeeze and a seat's grace, run in process on a
+simulated clock (`tests.support.tables`), to the second and without waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from tests.support.tables import Tables, house_table
+
+from baccara.server import protocol as P
+from baccara.server.runner import Timing
+
+TIMING = Timing(bet_seconds=15, card_seconds=0.7, result_seconds=4, squeeze_seconds=8)
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+def bet(
+    round_id: int | None, bet_id: str, kind: str = "banker", amount: int = 1_000
+) -> P.BetMessage:
+    return P.BetMessage(type="bet", bet_id=bet_id, kind=kind, amount=amount, round=round_id)
+
+
+async def opened(tables: Tables) -> int:
+    """Wait (on the simulated clock) for betting to open; the round's id."""
+    await tables.clock.run_until(lambda: tables.runner.phase == "betting")
+    assert tables.runner.round_id is not None
+    return int(tables.runner.round_id)
+
+
+def test_a_round_keeps_the_clock_it_is_given() -> None:
+    """Bets are taken until the window's last instant and refused after it; the cards
+    come ``card_seconds`` apart, and the next round opens ``result_seconds`` after the
+    result; every event carries the clock's time."""
+
+    async def test() -> None:
+        async with house_table(timing=TIMING) as tables:
+            ann = await tables.join("ann", 100_000)
+            await tables.start()
+            round_id = await opened(tables)
+            start = tables.clock.now()
+            (open_event,) = ann.of("round_open")
+            assert open_event["closes_at"] == start + 15 and open_event["time"] == start
+            await tables.clock.advance(14.9)
+            ack = await ann.send(bet(round_id, "b1"))
+            assert ack is not None and ack["type"] == "bet_ack", ack
+            await tables.clock.advance(0.1)  # the window closes: 15 s after it opened
+            late = await ann.send(bet(round_id, "b2"))
+            assert late is not None and late["code"] == "betting_closed"
+            (closed,) = ann.of("no_more_bets")
+            assert closed["time"] == start + 15
+            await tables.clock.run_until(lambda: bool(ann.of("result")))
+            cards = [m["time"] - start for m in ann.of("card")]
+            assert cards[0] == 15 and all(
+                abs(b - a - 0.7) < 1e-6 for a, b in itertools.pairwise(cards)
+            ), cards
+            (result,) = ann.of("result")
+            (payout,) = ann.of("payout")
+            assert payout["staked"] == 1_000 and tables.balance("ann") == payout["balance"]
+            assert payout["balance"] == 100_000 - 1_000 + payout["returned"]
+            await tables.clock.run_until(lambda: len(ann.of("round_open")) == 2)
+            assert ann.of("round_open")[1]["time"] - result["time"] == 4  # the result's pause
+
+    run(test)
+
+
+def test_a_seat_is_kept_for_its_grace_then_freed() -> None:
+    """A seated player whose page has gone keeps the seat ``seat_grace_seconds`` (with no
+    bet in the round), then it is freed with a ``seat`` event saying so."""
+    timing = Timing(bet_seconds=15, seat_grace_seconds=60)
+
+    async def test() -> None:
+        async with house_table(timing=timing) as tables:
+            ann = await tables.join("ann")
+            bob = await tables.join("bob")
+            await tables.start()
+            await opened(tables)
+            assert tables.runner.table.seat_of("ann") is not None
+            ann.leave()
+            gone = tables.clock.now()
+            await tables.clock.advance(1)  # seen gone at the next look (every layout_seconds)
+            freed = await tables.clock.run_until(
+                lambda: any(m.get("left") for m in bob.of("seat")), step=0.5
+            )
+            assert tables.runner.table.seat_of("ann") is None
+            (left,) = [m for m in bob.of("seat") if m.get("left")]
+            assert left["player"] == "ann"
+            assert 60 <= left["time"] - gone <= 60 + 15 + 0.7 * 6 + 4 + 1, (
+                freed
+            )  # the grace, then the next window
+            assert tables.runner.table.seat_of("bob") is not None
+
+    run(test)
+
+
+def test_a_squeeze_lasts_its_seconds_or_ends_when_the_squeezers_have_turned() -> None:
+    """At a squeeze table the first four cards lie face down ``squeeze_seconds``, or
+    until every squeezer has turned their cards; nobody else may peel them."""
+
+    async def test() -> None:
+        async with house_table(timing=TIMING, squeeze=True) as tables:
+            ann = await tables.join("ann")
+            bob = await tables.join("bob")
+            await tables.start()
+            round_id = await opened(tables)
+            await ann.send(bet(round_id, "a1", "player", 5_000))
+            await tables.clock.run_until(lambda: tables.runner.phase == "squeeze")
+            (start,) = ann.of("squeeze")
+            assert start["squeezers"] == {"player": "ann", "banker": None}
+            refused = await bob.send(P.SqueezeMessage(type="squeeze", side="player", peel=1))
+            assert refused is not None and refused["code"] == "not_squeezer"
+            await tables.clock.advance(2)
+            assert tables.runner.phase == "squeeze"
+            await ann.send(P.SqueezeMessage(type="squeeze", side="player", peel=1))
+            await tables.clock.advance(0.2)
+            assert tables.runner.phase != "squeeze"  # turned: the squeeze ends at once
+            first_card = ann.of("card")[0]
+            assert first_card["time"] - start["time"] < 3
+
+            await tables.clock.run_until(lambda: len(ann.of("squeeze")) == 2, step=0.5)
+            second = ann.of("squeeze")[1]  # nobody bet this round: the croupier's cards
+            await tables.clock.run_until(lambda: tables.runner.phase != "squeeze")
+            assert tables.clock.now() - second["time"] >= 8
+            assert ann.of("card")[-1]["time"] - second["time"] >= 8
+
+    run(test)
+
+
+def test_one_account_gives_a_house_shoe_one_seed() -> None:
+    """Issue 23, finding 8: one account sends 32 seeds before the shoe is shuffled: one
+    is taken, the rest refused (``seed_given``), and another player's seed still finds a
+    place."""
+
+    async def test() -> None:
+        async with house_table(timing=TIMING) as tables:
+            greedy = await tables.join("greedy")
+            modest = await tables.join("modest")
+            await tables.start()
+            await opened(tables)
+            answers = [
+                await greedy.send(P.SeedMessage(type="seed", seed=f"mine {n}")) for n in range(32)
+            ]
+            assert [a and a["type"] for a in answers] == ["seed_ack"] + ["error"] * 31
+            assert {a["code"] for a in answers[1:] if a} == {"seed_given"}
+            theirs = await modest.send(P.SeedMessage(type="seed", seed="my own"))
+            assert theirs is not None and theirs["type"] == "seed_ack"
+
+    run(test)

@@ -203,7 +203,7 @@ def create_app(
     state = ServerState(
         config=config,
         ledger=ledger,
-        auth=Auth(ledger, welcome=config.welcome),
+        auth=Auth(ledger, welcome=config.welcome, clock=clock),
         executor=executor,
         hall=hall,
         bet_limiter=bet_limiter,
@@ -217,7 +217,9 @@ def create_app(
         ),
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
-        watch=SessionWatch(ledger.engine, seconds=config.revoke_seconds, executor=executor),
+        watch=SessionWatch(
+            ledger.engine, seconds=config.revoke_seconds, clock=clock, executor=executor
+        ),
     )
     watch = state.watch
 

@@ -50,6 +50,7 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.limits import PlayLimits, limits_of
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
+from baccara.server.clock import Clock, RealClock
 
 __all__ = [
     "Auth",
@@ -121,9 +122,12 @@ class User:
 class Auth:
     """Users and sessions in the ledger's database (its tables: `baccara.db.schema`)."""
 
-    def __init__(self, ledger: Ledger, *, welcome: int = 100_000) -> None:
+    def __init__(
+        self, ledger: Ledger, *, welcome: int = 100_000, clock: Clock | None = None
+    ) -> None:
         self.ledger = ledger
         self.welcome = welcome
+        self.clock = RealClock() if clock is None else clock  # sessions' start and expiry
         # Low-cost argon2id parameters keep logins fast on a small server; still salted
         # and memory-hard (RFC 9106's second recommended option uses 64 MiB).
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
@@ -171,7 +175,7 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
         limits = PlayLimits(self.ledger.engine).get(int(row["id"]))
-        now = time.time()
+        now = self.clock.now()
         if limits.excluded(now):
             until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
@@ -201,7 +205,7 @@ class Auth:
                 .returning(web_sessions.c.token_hash)
             ).scalars()
             for session in list(ended):
-                revoke(conn, user.id, str(session), now=time.time())
+                revoke(conn, user.id, str(session), now=self.clock.now())
 
     def start_session(self, user_id: int) -> str:
         """A new session for a player whose password was just checked (or set)."""
@@ -211,7 +215,7 @@ class Auth:
                 web_sessions.insert().values(
                     token_hash=token_digest(token),
                     user_id=user_id,
-                    expires=time.time() + SESSION_SECONDS,
+                    expires=self.clock.now() + SESSION_SECONDS,
                 )
             )
         return token
@@ -226,7 +230,7 @@ class Auth:
                 .returning(web_sessions.c.user_id)
             ).scalar()
             if user is not None:
-                revoke(conn, int(user), digest, now=time.time())
+                revoke(conn, int(user), digest, now=self.clock.now())
 
     def session_started(self, token: str | None) -> float | None:
         """When the live session of ``token`` began (epoch seconds), or None."""
@@ -234,7 +238,7 @@ class Auth:
             return None
         query = sa.select(web_sessions.c.expires).where(
             web_sessions.c.token_hash == token_digest(token),
-            web_sessions.c.expires > time.time(),
+            web_sessions.c.expires > self.clock.now(),
         )
         with self.ledger.engine.connect() as conn:
             expires = conn.execute(query).scalar()
@@ -244,7 +248,7 @@ class Auth:
         """The player of a live session, or None."""
         if not token:
             return None
-        now = time.time()
+        now = self.clock.now()
         query = (
             sa.select(users.c.id, users.c.name, *play_limits.c)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from baccara.db.engine import writing
 from baccara.db.gate import ended
 from baccara.db.sessions import last_revocation, prune, revocations_since
 from baccara.server.auth import User
+from baccara.server.clock import Clock, RealClock
 
 __all__ = ["SessionWatch", "Watched"]
 
@@ -63,13 +63,13 @@ class SessionWatch:
         *,
         seconds: float = 0.5,
         full_seconds: float = 60.0,
-        clock: Callable[[], float] = time.time,
+        clock: Clock | None = None,
         executor: Executor | None = None,
     ) -> None:
         self.engine = engine
         self.seconds = seconds
         self.full_seconds = full_seconds
-        self.clock = clock
+        self.clock = RealClock() if clock is None else clock
         self.executor = executor
         self.sockets: set[Watched] = set()
         self.last = 0  # the newest revocation read (`start` reads it)
@@ -94,7 +94,7 @@ class SessionWatch:
     async def start(self) -> None:
         """Start watching (before any socket is open): from the newest revocation now."""
         self.last = await asyncio.get_running_loop().run_in_executor(self.executor, self._newest)
-        self.looked = self.clock()
+        self.looked = self.clock.now()
         self.task = asyncio.create_task(self._watch())
 
     def _newest(self) -> int:
@@ -111,7 +111,7 @@ class SessionWatch:
     async def sweep(self) -> int:
         """Close the sockets whose session has ended (those the new revocations name;
         every socket, once in `full_seconds`); how many."""
-        now = self.clock()
+        now = self.clock.now()
         full = now - self.looked >= self.full_seconds
         if full:
             self.looked = now
@@ -145,8 +145,7 @@ class SessionWatch:
 
     async def _watch(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.woken.wait(), self.seconds)
+            await self.clock.wait(self.woken, self.seconds)
             self.woken.clear()
             try:
                 await self.sweep()

@@ -1,0 +1,118 @@
+"""The revocation watch on the clock it is given (issues 23 and 24), in process: a
+revocation written by anybody (another process, the command line) closes the sockets
+it names at the next look, every `SessionWatch.seconds`; a session that expires closes
+at the next full look, every `SessionWatch.full_seconds`. Across real processes and on
+PostgreSQL: tests/test_money_gate.py."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.support.clock import InlineExecutor, SimulatedClock
+
+from baccara.db.betting import BetError
+from baccara.db.ledger import Ledger
+from baccara.db.limits import PlayLimits, suspend
+from baccara.db.schema import web_sessions
+from baccara.server.auth import SESSION_SECONDS, Auth, User
+from baccara.server.revocation import SessionWatch
+
+
+class Sockets:
+    """Sockets of players, and why each was closed."""
+
+    def __init__(self, watch: SessionWatch) -> None:
+        self.watch = watch
+        self.closed: dict[str, str] = {}
+
+    def open(self, name: str, user: User) -> None:
+        async def close(why: BetError) -> None:
+            self.closed[name] = why.code
+
+        self.watch.add(user, close)
+
+
+def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path) -> None:
+    async def test() -> None:
+        clock = SimulatedClock()
+        ledger = Ledger.connect(f"sqlite:///{tmp_path / 'r.db'}")
+        auth = Auth(ledger, clock=clock)
+        for name in ("ann", "bob", "cyd"):
+            auth.register(name, f"{name} password")
+        tokens = {
+            "ann": auth.login("ann", "ann password"),
+            "bob_phone": auth.login("bob", "bob password"),
+            "bob_laptop": auth.login("bob", "bob password"),
+            "cyd": auth.login("cyd", "cyd password"),
+            "ann_2": auth.login("ann", "ann password"),
+        }
+        users = {key: auth.user_for_token(token) for key, token in tokens.items()}
+        watch = SessionWatch(ledger.engine, seconds=0.5, clock=clock, executor=InlineExecutor())
+        sockets = Sockets(watch)
+        for key, user in users.items():
+            assert user is not None
+            sockets.open(key, user)
+        await watch.start()
+        try:
+            ann = users["ann"]
+            assert ann is not None
+            PlayLimits(ledger.engine).exclude(ann.id, clock.now() + 86_400)  # elsewhere
+            await clock.advance(0.4)
+            assert sockets.closed == {}  # not looked yet
+            await clock.advance(0.1)
+            assert sockets.closed == {"ann": "self_excluded", "ann_2": "self_excluded"}
+
+            auth.logout(tokens["bob_phone"])  # one device of bob's
+            await clock.advance(0.5)
+            assert sockets.closed.get("bob_phone") == "session_ended"
+            assert "bob_laptop" not in sockets.closed  # his other device stays
+
+            suspend(ledger.engine, "cyd", clock.now() + 3_600)  # the house, from the command line
+            await clock.advance(0.5)
+            assert sockets.closed["cyd"] == "suspended"
+            assert set(sockets.closed) == {"ann", "ann_2", "bob_phone", "cyd"}
+            assert watch.sockets and {w.user.name for w in watch.sockets} == {"bob"}
+
+            clock.time += SESSION_SECONDS  # a week on: bob's laptop session has expired
+            await clock.advance(0.5)  # more than a minute since every socket was looked at
+            assert sockets.closed["bob_laptop"] == "session_ended"
+            assert watch.sockets == set()
+        finally:
+            await watch.stop()
+            ledger.engine.dispose()
+
+    asyncio.run(test())
+
+
+def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_path: Path) -> None:
+    """A session gone without a revocation naming it (expired, or removed by hand) is
+    found by the look at every socket, once a minute: not before, not later."""
+
+    async def test() -> None:
+        clock = SimulatedClock()
+        ledger = Ledger.connect(f"sqlite:///{tmp_path / 'r.db'}")
+        auth = Auth(ledger, clock=clock)
+        auth.register("ann", "ann password")
+        token = auth.login("ann", "ann password")
+        user = auth.user_for_token(token)
+        assert user is not None
+        watch = SessionWatch(
+            ledger.engine, seconds=0.5, full_seconds=60, clock=clock, executor=InlineExecutor()
+        )
+        sockets = Sockets(watch)
+        sockets.open("ann", user)
+        await watch.start()
+        try:
+            await clock.advance(10)
+            with ledger.engine.begin() as conn:
+                conn.execute(web_sessions.delete())  # no revocation names it
+            await clock.advance(49.4)
+            assert sockets.closed == {}
+            await clock.advance(0.6)  # a minute since the watch started
+            assert sockets.closed == {"ann": "session_ended"}
+        finally:
+            await watch.stop()
+            ledger.engine.dispose()
+
+    asyncio.run(test())

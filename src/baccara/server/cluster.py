@@ -27,7 +27,6 @@ import asyncio
 import base64
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -40,6 +39,19 @@ from sqlalchemy.engine import Connection, Engine
 
 from baccara.server.audience import Audience
 from baccara.server.auth import User
+from baccara.server.cluster_messages import (
+    Ask,
+    AskedUser,
+    Beat,
+    ClusterMessage,
+    Event,
+    Gone,
+    Hello,
+    Private,
+    Question,
+    Reply,
+    read_cluster,
+)
 
 __all__ = ["Assembler", "Cluster", "Host", "Moving", "TableLocks", "encode", "namespace_of"]
 
@@ -52,22 +64,21 @@ class Moving(Exception):
     """The table has no live process now (it is being taken over): ask again."""
 
 
-def encode(message: dict[str, Any], key: str) -> list[str]:
-    """``message`` as NOTIFY payloads: JSON, or compressed (``~``), or compressed parts
-    (``&key:i:n:``), each under `LIMIT` bytes.
+def encode(text: str, key: str) -> list[str]:
+    """A message's JSON ``text`` as NOTIFY payloads: itself, or compressed (``~``), or
+    compressed parts (``&key:i:n:``), each under `LIMIT` bytes.
 
-    >>> encode({"op": "beat"}, "k")
-    ['{"op":"beat"}']
-    >>> [p[0] for p in encode({"text": "ab" * 5000}, "k")]
+    >>> encode('{"op":"hello","from":"p1"}', "k")
+    ['{"op":"hello","from":"p1"}']
+    >>> [p[0] for p in encode('{"text":"%s"}' % ("ab" * 5000), "k")]
     ['~']
-    >>> parts = encode({"text": secrets.token_hex(20_000)}, "k")
+    >>> parts = encode('{"text":"%s"}' % secrets.token_hex(20_000), "k")
     >>> len(parts) > 1, parts[1].startswith(f"&k:1:{len(parts)}:")
     (True, True)
     """
-    plain = json.dumps(message, separators=(",", ":"))
-    if len(plain.encode()) <= LIMIT:
-        return [plain]
-    packed = base64.b64encode(zlib.compress(plain.encode(), 6)).decode("ascii")
+    if len(text.encode()) <= LIMIT:
+        return [text]
+    packed = base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
     if len(packed) < LIMIT:
         return ["~" + packed]
     size = LIMIT - 64
@@ -76,23 +87,22 @@ def encode(message: dict[str, Any], key: str) -> list[str]:
 
 
 class Assembler:
-    """Messages back from `encode`'s payloads (parts kept until the last comes).
+    """Messages' JSON texts back from `encode`'s payloads (parts kept until the last comes).
 
     >>> joined = Assembler()
-    >>> message = {"text": secrets.token_hex(20_000)}
-    >>> got = [joined.feed(p) for p in encode(message, "k")]
-    >>> len(got) > 1, got[:-1] == [None] * (len(got) - 1), got[-1] == message
+    >>> text = '{"text":"%s"}' % secrets.token_hex(20_000)
+    >>> got = [joined.feed(p) for p in encode(text, "k")]
+    >>> len(got) > 1, got[:-1] == [None] * (len(got) - 1), got[-1] == text
     (True, True, True)
     """
 
     def __init__(self) -> None:
         self.parts: dict[str, list[str]] = {}
 
-    def feed(self, payload: str) -> dict[str, Any] | None:
-        """The message ``payload`` completes, if any."""
+    def feed(self, payload: str) -> str | None:
+        """The message's text ``payload`` completes, if any."""
         if payload.startswith("{"):
-            found: dict[str, Any] = json.loads(payload)
-            return found
+            return payload
         if payload.startswith("~"):
             return self._unpack(payload[1:])
         key, index, count, chunk = payload[1:].split(":", 3)
@@ -109,9 +119,8 @@ class Assembler:
         return self._unpack("".join(got))
 
     @staticmethod
-    def _unpack(packed: str) -> dict[str, Any]:
-        found: dict[str, Any] = json.loads(zlib.decompress(base64.b64decode(packed)))
-        return found
+    def _unpack(packed: str) -> str:
+        return zlib.decompress(base64.b64decode(packed)).decode()
 
 
 def namespace_of(engine: Engine) -> str:
@@ -223,7 +232,7 @@ class Host(Protocol):
         """A table's audience on this process, if it has one."""
 
     def answer(
-        self, process: str, table: str, what: str, user: User | None, text: str
+        self, process: str, table: str, what: Question, user: User | None, text: str
     ) -> Awaitable[list[str]]:
         """The answer (JSON texts) to a question forwarded from ``process``."""
 
@@ -277,22 +286,20 @@ class Cluster:
         """A process's own channel."""
         return f"{self.namespace}_{process}"
 
-    def send(self, channel: str, message: dict[str, Any]) -> None:
+    def send(self, channel: str, message: ClusterMessage) -> None:
         """Queue a message (sent with the next batch, in order)."""
-        self.outbox.put_nowait((channel, encode(message, f"{self.process}.{next(self._keys)}")))
+        text = message.model_dump_json(by_alias=True)
+        self.outbox.put_nowait((channel, encode(text, f"{self.process}.{next(self._keys)}")))
 
     # -- what the tables use -------------------------------------------------------------
 
     def publish(self, table: str, seq: int | None, text: str) -> None:
         """A table's event for the other processes' players (`Relay`)."""
-        self.send(
-            self.everyone,
-            {"op": "event", "from": self.process, "table": table, "seq": seq, "text": text},
-        )
+        self.send(self.everyone, Event(sender=self.process, table=table, seq=seq, text=text))
 
     def private(self, process: str, table: str, name: str, text: str) -> None:
         """``name``'s private message for their connections on ``process`` (`Relay`)."""
-        self.send(self.channel(process), {"op": "to", "table": table, "name": name, "text": text})
+        self.send(self.channel(process), Private(table=table, name=name, text=text))
 
     @property
     def application_name(self) -> str:
@@ -318,21 +325,18 @@ class Cluster:
         mine = set(self.host.owned())
         return [line for table, (_, line) in sorted(self.lines.items()) if table not in mine]
 
-    async def ask(self, table: str, what: str, user: User | None, text: str = "") -> list[str]:
-        """Forward a question (``message``: a player's message; ``view``; ``shoes``) to
-        the process running ``table``; its answer, or `Moving`."""
+    async def ask(self, table: str, what: Question, user: User | None, text: str = "") -> list[str]:
+        """Forward a question (``message``: a player's message; ``view``; ``shoes``;
+        ``edges``) to the process running ``table``; its answer, or `Moving`."""
         owner = self.owners.get(table)
         if owner is None or owner == self.process:
             raise Moving(table)
         key = f"{self.process}.{next(self._keys)}"
         future: asyncio.Future[list[str]] = asyncio.get_running_loop().create_future()
         self.pending[key] = (owner, future)
-        who = None if user is None else [user.id, user.name, user.account, user.session]
-        self.send(
-            self.channel(owner),
-            {"op": "ask", "id": key, "from": self.process, "table": table, "what": what,
-             "user": who, "text": text},
-        )  # fmt: skip
+        who = None if user is None else AskedUser.of(user)
+        asked = Ask(sender=self.process, id=key, table=table, what=what, user=who, text=text)
+        self.send(self.channel(owner), asked)
         try:
             return await asyncio.wait_for(future, self.ask_seconds)
         except TimeoutError:
@@ -344,10 +348,7 @@ class Cluster:
         """One of ``name``'s connections here left ``table`` (run elsewhere)."""
         owner = self.owners.get(table)
         if owner is not None and owner != self.process:
-            self.send(
-                self.channel(owner),
-                {"op": "gone", "from": self.process, "table": table, "name": name},
-            )
+            self.send(self.channel(owner), Gone(sender=self.process, table=table, name=name))
 
     # -- running -------------------------------------------------------------------------
 
@@ -380,12 +381,12 @@ class Cluster:
                     for channel in (self.everyone, self.channel(self.process)):
                         await conn.execute(f'LISTEN "{channel}"')
                     self.ready.set()
-                    self.send(self.everyone, {"op": "hello", "from": self.process})
+                    self.send(self.everyone, Hello(sender=self.process))
                     async for note in conn.notifies():
                         try:
-                            message = self._parts.feed(note.payload)
-                            if message is not None:
-                                self._receive(message)
+                            text = self._parts.feed(note.payload)
+                            if text is not None:
+                                self._receive(read_cluster(text))
                         except Exception:
                             log.exception("cluster: a message could not be read")
             except asyncio.CancelledError:
@@ -438,16 +439,8 @@ class Cluster:
             line = self.host.lobby_line(table)
             if self.sent.get(table) != line:
                 lines[table] = self.sent[table] = line
-        self.send(
-            self.everyone,
-            {
-                "op": "beat",
-                "from": self.process,
-                "tables": owned,
-                "can": self.host.configured(),
-                "lines": lines,
-            },
-        )
+        beat = Beat(sender=self.process, tables=owned, can=self.host.configured(), lines=lines)
+        self.send(self.everyone, beat)
         now = self.clock()
         for process, when in list(self.seen.items()):
             if now - when > self.dead_seconds:
@@ -471,36 +464,36 @@ class Cluster:
 
     # -- receiving -----------------------------------------------------------------------
 
-    def _receive(self, message: dict[str, Any]) -> None:
-        op, sender = message.get("op"), str(message.get("from", ""))
+    def _receive(self, message: ClusterMessage) -> None:
+        sender = getattr(message, "sender", "")
         if sender == self.process:
             return  # this process's own, heard on the shared channel
         if sender:
             self.seen[sender] = self.clock()
-        if op == "beat":
-            self.able[sender] = set(message.get("can", ()))
-            self._on_beat(sender, message["tables"], message["lines"])
-        elif op == "hello":
-            self.sent.clear()  # a new process: the next beat sends every line
-        elif op == "event":
-            table = message["table"]
-            audience = self.host.audience(table)
-            if audience is not None and self.owners.get(table) == sender:
-                audience.deliver(message["seq"], message["text"])
-        elif op == "to":
-            audience = self.host.audience(message["table"])
-            if audience is not None:
-                audience.deliver_to(message["name"], message["text"])
-        elif op == "ask":
-            self._spawn(self._answer(message))
-        elif op == "reply":
-            waiting = self.pending.get(message["id"])
-            if waiting is not None and not waiting[1].done():
-                waiting[1].set_result(list(message["texts"]))
-        elif op == "gone":
-            audience = self.host.audience(message["table"])
-            if audience is not None and message["table"] in self.host.owned():
-                audience.remote_leave(sender, message["name"])
+        match message:
+            case Beat():
+                self.able[sender] = set(message.can)
+                self._on_beat(sender, message.tables, message.lines)
+            case Hello():
+                self.sent.clear()  # a new process: the next beat sends every line
+            case Event(table=table):
+                audience = self.host.audience(table)
+                if audience is not None and self.owners.get(table) == sender:
+                    audience.deliver(message.seq, message.text)
+            case Private(table=table):
+                audience = self.host.audience(table)
+                if audience is not None:
+                    audience.deliver_to(message.name, message.text)
+            case Ask():
+                self._spawn(self._answer(message))
+            case Reply(id=key):
+                waiting = self.pending.get(key)
+                if waiting is not None and not waiting[1].done():
+                    waiting[1].set_result(list(message.texts))
+            case Gone(table=table):
+                audience = self.host.audience(table)
+                if audience is not None and table in self.host.owned():
+                    audience.remote_leave(sender, message.name)
 
     def _on_beat(self, sender: str, tables: list[str], lines: dict[str, str]) -> None:
         for table, line in lines.items():
@@ -521,20 +514,11 @@ class Cluster:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    async def _answer(self, message: dict[str, Any]) -> None:
-        raw = message.get("user")
-        user = (
-            None
-            if raw is None
-            else User(id=int(raw[0]), name=str(raw[1]), account=int(raw[2]), session=raw[3])
-        )
+    async def _answer(self, asked: Ask) -> None:
+        user = None if asked.user is None else asked.user.user()
         try:
-            texts = await self.host.answer(
-                message["from"], message["table"], message["what"], user, message["text"]
-            )
+            texts = await self.host.answer(asked.sender, asked.table, asked.what, user, asked.text)
         except Exception:
-            log.exception("cluster: a forwarded %s failed", message["what"])
+            log.exception("cluster: a forwarded %s failed", asked.what)
             texts = []
-        self.send(
-            self.channel(message["from"]), {"op": "reply", "id": message["id"], "texts": texts}
-        )
+        self.send(self.channel(asked.sender), Reply(id=asked.id, texts=texts))

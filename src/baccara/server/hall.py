@@ -34,6 +34,7 @@ from baccara.server.auth import RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
 from baccara.server.cluster import Cluster, Moving, TableLocks, namespace_of
+from baccara.server.cluster_messages import Question
 from baccara.server.dispatch import answer, first_seq, moving
 from baccara.server.players import PlayersTiming
 from baccara.server.protocol import (
@@ -294,7 +295,7 @@ class Hall:
             except Exception:
                 log.exception("taking tables over failed; trying again")
 
-    async def ask(self, table: str, what: str) -> list[str]:
+    async def ask(self, table: str, what: Question) -> list[str]:
         """Ask the process running ``table`` (``view``, ``shoes``); `Moving` if none."""
         if self.cluster is None:
             raise Moving(table)
@@ -381,7 +382,7 @@ class Hall:
             listener.release(await runner.join(listener.user, None))
 
     async def answer(
-        self, process: str, table: str, what: str, user: User | None, text: str
+        self, process: str, table: str, what: Question, user: User | None, text: str
     ) -> list[str]:
         """The answer to a question forwarded from another process (`Cluster.ask`)."""
         runner = self.runners.get(table)

@@ -25,13 +25,13 @@ from baccara.cards import parse_cards
 from baccara.db.books import HOUSE
 from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.shoes import ShoeBook
 from baccara.fair import FairShoe
 from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
 from baccara.server.chemin import CheminRunner
 from baccara.server.players import PlayersTiming, money_state
 from baccara.server.services import TableServices
-from baccara.server.shoes import ShoeBook
 from baccara.server.writer import BetBatcher
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action

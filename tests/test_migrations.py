@@ -27,13 +27,13 @@ from tests.support import schema_v0
 from baccara.cli import main
 from baccara.coup import Coup
 from baccara.db import engine as db_engine
+from baccara.db.auth import Auth, AuthError
 from baccara.db.books import check_invariants
 from baccara.db.engine import make_engine, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
 from baccara.db.schema import metadata, online_shoes, skill_actions
 from baccara.db.store import Store, seat_account
-from baccara.server.auth import Auth, AuthError
 
 ROWS = Path(__file__).with_name("data") / "schema_v0_rows.json"
 

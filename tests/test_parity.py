@@ -18,9 +18,9 @@ from tests.support.harness import Player, ServerProcess
 
 from baccara.bets import BetKind
 from baccara.db.ledger import Ledger, rounds, wallet_account
+from baccara.db.shoes import ShoeBook
 from baccara.fair import FairShoe
 from baccara.server.app import ServerConfig
-from baccara.server.shoes import ShoeBook
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table, TableSettings
 from baccara.variants import find_variant

@@ -34,9 +34,9 @@ from baccara.cli import main
 from baccara.coup import Coup, deal_shoe
 from baccara.db.ledger import Ledger, bets, rounds, wallet_account
 from baccara.db.schema import online_shoes, transactions
+from baccara.db.shoes import ShoeBook
 from baccara.fair import FairShoe, verify
 from baccara.server.app import ServerConfig
-from baccara.server.shoes import ShoeBook
 from baccara.shoe import ShoeSettings
 from baccara.skill import records
 from baccara.variants import PUNTO_BANCO, find_variant

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from tests.support.clock import InlineExecutor, SimulatedClock
 
+from baccara.db.auth import SESSION_SECONDS, Auth, User
 from baccara.db.betting import BetError
 from baccara.db.ledger import Ledger
 from baccara.db.limits import PlayLimits, suspend
 from baccara.db.schema import web_sessions
-from baccara.server.auth import SESSION_SECONDS, Auth, User
 from baccara.server.revocation import SessionWatch
 
 
@@ -37,7 +37,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
     async def test() -> None:
         clock = SimulatedClock()
         ledger = Ledger.connect(f"sqlite:///{tmp_path / 'r.db'}")
-        auth = Auth(ledger, clock=clock)
+        auth = Auth(ledger, now=clock.now)
         for name in ("ann", "bob", "cyd"):
             auth.register(name, f"{name} password")
         tokens = {
@@ -92,7 +92,7 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
     async def test() -> None:
         clock = SimulatedClock()
         ledger = Ledger.connect(f"sqlite:///{tmp_path / 'r.db'}")
-        auth = Auth(ledger, clock=clock)
+        auth = Auth(ledger, now=clock.now)
         auth.register("ann", "ann password")
         token = auth.login("ann", "ann password")
         user = auth.user_for_token(token)

@@ -49,8 +49,8 @@ from tests.support.scripts import play
 from websockets.exceptions import WebSocketException
 
 from baccara.db.engine import make_engine
+from baccara.db.table_locks import TableLocks, namespace_of
 from baccara.server.app import ServerConfig
-from baccara.server.cluster import TableLocks, namespace_of
 
 __all__ = ["POINTS", "Report", "cycle_config", "run_cycles"]
 

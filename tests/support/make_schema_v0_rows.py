@@ -25,9 +25,9 @@ from baccara.server.rounds import online_shoes
 
 from baccara.bets import BetKind
 from baccara.coup import Coup
+from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger
 from baccara.db.store import Store, metadata
-from baccara.server.auth import Auth
 from baccara.table.engine import Table
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "schema_v0_rows.json"

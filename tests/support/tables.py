@@ -20,10 +20,10 @@ from typing import Any
 
 from tests.support.clock import SimulatedClock, inline_services, settle
 
+from baccara.db.auth import User
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server import protocol as P
 from baccara.server.audience import END, Listener
-from baccara.server.auth import RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
 from baccara.server.dispatch import answer
@@ -31,6 +31,7 @@ from baccara.server.game_table import PlayersTiming
 from baccara.server.players import PlayersRunner
 from baccara.server.runner import TableRunner, Timing
 from baccara.server.table_contract import Runner, TableMessage
+from baccara.server.throttle import RateLimiter
 from baccara.variants import Family, find_variant
 
 __all__ = ["Seat", "Tables", "act", "house_table", "players_table"]

@@ -137,12 +137,12 @@ def repair_command(table: str, db: str | None, as_json: bool) -> None:
 @contextlib.contextmanager
 def _table_lock(engine: Engine, table: str) -> Iterator[None]:
     """On PostgreSQL, hold ``table``'s advisory lock (the one its server holds while it
-    runs it, `baccara.server.cluster.TableLocks`): refused if a server runs it."""
+    runs it, `baccara.db.table_locks.TableLocks`): refused if a server runs it."""
     if engine.dialect.name != "postgresql":
         yield
         return
     from baccara.db.repair import RepairError
-    from baccara.server.cluster import TableLocks, namespace_of
+    from baccara.db.table_locks import TableLocks, namespace_of
 
     locks = TableLocks(engine, namespace_of(engine))
     try:

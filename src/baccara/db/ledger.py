@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -47,6 +47,7 @@ from baccara.db.engine import make_engine, normalize_url, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import (
     RoundPhase,
+    accounts,
     bets,
     metadata,
     rounds,
@@ -154,6 +155,14 @@ class Ledger:
         """The balances of many accounts in one query."""
         with self.reader.connect() as read:
             return books.balances(read, accounts)
+
+    def account_names(self, ids: Collection[int]) -> dict[int, str]:
+        """The names of accounts ``ids`` (``wallet:ann``...), by id."""
+        with self.reader.connect() as read:
+            found = read.execute(
+                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(ids))
+            )
+            return {int(key): str(name) for key, name in found}
 
     def deposit(self, account: int, amount: int, *, ref: str) -> bool:
         """Credit ``amount`` from the cashier once per ``ref``; False if ``ref`` was done."""

@@ -1,7 +1,10 @@
-"""The online tables' stored shoes: a row as its provably fair shoe, and its coups.
+"""The online tables' provably fair shoes in the database: committed, sealed, finished.
 
-`baccara.server.shoes.ShoeBook` (a table's shoes for its runner) and
-`baccara.db.repair` read them the same way.
+A shoe is stored with its server seed before it is used, so that a restarted server
+rebuilds exactly the shoe it was dealing (`baccara.fair.FairShoe`); its record goes
+to the players (``baccara verify``) once the shoe is finished. `ShoeBook` is one
+table's shoes for its runner; `stored_shoe` and `dealt_coups` read a row and its coups
+(`baccara.db.repair` reads them the same way).
 
 >>> import sqlalchemy as sa
 >>> from baccara.db.ledger import Ledger
@@ -18,16 +21,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from baccara.db.schema import RoundPhase, rounds
+from baccara.db.ledger import Ledger
+from baccara.db.schema import RoundPhase, online_shoes, rounds
 from baccara.fair import FairShoe
 
-__all__ = ["dealt_coups", "stored_shoe"]
+__all__ = ["ShoeBook", "dealt_coups", "stored_shoe"]
 
 
 def stored_shoe(row: Mapping[Any, Any]) -> FairShoe:
@@ -57,3 +61,117 @@ def dealt_coups(conn: Connection, shoe_id: int) -> list[str]:
         .order_by(rounds.c.coup_index, rounds.c.id)
     )
     return [str(coup) for (coup,) in conn.execute(query)]
+
+
+class ShoeBook:
+    """One table's shoes in the ledger's database."""
+
+    def __init__(self, ledger: Ledger, table_id: str) -> None:
+        self.engine = ledger.engine
+        self.table_id = table_id
+
+    def unfinished(self) -> tuple[int, FairShoe] | None:
+        """The table's shoe in play (its id and the shoe), if a crash left one."""
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(
+                    sa.select(online_shoes)
+                    .where(
+                        online_shoes.c.table_id == self.table_id,
+                        online_shoes.c.finished.is_(False),
+                    )
+                    .order_by(online_shoes.c.id.desc())
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else (int(row["id"]), stored_shoe(row))
+
+    def last_round_number(self) -> int:
+        """The number of the table's last round (0 before the first)."""
+        with self.engine.connect() as conn:
+            last = conn.execute(
+                sa.select(sa.func.max(rounds.c.number)).where(rounds.c.table_id == self.table_id)
+            ).scalar()
+        return int(last or 0)
+
+    def dealt_coups(self, shoe_id: int) -> list[str]:
+        """The coups dealt from shoe ``shoe_id``, in order (`baccara.db.shoes.dealt_coups`)."""
+        with self.engine.connect() as conn:
+            return dealt_coups(conn, shoe_id)
+
+    def add(self, fair: FairShoe) -> int:
+        """Store a new shoe (its seed before any use); its id."""
+        with self.engine.begin() as conn:
+            key = conn.execute(
+                online_shoes.insert().values(
+                    table_id=self.table_id,
+                    server_seed=fair.server_seed,
+                    rules=fair.rules,
+                    client_seeds=list(fair.client_seeds),
+                    sealed=fair.sealed,
+                    finished=False,
+                )
+            ).inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def update(
+        self,
+        shoe_id: int,
+        fair: FairShoe,
+        *,
+        finished: bool = False,
+        seeders: Collection[int] | None = None,
+    ) -> None:
+        """Store the shoe's client seeds and whether it is sealed (and finished), and
+        which accounts gave the seeds (one each, at a house table)."""
+        values: dict[str, object] = {
+            "client_seeds": list(fair.client_seeds),
+            "sealed": fair.sealed,
+            "finished": finished,
+        }
+        if seeders is not None:
+            values["seeders"] = sorted(seeders)
+        with self.engine.begin() as conn:
+            conn.execute(online_shoes.update().where(online_shoes.c.id == shoe_id).values(values))
+
+    def seeders(self, shoe_id: int) -> set[int]:
+        """The accounts that gave shoe ``shoe_id`` a client seed."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.seeders).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return {int(account) for account in found or ()}
+
+    def finished(self, limit: int = 20) -> list[tuple[int, FairShoe]]:
+        """The table's finished shoes (id and shoe, the seed revealed), newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(online_shoes)
+                .where(
+                    online_shoes.c.table_id == self.table_id,
+                    online_shoes.c.finished.is_(True),
+                )
+                .order_by(online_shoes.c.id.desc())
+                .limit(limit)
+            ).mappings()
+            return [(int(row["id"]), stored_shoe(row)) for row in rows]
+
+    def records(self, limit: int = 20) -> list[dict[str, Any]]:
+        """Finished shoes of a house-banked table as verify records, newest first (a
+        shoe the house retired says why)."""
+        out = []
+        for shoe_id, fair in self.finished(limit):
+            coups = self.dealt_coups(shoe_id)
+            if coups:  # a shoe set aside before its first coup has no record
+                out.append(fair.record(coups, self.retired(shoe_id)).to_json())
+        return out
+
+    def retired(self, shoe_id: int) -> str | None:
+        """Why the house stopped shoe ``shoe_id`` before its end, if it did."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.retired).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return None if found is None else str(found)

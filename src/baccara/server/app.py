@@ -24,12 +24,12 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
+from baccara.db.auth import Auth, AuthError, Excluded, User, good_password
 from baccara.db.drills import DrillRecords
 from baccara.db.ledger import Ledger
 from baccara.db.limits import PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.server import views
-from baccara.server.auth import Auth, AuthError, Excluded, RateLimiter, User, good_password
 from baccara.server.clock import Clock, RealClock
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
@@ -41,7 +41,7 @@ from baccara.server.pool import BoundedPool, Busy
 from baccara.server.protocol import Account, Credentials, PasswordChange, TableSummary, schema
 from baccara.server.revocation import SessionWatch
 from baccara.server.services import Fault, TableServices, no_fault
-from baccara.server.throttle import LoginThrottle
+from baccara.server.throttle import LoginThrottle, RateLimiter
 from baccara.server.writer import BetBatcher
 from baccara.server.ws import serve_socket
 from baccara.variants import find_variant
@@ -203,7 +203,7 @@ def create_app(
     state = ServerState(
         config=config,
         ledger=ledger,
-        auth=Auth(ledger, welcome=config.welcome, clock=clock),
+        auth=Auth(ledger, welcome=config.welcome, now=clock.now),
         executor=executor,
         hall=hall,
         bet_limiter=bet_limiter,

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from baccara.server.auth import User
+from baccara.db.auth import User
 
 __all__ = ["END", "SLICE", "Audience", "Listener", "Relay"]
 

@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL: each table run by one process, its
 players connected to any.
 
-Each table is run by the process holding its advisory lock (`TableLocks`); the other
+Each table is run by the process holding its advisory lock (`baccara.db.table_locks`); the other
 processes relay. They talk through PostgreSQL's LISTEN/NOTIFY on two channels each: one
 that every process hears (``…_all``: each process's heartbeat, with the tables it runs
 and their lobby lines; the tables' events) and one of its own (``…_<process>``:
@@ -34,11 +34,8 @@ import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
-
+from baccara.db.auth import User
 from baccara.server.audience import Audience
-from baccara.server.auth import User
 from baccara.server.cluster_messages import (
     Ask,
     AskedUser,
@@ -53,7 +50,7 @@ from baccara.server.cluster_messages import (
     read_cluster,
 )
 
-__all__ = ["Assembler", "Cluster", "Host", "Moving", "TableLocks", "encode", "namespace_of"]
+__all__ = ["Assembler", "Cluster", "Host", "Moving", "encode"]
 
 log = logging.getLogger("baccara.server")
 LIMIT = 7_900
@@ -121,99 +118,6 @@ class Assembler:
     @staticmethod
     def _unpack(packed: str) -> str:
         return zlib.decompress(base64.b64decode(packed)).decode()
-
-
-def namespace_of(engine: Engine) -> str:
-    """A name for this database and schema, so that clusters sharing a PostgreSQL server
-    (the tests' private schemas) neither lock nor hear each other."""
-    with engine.connect() as conn:
-        database, schema = conn.execute(
-            sa.text("SELECT current_database(), current_schema()")
-        ).one()
-    return f"bcr{zlib.crc32(f'{database}:{schema}'.encode()):08x}"
-
-
-class TableLocks:
-    """The tables' advisory locks, held on one connection for the life of the process."""
-
-    def __init__(self, engine: Engine, namespace: str) -> None:
-        self.engine = engine
-        self.namespace = namespace
-        self.conn: Connection | None = None
-        self.held: set[str] = set()
-
-    def key(self, table_id: str) -> int:
-        """The lock's key for a table (a 32-bit number: one bigint lock)."""
-        return zlib.crc32(f"baccara-table:{self.namespace}:{table_id}".encode())
-
-    def take(self, ids: list[str], most: int | None = None) -> list[str]:
-        """Try the locks of ``ids`` not held yet, in order, until ``most`` are newly
-        held; those. A lost connection raises (its locks are gone: the caller stops
-        those tables)."""
-        conn = self._connection()
-        got: list[str] = []
-        for table_id in ids:
-            if table_id in self.held:
-                continue
-            if most is not None and len(got) >= most:
-                break
-            found = conn.execute(
-                sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": self.key(table_id)}
-            ).scalar()
-            if found:
-                self.held.add(table_id)
-                got.append(table_id)
-        conn.commit()
-        return got
-
-    def _connection(self) -> Connection:
-        if self.conn is None:
-            self.conn = self.engine.connect()
-            self.held.clear()
-        return self.conn
-
-    def release(self, table_id: str) -> None:
-        """Let another process take ``table_id`` (its runner has stopped)."""
-        if table_id in self.held and self.conn is not None:
-            self.conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": self.key(table_id)})
-            self.conn.commit()
-        self.held.discard(table_id)
-
-    def processes(self) -> set[str]:
-        """The cluster's processes alive now: their listening sessions, by the name each
-        gives it (`Cluster.application_name`); a killed process's session ends with it."""
-        conn = self._connection()
-        prefix = f"{self.namespace}:"
-        names = conn.execute(
-            sa.text("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE :p"),
-            {"p": prefix + "%"},
-        ).scalars()
-        found = {str(name).removeprefix(prefix) for name in names}
-        conn.commit()
-        return found
-
-    def check(self) -> bool:
-        """Whether the locks are still held (their connection alive); if not, they are
-        forgotten and the connection is opened again at the next `take`."""
-        if self.conn is None:
-            return not self.held
-        try:
-            self.conn.execute(sa.text("SELECT 1")).scalar()
-            self.conn.commit()
-            return True
-        except sa.exc.DBAPIError:
-            with contextlib.suppress(Exception):
-                self.conn.close()
-            self.conn = None
-            return False
-
-    def close(self) -> None:
-        """Release every lock (the connection closes)."""
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                self.conn.close()
-            self.conn = None
-        self.held.clear()
 
 
 class Host(Protocol):
@@ -307,7 +211,7 @@ class Cluster:
         return f"{self.namespace}:{self.process}"
 
     def alive(self, processes: set[str]) -> None:
-        """The processes PostgreSQL says are alive (`TableLocks.processes`): the others
+        """The processes PostgreSQL says are alive (`baccara.db.table_locks.TableLocks.processes`): the others
         are gone now, whatever their last heartbeat."""
         for process in [p for p in self.seen if p not in processes]:
             self._dead(process)

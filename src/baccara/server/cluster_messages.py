@@ -18,7 +18,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from baccara.server.auth import User
+from baccara.db.auth import User
 
 __all__ = [
     "Ask",

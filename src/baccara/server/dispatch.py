@@ -14,10 +14,11 @@ import logging
 
 from pydantic import BaseModel
 
+from baccara.db.auth import User
 from baccara.db.ledger import BetError
-from baccara.server.auth import RateLimiter, User
 from baccara.server.protocol import BetMessage, ErrorMessage
 from baccara.server.table_contract import Runner, TableMessage
+from baccara.server.throttle import RateLimiter
 
 __all__ = ["answer", "first_seq", "moving"]
 

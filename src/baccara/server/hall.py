@@ -29,11 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from baccara.db.auth import User
+from baccara.db.shoes import ShoeBook
+from baccara.db.table_locks import TableLocks, namespace_of
 from baccara.server.audience import Audience, Listener
-from baccara.server.auth import RateLimiter, User
 from baccara.server.banque import BanqueRunner
 from baccara.server.chemin import CheminRunner
-from baccara.server.cluster import Cluster, Moving, TableLocks, namespace_of
+from baccara.server.cluster import Cluster, Moving
 from baccara.server.cluster_messages import Question
 from baccara.server.dispatch import answer, first_seq, moving
 from baccara.server.players import PlayersTiming
@@ -46,8 +48,8 @@ from baccara.server.protocol import (
 )
 from baccara.server.runner import TableRunner, Timing
 from baccara.server.services import TableServices
-from baccara.server.shoes import ShoeBook
 from baccara.server.table_contract import Runner
+from baccara.server.throttle import RateLimiter
 from baccara.variants import Family, find_variant
 
 if TYPE_CHECKING:

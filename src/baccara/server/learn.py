@@ -26,12 +26,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from baccara.db.auth import User
 from baccara.db.drills import DrillRecords
 from baccara.learn import drills, glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.auth import User
 from baccara.server.edge import problem
 
 __all__ = ["learn_router"]

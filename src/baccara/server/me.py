@@ -20,11 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
+from baccara.db.auth import User
 from baccara.db.betting import MAX_AMOUNT
 from baccara.db.limits import DELAY, Limits, PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.auth import User
 from baccara.server.edge import problem
 from baccara.table.narration import reveal
 

@@ -32,13 +32,14 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from baccara.db.auth import User
 from baccara.db.chips import Chips
 from baccara.db.ledger import BetError, wallet_account
+from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
 from baccara.server import protocol as P
 from baccara.server.audience import Audience
-from baccara.server.auth import User
 from baccara.server.game_table import (
     BOT_BUY_IN,
     Engine,
@@ -48,7 +49,6 @@ from baccara.server.game_table import (
     money_state,
 )
 from baccara.server.services import TableServices
-from baccara.server.shoes import ShoeBook
 from baccara.server.table_base import TableBase
 from baccara.server.table_contract import TableMessage
 from baccara.server.turns import Due, Taken

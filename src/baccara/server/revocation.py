@@ -29,11 +29,11 @@ from functools import partial
 
 from sqlalchemy.engine import Engine
 
+from baccara.db.auth import User
 from baccara.db.betting import BetError
 from baccara.db.engine import writing
 from baccara.db.gate import ended
 from baccara.db.sessions import last_revocation, prune, revocations_since
-from baccara.server.auth import User
 from baccara.server.clock import Clock, RealClock
 
 __all__ = ["SessionWatch", "Watched"]

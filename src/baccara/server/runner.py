@@ -26,23 +26,21 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, Literal, TypeVar
 
-import sqlalchemy as sa
 from pydantic import BaseModel
 
 from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
+from baccara.db.auth import User
 from baccara.db.ledger import BetError, BetRequest
-from baccara.db.schema import accounts
+from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe
 from baccara.server import protocol as P
 from baccara.server import views
 from baccara.server.audience import Audience
-from baccara.server.auth import User
 from baccara.server.retry import until_done
 from baccara.server.seats import Seats
 from baccara.server.services import TableServices
-from baccara.server.shoes import ShoeBook
 from baccara.server.table_base import TableBase
 from baccara.server.table_contract import TableMessage
 from baccara.shoe import ShoeSettings
@@ -461,11 +459,8 @@ class TableRunner(TableBase):
         """Name the wallet accounts of ``placed`` bets (after a restart)."""
         unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
         if unknown:
-            with self.ledger.engine.connect() as conn:
-                for key, name in conn.execute(
-                    sa.select(accounts.c.id, accounts.c.name).where(accounts.c.id.in_(unknown))
-                ):
-                    self.accounts[int(key)] = str(name).removeprefix("wallet:")
+            for key, name in self.ledger.account_names(unknown).items():
+                self.accounts[key] = name.removeprefix("wallet:")
 
     async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
         assert self.round_id is not None

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from baccara.db.auth import User
 from baccara.server import protocol as P
-from baccara.server.auth import User
 from baccara.table.events import Phase
 
 if TYPE_CHECKING:

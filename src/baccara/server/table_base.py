@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
 
+from baccara.db.auth import User
 from baccara.server import protocol as P
 from baccara.server.audience import Audience
-from baccara.server.auth import User
 from baccara.server.services import TableServices
 from baccara.variants import Variant
 

@@ -15,9 +15,9 @@ from typing import Any, ClassVar, Protocol
 
 from pydantic import BaseModel
 
+from baccara.db.auth import User
 from baccara.server import protocol as P
 from baccara.server.audience import Audience
-from baccara.server.auth import User
 from baccara.variants import Variant
 
 __all__ = ["Runner", "TableMessage"]

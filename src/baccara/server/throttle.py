@@ -1,4 +1,6 @@
-"""Failed logins, throttled so that guessing is slow and nobody can lock a player out.
+"""Rate limits (`RateLimiter`: token buckets by key, for bets, messages, joins and
+logins) and failed logins, throttled so that guessing is slow and nobody can lock a
+player out (`LoginThrottle`).
 
 A login takes a token from two buckets before its password is checked (argon2 is slow:
 attempts in flight count too), and gets them back unless the password was wrong:
@@ -32,14 +34,13 @@ True
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from baccara.server.auth import RateLimiter
-
-__all__ = ["Attempt", "LoginThrottle"]
+__all__ = ["Attempt", "LoginThrottle", "RateLimiter"]
 
 
 @dataclass(slots=True)
@@ -112,3 +113,43 @@ class LoginThrottle:
 
 def _pair(name: str, address: str) -> str:
     return f"{name}\n{address}"
+
+
+class RateLimiter:
+    """Token buckets by key: ``rate`` actions per second with bursts of ``burst``.
+
+    >>> clock = iter([0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).__next__
+    >>> limiter = RateLimiter(rate=1, burst=2, clock=clock)
+    >>> [limiter.allow("ann") for _ in range(4)]
+    [True, True, False, True]
+    >>> limiter.give_back("ann"); limiter.allow("ann"), limiter.allow("ann")
+    (True, False)
+    """
+
+    def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Take one token for ``key`` if there is one."""
+        now = float(self._clock())  # type: ignore[operator]
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1, now)
+            if len(self._buckets) > 100_000:  # forget idle keys
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+            return True
+
+    def give_back(self, key: str) -> None:
+        """Return the token taken for ``key`` (the action is not to be counted)."""
+        with self._lock:
+            if key in self._buckets:
+                tokens, last = self._buckets[key]
+                self._buckets[key] = (min(self.burst, tokens + 1), last)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from baccara.bets import bets_for, describe_pays, short_pays
 from baccara.coup import Coup
+from baccara.db.auth import User
 from baccara.db.ledger import BetReceipt
 from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
 from baccara.server import protocol as P
-from baccara.server.auth import User
 from baccara.table.events import TableSettings
 from baccara.variants import Variant
 

@@ -1,4 +1,4 @@
-"""Accounts for the online table: registration, argon2 passwords, sessions, rate limits.
+"""Players of the online table: registration, argon2 passwords, sessions.
 
 A session is a random token in an HttpOnly, SameSite=Strict cookie; the database
 keeps only its SHA-256. Every new player gets a welcome deposit into the wallet.
@@ -14,7 +14,7 @@ True
 >>> auth.login("ann", "wrong password")
 Traceback (most recent call last):
 ...
-baccara.server.auth.AuthError: wrong name or password
+baccara.db.auth.AuthError: wrong name or password
 
 A name is checked whole (no trailing newline) and is one account whatever its case;
 the name as registered is the one shown:
@@ -22,11 +22,11 @@ the name as registered is the one shown:
 >>> auth.register("ann\\n", "correct horse")
 Traceback (most recent call last):
 ...
-baccara.server.auth.AuthError: bad name: 3 to 24 characters, letters, digits, '_' or '-' only
+baccara.db.auth.AuthError: bad name: 3 to 24 characters, letters, digits, '_' or '-' only
 >>> auth.register("ANN", "other horse")
 Traceback (most recent call last):
 ...
-baccara.server.auth.AuthError: the name 'ANN' is taken
+baccara.db.auth.AuthError: the name 'ANN' is taken
 >>> auth.user_for_token(auth.login("Ann", "correct horse")).name
 'ann'
 """
@@ -36,8 +36,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -50,13 +50,11 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.limits import PlayLimits, limits_of
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
-from baccara.server.clock import Clock, RealClock
 
 __all__ = [
     "Auth",
     "AuthError",
     "Excluded",
-    "RateLimiter",
     "User",
     "good_name",
     "good_password",
@@ -123,11 +121,11 @@ class Auth:
     """Users and sessions in the ledger's database (its tables: `baccara.db.schema`)."""
 
     def __init__(
-        self, ledger: Ledger, *, welcome: int = 100_000, clock: Clock | None = None
+        self, ledger: Ledger, *, welcome: int = 100_000, now: Callable[[], float] = time.time
     ) -> None:
         self.ledger = ledger
         self.welcome = welcome
-        self.clock = RealClock() if clock is None else clock  # sessions' start and expiry
+        self.now = now  # the clock of the sessions' start and expiry (given by the server)
         # Low-cost argon2id parameters keep logins fast on a small server; still salted
         # and memory-hard (RFC 9106's second recommended option uses 64 MiB).
         self.hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
@@ -175,7 +173,7 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
         limits = PlayLimits(self.ledger.engine).get(int(row["id"]))
-        now = self.clock.now()
+        now = self.now()
         if limits.excluded(now):
             until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
@@ -205,7 +203,7 @@ class Auth:
                 .returning(web_sessions.c.token_hash)
             ).scalars()
             for session in list(ended):
-                revoke(conn, user.id, str(session), now=self.clock.now())
+                revoke(conn, user.id, str(session), now=self.now())
 
     def start_session(self, user_id: int) -> str:
         """A new session for a player whose password was just checked (or set)."""
@@ -215,7 +213,7 @@ class Auth:
                 web_sessions.insert().values(
                     token_hash=token_digest(token),
                     user_id=user_id,
-                    expires=self.clock.now() + SESSION_SECONDS,
+                    expires=self.now() + SESSION_SECONDS,
                 )
             )
         return token
@@ -230,7 +228,7 @@ class Auth:
                 .returning(web_sessions.c.user_id)
             ).scalar()
             if user is not None:
-                revoke(conn, int(user), digest, now=self.clock.now())
+                revoke(conn, int(user), digest, now=self.now())
 
     def session_started(self, token: str | None) -> float | None:
         """When the live session of ``token`` began (epoch seconds), or None."""
@@ -238,7 +236,7 @@ class Auth:
             return None
         query = sa.select(web_sessions.c.expires).where(
             web_sessions.c.token_hash == token_digest(token),
-            web_sessions.c.expires > self.clock.now(),
+            web_sessions.c.expires > self.now(),
         )
         with self.ledger.engine.connect() as conn:
             expires = conn.execute(query).scalar()
@@ -248,7 +246,7 @@ class Auth:
         """The player of a live session, or None."""
         if not token:
             return None
-        now = self.clock.now()
+        now = self.now()
         query = (
             sa.select(users.c.id, users.c.name, *play_limits.c)
             .join(web_sessions, web_sessions.c.user_id == users.c.id)
@@ -276,43 +274,3 @@ class Auth:
 def token_digest(token: str) -> str:
     """What the database keeps of a session token (its SHA-256, never the token)."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-class RateLimiter:
-    """Token buckets by key: ``rate`` actions per second with bursts of ``burst``.
-
-    >>> clock = iter([0.0, 0.0, 0.0, 1.0, 1.0, 1.0]).__next__
-    >>> limiter = RateLimiter(rate=1, burst=2, clock=clock)
-    >>> [limiter.allow("ann") for _ in range(4)]
-    [True, True, False, True]
-    >>> limiter.give_back("ann"); limiter.allow("ann"), limiter.allow("ann")
-    (True, False)
-    """
-
-    def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        """Take one token for ``key`` if there is one."""
-        now = float(self._clock())  # type: ignore[operator]
-        with self._lock:
-            tokens, last = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens < 1:
-                self._buckets[key] = (tokens, now)
-                return False
-            self._buckets[key] = (tokens - 1, now)
-            if len(self._buckets) > 100_000:  # forget idle keys
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
-            return True
-
-    def give_back(self, key: str) -> None:
-        """Return the token taken for ``key`` (the action is not to be counted)."""
-        with self._lock:
-            if key in self._buckets:
-                tokens, last = self._buckets[key]
-                self._buckets[key] = (min(self.burst, tokens + 1), last)

@@ -258,21 +258,21 @@ class CheminTable(PlayersTable[CheminEvent]):
         ({'B': 5}, (), {})
         """
         dealt = self.phase in (Phase.PUNTER, Phase.BANKER)
-        hands = {"P": self.punter_cards, "B": self.banker_cards} if dealt else {}
-        own = {
-            key: tuple(cards)
-            for key, cards in hands.items()
-            if seat == (self.player_seat if key == "P" else self.banker)
-        }
+        cards = {"P": self.punter_cards, "B": self.banker_cards}
+        owner = {"P": self.player_seat, "B": self.banker}
         return CheminObservation(
             **self._seen(seat),
-            hands=own,
+            hands={
+                key: tuple(hand)
+                for key, hand in cards.items()
+                if dealt and seat is not None and owner[key] == seat
+            },
             phase=self.phase,
             stakes=tuple(self.stakes.items()),
             suivi=self.suivi,
             punter=self.player_seat if dealt else None,
-            shown={key: tuple(cards[2:]) for key, cards in hands.items()},
-            hidden={"P": 2, "B": 2} if dealt else {"P": 0, "B": 0},
+            shown={key: tuple(hand[2:]) if dealt else () for key, hand in cards.items()},
+            hidden=dict.fromkeys(cards, 2 if dealt else 0),
         )
 
     # -- the bank ------------------------------------------------------------------

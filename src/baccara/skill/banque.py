@@ -29,7 +29,7 @@ one hand settles each tableau on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
@@ -54,7 +54,7 @@ from baccara.skill.banque_events import (
     TableauxDealt,
 )
 from baccara.skill.players import PlayersTable, largest_stake, outcome
-from baccara.variants import Family, Variant
+from baccara.variants import Family
 
 __all__ = [
     "BankAuctioned",
@@ -91,26 +91,8 @@ class BanqueTable(PlayersTable[BanqueEvent]):
     no_banker = "the banker decides once both tableaux have played"
     phase: Phase
 
-    def __init__(
-        self,
-        *,
-        names: Sequence[str],
-        bankrolls: Sequence[int],
-        variant: Variant | None = None,
-        shoe: Shoe | None = None,
-        seed: int | None = None,
-        minimum: int = 100,
-        punter_speaks: bool = False,
-    ) -> None:
-        super().__init__(
-            names=names,
-            bankrolls=bankrolls,
-            variant=variant,
-            shoe=shoe,
-            seed=seed,
-            minimum=minimum,
-            punter_speaks=punter_speaks,
-        )
+    def start(self) -> None:
+        """The bank up for auction (the table's arguments are `PlayersTable`'s)."""
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
         self.banker = None
         self.bids: dict[int, int] = {}

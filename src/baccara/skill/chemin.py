@@ -108,6 +108,11 @@ class CheminTable(PlayersTable[CheminEvent]):
         minimum: int = 100,
         punter_speaks: bool = False,
     ) -> None:
+        try:
+            self.tableau = tableaux.House.parse(tableau)
+        except ValueError as error:
+            raise CheminError(str(error)) from None
+        self.free_banker = free_banker
         super().__init__(
             names=names,
             bankrolls=bankrolls,
@@ -117,11 +122,9 @@ class CheminTable(PlayersTable[CheminEvent]):
             minimum=minimum,
             punter_speaks=punter_speaks,
         )
-        try:
-            self.tableau = tableaux.House.parse(tableau)
-        except ValueError as error:
-            raise CheminError(str(error)) from None
-        self.free_banker = free_banker
+
+    def start(self) -> None:
+        """The shoe to the first seat that can hold a bank, to set it."""
         self.banker = 0
         self.phase = Phase.BANK
         self.stakes: dict[int, int] = {}

@@ -117,11 +117,11 @@ class PlayersTable(Generic[Event]):
         *,
         names: Sequence[str],
         bankrolls: Sequence[int],
-        variant: Variant | None,
-        shoe: Shoe | None,
-        seed: int | None,
-        minimum: int,
-        punter_speaks: bool,
+        variant: Variant | None = None,
+        shoe: Shoe | None = None,
+        seed: int | None = None,
+        minimum: int = 100,
+        punter_speaks: bool = False,
     ) -> None:
         if len(names) < 2 or len(names) != len(bankrolls):
             raise self.error("a table needs at least two seats, each with a bankroll")
@@ -141,6 +141,11 @@ class PlayersTable(Generic[Event]):
         self.house = 0
         self.turn: list[int] = []
         self.banker_cards: list[Card] = []
+        self.start()
+
+    def start(self) -> None:
+        """Set the game's table up before its first action."""
+        raise NotImplementedError
 
     def new_shoe(self, seed: int | None) -> Shoe:
         """The game's shoe when none is given, shuffled from ``seed``."""

@@ -32,7 +32,6 @@ from baccara.skill.banque import (
     BanqueEvent,
     BanqueTable,
     Phase,
-    Tableau,
     TableauDecided,
     TableauxDealt,
 )
@@ -40,22 +39,6 @@ from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_bud
 from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["BanqueRunner", "banque_pot"]
-
-_CHOICES: dict[Phase, list[str]] = {
-    Phase.AUCTION: ["bid"],
-    Phase.STAKES: ["stake"],
-    Phase.PUNTER: ["draw", "stand"],
-    Phase.BANKER: ["banker_draw", "banker_stand"],
-}
-_PLAYING = (Phase.PUNTER, Phase.BANKER)
-
-
-def _legal(table: BanqueTable) -> list[str]:
-    """What the punter or banker to act may really do (the state shows the punter's draw
-    and stand both, whatever his hidden total)."""
-    if table.phase is not Phase.PUNTER:
-        return list(_CHOICES.get(table.phase, []))
-    return [act for act, can in (("draw", table.can_draw()), ("stand", table.can_stand())) if can]
 
 
 def _public(event: BanqueEvent) -> str:
@@ -70,15 +53,8 @@ def _public(event: BanqueEvent) -> str:
     return event.text
 
 
-def _shown(table: BanqueTable) -> dict[str, list[Card]]:
-    """The cards everybody sees during a coup: a settled hand whole (a natural shows),
-    the banker's once a tableau was settled against it, and every third card."""
-    hands: dict[str, list[Card]] = {t.value: table.hands[t] for t in Tableau}
-    hands["B"] = table.banker_cards
-    return {
-        key: cards if key in table.settled or (key == "B" and table.settled) else cards[2:]
-        for key, cards in hands.items()
-    }
+def _words(hands: Mapping[str, Sequence[Card]]) -> dict[str, list[str]]:
+    return {key: [str(c) for c in cards] for key, cards in hands.items()}
 
 
 def banque_pot(table: BanqueTable) -> int:
@@ -176,29 +152,22 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
         """Each hand in play to whoever holds it: a tableau to its largest stake, the
         banker's to the banker; teaching mode's advice to whoever must choose."""
         table = self.table
-        if table is None or table.phase not in _PLAYING or table.banker is None:
+        if table is None or table.banker is None:
             return {}
-        owners: dict[str, list[str]] = {}
-        for tableau in Tableau:
-            seat = table.player_of(tableau)
-            if seat is not None:
-                owners.setdefault(table.names[seat], []).append(tableau.value)
-        owners.setdefault(table.names[table.banker], []).append("B")
-        actor = table.actor
+        public = table.observation()
         out: dict[str, BaseModel] = {}
-        for name, keys in owners.items():
-            cards = {
-                key: table.banker_cards if key == "B" else table.hands[Tableau(key)] for key in keys
-            }
+        for seat in dict.fromkeys([*public.playing.values(), table.banker]):
+            if seat is None or not (seen := table.observation(seat)).hands:
+                continue  # an unstaked tableau, or no coup in play
             advice, choices = None, None
-            if actor is not None and table.names[actor] == name:
+            if seat == seen.actor:  # the legal acts, for him alone
                 punter = table.phase is Phase.PUNTER
                 found = banque_punter_advice(table) if punter else banque_banker_advice(table)
-                advice, choices = found.text, _legal(table)
-            out[name] = P.BanqueHand(
+                advice, choices = found.text, [legal.act.value for legal in seen.legal]
+            out[table.names[seat]] = P.BanqueHand(
                 table=self.id,
-                cards={k: [str(c) for c in v] for k, v in cards.items()},  # type: ignore[misc]
-                totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
+                cards=_words(seen.hands),  # type: ignore[arg-type]
+                totals=seen.totals,  # type: ignore[arg-type]
                 advice=advice,
                 choices=choices,
                 **self.due().named(),
@@ -224,33 +193,25 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
                 cards=empty,  # type: ignore[arg-type]
                 hidden={"L": 0, "R": 0, "B": 0},
             )
-        names = table.names
-        playing = table.phase in _PLAYING
-        shown = _shown(table) if playing else empty
-        best = max(table.bids.values(), default=None)
-        live = table.live_tableau
+        seen, names = table.observation(), table.names  # a spectator's view
         return P.BanqueState(
             **self.shown(),
-            banker=None if table.banker is None else names[table.banker],
-            bank=table.bank,
-            **self.labelled(list(_CHOICES.get(table.phase, [])), "retire"),
-            bids={names[seat]: amount for seat, amount in table.bids.items()},
-            next_bid=None
-            if table.phase is not Phase.AUCTION
-            else (table.minimum if best is None else best + 1),
-            can_retire=table.can_retire(),
-            stakes={t.value: {names[s]: a for s, a in table.stakes[t].items()} for t in Tableau},
+            banker=None if seen.banker is None else names[seen.banker],
+            bank=seen.bank,
+            **self.labelled([act.value for act in seen.choices], "retire"),
+            bids={names[seat]: amount for seat, amount in seen.bids},
+            next_bid=seen.next_bid,
+            can_retire=seen.can_retire,
+            stakes={
+                key: {names[s]: a for s, a in stakes}  # type: ignore[misc]
+                for key, stakes in seen.stakes.items()
+            },
             playing={
-                t.value: None if (s := table.player_of(t)) is None else names[s] for t in Tableau
+                key: None if s is None else names[s]  # type: ignore[misc]
+                for key, s in seen.playing.items()
             },
-            live=None if live is None else live.value,
-            cards={k: [str(c) for c in v] for k, v in shown.items()},  # type: ignore[misc]
-            hidden={
-                k: (len(h) - len(shown[k])) if playing else 0  # type: ignore[misc]
-                for k, h in (
-                    *((t.value, table.hands[t]) for t in Tableau),
-                    ("B", table.banker_cards),
-                )
-            },
+            live=None if seen.live is None else seen.live.value,
+            cards=_words(seen.shown),  # type: ignore[arg-type]
+            hidden=seen.hidden,  # type: ignore[arg-type]
             last=_last(table),
         )

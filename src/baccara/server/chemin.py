@@ -34,14 +34,6 @@ from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
-_CHOICES: dict[Phase, tuple[str, ...]] = {
-    Phase.BANK: ("open_bank", "pass_bank"),
-    Phase.STAKES: ("stake", "banco"),
-    Phase.PUNTER: ("draw", "stand"),
-    Phase.BANKER: ("banker_draw", "banker_stand"),
-    Phase.AFTER: ("keep_bank", "pass_bank"),
-}
-
 
 def _advice(table: CheminTable) -> str | None:
     """Teaching mode's word at a choice: the tableau's rule and the equilibrium (the rule
@@ -70,32 +62,8 @@ def _last(table: CheminTable) -> P.LastCoup | None:
     )
 
 
-def _choices(table: CheminTable) -> list[str]:
-    """What the seat to act may do now, as everybody sees it (a stake of 0 declines): as
-    the engine allows it, but the punter's draw and stand both, whatever his hidden
-    total (`_legal` has what he may do, for him alone)."""
-    seat = table.actor
-    if seat is None:
-        return []
-    allowed = [
-        act for act in _CHOICES.get(table.phase, ()) if act != "banco" or table.can_banco(seat)
-    ]
-    if table.phase is Phase.BANK and not table.can_open_bank(table.minimum):
-        allowed.remove("open_bank")
-    return allowed
-
-
-def _legal(table: CheminTable) -> list[str]:
-    """What the seat to act may really do now: in a bound cell the punter only draws
-    (0-4) or only stands (6-7)."""
-    if table.phase is not Phase.PUNTER:
-        return _choices(table)
-    return [act for act, can in (("draw", table.can_draw()), ("stand", table.can_stand())) if can]
-
-
-def _face_up(cards: list[Card]) -> list[str]:
-    """A hand's cards as everybody sees them during the coup: the third, dealt face up."""
-    return [str(c) for c in cards[2:]]
+def _words(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
 
 
 def _public(event: CheminEvent, table: CheminTable) -> str:
@@ -142,31 +110,27 @@ class CheminRunner(PlayersRunner[CheminTable]):
         """What the punter and the banker see of their own hands while the coup is played
         (and, for whoever must choose, teaching mode's advice)."""
         table = self.table
-        if table is None or table.phase not in (Phase.PUNTER, Phase.BANKER):
-            return {}
-        assert table.player_seat is not None
-        who = table.actor
+        if table is None or (punter := table.observation().punter) is None:
+            return {}  # no coup in play
         out: dict[str, BaseModel] = {}
-        for side, seat, cards in (
-            ("punter", table.player_seat, table.punter_cards),
-            ("banker", table.banker, table.banker_cards),
-        ):
-            name = table.names[seat]
-            out[name] = P.CheminHand(
-                table=self.id,
-                side=side,  # type: ignore[arg-type]
-                cards=[str(c) for c in cards],
-                total=hand_total(cards),
-                advice=_advice(table) if seat == who else None,
-                choices=_legal(table) if seat == who else None,
-                **self.due().named(),
-            )
+        for seat in (punter, table.banker):
+            seen = table.observation(seat)
+            for key, cards in seen.hands.items():  # the punter's (P) or the banker's (B)
+                asked = seat == seen.actor  # the legal acts, for him alone
+                out[table.names[seat]] = P.CheminHand(
+                    table=self.id,
+                    side="punter" if key == "P" else "banker",
+                    cards=_words(cards),
+                    total=seen.totals[key],
+                    advice=_advice(table) if asked else None,
+                    choices=[legal.act.value for legal in seen.legal] if asked else None,
+                    **self.due().named(),
+                )
         return out
 
     def view(self) -> P.CheminState:
         """The table as everybody sees it (no card face down, no card of the shoe)."""
         table = self.table
-        dealt = table is not None and table.phase in (Phase.PUNTER, Phase.BANKER)
         if table is None:
             return P.CheminState(
                 **self.shown(),
@@ -178,18 +142,18 @@ class CheminRunner(PlayersRunner[CheminTable]):
                 punter_cards=[],
                 banker_cards=[],
             )
+        seen, names = table.observation(), table.names  # a spectator's view
         return P.CheminState(
             **self.shown(),
-            banker=table.names[table.banker],
-            bank=table.bank,
-            **self.labelled(_choices(table)),
-            stakes={table.names[s]: a for s, a in table.stakes.items()},
-            punter=table.names[table.player_seat]
-            if dealt and table.player_seat is not None
-            else None,
+            banker=names[table.banker],
+            bank=seen.bank,
+            # the punter's draw and stand both, whatever his hidden total
+            **self.labelled([act.value for act in seen.choices]),
+            stakes={names[seat]: amount for seat, amount in seen.stakes},
+            punter=None if seen.punter is None else names[seen.punter],
             # the first two cards of each hand lie face down until the coup is settled
-            punter_cards=_face_up(table.punter_cards) if dealt else [],
-            banker_cards=_face_up(table.banker_cards) if dealt else [],
-            hidden=2 if dealt else 0,
+            punter_cards=_words(seen.shown["P"]),
+            banker_cards=_words(seen.shown["B"]),
+            hidden=seen.hidden["P"],
             last=_last(table),
         )

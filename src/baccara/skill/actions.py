@@ -11,6 +11,14 @@ Action(act=<Act.STAKE: 'stake'>, seat=2, amount=1000, tableau=None, reason='')
 'draws'
 >>> Act.PASS_BANK.label
 'Pass the bank'
+
+What a seat may do now is a `Legal` act, with the amounts it may name:
+
+>>> stake = Legal(act=Act.STAKE, seat=2, high=2_500, tableaux=("L", "R"))
+>>> stake.action(1_000, "R")
+Action(act=<Act.STAKE: 'stake'>, seat=2, amount=1000, tableau='R', reason='')
+>>> stake.allows(stake.action(2_500)), stake.allows(Action(act=Act.STAKE, seat=2, amount=2_600))
+(True, False)
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Act", "Action", "ActionError"]
+__all__ = ["Act", "Action", "ActionError", "Legal"]
 
 
 class ActionError(ValueError):
@@ -125,3 +133,34 @@ class Action:
             raise ActionError(f"bad tableau {tableau!r}: L or R")
         reason = data.get("reason", "")
         return cls(act=act, seat=seat, amount=amount, tableau=tableau, reason=str(reason or ""))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Legal:
+    """An act ``seat`` may take now: with an amount from ``low`` to ``high`` (both 0 for
+    an act that takes none) and, for Banque's stake, one of ``tableaux``."""
+
+    act: Act
+    seat: int
+    low: int = 0
+    high: int = 0
+    tableaux: tuple[str, ...] = ()
+
+    def action(self, amount: int | None = None, tableau: str | None = None) -> Action:
+        """This act as an `Action` (``amount`` by default the least, ``tableau`` the first)."""
+        return Action(
+            act=self.act,
+            seat=self.seat,
+            amount=self.low if amount is None else amount,
+            tableau=tableau or (self.tableaux[0] if self.tableaux else None),
+        )
+
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` is this act, by this seat, within its amounts and tableaux."""
+        tableau_ok = not self.tableaux or (action.tableau or self.tableaux[0]) in self.tableaux
+        return (
+            action.act is self.act
+            and action.seat == self.seat
+            and self.low <= action.amount <= self.high
+            and tableau_ok
+        )

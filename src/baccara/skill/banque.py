@@ -29,8 +29,7 @@ one hand settles each tableau on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from fractions import Fraction
+from collections.abc import Callable
 
 from baccara import rules
 from baccara.cards import Card, format_cards, hand_total
@@ -38,13 +37,14 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
-from baccara.skill.actions import Act, Action
+from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.banque_events import (
     BankAuctioned,
     BankerDecided,
     BankerLeft,
     BanqueError,
     BanqueEvent,
+    BanqueObservation,
     BidPlaced,
     Phase,
     StakePlaced,
@@ -53,7 +53,8 @@ from baccara.skill.banque_events import (
     TableauSettled,
     TableauxDealt,
 )
-from baccara.variants import Family, Variant, find_variant, require_family
+from baccara.skill.players import PlayersTable, largest_stake, outcome
+from baccara.variants import Family
 
 __all__ = [
     "BankAuctioned",
@@ -61,6 +62,7 @@ __all__ = [
     "BankerLeft",
     "BanqueError",
     "BanqueEvent",
+    "BanqueObservation",
     "BanqueTable",
     "BidPlaced",
     "Phase",
@@ -76,49 +78,32 @@ _ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO
 _COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
 
 
-class BanqueTable:
+class BanqueTable(PlayersTable[BanqueEvent]):
     """A Baccarat Banque table: seats with bankrolls (minor units), a shoe, one bank."""
 
-    def __init__(
-        self,
-        *,
-        names: Sequence[str],
-        bankrolls: Sequence[int],
-        variant: Variant | None = None,
-        shoe: Shoe | None = None,
-        seed: int | None = None,
-        minimum: int = 100,
-        punter_speaks: bool = False,
-    ) -> None:
-        if len(names) < 2 or len(names) != len(bankrolls):
-            raise BanqueError("a table needs at least two seats, each with a bankroll")
-        self.variant = variant or find_variant("banque")
-        require_family(self.variant, Family.BANQUE, user="the Banque table")
-        self.names = tuple(names)
-        self.bankrolls = list(bankrolls)
-        self.chips_at_start = tuple(bankrolls)
-        self.minimum = minimum
-        self.punter_speaks = punter_speaks
-        if shoe is None:
-            shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks, burn=False), seed=seed)
-        self.shoe = shoe
-        self.log: list[BanqueEvent] = []
-        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
+    error = BanqueError
+    game = "Baccarat Banque"
+    user = "the Banque table"
+    family = Family.BANQUE
+    default_variant = "banque"
+    phases = Phase
+    no_punter = "no punter has a choice now: a punter chooses only on 5"
+    no_banker = "the banker decides once both tableaux have played"
+    phase: Phase
+
+    def start(self) -> None:
+        """The bank up for auction (the table's arguments are `PlayersTable`'s)."""
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
-        self.banker: int | None = None
-        self.bank = 0
-        self.house = 0
+        self.banker = None
         self.bids: dict[int, int] = {}
-        self.turn: list[int] = []
         self.stakes: dict[Tableau, dict[int, int]] = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
         self.hands: dict[Tableau, list[Card]] = {Tableau.LEFT: [], Tableau.RIGHT: []}
-        self.banker_cards: list[Card] = []
         self.settled: set[Tableau] = set()
         self.pending: list[Tableau] = []
 
-    def _record(self, events: list[BanqueEvent]) -> tuple[BanqueEvent, ...]:
-        self.log.extend(events)
-        return tuple(events)
+    def new_shoe(self, seed: int | None) -> Shoe:
+        """Three decks (the variant's), shuffled from ``seed``, none burnt."""
+        return Shoe.shuffled(ShoeSettings(decks=self.variant.decks, burn=False), seed=seed)
 
     # -- actions as values, and the house's default for a silent player -----------
 
@@ -172,16 +157,10 @@ class BanqueTable:
             return Action(act=act, seat=seat, reason=reason)
         return None
 
-    def apply(self, action: Action) -> tuple[BanqueEvent, ...]:
-        """Do ``action`` (a player's, or `default_action`'s) if it is that seat's to do."""
-        events = self._apply(action)
-        self.actions.append(action)
-        return events
-
     def _apply(self, action: Action) -> tuple[BanqueEvent, ...]:
         act, seat = action.act, action.seat
         if act not in _ACTS:
-            raise BanqueError(f"{act.value} is not an action of Baccarat Banque")
+            raise self._not_here(act)
         if act is Act.CLOSE_AUCTION:
             return self.close_auction()
         if seat is None:
@@ -200,6 +179,87 @@ class BanqueTable:
         method: Callable[[], tuple[BanqueEvent, ...]] = getattr(self, act.value)
         return method()
 
+    # -- what a seat may do and see --------------------------------------------------
+
+    def _legal(self, seat: int) -> list[Legal]:
+        """What ``seat`` may do: at the auction any seat bids (above the best bid, up to
+        its chips; closing the auction is the table's act, not a seat's); the banker may
+        retire between coups, before any stake, whoever's turn it is; the punter in turn
+        stakes on either tableau (up to his chips and what the bank still covers); the
+        live tableau's punter and the banker choose where the rules let them.
+
+        >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 3_000), seed=3)
+        >>> [(x.act.value, x.low, x.high) for x in table.legal_actions(1)]
+        [('bid', 100, 3000)]
+        >>> _ = table.bid(1, 2_000); _ = table.close_auction()
+        >>> [(x.act.value, x.high, x.tableaux) for x in table.legal_actions(0)], table.choices()
+        ([('stake', 2000, ('L', 'R'))], (<Act.STAKE: 'stake'>,))
+        """
+        legal: list[Legal] = []
+        if self.phase is Phase.AUCTION:
+            low = max(self.bids.values()) + 1 if self.bids else self.minimum
+            if low <= self.bankrolls[seat]:
+                legal.append(Legal(act=Act.BID, seat=seat, low=low, high=self.bankrolls[seat]))
+        elif seat == self.banker and self.can_retire():
+            legal.append(Legal(act=Act.RETIRE, seat=seat))
+        if seat != self.actor:
+            return legal
+        if self.phase is Phase.STAKES:
+            stake = self._stake_range(seat)
+            return [Legal(act=Act.STAKE, seat=seat, high=stake.high, tableaux=("L", "R"))]
+        if self.phase is Phase.PUNTER:
+            return self._punter_legal(seat)
+        return self._banker_legal(seat)
+
+    def choices(self) -> tuple[Act, ...]:
+        """What the seats are offered now, as everybody sees it: at the auction, a bid."""
+        return (Act.BID,) if self.phase is Phase.AUCTION else super().choices()
+
+    def observation(self, seat: int | None = None) -> BanqueObservation:
+        """What ``seat`` sees now (None: a spectator): the table, the cards face up (a
+        hand settled on a natural whole, the banker's once a tableau was settled against
+        it, every third card), and its own hands face down while a coup is played.
+
+        >>> from baccara.cards import parse_cards
+        >>> table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000),
+        ...                     shoe=Shoe.stacked(parse_cards("2h 9d 5s 3d Kc Qc 4c 7h") * 8))
+        >>> _ = table.bid(0, 20_000); _ = table.close_auction()
+        >>> _ = table.stake(1, Tableau.LEFT, 1_000); _ = table.stake(2, Tableau.RIGHT, 2_000)
+        >>> bob, everybody = table.observation(1), table.observation()
+        >>> bob.totals, [x.act.value for x in bob.legal], bob.live, everybody.hands
+        ({'L': 5}, ['draw', 'stand'], <Tableau.LEFT: 'L'>, {})
+        >>> {key: format_cards(cards) for key, cards in everybody.shown.items()}, everybody.hidden
+        ({'L': '', 'R': '9d,Kc', 'B': '5s,Qc'}, {'L': 2, 'R': 0, 'B': 0})
+        """
+        playing = self.phase in (Phase.PUNTER, Phase.BANKER)
+        hands = {t.value: self.hands[t] for t in Tableau} | {"B": self.banker_cards}
+        owner = {t.value: self.player_of(t) for t in Tableau} | {"B": self.banker}
+        settled = {t.value for t in self.settled}
+        shown = {
+            key: tuple(cards if key in settled or (key == "B" and settled) else cards[2:])
+            for key, cards in hands.items()
+        }
+        best = max(self.bids.values(), default=None)
+        return BanqueObservation(
+            **self._seen(seat),
+            hands={
+                key: tuple(cards)
+                for key, cards in hands.items()
+                if playing and seat is not None and owner[key] == seat
+            },
+            phase=self.phase,
+            bids=tuple(self.bids.items()),
+            next_bid=None
+            if self.phase is not Phase.AUCTION
+            else (self.minimum if best is None else best + 1),
+            can_retire=self.can_retire(),
+            stakes={t.value: tuple(self.stakes[t].items()) for t in Tableau},
+            playing={t.value: owner[t.value] for t in Tableau},
+            live=self.live_tableau,
+            shown=shown if playing else dict.fromkeys(hands, ()),
+            hidden={key: len(hands[key]) - len(shown[key]) if playing else 0 for key in hands},
+        )
+
     # -- facts ---------------------------------------------------------------------
 
     @property
@@ -216,11 +276,6 @@ class BanqueTable:
         """The stakes still on the felt: a tableau settled on a natural is paid already."""
         playing = self.phase in (Phase.PUNTER, Phase.BANKER)
         return {t: s for t, s in self.stakes.items() if not (playing and t in self.settled)}
-
-    @property
-    def to_act(self) -> int | None:
-        """The punter whose turn it is to stake, or None."""
-        return self.turn[0] if self.phase is Phase.STAKES and self.turn else None
 
     @property
     def live_tableau(self) -> Tableau | None:
@@ -248,21 +303,13 @@ class BanqueTable:
 
     def player_of(self, tableau: Tableau) -> int | None:
         """The seat that plays ``tableau``: its largest stake, the first in turn on a tie."""
-        stakes = self.stakes[tableau]
-        if not stakes:
-            return None
-        order = list(stakes)
-        return max(order, key=lambda s: (stakes[s], -order.index(s)))
+        return largest_stake(self.stakes[tableau])
 
     # -- the auction ---------------------------------------------------------------
 
     def can_bid(self, seat: int, amount: int) -> bool:
         """Whether ``seat`` may bid ``amount`` for the bank."""
-        try:
-            self.verify_bid(seat, amount)
-        except BanqueError:
-            return False
-        return True
+        return self._allows(self.verify_bid, seat, amount)
 
     def verify_bid(self, seat: int, amount: int) -> None:
         """Raise `BanqueError` unless the bid beats the best one and the bidder can pay it."""
@@ -362,31 +409,19 @@ class BanqueTable:
         assert self.banker is not None
         self.phase = Phase.STAKES
         self.stakes = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
-        n = len(self.names)
-        order = [(self.banker + i) % n for i in range(1, n)]
-        self.turn = [s for s in order if self.bankrolls[s] > 0]
-        if not self.turn:  # nobody left to punt: the game is over
-            self.bankrolls[self.banker] += self.bank
-            self.bank = 0
+        self._punters_in_turn()
+        if self.phase is Phase.OVER:  # nobody left to punt
             self.banker = None
-            self.phase = Phase.OVER
 
     def can_stake(self, seat: int, tableau: Tableau, amount: int) -> bool:
         """Whether ``seat`` may stake ``amount`` on ``tableau`` now."""
-        try:
-            self.verify_stake(seat, tableau, amount)
-        except BanqueError:
-            return False
-        return True
+        return self._allows(self.verify_stake, seat, tableau, amount)
 
     def verify_stake(self, seat: int, tableau: Tableau, amount: int) -> None:
         """Raise `BanqueError` unless it is ``seat``'s turn and the bank covers ``amount``."""
         if self.to_act != seat:
             raise BanqueError(f"it is not seat {seat}'s turn to stake")
-        if amount < 0 or amount > self.bankrolls[seat]:
-            raise BanqueError(
-                f"bad stake {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
-            )
+        self._check_funds(seat, amount)
         if self.covered + amount > self.bank:
             raise BanqueError(
                 f"bad stake {format_money(amount)}: the bank covers only {format_money(self.bank - self.covered)} more"
@@ -466,79 +501,29 @@ class BanqueTable:
                 events.extend(self._end_coup())
         return events
 
-    def can_draw(self) -> bool:
-        """Whether the live tableau's punter may draw (on 5; on 0-4 when he speaks)."""
+    def _choosing_total(self) -> int | None:
         live = self.live_tableau
-        return live is not None and not tableaux.punter_refusal(self.total(live), True)
+        return None if live is None else self.total(live)
 
-    def can_stand(self) -> bool:
-        """Whether the live tableau's punter may stand (on 5; on 6-7 when he speaks)."""
-        live = self.live_tableau
-        return live is not None and not tableaux.punter_refusal(self.total(live), False)
-
-    def verify_punter(self, draws: bool) -> None:
-        """Raise `BanqueError` unless the live tableau's punter may draw (``draws``) or stand."""
-        if self.live_tableau is None:
-            raise BanqueError("no punter has a choice now: a punter chooses only on 5")
-        if refusal := tableaux.punter_refusal(self.total(self.live_tableau), draws):
-            raise BanqueError(refusal)
-
-    def draw(self) -> tuple[BanqueEvent, ...]:
-        """The live tableau's punter draws (on 5; bound on 0-4 when he speaks)."""
-        self.verify_punter(True)
-        return self._record([*self._punter_acts(self.pending[0], True), *self._advance()])
-
-    def stand(self) -> tuple[BanqueEvent, ...]:
-        """The live tableau's punter stands (on 5; bound on 6-7 when he speaks)."""
-        self.verify_punter(False)
-        return self._record([*self._punter_acts(self.pending[0], False), *self._advance()])
+    def _punter_decides(self, draws: bool) -> list[BanqueEvent]:
+        return [*self._punter_acts(self.pending[0], draws), *self._advance()]
 
     def _punter_acts(self, tableau: Tableau, draws: bool) -> list[BanqueEvent]:
         self.pending.remove(tableau)
         total, seat = self.total(tableau), self.player_of(tableau)
         free = seat is not None and tableaux.punter_cell(total) is tableaux.Cell.FREE
-        card = self.shoe.draw() if draws else None
         name = f"{tableau.word.title()} punter"
-        if card is not None:
-            self.hands[tableau].append(card)
-            text = f"{name} has {total} and draws {card}: {self.total(tableau)}."
-        else:
-            text = f"{name} has {total} and stands."
+        card, text = self._third_card(name, self.hands[tableau], draws)
         return [
             TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free, seat=seat)
         ]
 
-    def can_banker_draw(self) -> bool:
-        """Whether the banker may draw now."""
+    def banker_free(self) -> bool:
+        """Whether the banker decides now (always his choice, once both tableaux played)."""
         return self.phase is Phase.BANKER
 
-    def can_banker_stand(self) -> bool:
-        """Whether the banker may stand now."""
-        return self.phase is Phase.BANKER
-
-    def verify_banker(self) -> None:
-        """Raise `BanqueError` unless it is the banker's turn."""
-        if self.phase is not Phase.BANKER:
-            raise BanqueError("the banker decides once both tableaux have played")
-
-    def banker_draw(self) -> tuple[BanqueEvent, ...]:
-        """The banker draws a third card."""
-        self.verify_banker()
-        return self._record(self._banker_acts(True))
-
-    def banker_stand(self) -> tuple[BanqueEvent, ...]:
-        """The banker stands."""
-        self.verify_banker()
-        return self._record(self._banker_acts(False))
-
-    def _banker_acts(self, draws: bool) -> list[BanqueEvent]:
-        total = hand_total(self.banker_cards)
-        card = self.shoe.draw() if draws else None
-        if card is not None:
-            self.banker_cards.append(card)
-            text = f"Banker has {total} and draws {card}: {hand_total(self.banker_cards)}."
-        else:
-            text = f"Banker has {total} and stands."
+    def _banker_decides(self, draws: bool) -> list[BanqueEvent]:
+        card, text = self._third_card("Banker", self.banker_cards, draws)
         seat = -1 if self.banker is None else self.banker
         events: list[BanqueEvent] = [BankerDecided(text=text, draws=draws, card=card, seat=seat)]
         for tableau in Tableau:
@@ -550,12 +535,12 @@ class BanqueTable:
     def _settle(self, tableau: Tableau) -> list[BanqueEvent]:
         self.settled.add(tableau)
         p, b = self.total(tableau), hand_total(self.banker_cards)
-        result = Result.PLAYER if p > b else Result.BANKER if b > p else Result.TIE
+        result = outcome(p, b)
         stakes = self.stakes[tableau]
         staked = sum(stakes.values())
         payouts = []
         if result is Result.BANKER:
-            commission = int(Fraction(staked) * self.variant.commission)
+            commission = self._commission(staked)
             self.house += commission
             self.bank += staked - commission
             text = f"{tableau.word.title()}: {p} to {b}, the banker wins {format_money(staked)}."

@@ -4,11 +4,13 @@ tableaux, its error, and its events, immutable, with their words.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from baccara.cards import Card
 from baccara.coup import Result
+from baccara.skill.players import GameError, GameEvent, Observation
 
 __all__ = [
     "BankAuctioned",
@@ -16,6 +18,7 @@ __all__ = [
     "BankerLeft",
     "BanqueError",
     "BanqueEvent",
+    "BanqueObservation",
     "BidPlaced",
     "Phase",
     "StakePlaced",
@@ -26,7 +29,7 @@ __all__ = [
 ]
 
 
-class BanqueError(ValueError):
+class BanqueError(GameError):
     """An action the table's rules do not allow now."""
 
 
@@ -53,10 +56,8 @@ class Tableau(StrEnum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BanqueEvent:
+class BanqueEvent(GameEvent):
     """Something that happened at the table; ``text`` says it in words."""
-
-    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,3 +140,27 @@ class TableauSettled(BanqueEvent):
     punter_total: int
     banker_total: int
     payouts: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BanqueObservation(Observation):
+    """What a seat sees of a Baccarat Banque table (`BanqueTable.observation`).
+
+    Besides `Observation`'s: the ``phase``; at the auction the ``bids`` (seat, amount)
+    and the least bid that may be made next (``next_bid``, else None); whether the
+    banker may retire now (``can_retire``); each tableau's ``stakes`` (seat, amount,
+    in the order placed) and the seat that plays it (``playing``), keyed ``L`` and
+    ``R``; the ``live`` tableau whose punter must choose; and while a coup is played
+    the cards ``shown`` face up and the number ``hidden`` face down, keyed ``L``, ``R``
+    and ``B`` (the banker), as the seat's own ``hands`` are.
+    """
+
+    phase: Phase
+    bids: tuple[tuple[int, int], ...]
+    next_bid: int | None
+    can_retire: bool
+    stakes: Mapping[str, tuple[tuple[int, int], ...]]
+    playing: Mapping[str, int | None]
+    live: Tableau | None
+    shown: Mapping[str, tuple[Card, ...]]
+    hidden: Mapping[str, int]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from baccara.skill import banque as bq
-from baccara.skill.actions import Act, Action
+from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.advice import (
     banker_advice,
     banque_banker_advice,
@@ -31,7 +31,7 @@ from baccara.skill.advice import (
     banque_solution,
     punter_advice,
 )
-from baccara.skill.chemin import CheminTable, Phase
+from baccara.skill.chemin import CheminTable
 
 __all__ = ["banque_bot_action", "banque_bot_bid", "banque_bot_budget", "chemin_bot_action"]
 
@@ -42,31 +42,43 @@ def _round_down(amount: int, step: int = 100) -> int:
     return amount - amount % step
 
 
-def chemin_bot_action(table: CheminTable, rng: random.Random) -> Action:
-    """What a bot at ``table`` does now (it must be the bot's turn: `CheminTable.actor`)."""
+def _legal(table: CheminTable | bq.BanqueTable) -> tuple[int, dict[Act, Legal]]:
+    """The seat to act and what it may do (`legal_actions`), by act."""
     seat = table.actor
     if seat is None:
         raise ValueError("nobody has to decide now")
+    return seat, {legal.act: legal for legal in table.legal_actions(seat)}
+
+
+def chemin_bot_action(table: CheminTable, rng: random.Random) -> Action:
+    """What a bot at ``table`` does now (it must be the bot's turn: `CheminTable.actor`)."""
+    seat, legal = _legal(table)
     chips = table.bankrolls[seat]
-    if table.phase is Phase.BANK:
-        amount = max(table.minimum, _round_down(chips // 20))
-        if amount > chips:
-            return Action(act=Act.PASS_BANK, seat=seat)
-        return Action(act=Act.OPEN_BANK, seat=seat, amount=amount)
-    if table.phase is Phase.AFTER:
-        keep = table.bank <= chips // 4  # while the bank is a modest share of its means
-        return Action(act=Act.KEEP_BANK if keep else Act.PASS_BANK, seat=seat)
-    if table.phase is Phase.STAKES:
-        if table.can_banco(seat) and (seat == table.suivi or rng.random() < 0.25):
-            return Action(act=Act.BANCO, seat=seat)  # banco suivi: the last banco's loser
-        open_part = table.bank - table.covered
-        amount = min(chips, open_part, _round_down(max(table.bank // 3, table.minimum)))
-        return Action(act=Act.STAKE, seat=seat, amount=max(0, amount))
-    if table.phase is Phase.PUNTER:  # in a bound cell the advice is the rule (draw 1 or 0)
-        draws = rng.random() < punter_advice(table).draw
-        return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
-    draws = rng.random() < banker_advice(table).draw
-    return Action(act=Act.BANKER_DRAW if draws else Act.BANKER_STAND, seat=seat)
+    if Act.KEEP_BANK in legal:  # it won: it keeps a bank that is a modest share of its means
+        keep = table.bank <= chips // 4
+        return legal[Act.KEEP_BANK if keep else Act.PASS_BANK].action()
+    if Act.PASS_BANK in legal:  # the shoe is its: a bank of a twentieth of its chips
+        opening = legal.get(Act.OPEN_BANK)
+        if opening is None:
+            return legal[Act.PASS_BANK].action()
+        return opening.action(max(opening.low, _round_down(chips // 20)))
+    if Act.STAKE in legal:
+        if Act.BANCO in legal and (seat == table.suivi or rng.random() < 0.25):
+            return legal[Act.BANCO].action()  # banco suivi: the last banco's loser
+        stake = legal[Act.STAKE]
+        return stake.action(
+            max(0, min(stake.high, _round_down(max(table.bank // 3, table.minimum))))
+        )
+    if Act.DRAW in legal or Act.STAND in legal:  # in a bound cell the advice is the rule
+        return _draw_or_stand(rng.random() < punter_advice(table).draw, seat, legal)
+    return _draw_or_stand(rng.random() < banker_advice(table).draw, seat, legal)
+
+
+def _draw_or_stand(draws: bool, seat: int, legal: dict[Act, Legal]) -> Action:
+    """The punter's draw or stand, or the banker's, whichever ``legal`` has."""
+    punter = Act.DRAW in legal or Act.STAND in legal
+    acts = (Act.DRAW, Act.STAND) if punter else (Act.BANKER_DRAW, Act.BANKER_STAND)
+    return Action(act=acts[0] if draws else acts[1], seat=seat)
 
 
 def banque_bot_budget(table: bq.BanqueTable, seat: int, rng: random.Random) -> int:
@@ -100,23 +112,19 @@ def banque_bot_bid(table: bq.BanqueTable, seat: int, budget: int) -> int:
         amount = max(table.minimum, budget // 2)
     else:
         amount = best + max(table.minimum, _round_down(budget // 10))
-    return amount if amount <= budget and table.can_bid(seat, amount) else 0
+    bid = next((x for x in table.legal_actions(seat) if x.act is Act.BID), None)
+    return amount if amount <= budget and bid is not None and bid.low <= amount <= bid.high else 0
 
 
 def banque_bot_action(table: bq.BanqueTable, rng: random.Random) -> Action:
     """What a bot at ``table`` does now, once the bank is sold (`BanqueTable.actor`):
     a stake of a tenth of the bank on a tableau drawn at random, and the equilibrium's
     play on 5 and as the banker."""
-    seat = table.actor
-    if seat is None:
-        raise ValueError("nobody has to decide now")
-    if table.phase is bq.Phase.STAKES:
-        room = min(table.bank - table.covered, table.bankrolls[seat])
-        amount = min(room, max(table.minimum, _round_down(table.bank // 10)))
-        tableau = rng.choice(list(bq.Tableau))
-        return Action(act=Act.STAKE, seat=seat, amount=max(0, amount), tableau=tableau.value)
-    if table.phase is bq.Phase.PUNTER:  # in a bound cell the advice is the rule
-        draws = rng.random() < banque_punter_advice(table).draw
-        return Action(act=Act.DRAW if draws else Act.STAND, seat=seat)
-    draws = rng.random() < banque_banker_advice(table).draw
-    return Action(act=Act.BANKER_DRAW if draws else Act.BANKER_STAND, seat=seat)
+    seat, legal = _legal(table)
+    if Act.STAKE in legal:
+        stake = legal[Act.STAKE]
+        amount = min(stake.high, max(table.minimum, _round_down(table.bank // 10)))
+        return stake.action(max(0, amount), rng.choice(stake.tableaux))
+    if Act.DRAW in legal or Act.STAND in legal:  # in a bound cell the advice is the rule
+        return _draw_or_stand(rng.random() < banque_punter_advice(table).draw, seat, legal)
+    return _draw_or_stand(rng.random() < banque_banker_advice(table).draw, seat, legal)

@@ -34,7 +34,6 @@ returns the immutable events it caused, which are also appended to `log`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 
 from baccara import deal, rules
 from baccara.cards import Card, format_cards, hand_total
@@ -42,7 +41,7 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
-from baccara.skill.actions import Act, Action
+from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.chemin_events import (
     BancoCalled,
     BankerDecided,
@@ -50,6 +49,7 @@ from baccara.skill.chemin_events import (
     BankPassed,
     CheminError,
     CheminEvent,
+    CheminObservation,
     CoupSettled,
     Dealt,
     NaturalShown,
@@ -57,7 +57,8 @@ from baccara.skill.chemin_events import (
     PunterDecided,
     StakePlaced,
 )
-from baccara.variants import Family, Variant, find_variant, require_family
+from baccara.skill.players import PlayersTable, largest_stake, outcome
+from baccara.variants import Family, Variant
 
 __all__ = [
     "BancoCalled",
@@ -66,6 +67,7 @@ __all__ = [
     "BankerDecided",
     "CheminError",
     "CheminEvent",
+    "CheminObservation",
     "CheminTable",
     "CoupSettled",
     "Dealt",
@@ -79,8 +81,19 @@ __all__ = [
 _ACTS = frozenset(Act) - {Act.BID, Act.CLOSE_AUCTION, Act.RETIRE}
 
 
-class CheminTable:
+class CheminTable(PlayersTable[CheminEvent]):
     """A Chemin de Fer table: seats with bankrolls (minor units), a shoe, the bank."""
+
+    error = CheminError
+    game = "Chemin de Fer"
+    user = "the Chemin de Fer table"
+    family = Family.CHEMIN_DE_FER
+    default_variant = "chemin-de-fer"
+    phases = Phase
+    no_punter = "the punter chooses only on 5, when it is his turn"
+    no_banker = "the banker chooses only in a free cell of the tableau, when it is his turn"
+    phase: Phase
+    banker: int
 
     def __init__(
         self,
@@ -95,57 +108,44 @@ class CheminTable:
         minimum: int = 100,
         punter_speaks: bool = False,
     ) -> None:
-        if len(names) < 2 or len(names) != len(bankrolls):
-            raise CheminError("a table needs at least two seats, each with a bankroll")
-        if any(b < 0 for b in bankrolls):
-            raise CheminError("a bankroll cannot be negative")
-        self.variant = variant or find_variant("chemin-de-fer")
-        require_family(self.variant, Family.CHEMIN_DE_FER, user="the Chemin de Fer table")
-        self.names = tuple(names)
-        self.bankrolls = list(bankrolls)
-        self.chips_at_start = tuple(bankrolls)
-        self.free_banker = free_banker
-        self.punter_speaks = punter_speaks
         try:
             self.tableau = tableaux.House.parse(tableau)
         except ValueError as error:
             raise CheminError(str(error)) from None
-        self.minimum = minimum
-        if shoe is None:
-            shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks), seed=seed)
-            shoe.burn()
-        self.shoe = shoe
-        self.log: list[CheminEvent] = []
-        self.actions: list[Action] = []  # every action `apply` took, in order: the record's
+        self.free_banker = free_banker
+        super().__init__(
+            names=names,
+            bankrolls=bankrolls,
+            variant=variant,
+            shoe=shoe,
+            seed=seed,
+            minimum=minimum,
+            punter_speaks=punter_speaks,
+        )
+
+    def start(self) -> None:
+        """The shoe to the first seat that can hold a bank, to set it."""
         self.banker = 0
-        self.bank = 0
-        self.house = 0
         self.phase = Phase.BANK
         self.stakes: dict[int, int] = {}
         self.banco_seat: int | None = None
         self.suivi: int | None = None
-        self.turn: list[int] = []
         self.player_seat: int | None = None
         self.punter_cards: list[Card] = []
-        self.banker_cards: list[Card] = []
         self._skip_broke()
 
-    # -- facts ---------------------------------------------------------------------
+    def new_shoe(self, seed: int | None) -> Shoe:
+        """Six decks (the variant's), shuffled from ``seed``, the first card burnt."""
+        shoe = Shoe.shuffled(ShoeSettings(decks=self.variant.decks), seed=seed)
+        shoe.burn()
+        return shoe
 
-    @property
-    def seats(self) -> int:
-        """Number of seats."""
-        return len(self.names)
+    # -- facts ---------------------------------------------------------------------
 
     @property
     def covered(self) -> int:
         """The part of the bank the punters cover."""
         return sum(self.stakes.values())
-
-    @property
-    def to_act(self) -> int | None:
-        """The punter whose turn it is to stake, or None."""
-        return self.turn[0] if self.phase is Phase.STAKES and self.turn else None
 
     @property
     def punter_total(self) -> int:
@@ -161,14 +161,6 @@ class CheminTable:
     def punter_third(self) -> int | None:
         """The points of the punter's third card, or None if he stood."""
         return self.punter_cards[2].points if len(self.punter_cards) == 3 else None
-
-    def next_seat(self, seat: int) -> int:
-        """The seat after ``seat`` in the order of play."""
-        return (seat + 1) % self.seats
-
-    def _record(self, events: list[CheminEvent]) -> tuple[CheminEvent, ...]:
-        self.log.extend(events)
-        return tuple(events)
 
     @property
     def actor(self) -> int | None:
@@ -210,29 +202,87 @@ class CheminTable:
             return Action(act=act, seat=seat, reason=reason)
         return None
 
-    def apply(self, action: Action) -> tuple[CheminEvent, ...]:
-        """Do ``action`` (a player's, or `default_action`'s) if it is that seat's turn."""
+    def _apply(self, action: Action) -> tuple[CheminEvent, ...]:
         if action.seat is None or action.seat != self.actor:
             who = self._name(-1 if action.seat is None else action.seat)
             raise CheminError(f"it is not {who}'s turn to act")
         seat, amount = action.seat, action.amount
         if action.act not in _ACTS:
-            raise CheminError(f"{action.act.value} is not an action of Chemin de Fer")
+            raise self._not_here(action.act)
         args = {Act.OPEN_BANK: (amount,), Act.STAKE: (seat, amount), Act.BANCO: (seat,)}
         method: Callable[..., tuple[CheminEvent, ...]] = getattr(self, action.act.value)
-        events = method(*args.get(action.act, ()))
-        self.actions.append(action)
-        return events
+        return method(*args.get(action.act, ()))
+
+    # -- what a seat may do and see --------------------------------------------------
+
+    def _legal(self, seat: int) -> list[Legal]:
+        """What ``seat`` may do: the banker sets or passes the bank, keeps or passes it
+        after a win; the punter in turn stakes (up to his chips and the open part of the
+        bank) or calls banco; the punter and the banker choose where the rules let them.
+
+        >>> table = CheminTable(names=("A", "B"), bankrolls=(5_000, 800), seed=1)
+        >>> [(x.act.value, x.low, x.high) for x in table.legal_actions(0)], table.legal_actions(1)
+        ([('open_bank', 100, 5000), ('pass_bank', 0, 0)], ())
+        >>> _ = table.open_bank(1_000)
+        >>> [(x.act.value, x.high) for x in table.legal_actions(1)]
+        [('stake', 800)]
+        """
+        if seat != self.actor:
+            return []
+        if self.phase is Phase.BANK:
+            opening = Legal(
+                act=Act.OPEN_BANK, seat=seat, low=self.minimum, high=self.bankrolls[seat]
+            )
+            passing = [Legal(act=Act.PASS_BANK, seat=seat)]
+            return [opening, *passing] if self.can_open_bank(self.minimum) else passing
+        if self.phase is Phase.AFTER:
+            return [Legal(act=Act.KEEP_BANK, seat=seat), Legal(act=Act.PASS_BANK, seat=seat)]
+        if self.phase is Phase.STAKES:
+            banco = [Legal(act=Act.BANCO, seat=seat)] if self.can_banco(seat) else []
+            return [self._stake_range(seat), *banco]
+        if self.phase is Phase.PUNTER:
+            return self._punter_legal(seat)
+        return self._banker_legal(seat)
+
+    def observation(self, seat: int | None = None) -> CheminObservation:
+        """What ``seat`` sees now (None: a spectator): the table, the cards face up, and
+        its own hand face down while a coup is played (``P`` the punter's, ``B`` the
+        banker's).
+
+        >>> from baccara.cards import parse_cards
+        >>> shoe = Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9)
+        >>> table = CheminTable(names=("Ann", "Bob"), bankrolls=(10_000,) * 2, shoe=shoe,
+        ...                     punter_speaks=True)
+        >>> _ = table.open_bank(1_000); _ = table.banco(1)
+        >>> punter, banker = table.observation(1), table.observation(0)
+        >>> punter.totals, [x.act.value for x in punter.legal], punter.hidden
+        ({'P': 5}, ['draw', 'stand'], {'P': 2, 'B': 2})
+        >>> banker.totals, banker.legal, table.observation().hands
+        ({'B': 5}, (), {})
+        """
+        dealt = self.phase in (Phase.PUNTER, Phase.BANKER)
+        cards = {"P": self.punter_cards, "B": self.banker_cards}
+        owner = {"P": self.player_seat, "B": self.banker}
+        return CheminObservation(
+            **self._seen(seat),
+            hands={
+                key: tuple(hand)
+                for key, hand in cards.items()
+                if dealt and seat is not None and owner[key] == seat
+            },
+            phase=self.phase,
+            stakes=tuple(self.stakes.items()),
+            suivi=self.suivi,
+            punter=self.player_seat if dealt else None,
+            shown={key: tuple(hand[2:]) if dealt else () for key, hand in cards.items()},
+            hidden=dict.fromkeys(cards, 2 if dealt else 0),
+        )
 
     # -- the bank ------------------------------------------------------------------
 
     def can_open_bank(self, amount: int) -> bool:
         """Whether the seat holding the shoe may set the bank at ``amount``."""
-        try:
-            self.verify_open_bank(amount)
-        except CheminError:
-            return False
-        return True
+        return self._allows(self.verify_open_bank, amount)
 
     def verify_open_bank(self, amount: int) -> None:
         """Raise `CheminError` unless the bank may be set at ``amount``."""
@@ -317,27 +367,11 @@ class CheminTable:
         self.phase = Phase.STAKES
         self.stakes = {}
         self.banco_seat = None
-        order = []
-        seat = self.next_seat(self.banker)
-        while seat != self.banker:
-            order.append(seat)
-            seat = self.next_seat(seat)
-        if self.suivi is not None and self.suivi in order:
-            order.remove(self.suivi)
-            order.insert(0, self.suivi)
-        self.turn = [s for s in order if self.bankrolls[s] > 0]
-        if not self.turn:  # nobody left to punt: the game is over
-            self.bankrolls[self.banker] += self.bank
-            self.bank = 0
-            self.phase = Phase.OVER
+        self._punters_in_turn(first=self.suivi)  # banco suivi speaks first
 
     def can_banco(self, seat: int) -> bool:
         """Whether ``seat`` may call banco now."""
-        try:
-            self.verify_banco(seat)
-        except CheminError:
-            return False
-        return True
+        return self._allows(self.verify_banco, seat)
 
     def verify_banco(self, seat: int) -> None:
         """Raise `CheminError` unless ``seat`` may call banco (his turn, and he can cover it)."""
@@ -370,20 +404,13 @@ class CheminTable:
 
     def can_stake(self, seat: int, amount: int) -> bool:
         """Whether ``seat`` may cover ``amount`` of the bank now."""
-        try:
-            self.verify_stake(seat, amount)
-        except CheminError:
-            return False
-        return True
+        return self._allows(self.verify_stake, seat, amount)
 
     def verify_stake(self, seat: int, amount: int) -> None:
         """Raise `CheminError` unless ``seat`` may stake ``amount`` (0 declines)."""
         if self.to_act != seat:
             raise CheminError(f"it is not {self._name(seat)}'s turn to speak")
-        if amount < 0 or amount > self.bankrolls[seat]:
-            raise CheminError(
-                f"bad stake {format_money(amount)}: {self.names[seat]} has {format_money(self.bankrolls[seat])}"
-            )
+        self._check_funds(seat, amount)
         if amount > self.bank - self.covered:
             raise CheminError(
                 f"bad stake {format_money(amount)}: only {format_money(self.bank - self.covered)} of the bank is open"
@@ -409,17 +436,14 @@ class CheminTable:
                 events.extend(self._deal())
         return self._record(events)
 
-    def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < self.seats else f"seat {seat}"
-
     # -- the coup ------------------------------------------------------------------
 
     def _deal(self) -> list[CheminEvent]:
         # The banco caller plays; else the largest stake, the first in turn on a tie.
-        self.player_seat = self.banco_seat
-        if self.player_seat is None:
-            order = list(self.stakes)  # the order the punters spoke in (banco suivi first)
-            self.player_seat = max(order, key=lambda s: (self.stakes[s], -order.index(s)))
+        # the order the punters spoke in (banco suivi first) breaks a tie
+        seat = largest_stake(self.stakes) if self.banco_seat is None else self.banco_seat
+        assert seat is not None
+        self.player_seat = seat
         self.shoe.start_coup()
         first: dict[deal.Side, list[Card]] = {deal.Side.PLAYER: [], deal.Side.BANKER: []}
         for side in deal.FIRST_CARDS:  # the dealer's order: punter, banker, punter, banker
@@ -427,7 +451,6 @@ class CheminTable:
         self.punter_cards, self.banker_cards = first[deal.Side.PLAYER], first[deal.Side.BANKER]
         p1, p2 = self.punter_cards
         b1, b2 = self.banker_cards
-        seat = self.player_seat
         events: list[CheminEvent] = [
             Dealt(
                 text=f"{self.names[seat]} plays the hand: {format_cards(self.punter_cards)} "
@@ -455,41 +478,16 @@ class CheminTable:
             events.extend(self._punter_acts(draws))
         return events
 
-    def can_draw(self) -> bool:
-        """Whether the punter may draw now (on 5, or on 0-4 when he speaks)."""
-        return self.phase is Phase.PUNTER and not tableaux.punter_refusal(self.punter_total, True)
+    def _choosing_total(self) -> int | None:
+        return self.punter_total if self.phase is Phase.PUNTER else None
 
-    def can_stand(self) -> bool:
-        """Whether the punter may stand now (on 5, or on 6-7 when he speaks)."""
-        return self.phase is Phase.PUNTER and not tableaux.punter_refusal(self.punter_total, False)
-
-    def verify_punter(self, draws: bool) -> None:
-        """Raise `CheminError` unless the punter may draw (``draws``) or stand now."""
-        if self.phase is not Phase.PUNTER:
-            raise CheminError("the punter chooses only on 5, when it is his turn")
-        if refusal := tableaux.punter_refusal(self.punter_total, draws):
-            raise CheminError(refusal)
-
-    def draw(self) -> tuple[CheminEvent, ...]:
-        """The punter draws a third card (on 5; bound on 0-4 when he speaks)."""
-        self.verify_punter(True)
-        return self._record(self._punter_acts(True))
-
-    def stand(self) -> tuple[CheminEvent, ...]:
-        """The punter stands (on 5; bound on 6-7 when he speaks)."""
-        self.verify_punter(False)
-        return self._record(self._punter_acts(False))
+    def _punter_decides(self, draws: bool) -> list[CheminEvent]:
+        return self._punter_acts(draws)
 
     def _punter_acts(self, draws: bool) -> list[CheminEvent]:
         seat = self.player_seat if self.player_seat is not None else -1
-        total = self.punter_total
-        free = tableaux.punter_cell(total) is tableaux.Cell.FREE
-        card = self.shoe.draw() if draws else None
-        if card is not None:
-            self.punter_cards.append(card)
-            text = f"Punter has {total} and draws {card}: {self.punter_total}."
-        else:
-            text = f"Punter has {total} and stands."
+        free = tableaux.punter_cell(self.punter_total) is tableaux.Cell.FREE
+        card, text = self._third_card("Punter", self.punter_cards, draws)
         if not free:
             text += " (bound by the tableau)"
         events: list[CheminEvent] = [
@@ -510,39 +508,11 @@ class CheminTable:
         cell = tableaux.banker_cell(self.banker_total, self.punter_third, self.tableau)
         return self.free_banker or cell is tableaux.Cell.FREE
 
-    def can_banker_draw(self) -> bool:
-        """Whether the banker may choose to draw now."""
-        return self.banker_free()
-
-    def can_banker_stand(self) -> bool:
-        """Whether the banker may choose to stand now."""
-        return self.banker_free()
-
-    def verify_banker(self) -> None:
-        """Raise `CheminError` unless the banker has a choice to make."""
-        if not self.banker_free():
-            raise CheminError(
-                "the banker chooses only in a free cell of the tableau, when it is his turn"
-            )
-
-    def banker_draw(self) -> tuple[CheminEvent, ...]:
-        """The banker draws (a free cell)."""
-        self.verify_banker()
-        return self._record(self._banker_acts(True, free=True))
-
-    def banker_stand(self) -> tuple[CheminEvent, ...]:
-        """The banker stands (a free cell)."""
-        self.verify_banker()
-        return self._record(self._banker_acts(False, free=True))
+    def _banker_decides(self, draws: bool) -> list[CheminEvent]:
+        return self._banker_acts(draws, free=True)
 
     def _banker_acts(self, draws: bool, *, free: bool) -> list[CheminEvent]:
-        total = self.banker_total
-        card = self.shoe.draw() if draws else None
-        if card is not None:
-            self.banker_cards.append(card)
-            text = f"Banker has {total} and draws {card}: {self.banker_total}."
-        else:
-            text = f"Banker has {total} and stands."
+        card, text = self._third_card("Banker", self.banker_cards, draws)
         if not free:
             text += " (bound by the tableau)"
         decided = BankerDecided(text=text, draws=draws, card=card, free=free, seat=self.banker)
@@ -550,13 +520,13 @@ class CheminTable:
 
     def _settle(self) -> list[CheminEvent]:
         p, b = self.punter_total, self.banker_total
-        result = Result.PLAYER if p > b else Result.BANKER if b > p else Result.TIE
+        result = outcome(p, b)
         covered = self.covered
         payouts: list[tuple[int, int]] = []
         commission = 0
         self.shoe.finish_coup()
         if result is Result.BANKER:
-            commission = int(Fraction(covered) * self.variant.commission)
+            commission = self._commission(covered)
             self.house += commission
             self.bank += covered - commission
             text = (

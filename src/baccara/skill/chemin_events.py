@@ -7,11 +7,13 @@ Each action of `CheminTable` returns the events it caused and appends them to it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from baccara.cards import Card
 from baccara.coup import Result
+from baccara.skill.players import GameError, GameEvent, Observation
 
 __all__ = [
     "BancoCalled",
@@ -20,6 +22,7 @@ __all__ = [
     "BankerDecided",
     "CheminError",
     "CheminEvent",
+    "CheminObservation",
     "CoupSettled",
     "Dealt",
     "NaturalShown",
@@ -29,7 +32,7 @@ __all__ = [
 ]
 
 
-class CheminError(ValueError):
+class CheminError(GameError):
     """An action the table's rules do not allow now."""
 
 
@@ -45,10 +48,8 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CheminEvent:
+class CheminEvent(GameEvent):
     """Something that happened at the table; ``text`` says it in words."""
-
-    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,3 +138,22 @@ class CoupSettled(CheminEvent):
     banker_total: int
     payouts: tuple[tuple[int, int], ...]
     commission: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheminObservation(Observation):
+    """What a seat sees of a Chemin de Fer table (`CheminTable.observation`).
+
+    Besides `Observation`'s: the ``phase``, the ``stakes`` (seat, amount) in the order
+    placed, the seat that lost the last banco (``suivi``), and while a coup is played
+    the ``punter``'s seat, the cards ``shown`` face up (the third cards) and the number
+    ``hidden`` face down, both keyed ``P`` (the punter) and ``B`` (the banker). The
+    seat's own ``hands`` are keyed the same way.
+    """
+
+    phase: Phase
+    stakes: tuple[tuple[int, int], ...]
+    suivi: int | None
+    punter: int | None
+    shown: Mapping[str, tuple[Card, ...]]
+    hidden: Mapping[str, int]

@@ -23,8 +23,8 @@ import random
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from baccara.cards import hand_total
 from baccara.money import format_money
+from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
 from baccara.skill.banque import BanqueError, BanqueTable, Phase, Tableau, TableauxDealt
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
@@ -150,9 +150,9 @@ def _auction(p: Prompter, table: BanqueTable, human: Sequence[bool], rng: random
                 raised = True
 
 
-def _human_stake(p: Prompter, table: BanqueTable, seat: int) -> None:
+def _human_stake(p: Prompter, table: BanqueTable, seat: int, stake: Legal) -> None:
     name = table.names[seat]
-    room = min(table.bank - table.covered, table.bankrolls[seat])
+    room = stake.high
     side = p.choose(
         f"{name}: stake on the left or the right tableau?", [("l", "left"), ("r", "right")]
     )
@@ -166,6 +166,38 @@ def _human_stake(p: Prompter, table: BanqueTable, seat: int) -> None:
         words=[("p", "pass")],
     )
     table.stake(seat, tableau, 0 if answer == "pass" else int(answer))
+
+
+def _turn(
+    p: Prompter, table: BanqueTable, seat: int, human: bool, teach: bool, rng: random.Random
+) -> None:
+    """The seat to act (`BanqueTable.actor`) stakes, or draws or stands, as its legal acts
+    allow: a bot as `baccara.skill.bots` says, a human at the prompts."""
+    legal = {x.act: x for x in table.legal_actions(seat)}
+    punter = Act.DRAW in legal or Act.STAND in legal
+    if teach and punter:
+        p.say(banque_punter_advice(table).text)
+    elif teach and Act.BANKER_DRAW in legal:
+        p.say(banque_banker_advice(table).text)
+    if not human:
+        table.apply(banque_bot_action(table, rng))
+        return
+    p.status = partial(banque_status, table, seat)
+    if Act.STAKE in legal:
+        _human_stake(p, table, seat, legal[Act.STAKE])
+        return
+    seen = table.observation(seat)
+    if punter:
+        assert seen.live is not None
+        question = f"{table.names[seat]}, the {seen.live.word} tableau has 5: draw or stand?"
+        acts = (Act.DRAW, Act.STAND)
+    else:
+        cards = " ".join(map(str, seen.hands["B"]))
+        p.say(f"{table.names[seat]}, you hold {cards}: {seen.totals['B']}.")
+        question, acts = "Draw or stand?", (Act.BANKER_DRAW, Act.BANKER_STAND)
+    words = [word for word, act in zip(_DRAW_STAND, acts, strict=True) if act in legal]
+    draws = p.choose(question, words) == "draw"
+    table.apply(legal[acts[0] if draws else acts[1]].action())
 
 
 def play_banque(
@@ -208,10 +240,11 @@ def play_banque(
                 break
             table.close_auction()
             asked_retire = played  # the new banker has just chosen to bank: no question yet
-        elif table.phase is Phase.STAKES:
-            banker = table.banker
-            assert banker is not None
-            if table.covered == 0 and asked_retire != played and human[banker]:
+        else:
+            banker, seat = table.banker, table.actor
+            assert banker is not None and seat is not None
+            retire = any(x.act is Act.RETIRE for x in table.legal_actions(banker))
+            if retire and asked_retire != played and human[banker]:
                 asked_retire = played
                 p.status = partial(banque_status, table, banker)
                 answer = p.choose(
@@ -221,45 +254,7 @@ def play_banque(
                 if answer == "retire":
                     table.retire()
                     continue
-            seat = table.to_act
-            assert seat is not None
-            if human[seat]:
-                p.status = partial(banque_status, table, seat)
-                _human_stake(p, table, seat)
-            else:
-                table.apply(banque_bot_action(table, rng))
-        elif table.phase is Phase.PUNTER:
-            live = table.live_tableau
-            assert live is not None
-            punter = table.player_of(live)
-            assert punter is not None
-            if teach:
-                p.say(banque_punter_advice(table).text)
-            if human[punter]:
-                p.status = partial(banque_status, table, punter)
-                draws = (
-                    p.choose(
-                        f"{names[punter]}, the {live.word} tableau has 5: draw or stand?",
-                        _DRAW_STAND,
-                    )
-                    == "draw"
-                )
-                table.draw() if draws else table.stand()
-            else:
-                table.apply(banque_bot_action(table, rng))
-        elif table.phase is Phase.BANKER:
-            banker = table.banker
-            assert banker is not None
-            if teach:
-                p.say(banque_banker_advice(table).text)
-            if human[banker]:
-                cards = " ".join(map(str, table.banker_cards))
-                p.say(f"{names[banker]}, you hold {cards}: {hand_total(table.banker_cards)}.")
-                p.status = partial(banque_status, table, banker)
-                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
-                table.banker_draw() if draws else table.banker_stand()
-            else:
-                table.apply(banque_bot_action(table, rng))
+            _turn(p, table, seat, human[seat], teach, rng)
         for event in table.log[seen:]:
             p.say(event.text)
             if isinstance(event, TableauxDealt):

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from baccara.money import format_money
 from baccara.skill import tableaux
+from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
 from baccara.skill.chemin import CheminError, CheminTable, CoupSettled, Phase
@@ -89,10 +90,10 @@ def _refusal(action: Callable[[], object]) -> str | None:
 
 
 def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
+    legal = {x.act: x for x in table.legal_actions(seat)}
     name = table.names[seat]
-    open_part = table.bank - table.covered
-    room = min(open_part, table.bankrolls[seat])
-    banco = table.can_banco(seat)
+    room = legal[Act.STAKE].high
+    banco = Act.BANCO in legal
     words = [("b", "banco"), ("p", "pass")] if banco else [("p", "pass")]
     nudge = dict.fromkeys(("s", "stake"), "type the amount you cover, e.g. 10, or pass")
     if not banco:
@@ -116,6 +117,23 @@ def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
         table.banco(seat)
     else:
         table.stake(seat, 0 if answer == "pass" else int(answer))
+
+
+def _human_draws(
+    p: Prompter, table: CheminTable, seat: int, legal: dict[Act, Legal], why: str | None
+) -> None:
+    """The punter or the banker, who sees his hand, draws or stands as his legal acts
+    allow (``why``: teaching mode's word)."""
+    seen = table.observation(seat)
+    ((key, cards),) = seen.hands.items()
+    p.say(f"{table.names[seat]}, you hold {' '.join(map(str, cards))}: {seen.totals[key]}.")
+    if why:
+        p.say(why)
+    punter = key == "P"
+    acts = (Act.DRAW, Act.STAND) if punter else (Act.BANKER_DRAW, Act.BANKER_STAND)
+    words = [word for word, act in zip(_DRAW_STAND, acts, strict=True) if act in legal]
+    draws = p.choose("Draw or stand?", words) == "draw"
+    table.apply(legal[acts[0] if draws else acts[1]].action())
 
 
 def play_chemin(
@@ -163,69 +181,44 @@ def play_chemin(
     )
     p.say(f"House tableau: {table.tableau.value}.")
     while table.phase is not Phase.OVER and (coups is None or played < coups):
-        banker = table.banker
-        if table.phase is Phase.BANK:
-            if human[banker]:
-                answer = p.amount(
-                    f"{names[banker]}, the shoe is yours: set the bank "
-                    f"({money_range(table.minimum, table.bankrolls[banker])}) or",
-                    lambda amount: _refusal(lambda: table.verify_open_bank(amount)),
-                    words=[("p", "pass")],
-                )
-                amount = 0 if answer == "pass" else int(answer)
-                if amount and table.can_open_bank(amount):
-                    table.open_bank(amount)
-                else:
-                    table.pass_bank()
-            else:
-                table.apply(chemin_bot_action(table, rng))
-        elif table.phase is Phase.AFTER:
-            if human[banker]:
-                keep = (
-                    p.choose(
-                        f"{names[banker]}, you won: the bank is {format_money(table.bank)}. "
-                        "Keep it or pass it?",
-                        [("k", "keep"), ("p", "pass")],
-                    )
-                    == "keep"
-                )
-                table.keep_bank() if keep else table.pass_bank()
-            else:
-                table.apply(chemin_bot_action(table, rng))
-        elif table.phase is Phase.STAKES:
-            seat = table.to_act
-            assert seat is not None
-            if human[seat]:
-                _human_stake(p, table, seat)
-            else:
-                table.apply(chemin_bot_action(table, rng))
-        elif table.phase is Phase.PUNTER:
-            seat = table.player_seat
-            assert seat is not None
+        seat = table.actor
+        assert seat is not None
+        legal = {x.act: x for x in table.legal_actions(seat)}
+        why = None  # teaching mode's word at the punter's and the banker's choices
+        if Act.DRAW in legal or Act.STAND in legal:
             why = punter_advice(table).text
-            if human[seat]:
-                p.say(f"{names[seat]}, you hold {' '.join(map(str, table.punter_cards))}: 5.")
-                if teach:
-                    p.say(why)
-                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
-                table.draw() if draws else table.stand()
-            else:
-                if teach:
-                    p.say(why)
-                table.apply(chemin_bot_action(table, rng))
-        elif table.phase is Phase.BANKER:
+        elif Act.BANKER_DRAW in legal:
             why = banker_advice(table).text
-            if human[banker]:
-                cards = " ".join(map(str, table.banker_cards))
-                p.say(f"{names[banker]}, you hold {cards}: {table.banker_total}.")
-                if teach:
-                    p.say(why)
-                draws = p.choose("Draw or stand?", _DRAW_STAND) == "draw"
-                table.banker_draw() if draws else table.banker_stand()
+        if not human[seat]:
+            if teach and why:
+                p.say(why)
+            table.apply(chemin_bot_action(table, rng))
+        elif Act.KEEP_BANK in legal:
+            keep = (
+                p.choose(
+                    f"{names[seat]}, you won: the bank is {format_money(table.bank)}. "
+                    "Keep it or pass it?",
+                    [("k", "keep"), ("p", "pass")],
+                )
+                == "keep"
+            )
+            table.keep_bank() if keep else table.pass_bank()
+        elif Act.PASS_BANK in legal:
+            answer = p.amount(
+                f"{names[seat]}, the shoe is yours: set the bank "
+                f"({money_range(table.minimum, table.bankrolls[seat])}) or",
+                lambda amount: _refusal(lambda: table.verify_open_bank(amount)),
+                words=[("p", "pass")],
+            )
+            amount = 0 if answer == "pass" else int(answer)
+            if amount and table.can_open_bank(amount):
+                table.open_bank(amount)
             else:
-                if teach:
-                    p.say(why)
-                table.apply(chemin_bot_action(table, rng))
+                table.pass_bank()
+        elif Act.STAKE in legal:
+            _human_stake(p, table, seat)
+        else:
+            _human_draws(p, table, seat, legal, why if teach else None)
         for event in table.log[seen:]:
             p.say(event.text)
             if isinstance(event, CoupSettled):

@@ -24,7 +24,6 @@ import contextlib
 import logging
 import random
 import secrets
-import uuid
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import partial
@@ -34,18 +33,17 @@ from pydantic import BaseModel
 
 from baccara.db.auth import User
 from baccara.db.chips import Chips
-from baccara.db.ledger import BetError, wallet_account
+from baccara.db.ledger import BetError
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
+from baccara.server import players_store as store
 from baccara.server import protocol as P
 from baccara.server.audience import Audience
 from baccara.server.game_table import (
-    BOT_BUY_IN,
     Engine,
     GameTable,
     PlayersTiming,
-    Recovered,
     money_state,
 )
 from baccara.server.services import TableServices
@@ -400,7 +398,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
             )
         except Exception:
             log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
-            self.table = await self.db_write(self.rebuild, self.fair, self.shoe_id)
+            self.table = await self.db_write(store.rebuild, self, self.fair, self.shoe_id)
             self.taken = await self.db(self.taken_in, self.shoe_id)
             raise
         self.taken.append(Taken(seat=action.seat, timed_out=timed_out))
@@ -416,46 +414,14 @@ class PlayersRunner(TableBase, Generic[Engine]):
 
     # -- shoes -------------------------------------------------------------------------------
 
-    def fund_bots(self) -> None:
-        """Fund the table's bots (their chips come from the outside world, as a player's
-        welcome does); on the writer thread, touching only the database."""
-        stacks = self.chips.stacks(self.bots)
-        for name in self.bots:
-            short = BOT_BUY_IN - stacks[name]
-            if short > BOT_BUY_IN - self.minimum:  # below the table's minimum: top up
-                wallet = self.ledger.create_account(wallet_account(name))
-                self.ledger.deposit(wallet, short, ref=f"bot:{self.id}:{name}:{uuid.uuid4()}")
-                self.chips.buy_in(name, short)
-
     def _seat(self, names: Sequence[str]) -> None:
         for name in names:
             if name not in self.players and len(self.players) < self.max_seats:
                 self.players.append(name)
 
-    def read_recovery(self) -> Recovered:
-        """On the writer thread: who holds chips here, and the shoe a crash left, rebuilt
-        with its decisions (a shoe never dealt is set aside)."""
-        self.fund_bots()
-        found = Recovered(players=self.chips.holders())
-        unfinished = self.shoes.unfinished()
-        if unfinished is None:
-            return found
-        shoe_id, fair = unfinished
-        seats = self.chips.seats(shoe_id)
-        if seats is None or not fair.sealed:
-            self.shoes.update(shoe_id, fair, finished=True)
-            found.notes.append("the shoe had not started: a new one is made")
-            return found
-        table = self.rebuild(fair, shoe_id)
-        taken = self.taken_in(shoe_id)
-        found.players = [s["name"] for s in seats] + found.players
-        found.shoe = (shoe_id, fair, table, taken)
-        found.notes.append(f"shoe resumed after {len(taken)} decisions")
-        return found
-
     async def recover(self) -> None:
         """Seat again everybody with chips here, and resume the shoe in play."""
-        found = await self.db_write(self.read_recovery)
+        found = await self.db_write(store.read_recovery, self)
         self._seat([*found.players, *self.bots])
         if found.shoe is not None:
             self.shoe_id, self.fair, self.table, self.taken = found.shoe
@@ -465,35 +431,9 @@ class PlayersRunner(TableBase, Generic[Engine]):
             log.warning("table %s: %s", self.id, note)
             self.news.append(note)
 
-    def rebuild(self, fair: FairShoe | None, shoe_id: int | None) -> Engine:
-        """Shoe ``shoe_id`` dealt again from its seeds with every decision stored."""
-        assert fair is not None and shoe_id is not None
-        seats = self.chips.seats(shoe_id)
-        if seats is None:
-            raise ValueError(f"shoe {shoe_id} was never dealt")
-        shoe = fair.shoe()
-        shoe.burn()  # as the shoe's settings say
-        names, chips = [s["name"] for s in seats], [s["chips"] for s in seats]
-        table = self.new_engine(names, chips, shoe, fair.rules)
-        for action, _ in self.chips.actions(shoe_id):
-            table.apply(action)
-        return table
-
     async def shoe_records(self) -> list[dict[str, Any]]:
         """The last finished shoes' records, rebuilt from the database."""
-        return await self.db(self.read_shoe_records)
-
-    def read_shoe_records(self, limit: int = 20) -> list[dict[str, Any]]:
-        """The finished shoes' records, every decision in them, for ``baccara verify``
-        (rebuilt from the database, so they outlive a restart), newest first."""
-        out = []
-        for shoe_id, fair in self.shoes.finished(limit):
-            if self.chips.seats(shoe_id) is None:
-                continue  # set aside before it was dealt
-            table = self.rebuild(fair, shoe_id)
-            if self.coups(table):
-                out.append(records.game_record(fair, table))
-        return out
+        return await self.db(store.shoe_records, self)
 
     async def _ready(self) -> tuple[list[str], dict[str, int]]:
         seated = list(self.players)
@@ -510,7 +450,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
         players seated when the seeds close."""
         if self.bots:
-            await self.db_write(self.fund_bots)
+            await self.db_write(store.fund_bots, self)
             self._seat(self.bots)
         ready, _ = await self._ready()
         if not self._playable(ready):

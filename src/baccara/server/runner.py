@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
@@ -36,7 +36,7 @@ from baccara.db.ledger import BetError, BetRequest
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe
 from baccara.server import protocol as P
-from baccara.server import views
+from baccara.server import squeeze, views
 from baccara.server.audience import Audience
 from baccara.server.retry import until_done
 from baccara.server.seats import Seats
@@ -306,7 +306,7 @@ class TableRunner(TableBase):
         coup = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         if self.squeeze:
-            await self._squeeze()
+            await squeeze.squeeze(self)
         for index, step in enumerate(reveal(coup)):
             shown = P.Shown(
                 card=None if step.card is None else str(step.card),
@@ -341,64 +341,8 @@ class TableRunner(TableBase):
         self.phase = "settled"
         await self.clock.sleep(self.timing.result_seconds)
 
-    async def _squeeze(self) -> None:
-        """The first two cards of each hand lie face down while their squeezers peel them.
-
-        A hand's squeezer is the player with the largest stake on it (the first to bet,
-        on equal stakes); nobody's bet on it: the croupier turns it. No card value is
-        sent: the values go out in the ``card`` events after the squeeze, which ends
-        after ``Timing.squeeze_seconds`` or as soon as every squeezer has peeled fully.
-        """
-        squeezers: dict[str, str | None] = {}
-        layout = self.layout()
-        for side in ("player", "banker"):
-            stakes = [(bets[side], n) for n, bets in layout.items() if bets.get(side)]
-            squeezers[side] = max(stakes, key=lambda stake: stake[0])[1] if stakes else None
-        ends_at = self.clock.now() + self.timing.squeeze_seconds
-        announced: dict[str, Any] = {
-            "round": self.round_id,
-            "cards": {"player": 2, "banker": 2},
-            "squeezers": squeezers,
-            "seconds": self.timing.squeeze_seconds,
-            "ends_at": ends_at,
-        }
-        peel = {"player": 0.0, "banker": 0.0}
-        self.squeezing = {**announced, "peel": peel}
-        self.phase = "squeeze"
-        self.emit(P.SqueezeStart, **announced)
-        sent = dict(peel)
-        squeezed = [side for side, name in squeezers.items() if name is not None]
-        while (left := ends_at - self.clock.now()) > 0:
-            await self.clock.sleep(min(left, 0.1))
-            for side, value in peel.items():
-                if value != sent[side]:  # the squeezer's hand, relayed (not logged)
-                    sent[side] = value
-                    self._relay(
-                        P.Peel(
-                            table=self.id,
-                            round=self.round_id,
-                            side=side,  # type: ignore[arg-type]
-                            by=squeezers[side],
-                            peel=value,
-                        )
-                    )
-            if squeezed and all(peel[side] >= 1.0 for side in squeezed):
-                break
-        self.squeezing = None
-        self.phase = "dealing"
-
-    def peel(self, user: User, side: Literal["player", "banker"], amount: float) -> None:
-        """A squeezer bends a hand's cards (0 flat .. 1 turned, checked at the edge); 1
-        ends their squeeze."""
-        squeezing = self.squeezing
-        if squeezing is None:
-            raise BetError("not_squeezing", "no card is being squeezed now")
-        if squeezing["squeezers"][side] != user.name:
-            who = squeezing["squeezers"][side] or "the croupier"
-            raise BetError("not_squeezer", f"the {side} cards are squeezed by {who}")
-        squeezing["peel"][side] = max(squeezing["peel"][side], amount)
-
-    def _relay(self, message: BaseModel) -> None:
+    def relay(self, message: BaseModel) -> None:
+        """Send ``message`` to everybody, not logged (a squeezer's peel)."""
         self.audience.broadcast(None, message.model_dump_json())
 
     def _send_bets(self) -> None:
@@ -518,7 +462,7 @@ class TableRunner(TableBase):
             case P.BetMessage():
                 return await self.place_bet(user, message)
             case P.SqueezeMessage(side=side, peel=peel):
-                self.peel(user, side, float(peel))
+                squeeze.peel(self, user, side, float(peel))
                 return None
             case P.SeedMessage(seed=seed):
                 try:

@@ -181,13 +181,18 @@ def test_the_ending_table_is_the_model_entry_by_entry() -> None:
     assert len(table) == 10**4
 
 
-def test_the_tables_deal_is_the_model_on_every_six_card_sequence() -> None:
+@pytest.mark.slow
+def test_the_tables_deal_is_the_model_on_every_six_card_sequence(full_size: bool) -> None:
     """`coup.deal_coup` (the table's, the terminal's and the web's deal) plays every one
-    of the 10**6 sequences of point values as the model does."""
+    of the 10**6 sequences of point values as the model does (sized down: every 7th,
+    so every value in every position still comes; ``--slow``: all)."""
     outcomes, _ = model_outcomes()
     rank = {0: "K", 1: "A", **{v: str(v) for v in range(2, 10)}}
     cards = {v: Card.parse(f"{rank[v]}s") for v in range(10)}
+    stride = 1 if full_size else 7
     for index, sequence in enumerate(_sequences().T.tolist()):
+        if index % stride:
+            continue
         coup = deal_coup(Shoe.stacked([cards[v] for v in sequence]))
         got = (coup.player_total, coup.banker_total, len(coup.player), len(coup.banker))
         assert got == tuple(outcomes[index]), sequence

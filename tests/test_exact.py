@@ -372,15 +372,19 @@ def test_float_agrees_with_exact_on_depleted_shoes() -> None:
             assert sum(classes.values()) == 1
 
 
-def test_batch_equals_single() -> None:
+@pytest.mark.slow
+def test_batch_equals_single(full_size: bool) -> None:
+    """The batch engine gives each shoe of a batch the single shoe's odds and edges, in
+    every variant (sized down: 60 shoes; ``--slow``: 300)."""
     rng = np.random.default_rng(3)
-    shoes = np.array([_depleted(rng, 8, int(rng.integers(0, 350))) for _ in range(300)])
+    count = 300 if full_size else 60
+    shoes = np.array([_depleted(rng, 8, int(rng.integers(0, 350))) for _ in range(count)])
     for variant in (PUNTO_BANCO, find_variant("ez"), find_variant("super6")):
         full = batch_odds(shoes, variant)
         main_only = batch_odds(shoes, variant, side_bets=False)
         assert full.columns[:3] == ("p_banker", "p_player", "p_tie")
         assert len(full.columns) == 3 + len(BETS) and len(main_only.columns) == 6
-        for i in (0, 1, 150, 299):
+        for i in (0, 1, count // 2, count - 1):
             single = odds(tuple(int(x) for x in shoes[i]), variant)
             for key, value in single.probabilities.items():
                 assert abs(full[f"p_{key}"][i] - value) < 1e-12
@@ -389,7 +393,7 @@ def test_batch_equals_single() -> None:
                 assert abs(full[f"edge_{key}"][i] - value) < 1e-12, key
             for key in ("banker", "player", "tie"):
                 assert abs(main_only[f"edge_{key}"][i] - single.edges[key]) < 1e-12
-    assert len(full) == 300
+    assert len(full) == count
 
 
 def test_compositions_by_rank_and_card() -> None:

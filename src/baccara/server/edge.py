@@ -34,6 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from pydantic import BaseModel
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -51,6 +52,7 @@ __all__ = [
     "cross_site",
     "origin_allowed",
     "problem",
+    "reply",
     "uvicorn_options",
 ]
 
@@ -61,6 +63,12 @@ def problem(
     """A refusal as every endpoint answers one: ``{"error": code, "message": ...}``."""
     body = Problem(error=code, message=message).model_dump()
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def reply(model: BaseModel) -> JSONResponse:
+    """An answer as every endpoint sends one: its model (`baccara.server.http_models`)
+    as JSON, every field in its order."""
+    return JSONResponse(model.model_dump(mode="json"))
 
 
 CSP = "; ".join(

@@ -487,7 +487,7 @@ SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 """Validates any server message (the tests check every message they receive with it)."""
 
 
-def schema() -> dict[str, Any]:
+def schema() -> dict[str, dict[str, JsonValue]]:
     """The JSON Schema of both directions, as served at ``/api/protocol``.
 
     >>> sorted(schema())

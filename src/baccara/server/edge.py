@@ -31,7 +31,7 @@ import ipaddress
 import socket
 import struct
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel
@@ -49,6 +49,7 @@ __all__ = [
     "BodyLimit",
     "Proxies",
     "SecurityHeaders",
+    "UvicornOptions",
     "cross_site",
     "origin_allowed",
     "problem",
@@ -420,7 +421,20 @@ def guarded_websocket(send_seconds: float) -> type[asyncio.Protocol] | str:
     return GuardedWebSocket
 
 
-def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    """The keywords `uvicorn_options` gives ``uvicorn.run``."""
+
+    http: type[asyncio.Protocol] | str
+    ws: type[asyncio.Protocol] | str
+    timeout_keep_alive: int
+    ws_max_size: int
+    ws_per_message_deflate: bool
+    ws_ping_interval: float
+    ws_ping_timeout: float
+    proxy_headers: bool
+
+
+def uvicorn_options(config: ServerConfig) -> UvicornOptions:
     """How ``baccara serve`` (and the tests' harness) run the app under uvicorn.
 
     No permessage-deflate: per-frame compression for every client is the event loop's

@@ -8,9 +8,9 @@ to the players (``baccara verify``) once the shoe is finished.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 import sqlalchemy as sa
+from pydantic import JsonValue
 
 from baccara.db.ledger import Ledger
 from baccara.db.schema import online_shoes, rounds
@@ -115,7 +115,7 @@ class ShoeBook:
             ).mappings()
             return [(int(row["id"]), stored_shoe(row)) for row in rows]
 
-    def records(self, limit: int = 20) -> list[dict[str, Any]]:
+    def records(self, limit: int = 20) -> list[dict[str, JsonValue]]:
         """Finished shoes of a house-banked table as verify records, newest first (a
         shoe the house retired says why)."""
         out = []

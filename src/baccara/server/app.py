@@ -33,8 +33,9 @@ from baccara.server import views
 from baccara.server.clock import Clock, RealClock
 from baccara.server.cluster import Moving
 from baccara.server.dispatch import moving
-from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site, problem
+from baccara.server.edge import BodyLimit, Proxies, SecurityHeaders, cross_site, problem, reply
 from baccara.server.hall import Hall, TableSpec
+from baccara.server.http_models import Done, Edges, Health, ProtocolSchema, ShoeRecord, TableView
 from baccara.server.learn import learn_router
 from baccara.server.me import me_router
 from baccara.server.pool import BoundedPool, Busy
@@ -313,7 +314,7 @@ def create_app(
             return problem(400, "bad_request", "expected a JSON body {name, password} of strings")
 
     def account(user: User, balance: int, token: str | None = None) -> JSONResponse:
-        response = JSONResponse(Account(name=user.name, balance=balance).model_dump())
+        response = reply(Account(name=user.name, balance=balance))
         return response if token is None else with_cookie(response, token)
 
     def with_cookie(response: JSONResponse, token: str) -> JSONResponse:
@@ -332,17 +333,14 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/api/health")
-    async def health() -> dict[str, Any]:
+    @app.get("/api/health", response_model=Health)
+    async def health() -> JSONResponse:
         """Alive; the tables this process runs (and its name in the cluster)."""
         cluster = hall.cluster
-        return {
-            "ok": True,
-            "tables": hall.owned(),
-            "process": None if cluster is None else cluster.process,
-        }
+        process = None if cluster is None else cluster.process
+        return reply(Health(ok=True, tables=hall.owned(), process=process))
 
-    @app.post("/api/register")
+    @app.post("/api/register", response_model=Account)
     async def register(request: Request) -> JSONResponse:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
@@ -357,7 +355,7 @@ def create_app(
         token = await state.run(state.auth.start_session, user.id)
         return account(user, await state.run(ledger.balance, user.account), token)
 
-    @app.post("/api/login")
+    @app.post("/api/login", response_model=Account)
     async def login(request: Request) -> JSONResponse:
         got = await credentials(request)
         if isinstance(got, JSONResponse):
@@ -381,7 +379,7 @@ def create_app(
         assert user is not None
         return account(user, await state.run(ledger.balance, user.account), token)
 
-    @app.post("/api/logout")
+    @app.post("/api/logout", response_model=Done)
     async def logout(request: Request) -> JSONResponse:
         refused = same_site_json(request)
         if refused is not None:
@@ -390,7 +388,7 @@ def create_app(
         if token:
             await state.run(state.auth.logout, token)
             watch.poke()  # this session's sockets close at once
-        response = JSONResponse({"ok": True})
+        response = reply(Done(ok=True))
         response.delete_cookie(
             state.cookie_name,
             path="/",
@@ -400,7 +398,7 @@ def create_app(
         )
         return response
 
-    @app.post("/api/me/password")
+    @app.post("/api/me/password", response_model=Done)
     async def change_password(request: Request) -> JSONResponse:
         """A new password (the old one checked): every other session ends, this one goes on."""
         refused = same_site_json(request)
@@ -428,9 +426,9 @@ def create_app(
             return busy(error)
         attempt.succeeded()
         watch.poke()  # the other sessions' sockets close at once
-        return JSONResponse({"ok": True})
+        return reply(Done(ok=True))
 
-    @app.get("/api/me")
+    @app.get("/api/me", response_model=Account)
     async def me(request: Request) -> JSONResponse:
         user = await current_user(request)
         if user is None:
@@ -447,10 +445,10 @@ def create_app(
         body = lobby_body.body(gzipped=zipped)
         return Response(body, media_type="application/json", headers=headers)
 
-    @app.get("/api/protocol")
-    async def protocol() -> dict[str, Any]:
+    @app.get("/api/protocol", response_model=ProtocolSchema)
+    async def protocol() -> JSONResponse:
         """The JSON Schema of every WebSocket message, both ways."""
-        return schema()
+        return JSONResponse(schema())
 
     def unknown(table_id: str) -> JSONResponse:
         return problem(404, "unknown_table", f"unknown table {table_id!r}")
@@ -459,12 +457,12 @@ def create_app(
         error = moving(table_id)
         return problem(503, error.code, error.message, headers={"Retry-After": "2"})
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", response_model=TableView)
     async def table_view(table_id: str, request: Request) -> Response:
         runner = hall.runner(table_id)
         if runner is not None:
             found = await runner.state(await current_user(request))
-            return JSONResponse(found.model_dump(mode="json"))
+            return reply(found)
         if not hall.remote(table_id):
             return unknown(table_id)
         try:  # a table another process runs
@@ -473,14 +471,18 @@ def create_app(
             return table_moving(table_id)
         return Response(text, media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/roads.svg")
+    @app.get(
+        "/api/tables/{table_id}/roads.svg",
+        response_class=Response,
+        responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}}},
+    )
     async def roads_svg(table_id: str) -> Response:
         svg = hall.roads_svg(table_id)
         if svg is None:
             return unknown(table_id)
         return Response(svg, media_type="image/svg+xml")
 
-    @app.get("/api/tables/{table_id}/shoes")
+    @app.get("/api/tables/{table_id}/shoes", response_model=list[ShoeRecord])
     async def shoes(table_id: str) -> JSONResponse:
         if (
             hall.runner(table_id) is None
@@ -493,7 +495,7 @@ def create_app(
         except Moving:
             return table_moving(table_id)
 
-    @app.get("/api/tables/{table_id}/edges")
+    @app.get("/api/tables/{table_id}/edges", response_model=Edges)
     async def edges(table_id: str) -> JSONResponse:
         """Each bet's exact house edge for the cards this shoe has not yet shown."""
         if hall.runner(table_id) is None and not hall.remote(table_id):

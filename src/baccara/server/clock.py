@@ -51,9 +51,11 @@ class RealClock:
         await asyncio.sleep(max(0.0, seconds))
 
     async def wait(self, event: asyncio.Event, seconds: float) -> bool:
-        """``event.wait()`` with a timeout."""
+        """``event.wait()`` with a timeout (`asyncio.timeout`: a cancellation that
+        comes as the event is set is not lost, as it can be in ``wait_for``)."""
         try:
-            await asyncio.wait_for(event.wait(), max(0.0, seconds))
+            async with asyncio.timeout(max(0.0, seconds)):
+                await event.wait()
         except TimeoutError:
             return event.is_set()
         return True

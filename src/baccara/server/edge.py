@@ -31,9 +31,10 @@ import ipaddress
 import socket
 import struct
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 from urllib.parse import urlsplit
 
+from pydantic import BaseModel
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -48,9 +49,11 @@ __all__ = [
     "BodyLimit",
     "Proxies",
     "SecurityHeaders",
+    "UvicornOptions",
     "cross_site",
     "origin_allowed",
     "problem",
+    "reply",
     "uvicorn_options",
 ]
 
@@ -61,6 +64,12 @@ def problem(
     """A refusal as every endpoint answers one: ``{"error": code, "message": ...}``."""
     body = Problem(error=code, message=message).model_dump()
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+def reply(model: BaseModel) -> JSONResponse:
+    """An answer as every endpoint sends one: its model (`baccara.server.http_models`)
+    as JSON, every field in its order."""
+    return JSONResponse(model.model_dump(mode="json"))
 
 
 CSP = "; ".join(
@@ -412,7 +421,20 @@ def guarded_websocket(send_seconds: float) -> type[asyncio.Protocol] | str:
     return GuardedWebSocket
 
 
-def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    """The keywords `uvicorn_options` gives ``uvicorn.run``."""
+
+    http: type[asyncio.Protocol] | str
+    ws: type[asyncio.Protocol] | str
+    timeout_keep_alive: int
+    ws_max_size: int
+    ws_per_message_deflate: bool
+    ws_ping_interval: float
+    ws_ping_timeout: float
+    proxy_headers: bool
+
+
+def uvicorn_options(config: ServerConfig) -> UvicornOptions:
     """How ``baccara serve`` (and the tests' harness) run the app under uvicorn.
 
     No permessage-deflate: per-frame compression for every client is the event loop's

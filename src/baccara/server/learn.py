@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import json
 import random
 import secrets
 from collections import OrderedDict
@@ -32,7 +31,20 @@ from baccara.learn import drills, glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.edge import problem
+from baccara.server.edge import problem, reply
+from baccara.server.http_models import (
+    BookTerm,
+    Decision,
+    DrillQuestion,
+    DrillRecord,
+    Graded,
+    LearnBook,
+    PayoutQuestion,
+    Progress,
+    ShoeDrill,
+    TableauAnswer,
+    TableauQuestion,
+)
 
 __all__ = ["learn_router"]
 
@@ -51,8 +63,8 @@ class _Book:
     async def bytes(self) -> tuple[bytes, bytes]:
         async with self.lock:
             if not self.plain:
-                data: dict[str, Any] = await asyncio.to_thread(learn_book)
-                self.plain = json.dumps(data, separators=(",", ":")).encode()
+                found = LearnBook.model_validate(await asyncio.to_thread(learn_book))
+                self.plain = found.model_dump_json(exclude_unset=True).encode()
                 self.packed = gzip.compress(self.plain, 6)
         return self.plain, self.packed
 
@@ -79,7 +91,7 @@ class Drills:
         self.limit = limit
         self.waiting: OrderedDict[tuple[int, str], tuple[str, int]] = OrderedDict()
 
-    def ask(self, user: User, drill: str, record: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    def ask(self, user: User, drill: str, record: dict[str, tuple[int, int]]) -> DrillQuestion:
         cell = drills.pick_cell(CELLS[drill], record, random.Random(secrets.randbits(64)))
         seed = secrets.randbelow(2**31)
         self.waiting[user.id, drill] = (cell, seed)
@@ -88,19 +100,19 @@ class Drills:
             self.waiting.popitem(last=False)
         if drill == "tableau":
             question = drills.tableau_question(cell, seed)
-            return {**asdict(question), "prompt": question.prompt}
+            return TableauQuestion(**asdict(question), prompt=question.prompt)
         asked = drills.payout_question(cell, seed)
-        return {**asdict(asked), "prompt": asked.prompt}
+        return PayoutQuestion(**asdict(asked), prompt=asked.prompt)
 
 
-def _summary(record: dict[str, tuple[int, int]]) -> dict[str, Any]:
+def _summary(record: dict[str, tuple[int, int]]) -> DrillRecord:
     """A drill's record as the page shows it: asked, missed, the most missed cells."""
     worst = sorted(record, key=lambda cell: (-record[cell][1], cell))
-    return {
-        "asked": sum(seen for seen, _ in record.values()),
-        "missed": sum(missed for _, missed in record.values()),
-        "most_missed": [cell for cell in worst if record[cell][1]][:5],
-    }
+    return DrillRecord(
+        asked=sum(seen for seen, _ in record.values()),
+        missed=sum(missed for _, missed in record.values()),
+        most_missed=[cell for cell in worst if record[cell][1]][:5],
+    )
 
 
 def learn_router(
@@ -123,7 +135,7 @@ def learn_router(
     async def page() -> FileResponse:
         return FileResponse(static / "learn.html", headers={"Cache-Control": "no-cache"})
 
-    @router.get("/api/learn")
+    @router.get("/api/learn", response_model=LearnBook)
     async def whole(request: Request) -> Response:
         """The lessons, the dictionary, the FAQs, the tips and every variant's pay table
         and house edges (figures from the exact engine and the solver)."""
@@ -136,18 +148,18 @@ def learn_router(
             )
         return Response(plain, media_type="application/json")
 
-    @router.get("/api/learn/terms/{name}")
+    @router.get("/api/learn/terms/{name}", response_model=BookTerm)
     async def term(name: str) -> JSONResponse:
         """One term of the dictionary (any case, or another of its names)."""
         try:
             found = glossary.lookup(name[:64])
         except glossary.UnknownTerm as error:
             return problem(404, "unknown_term", str(error))
-        return JSONResponse(
-            {"name": found.name, "text": found.text, "also": found.also, "see": found.see}
+        return reply(
+            BookTerm(name=found.name, text=found.text, also=list(found.also), see=list(found.see))
         )
 
-    @router.get("/api/learn/tableau")
+    @router.get("/api/learn/tableau", response_model=TableauAnswer)
     async def tableau(player: str = "", banker: str = "", third: str = "") -> Response:
         """What the tableau says for two hands of two cards (and the Player's third card
         when it draws): each side's decision and its reason, from the rulebook."""
@@ -160,15 +172,15 @@ def learn_router(
         side = (
             None
             if found.banker is None
-            else {"draws": found.banker.draws, "reason": found.banker.reason}
+            else Decision(draws=found.banker.draws, reason=found.banker.reason)
         )
-        return JSONResponse(
-            {
-                "player_total": found.player_total,
-                "banker_total": found.banker_total,
-                "player": {"draws": found.player.draws, "reason": found.player.reason},
-                "banker": side,
-            }
+        return reply(
+            TableauAnswer(
+                player_total=found.player_total,
+                banker_total=found.banker_total,
+                player=Decision(draws=found.player.draws, reason=found.player.reason),
+                banker=side,
+            )
         )
 
     async def learner(request: Request) -> User | JSONResponse:
@@ -181,7 +193,7 @@ def learn_router(
 
     dealing = [0]  # shoes being dealt now: anyone may ask, so at most SHOES at a time
 
-    @router.get("/api/learn/drills/shoe")
+    @router.get("/api/learn/drills/shoe", response_model=ShoeDrill)
     async def shoe(seed: str = "", upto: str = "0") -> Response:
         """Shoe ``seed`` (8 decks) dealt up to coup ``upto``, with the exact edges of the
         cards not yet seen after each coup: the counting practice. No login."""
@@ -203,23 +215,23 @@ def learn_router(
             return problem(400, "bad_request", text)
         finally:
             dealing[0] -= 1
-        return JSONResponse(found)
+        return reply(ShoeDrill.model_validate(found))
 
     def no_drill(drill: str) -> JSONResponse | None:
         if drill in CELLS:
             return None
         return problem(404, "unknown_drill", f"no drill {drill[:20]!r}: {' or '.join(CELLS)}")
 
-    @router.get("/api/learn/drills/{drill}")
+    @router.get("/api/learn/drills/{drill}", response_model=DrillQuestion)
     async def ask(drill: str, request: Request) -> Response:
         """The next question of ``drill`` (what this player misses comes back more)."""
         found = no_drill(drill) or await learner(request)
         if isinstance(found, JSONResponse):
             return found
         record = await run(records.record, found.id, drill)
-        return JSONResponse(state.ask(found, drill, record))
+        return reply(state.ask(found, drill, record))
 
-    @router.post("/api/learn/drills/{drill}")
+    @router.post("/api/learn/drills/{drill}", response_model=Graded)
     async def answer(drill: str, request: Request) -> Response:
         """Grade the answer to the question waiting, count it, and say why."""
         refused = no_drill(drill) or guard(request)
@@ -252,16 +264,15 @@ def learn_router(
         del state.waiting[found.id, drill]
         await run(partial(records.answered, found.id, drill, cell, correct=right))
         record = await run(records.record, found.id, drill)
-        return JSONResponse(
-            {"correct": right, "expected": expected, "why": why, "record": _summary(record)}
-        )
+        return reply(Graded(correct=right, expected=expected, why=why, record=_summary(record)))
 
-    @router.get("/api/learn/progress")
+    @router.get("/api/learn/progress", response_model=Progress)
     async def progress(request: Request) -> Response:
         """This player's record at each drill."""
         found = await learner(request)
         if isinstance(found, JSONResponse):
             return found
-        return JSONResponse({d: _summary(await run(records.record, found.id, d)) for d in CELLS})
+        done = {d: _summary(await run(records.record, found.id, d)) for d in CELLS}
+        return reply(Progress(**done))
 
     return router

@@ -12,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Literal, get_args
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -25,13 +25,28 @@ from baccara.db.betting import MAX_AMOUNT
 from baccara.db.limits import DELAY, Limits, PlayLimits
 from baccara.db.records import PlayerRecords
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.edge import problem
+from baccara.server.edge import problem, reply
+from baccara.server.http_models import (
+    EXCLUSION_DAYS,
+    REMINDER_MINUTES,
+    DealStep,
+    ExclusionDays,
+    LimitChoices,
+    LimitsAnswer,
+    Movement,
+    MyRecords,
+    PlayedBet,
+    PlayedRound,
+    ReminderMinutes,
+    SessionTally,
+    ShoeLink,
+)
 from baccara.table.narration import reveal
 
 __all__ = ["me_router"]
 
 
-def _steps(coup: str | None) -> list[dict[str, Any]]:
+def _steps(coup: str | None) -> list[DealStep]:
     """The deal of a stored coup, step by step, with the rule of each draw or stand."""
     if not coup:
         return []
@@ -40,16 +55,10 @@ def _steps(coup: str | None) -> list[dict[str, Any]]:
     except CoupError:  # pragma: no cover - the ledger stores coups it dealt
         return []
     return [
-        {"words": step.words, "reason": step.reason, "player": [str(c) for c in step.player],
-         "banker": [str(c) for c in step.banker]}
+        DealStep(words=step.words, reason=step.reason, player=[str(c) for c in step.player],
+                 banker=[str(c) for c in step.banker])
         for step in reveal(parsed)
     ]  # fmt: skip
-
-
-ExclusionDays = Literal[1, 7, 30, 182, 365]
-ReminderMinutes = Literal[15, 30, 60, 120]
-EXCLUSION_DAYS = get_args(ExclusionDays)
-REMINDER_MINUTES = get_args(ReminderMinutes)
 
 
 class LimitsRequest(BaseModel):
@@ -68,20 +77,22 @@ class ExclusionRequest(BaseModel):
     days: ExclusionDays
 
 
-def _limits_json(found: Limits, session: float | None) -> dict[str, Any]:
-    return {
-        "loss_limit": found.loss_limit,
-        "next_loss_limit": found.next_loss_limit,
-        "next_from": found.next_from,
-        "reminder_minutes": found.reminder_minutes,
-        "excluded_until": found.excluded_until,
-        "session_since": session,
-        "choices": {
-            "exclusion_days": EXCLUSION_DAYS,
-            "reminder_minutes": REMINDER_MINUTES,
-            "raise_after_hours": DELAY / 3600,  # a raised or removed loss limit waits this
-        },
-    }
+def _limits(found: Limits, session: float | None) -> JSONResponse:
+    return reply(
+        LimitsAnswer(
+            loss_limit=found.loss_limit,
+            next_loss_limit=found.next_loss_limit,
+            next_from=found.next_from,
+            reminder_minutes=found.reminder_minutes,
+            excluded_until=found.excluded_until,
+            session_since=session,
+            choices=LimitChoices(
+                exclusion_days=list(EXCLUSION_DAYS),
+                reminder_minutes=list(REMINDER_MINUTES),
+                raise_after_hours=DELAY / 3600,  # a raised or removed loss limit waits this
+            ),
+        )
+    )
 
 
 def me_router(
@@ -114,15 +125,15 @@ def me_router(
             where = ".".join(str(p) for p in first["loc"]) or "body"
             return problem(400, "bad_request", f"{where}: {first['msg']}")
 
-    @router.get("/api/me/limits")
+    @router.get("/api/me/limits", response_model=LimitsAnswer)
     async def my_limits(request: Request) -> JSONResponse:
         """The player's limits (a raise or a removal waits a day: ``next_...``)."""
         found = await user(request)
         if found is None:
             return problem(401, "not_logged_in", "log in first")
-        return JSONResponse(_limits_json(await run(limits.get, found.id), await started(request)))
+        return _limits(await run(limits.get, found.id), await started(request))
 
-    @router.post("/api/me/limits")
+    @router.post("/api/me/limits", response_model=LimitsAnswer)
     async def set_limits(request: Request) -> JSONResponse:
         """Set the daily loss limit and the session reminder; a cut applies to the next
         bet or buy-in at every table (the money gate reads it there)."""
@@ -143,9 +154,9 @@ def me_router(
             await run(partial(limits.set_loss_limit, found.id, amount))
         if "reminder_minutes" in asked.model_fields_set:
             await run(limits.set_reminder, found.id, asked.reminder_minutes)
-        return JSONResponse(_limits_json(await run(limits.get, found.id), await started(request)))
+        return _limits(await run(limits.get, found.id), await started(request))
 
-    @router.post("/api/me/exclusion")
+    @router.post("/api/me/exclusion", response_model=LimitsAnswer)
     async def exclude(request: Request) -> JSONResponse:
         """Exclude the player for ``days`` (never shortened): every session ends now."""
         got = await posted(request, ExclusionRequest)
@@ -154,11 +165,11 @@ def me_router(
         found, asked = got
         done = await run(limits.exclude, found.id, time.time() + asked.days * 86_400)
         revoked()  # every socket of the player closes at once
-        response = JSONResponse(_limits_json(done, None))
+        response = _limits(done, None)
         response.delete_cookie("baccara_session", path="/")
         return response
 
-    @router.get("/api/me/records")
+    @router.get("/api/me/records", response_model=MyRecords)
     async def mine(request: Request, before: str = "") -> JSONResponse:
         """Movements (50, newest first; ``before``: older than that movement's id), the
         last 10 rounds, this session's win or loss, the shoe records' addresses."""
@@ -173,18 +184,18 @@ def me_router(
         )
         rounds = await run(records.rounds, found.account)
         session = await run(records.since, found.account, datetime.fromtimestamp(since, UTC))
+        played = []
         for one in rounds:
-            one["steps"] = _steps(one["coup"])
-            for bet in one["bets"]:
-                bet["label"] = BetKind(bet["kind"]).label
-        tables = sorted({one["table"] for one in rounds})
-        return JSONResponse(
-            {
-                "movements": moves,
-                "rounds": rounds,
-                "session": {**session, "since": since},
-                "shoes": [{"table": t, "url": f"/api/tables/{t}/shoes"} for t in tables],
-            }
+            bets = [PlayedBet(**bet, label=BetKind(bet["kind"]).label) for bet in one.pop("bets")]
+            played.append(PlayedRound(**one, bets=bets, steps=_steps(one["coup"])))
+        tables = sorted({one.table for one in played})
+        return reply(
+            MyRecords(
+                movements=[Movement.model_validate(move) for move in moves],
+                rounds=played,
+                session=SessionTally(**session, since=since),
+                shoes=[ShoeLink(table=t, url=f"/api/tables/{t}/shoes") for t in tables],
+            )
         )
 
     return router

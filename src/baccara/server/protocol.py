@@ -16,7 +16,7 @@ at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
@@ -39,6 +39,9 @@ from baccara.server.client_protocol import (
     SqueezeMessage,
     read_client,
 )
+from baccara.skill.banque_events import Phase as BanquePhaseEnum
+from baccara.skill.chemin_events import Phase as CheminPhaseEnum
+from baccara.table.events import Phase as HousePhaseEnum
 
 __all__ = [
     "MAX_AMOUNT",
@@ -73,6 +76,31 @@ __all__ = [
     "read_client",
     "schema",
 ]
+
+# -- phases ------------------------------------------------------------------------------
+
+HOUSE_WAITS = ("starting", "closed", "closing", "squeeze")
+"""A house table's runner's own phases, beside its engine's (`baccara.table.events.Phase`):
+opening, closed (no shoe), bets closing, a squeeze under way."""
+PLAYERS_WAITS = ("starting", "shuffle", "waiting")
+"""A players' table's runner's own phases before its engine's: opening, the shuffle (the
+seated players' seeds), waiting for players."""
+HOUSE_PHASES = (*(p.value for p in HousePhaseEnum), *HOUSE_WAITS)
+CHEMIN_PHASES = (*PLAYERS_WAITS, *(p.value for p in CheminPhaseEnum))
+BANQUE_PHASES = (*PLAYERS_WAITS, *(p.value for p in BanquePhaseEnum))
+
+ALL_PHASES = tuple(dict.fromkeys((*HOUSE_PHASES, *CHEMIN_PHASES, *BANQUE_PHASES)))
+
+if TYPE_CHECKING:  # built from the engines' enums when the module runs: strings to the checker
+    HousePhase: TypeAlias = str
+    CheminPhase: TypeAlias = str
+    BanquePhase: TypeAlias = str
+    AnyPhase: TypeAlias = str
+else:
+    HousePhase = Literal[HOUSE_PHASES]
+    CheminPhase = Literal[CHEMIN_PHASES]
+    BanquePhase = Literal[BANQUE_PHASES]
+    AnyPhase = Literal[ALL_PHASES]  # the lobby's: any game's
 
 # -- server to client ---------------------------------------------------------------------
 
@@ -269,7 +297,7 @@ class PlayersState(Event):
     who plays this shoe and their chips, the bank, whose turn it is with the choices and
     the deadline, the latest news, and this shoe's last coups with every decision."""
 
-    phase: str
+    phase: str  # each game names its own (`CheminPhase`, `BanquePhase`)
     players: list[str]
     in_shoe: list[str]
     chips: dict[str, int] | None
@@ -292,6 +320,7 @@ class CheminState(PlayersState):
     """A Chemin de Fer table: the stakes, the punter, the hands once dealt."""
 
     type: Literal["chemin"] = "chemin"
+    phase: CheminPhase
     stakes: dict[str, int]
     punter: str | None
     punter_cards: list[str]
@@ -335,6 +364,7 @@ class BanqueState(PlayersState):
     best), the stakes on each tableau and who plays it, the cards face up."""
 
     type: Literal["banque"] = "banque"
+    phase: BanquePhase
     bids: dict[str, int]
     next_bid: int | None  # at the auction: the least bid that beats the best
     can_retire: bool  # the banker may retire now (between coups, before any stake)
@@ -411,7 +441,7 @@ class TableSummary(_Out):
     variant: str
     title: str
     description: str
-    phase: str
+    phase: AnyPhase
     players: int
     seats: int
     seated: int
@@ -435,7 +465,7 @@ class Snapshot(_Out):
     chips: list[int]
     pays: dict[str, str]
     limits: dict[str, dict[Literal["min", "max"], int]]
-    phase: str
+    phase: HousePhase
     round: int | None
     number: int
     closes_at: float
@@ -489,7 +519,7 @@ SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 """Validates any server message (the tests check every message they receive with it)."""
 
 
-def schema() -> dict[str, Any]:
+def schema() -> dict[str, dict[str, JsonValue]]:
     """The JSON Schema of both directions, as served at ``/api/protocol``.
 
     >>> sorted(schema())

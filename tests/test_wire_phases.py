@@ -1,0 +1,96 @@
+"""Phases on the wire are literals (`baccara.server.protocol`): each game's come from its
+engine's `Phase` and its runner's own, the published JSON Schema lists them, and the
+page's code (server/static/*.js) names no phase the schema does not list."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from baccara.server import protocol
+from baccara.skill.banque_events import Phase as BanquePhase
+from baccara.skill.chemin_events import Phase as CheminPhase
+from baccara.table.events import Phase as HousePhase
+
+STATIC = Path(protocol.__file__).parent / "static"
+PAGES = {  # each game's modules
+    "Snapshot": ("reducer.js", "app.js", "render.js"),
+    "CheminState": ("chemin.js", "render-chemin.js"),
+    "BanqueState": ("banque.js", "render-banque.js"),
+}
+STRING = re.compile(r'"([a-z_]+)"')
+PHASE = r"[\w.?]*\bphase\b"  # state.phase, m.phase, b?.phase...
+COMPARED = [
+    re.compile(PHASE + r'\s*[!=]==?\s*"([a-z_]+)"'),  # phase === "betting"
+    re.compile(r'"([a-z_]+)"\s*[!=]==?\s*' + PHASE),  # "betting" === phase
+]
+ASSIGNED = re.compile(r"\bphase:\s*([^,}\n]+)")  # phase: "betting", phase: x ? "a" : y
+LISTED = re.compile(r"\[([^\]]*)\]\.includes\(" + PHASE + r"\)")  # ["a", "b"].includes(b.phase)
+TABLE = re.compile(r"\b(\w+)\s*=\s*(?:new Set\(\[([^\]]*)\]\)|\{([^}]*)\})", re.S)
+LOOKUP = re.compile(r"\b(\w+)(?:\.has\(|\[)" + PHASE)  # IN_COUP.has(m.phase), LABELS[s.phase]
+
+
+def page_phases(source: str) -> set[str]:
+    """Every phase a page module names: compared with a phase, given as one, listed for
+    one, or a key of a table (a Set or an object) looked up by a phase."""
+    found: set[str] = set()
+    for pattern in COMPARED:
+        found.update(pattern.findall(source))
+    for expression in ASSIGNED.findall(source):
+        found.update(STRING.findall(expression))
+    for items in LISTED.findall(source):
+        found.update(STRING.findall(items))
+    looked_up = set(LOOKUP.findall(source))
+    for name, members, keys in TABLE.findall(source):
+        if name in looked_up:
+            found.update(STRING.findall(members) or re.findall(r"(\w+)\s*:", keys))
+    return found
+
+
+def listed(model: str) -> set[str]:
+    """The phases the published schema (``/api/protocol``) lists for ``model``."""
+    found: Any = protocol.schema()["server"]["$defs"]
+    return set(found[model]["properties"]["phase"]["enum"])
+
+
+def test_the_reader_finds_phases_however_the_page_names_them() -> None:
+    source = """
+    const LABELS = { betting: "Bets", after: "Over" };
+    const IN_COUP = new Set(["punter", "banker"]);
+    const OTHER = new Set(["not_a_phase"]);
+    x = LABELS[state.phase] ?? IN_COUP.has(m.phase) ?? OTHER.has(m.kind);
+    if (b?.phase === "auction" || "over" !== c.phase) go({ phase: m.s ? "squeeze" : m.phase });
+    show(["stakes", "shuffle"].includes(b.phase), { kind: "tie" }, "closing");
+    """
+    assert page_phases(source) == {
+        "betting", "after", "punter", "banker", "auction", "over", "squeeze", "stakes", "shuffle",
+    }  # fmt: skip
+
+
+def test_each_game_lists_its_engines_phases_and_its_runners() -> None:
+    assert listed("Snapshot") == {p.value for p in HousePhase} | set(protocol.HOUSE_WAITS)
+    assert listed("CheminState") == {p.value for p in CheminPhase} | set(protocol.PLAYERS_WAITS)
+    assert listed("BanqueState") == {p.value for p in BanquePhase} | set(protocol.PLAYERS_WAITS)
+    lobby = protocol.TableSummary.model_json_schema()["properties"]["phase"]["enum"]
+    assert set(lobby) == listed("Snapshot") | listed("CheminState") | listed("BanqueState")
+
+
+@pytest.mark.parametrize("model", sorted(PAGES))
+def test_the_page_names_only_phases_the_schema_lists(model: str) -> None:
+    named = {
+        page: page_phases((STATIC / page).read_text(encoding="utf-8")) for page in PAGES[model]
+    }
+    everywhere = set().union(*named.values())
+    assert len(everywhere) >= 6, named  # the reader found the game's phases
+    assert everywhere <= listed(model), {p: sorted(n - listed(model)) for p, n in named.items()}
+
+
+def test_a_phase_no_engine_has_is_refused() -> None:
+    snapshot = protocol.Snapshot.model_json_schema()["properties"]["phase"]
+    assert "dealing" in snapshot["enum"] and "auction" not in snapshot["enum"]
+    with pytest.raises(ValidationError, match="phase"):
+        protocol.TableSummary.model_validate({"phase": "dancing"})

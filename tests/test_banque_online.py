@@ -30,12 +30,12 @@ from baccara import rules
 from baccara.db.books import HOUSE
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
-from baccara.server.banque import BanqueRunner, banque_pot
-from baccara.server.players import PlayersTiming, money_state
-from baccara.server.services import TableServices
-from baccara.server.writer import BetBatcher
+from baccara.server.infra.services import TableServices
+from baccara.server.infra.writer import BetBatcher
+from baccara.server.tables.banque import BanqueRunner, banque_pot
+from baccara.server.tables.players import PlayersTiming, money_state
+from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
 from baccara.skill.banque import BanqueTable, Phase, Tableau

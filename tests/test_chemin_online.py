@@ -27,12 +27,12 @@ from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairShoe
-from baccara.server import protocol as P
 from baccara.server.app import ServerConfig
-from baccara.server.chemin import CheminRunner
-from baccara.server.players import PlayersTiming, money_state
-from baccara.server.services import TableServices
-from baccara.server.writer import BetBatcher
+from baccara.server.infra.services import TableServices
+from baccara.server.infra.writer import BetBatcher
+from baccara.server.tables.chemin import CheminRunner
+from baccara.server.tables.players import PlayersTiming, money_state
+from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
 from baccara.skill.chemin import CheminTable, Phase

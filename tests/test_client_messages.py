@@ -1,5 +1,5 @@
 """The web client's test messages (tests/js/messages.mjs) are messages the server sends:
-each one validates against the wire's models (`baccara.server.protocol.SERVER`), so the
+each one validates against the wire's models (`baccara.server.wire.protocol.SERVER`), so the
 client's node tests cannot drift from the protocol; the buttons' words in a players'
 table's state are the rulebook's (`Act.label`), as the server sends them. Skipped without
 node on a developer's machine; CI has it."""
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tests.support.services import need_service
 
-from baccara.server.protocol import SERVER
+from baccara.server.wire.protocol import SERVER
 from baccara.skill.actions import Act
 
 ROOT = Path(__file__).resolve().parent.parent

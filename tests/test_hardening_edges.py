@@ -24,7 +24,7 @@ from baccara.db.betting import MAX_AMOUNT
 from baccara.db.ledger import Ledger
 from baccara.money import format_money
 from baccara.server.app import ServerConfig
-from baccara.server.throttle import LoginThrottle
+from baccara.server.infra.throttle import LoginThrottle
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ from fastapi import FastAPI
 from tests.support.harness import ServerProcess, free_port
 
 from baccara.db.ledger import Ledger
-from baccara.server import views
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.tables import views
 
 FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
 

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
 
-MAX_REPLAY = 200  # as in baccara.server.ws (the test runs against older servers too)
+MAX_REPLAY = 200  # as in baccara.server.realtime.sockets (the test runs against older servers too)
 MAX_REPLAY_BYTES = 64 * 1024
 
 T = TypeVar("T")

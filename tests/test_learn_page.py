@@ -45,7 +45,7 @@ def test_a_newcomer_learns_the_game(server: ServerProcess, size: str) -> None:
         page.goto(server.url + "/")  # the way in, before any login
         page.click("text=Learn baccarat")
         expect(page.locator("#rules")).to_be_visible(timeout=20_000)
-        expect(page.locator("#tableau-lines li")).to_have_count(8)
+        expect(page.locator("#tableau-lines li")).to_have_count(8, timeout=30_000)
         # the tableau tried: Player 2+3 draws, its third card a 4, Banker 5+K draws
         decision = page.locator("#decision")
         expect(decision).to_contain_text("Player 5, Banker 5.")

@@ -1,4 +1,4 @@
-"""The HTTP API documents itself (`baccara.server.http_models`): ``/openapi.json`` names
+"""The HTTP API documents itself (`baccara.server.wire.http`): ``/openapi.json`` names
 a model for every route's 2xx answer, and the real answers fit their models."""
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from pydantic import TypeAdapter
 from tests.test_hardening_http import in_process
 
 from baccara.learn import drills
-from baccara.server import http_models, protocol
 from baccara.server.app import ServerConfig, create_app
-from baccara.server.http_models import Progress
-from baccara.server.learn import CELLS
-from baccara.server.protocol import schema
+from baccara.server.http.learn import CELLS
+from baccara.server.wire import http as http_models
+from baccara.server.wire import protocol
+from baccara.server.wire.http import Progress
+from baccara.server.wire.protocol import schema
 
 JSON = {"Content-Type": "application/json"}
 

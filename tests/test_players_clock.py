@@ -20,8 +20,8 @@ from typing import Any
 from tests.support.tables import Seat, Tables, act, players_table
 
 from baccara.db.chips import Chips
-from baccara.server import protocol as P
-from baccara.server.game_table import PlayersTiming
+from baccara.server.tables.game import PlayersTiming
+from baccara.server.wire import protocol as P
 
 TIMING = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
 SIT = P.SitMessage(type="sit", buy_in=20_000)

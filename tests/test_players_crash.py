@@ -1,6 +1,6 @@
 """The players' games online, killed at decision points: the server restarts at that decision.
 
-Both games (Chemin de Fer and Baccarat Banque) run on one runner (`server/players.py`);
+Both games (Chemin de Fer and Baccarat Banque) run on one runner (`server/tables/players.py`);
 each is killed here with its own script.
 
 Points (``BACCARA_CRASH_AT``): ``decided`` (inside a decision's transaction: the

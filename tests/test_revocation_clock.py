@@ -16,7 +16,7 @@ from baccara.db.betting import BetError
 from baccara.db.ledger import Ledger
 from baccara.db.limits import PlayLimits, suspend
 from baccara.db.schema import web_sessions
-from baccara.server.revocation import SessionWatch
+from baccara.server.infra.revocation import SessionWatch
 
 
 class Sockets:

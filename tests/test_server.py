@@ -24,9 +24,9 @@ from websockets.exceptions import InvalidStatus
 from baccara.coup import Coup
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.fair import verify
-from baccara.server.app import ServerConfig, _table_specs
-from baccara.server.hall import TableSpec
-from baccara.server.ws import origin_allowed
+from baccara.server.app import ServerConfig
+from baccara.server.cluster.hall import TableSpec, table_specs
+from baccara.server.realtime.sockets import origin_allowed
 
 T = TypeVar("T")
 FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
@@ -375,7 +375,7 @@ def test_postgres_round(database_url: str, tmp_path: Path) -> None:
 def test_two_processes_share_postgres_by_advisory_lock(database_url: str, tmp_path: Path) -> None:
     """Two servers on one PostgreSQL: each table is run by the process holding its lock,
     by one process at a time (s1 is the first's when the second starts; the first may
-    then hand it over, its fair share being one table of two, `baccara.server.hall`)."""
+    then hand it over, its fair share being one table of two, `baccara.server.cluster.hall`)."""
     if not database_url.startswith("postgresql"):
         pytest.skip("advisory locks are PostgreSQL's; SQLite serves one process")
     first = ServerConfig(database_url=database_url, tables=("a1=punto-banco", "s1=ez"), **FAST)
@@ -491,16 +491,16 @@ def test_squeeze_table(tmp_path: Path) -> None:
         book.engine.dispose()
 
 
-def test_table_specs() -> None:
-    assert _table_specs(("s=ez:squeeze", "mini"), squeeze=False) == [
+def testtable_specs() -> None:
+    assert table_specs(("s=ez:squeeze", "mini"), squeeze=False) == [
         TableSpec("s", "ez", True),
         TableSpec("t2", "mini", False),
     ]
-    assert _table_specs(("ez",), squeeze=True) == [TableSpec("t1", "ez", True)]
+    assert table_specs(("ez",), squeeze=True) == [TableSpec("t1", "ez", True)]
     with pytest.raises(ValueError, match="bad table option 'peek'"):
-        _table_specs(("t1=ez:peek",))
+        table_specs(("t1=ez:peek",))
     with pytest.raises(ValueError, match="unknown variant 'pai-gow'"):
-        _table_specs(("t1=pai-gow",))
+        table_specs(("t1=pai-gow",))
 
 
 @pytest.mark.parametrize("tables", ["pai-gow", "t1=ez:peek"])

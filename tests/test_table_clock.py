@@ -11,8 +11,8 @@ from typing import Any
 
 from tests.support.tables import Tables, house_table
 
-from baccara.server import protocol as P
-from baccara.server.runner import Timing
+from baccara.server.tables.house import Timing
+from baccara.server.wire import protocol as P
 
 TIMING = Timing(bet_seconds=15, card_seconds=0.7, result_seconds=4, squeeze_seconds=8)
 

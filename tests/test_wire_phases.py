@@ -1,4 +1,4 @@
-"""Phases on the wire are literals (`baccara.server.protocol`): each game's come from its
+"""Phases on the wire are literals (`baccara.server.wire.protocol`): each game's come from its
 engine's `Phase` and its runner's own, the published JSON Schema lists them, and the
 page's code (server/static/*.js) names no phase the schema does not list."""
 
@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from baccara.server import protocol
+from baccara.server.wire import protocol
 from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin_events import Phase as CheminPhase
 from baccara.table.events import Phase as HousePhase
 
-STATIC = Path(protocol.__file__).parent / "static"
+STATIC = Path(protocol.__file__).parents[1] / "static"
 PAGES = {  # each game's modules
     "Snapshot": ("reducer.js", "app.js", "render.js"),
     "CheminState": ("chemin.js", "render-chemin.js"),

@@ -1,4 +1,4 @@
-"""The database writer (`baccara.server.writer.BetBatcher`): bets group-committed, other
+"""The database writer (`baccara.server.infra.writer.BetBatcher`): bets group-committed, other
 writes run alone and in order, on one thread or (PostgreSQL) several."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from baccara.db.ledger import BetError, BetRequest, Ledger, wallet_account
-from baccara.server.writer import BetBatcher
+from baccara.server.infra.writer import BetBatcher
 
 
 @pytest.mark.parametrize("writers", [1, 2])

@@ -1,4 +1,4 @@
-// Server messages shaped as src/baccara/server/protocol.py's models (snapshot, events,
+// Server messages shaped as src/baccara/server/wire/protocol.py's models (snapshot, events,
 // private answers), for the client's tests. Amounts are integer cents.
 
 export const BETS = [
@@ -71,7 +71,7 @@ export const error = (code, message, betId = null) => ({ type: "error", code, me
 export const at = (message, received_at) => ({ ...message, received_at });
 
 // -- a players' table: Chemin de Fer ("c1") -----------------------------------------------
-// A `chemin` state after every change (server/protocol.py CheminState); the sequence below
+// A `chemin` state after every change (server/wire/protocol.py CheminState); the sequence below
 // is a real one, played by the engine (skill/chemin.py) with the shoe of seed 16: Ann holds
 // the first bank for 50.00, Bob calls banco, has 5 and stands, wins; the bank passes to Bob.
 export const CHEMIN_MINIMUM = 1000;
@@ -165,7 +165,7 @@ export const cheminShoeEnd = () => event("shoe_end", {
 });
 
 // -- a players' table: Baccarat Banque ("b1") ---------------------------------------------
-// A `banque` state after every change (server/protocol.py BanqueState), as a real server
+// A `banque` state after every change (server/wire/protocol.py BanqueState), as a real server
 // sent them (tables b1=banque, one deck): Ann and Bob play the shoe (Cy sits down for the
 // next one); Ann bids 50.00 for the bank, Bob raises to 60.00 and takes it; Ann stakes
 // 20.00 on the left tableau, holds 5 and stands; the banker, with 3, stands; the left

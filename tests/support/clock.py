@@ -28,8 +28,8 @@ from functools import partial
 from typing import Any, TypeVar
 
 from baccara.db.ledger import BetReceipt, BetRequest, Ledger
-from baccara.server.services import Fault, TableServices, no_fault
-from baccara.server.writer import BetBatcher
+from baccara.server.infra.services import Fault, TableServices, no_fault
+from baccara.server.infra.writer import BetBatcher
 
 __all__ = ["InlineExecutor", "InlineWriter", "SimulatedClock", "inline_services", "settle"]
 
@@ -43,7 +43,7 @@ async def settle(rounds: int = 50) -> None:
 
 
 class SimulatedClock:
-    """`baccara.server.clock.Clock` on a time that moves only when the test moves it."""
+    """`baccara.server.infra.clock.Clock` on a time that moves only when the test moves it."""
 
     def __init__(self, start: float = 1_800_000_000.0) -> None:
         self.start = start

@@ -138,7 +138,7 @@ def _warm() -> None:
 
     from baccara.db.migrate import head
     from baccara.server.app import create_app  # noqa: F401
-    from baccara.server.edge import uvicorn_options  # noqa: F401
+    from baccara.server.infra.edge import uvicorn_options  # noqa: F401
 
     with contextlib.suppress(ImportError):  # PostgreSQL's driver, where installed
         import psycopg  # noqa: F401

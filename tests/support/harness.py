@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import httpx
 
 from baccara.server.app import ServerConfig
-from baccara.server.protocol import SERVER
+from baccara.server.wire.protocol import SERVER
 
 __all__ = [
     "Child",
@@ -312,7 +312,7 @@ def _main(argv: list[str]) -> None:
 
     from baccara.db.serve_lock import hold
     from baccara.server.app import create_app
-    from baccara.server.edge import uvicorn_options
+    from baccara.server.infra.edge import uvicorn_options
 
     logging.basicConfig(level=logging.WARNING)
     data = json.loads(argv[0])

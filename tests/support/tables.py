@@ -22,16 +22,16 @@ from tests.support.clock import SimulatedClock, inline_services, settle
 
 from baccara.db.auth import User
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.server import protocol as P
-from baccara.server.audience import END, Listener
-from baccara.server.banque import BanqueRunner
-from baccara.server.chemin import CheminRunner
-from baccara.server.dispatch import answer
-from baccara.server.game_table import PlayersTiming
-from baccara.server.players import PlayersRunner
-from baccara.server.runner import TableRunner, Timing
-from baccara.server.table_contract import Runner, TableMessage
-from baccara.server.throttle import RateLimiter
+from baccara.server.infra.throttle import RateLimiter
+from baccara.server.tables.audience import END, Listener
+from baccara.server.tables.banque import BanqueRunner
+from baccara.server.tables.chemin import CheminRunner
+from baccara.server.tables.contract import Runner, TableMessage
+from baccara.server.tables.dispatch import answer
+from baccara.server.tables.game import PlayersTiming
+from baccara.server.tables.house import TableRunner, Timing
+from baccara.server.tables.players import PlayersRunner
+from baccara.server.wire import protocol as P
 from baccara.variants import Family, find_variant
 
 __all__ = ["Seat", "Tables", "act", "house_table", "players_table"]

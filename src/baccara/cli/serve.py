@@ -179,7 +179,7 @@ def serve_command(
         from baccara.db.engine import resolve_url
         from baccara.db.serve_lock import DatabaseBusy, hold
         from baccara.server.app import ServerConfig, create_app
-        from baccara.server.edge import uvicorn_options
+        from baccara.server.infra.edge import uvicorn_options
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     database_url = resolve_url(db_url)

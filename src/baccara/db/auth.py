@@ -183,7 +183,7 @@ class Auth:
 
     def change_password(self, user: User, old: str, new: str) -> None:
         """Set a new password (the old one checked); every other session of the player
-        ends (their sockets close: `baccara.server.revocation`), this one goes on."""
+        ends (their sockets close: `baccara.server.infra.revocation`), this one goes on."""
         if not good_password(new):
             raise AuthError(_BAD_PASSWORD)
         with self.ledger.engine.connect() as conn:

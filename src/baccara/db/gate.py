@@ -12,7 +12,7 @@ movement into play, and the daily loss limit one that would take the day's loss 
 it (`day_loss`). Whatever another connection or process did before is seen; what it
 does next waits for the lock. So no check that guards money or a player runs on a copy,
 and no number of sockets or processes passes one together. (A session that ends closes
-its sockets within a second: `baccara.server.revocation`.)
+its sockets within a second: `baccara.server.infra.revocation`.)
 
 The daily loss (the UTC day of the clock the caller gives):
 

@@ -152,7 +152,7 @@ class SuspendError(ValueError):
 def suspend(engine: Engine, name: str, until: float | None) -> int:
     """The house suspends player ``name`` (any case) until ``until`` (epoch seconds;
     None lifts it): no login, every session ended now (their sockets close within a
-    second, `baccara.server.revocation`); the player's id.
+    second, `baccara.server.infra.revocation`); the player's id.
 
     >>> from baccara.db.engine import make_engine, writing
     >>> from baccara.db.migrate import upgrade

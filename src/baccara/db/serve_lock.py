@@ -13,7 +13,7 @@ written in the lock file). ``baccara db repair`` takes the same lock, so it neve
 beside a server.
 
 PostgreSQL needs none (several processes share its tables by design,
-`baccara.server.hall`), nor does an in-memory SQLite database (it lives in one process);
+`baccara.server.cluster.hall`), nor does an in-memory SQLite database (it lives in one process);
 nor a system without ``flock``.
 
 >>> import tempfile

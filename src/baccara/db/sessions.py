@@ -4,7 +4,7 @@ Whatever ends a session early (a logout, a password change for the player's othe
 sessions, a self-exclusion, the house's suspension) writes a row here in the same
 transaction: the player, and the session's digest (None: every session of the
 player). Each server process reads the rows newer than the last it saw, every half
-second (`baccara.server.revocation`), and closes the sockets they name (asking
+second (`baccara.server.infra.revocation`), and closes the sockets they name (asking
 `baccara.db.gate.ended` about those players): the cost is one indexed read when nothing
 happened, however many sockets are open.
 

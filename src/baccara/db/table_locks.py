@@ -1,5 +1,5 @@
 """The tables' advisory locks on PostgreSQL (`TableLocks`): the process holding a table's
-lock runs it (`baccara.server.cluster`); a process that dies loses its locks with its
+lock runs it (`baccara.server.cluster.relay`); a process that dies loses its locks with its
 session. `namespace_of` keeps clusters sharing one PostgreSQL server apart.
 """
 

@@ -15,7 +15,7 @@ export { FACE_DOWN, freshLines };
 
 export const GAME = "chemin-de-fer";
 
-/** The decisions whose act message carries an amount (server/ws.py). */
+/** The decisions whose act message carries an amount (server/realtime/sockets.py). */
 export const WITH_AMOUNT = new Set(["open_bank", "stake"]);
 
 const PHASE_LABELS = {

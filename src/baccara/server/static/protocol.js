@@ -2,7 +2,7 @@
 // WebSocket that reconnects by itself and asks for the events it missed (`since`).
 // No DOM: fetch, WebSocket and the timer are injectable so node can test this module.
 
-/** The messages a client sends (see server/ws.py); amounts are integer cents. */
+/** The messages a client sends (see server/realtime/sockets.py); amounts are integer cents. */
 export const outgoing = {
   join: (table, since) => (since ? { type: "join", table, since } : { type: "join", table }),
   bet: (betId, kind, amount, round) => ({ type: "bet", bet_id: betId, kind, amount, round }),
@@ -11,7 +11,7 @@ export const outgoing = {
   // a players' table (Chemin de Fer, Baccarat Banque: a stake on a `tableau`, L or R)
   sit: (buyIn) => ({ type: "sit", buy_in: buyIn }),
   // a decision names the one it answers, as the table's state shows it: `due` is its
-  // {shoe, coup, decision} (a late, repeated or stale one is refused: server/turns.py)
+  // {shoe, coup, decision} (a late, repeated or stale one is refused: server/tables/turns.py)
   act: (due, action, amount, tableau) => ({
     type: "act", action, ...(amount === undefined ? {} : { amount }), ...(tableau === undefined ? {} : { tableau }),
     shoe: due?.shoe ?? 0, coup: due?.coup ?? 0, decision: due?.decision ?? 0,

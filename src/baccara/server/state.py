@@ -1,0 +1,86 @@
+"""What the running server holds (`ServerState`: its configuration, ledger, accounts,
+tables, session watch, limits and threads), and what every route asks of a request
+through it (its player, its client's address, whether it is a same-site JSON post)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+from baccara.db.auth import Auth, User
+from baccara.db.ledger import Ledger
+from baccara.server.cluster.hall import Hall
+from baccara.server.infra.config import ServerConfig
+from baccara.server.infra.edge import Proxies, cross_site, problem
+from baccara.server.infra.pool import BoundedPool
+from baccara.server.infra.revocation import SessionWatch
+from baccara.server.infra.throttle import LoginThrottle, RateLimiter
+
+__all__ = ["ServerState"]
+
+_T = TypeVar("_T")
+
+
+@dataclass(slots=True)
+class ServerState:
+    """What the running app holds."""
+
+    config: ServerConfig
+    ledger: Ledger
+    auth: Auth
+    executor: ThreadPoolExecutor
+    hall: Hall
+    watch: SessionWatch
+    """The open sockets, closed when their session ends (`baccara.server.infra.revocation`)."""
+    bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
+    message_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=30, burst=60))
+    """Every message a player sends (pings, peels, seeds...), bets included."""
+    login_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=20))
+    """Logins and registrations per client address."""
+    login_throttle: LoginThrottle = field(
+        default_factory=lambda: LoginThrottle(per_pair=5, per_name=60)
+    )
+    """Failed logins per name and address, and per name (`baccara.server.infra.throttle`)."""
+    proxies: Proxies = field(default_factory=lambda: Proxies(()))
+    hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
+    """argon2 on its own threads, with a bounded queue (`baccara.server.infra.pool`)."""
+    join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
+    cookie_name: str = "baccara_session"
+    sockets: dict[str, int] = field(default_factory=dict)
+    """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""
+
+    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """Run a blocking call on the worker threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+
+    # -- what every route asks of a request ---------------------------------------------------
+
+    async def user_of(self, request: Request) -> User | None:
+        """The player of the request's session cookie, if it is live."""
+        return await self.run(self.auth.user_for_token, request.cookies.get(self.cookie_name))
+
+    async def session_started(self, request: Request) -> float | None:
+        """When the request's live session began (epoch seconds), if any."""
+        return await self.run(self.auth.session_started, request.cookies.get(self.cookie_name))
+
+    def client_address(self, request: Request) -> str:
+        """The client's address (the trusted proxies' X-Forwarded-For read)."""
+        peer = request.client.host if request.client else "?"
+        return self.proxies.client(peer, request.headers.get("x-forwarded-for"))
+
+    def same_site_json(self, request: Request) -> JSONResponse | None:
+        """A refusal for an account post that is not JSON, or comes from another site."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":  # no form or text/plain posts from other sites
+            return problem(415, "bad_request", "send the request as application/json")
+        why = cross_site(request.headers, self.config.allowed_origins)
+        if why is not None:  # nor JSON from a page of another site (login CSRF)
+            return problem(403, "bad_origin", f"refused: {why}")
+        return None

@@ -1,0 +1,217 @@
+"""One online Baccarat Banque table: the bank auctioned, two tableaux, one banker's hand.
+
+The engine is the terminal's, `baccara.skill.banque.BanqueTable`; `PlayersRunner`
+(`baccara.server.tables.players`) adds the seats, the fair shoe, the clock, the ledger and the
+broadcast. At each shoe (and when a banker retires or is broke) the bank is auctioned
+in the open: every seated player sees the best bid and may raise it; each bid starts
+the clock again, and when it runs out the best bid takes the bank (nobody bidding ends
+the shoe). The banker may retire between coups, before any stake; a banker who is gone
+retires at the next coup. Punters stake in turn from the banker's right on the left or
+the right tableau; each tableau is played by its largest stake. The first two cards of
+each hand lie face down: whoever plays a tableau sees it, the banker sees his own
+(``banque_hand``); a natural is shown at once, the third cards face up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from baccara.cards import Card, hand_total
+from baccara.server.tables.players import PlayersRunner
+from baccara.server.wire import protocol as P
+from baccara.shoe import Shoe
+from baccara.skill import records
+from baccara.skill.actions import Act, Action
+from baccara.skill.advice import banque_banker_advice, banque_punter_advice
+from baccara.skill.banque import (
+    BankerDecided,
+    BanqueError,
+    BanqueEvent,
+    BanqueTable,
+    Phase,
+    TableauDecided,
+    TableauxDealt,
+)
+from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
+from baccara.skill.game_rules import Seating, game_table
+
+__all__ = ["BanqueRunner", "banque_pot"]
+
+
+def _public(event: BanqueEvent) -> str:
+    """An event in words for the whole table: nothing of a face-down hand."""
+    if isinstance(event, TableauxDealt):
+        return "Two cards to the left tableau, to the right, and to the banker."
+    if isinstance(event, TableauDecided):
+        name = f"The {event.tableau.word} punter"
+        return f"{name} stands." if event.card is None else f"{name} draws: {event.card}."
+    if isinstance(event, BankerDecided):
+        return "The banker stands." if event.card is None else f"The banker draws: {event.card}."
+    return event.text
+
+
+def _words(hands: Mapping[str, Sequence[Card]]) -> dict[str, list[str]]:
+    return {key: [str(c) for c in cards] for key, cards in hands.items()}
+
+
+def banque_pot(table: BanqueTable) -> int:
+    """The money on a Banque table's felt: the bank and the stakes still at risk (a
+    tableau settled on a natural has been paid already).
+
+    >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 5_000), seed=3)
+    >>> _ = table.bid(0, 2_000); _ = table.close_auction(); banque_pot(table)
+    2000
+    """
+    return table.bank + sum(sum(stakes.values()) for stakes in table.at_risk().values())
+
+
+def _last(table: BanqueTable) -> P.BanqueLastCoup | None:
+    coups = records.banque_coups(table.log)
+    if not coups:
+        return None
+    coup = coups[-1]
+    cards = {"L": coup.left_cards, "R": coup.right_cards, "B": coup.banker_cards}
+
+    def player(stakes: Sequence[tuple[int, int]]) -> str | None:
+        if not stakes:
+            return None
+        order = [seat for seat, _ in stakes]
+        seat = max(stakes, key=lambda s: (s[1], -order.index(s[0])))[0]
+        return table.names[seat]
+
+    return P.BanqueLastCoup(
+        banker=table.names[coup.banker],
+        players={"L": player(coup.left_stakes), "R": player(coup.right_stakes)},
+        cards={k: [str(c) for c in v] for k, v in cards.items()},  # type: ignore[misc]
+        totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
+        result=coup.result,  # type: ignore[arg-type]
+    )
+
+
+class BanqueRunner(PlayersRunner[BanqueTable]):
+    """One Baccarat Banque table of the server."""
+
+    errors = (BanqueError,)
+    _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
+
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> BanqueTable:
+        self._budgets = None
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, BanqueTable)
+        return table
+
+    def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
+        return records.banque_coups(table.log)
+
+    def pot(self, table: BanqueTable) -> int:
+        return banque_pot(table)
+
+    def public(self, event: BanqueEvent, table: BanqueTable) -> str:
+        return _public(event)
+
+    def refusal(self, action: Action, table: BanqueTable) -> str:
+        if action.act in (Act.BID, Act.RETIRE):
+            return "not_allowed"
+        return super().refusal(action, table)
+
+    def bot_action(self, table: BanqueTable) -> Action | None:
+        if table.phase is not Phase.AUCTION:
+            self._budgets = None
+            seat = table.actor
+            if seat is None or table.names[seat] not in self.bots:
+                return None
+            return banque_bot_action(table, self.rng)
+        if self._budgets is None:  # a new auction: each bot's budget for it
+            self._budgets = {
+                seat: banque_bot_budget(table, seat, self.rng)
+                for seat, name in enumerate(table.names)
+                if name in self.bots
+            }
+        for seat, budget in self._budgets.items():
+            amount = banque_bot_bid(table, seat, budget)
+            if amount:
+                return Action(act=Act.BID, seat=seat, amount=amount)
+        return None
+
+    def house_action(self, table: BanqueTable) -> Action | None:
+        """A banker who is gone retires before the next coup's stakes."""
+        banker = table.banker
+        if banker is None or not table.can_retire() or table.names[banker] in self.bots:
+            return None
+        if self.present(table.names[banker]):
+            return None
+        return Action(act=Act.RETIRE, seat=banker, reason="the banker has left the table")
+
+    def hands(self) -> dict[str, BaseModel]:
+        """Each hand in play to whoever holds it: a tableau to its largest stake, the
+        banker's to the banker; teaching mode's advice to whoever must choose."""
+        table = self.table
+        if table is None or table.banker is None:
+            return {}
+        public = table.observation()
+        out: dict[str, BaseModel] = {}
+        for seat in dict.fromkeys([*public.playing.values(), table.banker]):
+            if seat is None or not (seen := table.observation(seat)).hands:
+                continue  # an unstaked tableau, or no coup in play
+            advice, choices = None, None
+            if seat == seen.actor:  # the legal acts, for him alone
+                punter = table.phase is Phase.PUNTER
+                found = banque_punter_advice(table) if punter else banque_banker_advice(table)
+                advice, choices = found.text, [legal.act.value for legal in seen.legal]
+            out[table.names[seat]] = P.BanqueHand(
+                table=self.id,
+                cards=_words(seen.hands),  # type: ignore[arg-type]
+                totals=seen.totals,  # type: ignore[arg-type]
+                advice=advice,
+                choices=choices,
+                **self.due().named(),
+            )
+        return out
+
+    def view(self) -> P.BanqueState:
+        """The table as everybody sees it (no card face down, no card of the shoe)."""
+        table = self.table
+        empty: dict[str, list[str]] = {"L": [], "R": [], "B": []}
+        if table is None:
+            return P.BanqueState(
+                **self.shown(),
+                banker=None,
+                bank=0,
+                choices=[],
+                bids={},
+                next_bid=None,
+                can_retire=False,
+                stakes={"L": {}, "R": {}},
+                playing={"L": None, "R": None},
+                live=None,
+                cards=empty,  # type: ignore[arg-type]
+                hidden={"L": 0, "R": 0, "B": 0},
+            )
+        seen, names = table.observation(), table.names  # a spectator's view
+        return P.BanqueState(
+            **self.shown(),
+            banker=None if seen.banker is None else names[seen.banker],
+            bank=seen.bank,
+            **self.labelled([act.value for act in seen.choices], "retire"),
+            bids={names[seat]: amount for seat, amount in seen.bids},
+            next_bid=seen.next_bid,
+            can_retire=seen.can_retire,
+            stakes={
+                key: {names[s]: a for s, a in stakes}  # type: ignore[misc]
+                for key, stakes in seen.stakes.items()
+            },
+            playing={
+                key: None if s is None else names[s]  # type: ignore[misc]
+                for key, s in seen.playing.items()
+            },
+            live=None if seen.live is None else seen.live.value,
+            cards=_words(seen.shown),  # type: ignore[arg-type]
+            hidden=seen.hidden,  # type: ignore[arg-type]
+            last=_last(table),
+        )

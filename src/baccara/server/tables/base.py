@@ -1,0 +1,115 @@
+"""What every table of the server has, whatever its game: its id and game, the services
+it is given (`baccara.server.infra.services`), its listeners and the log of the events it
+sent, and the join that answers with them (`baccara.server.tables.contract`).
+
+A join is answered with the table's state (a house table's ``snapshot``, a players'
+table's ``chemin`` or ``banque`` state), then the events missed since ``since`` (at
+most `MAX_REPLAY` events and `MAX_REPLAY_BYTES`, and only when every one is still
+kept: a small ``join`` never makes the server send megabytes), then the player's
+private message, if any (a players' table's hand in play).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, TypeVar
+
+from baccara.db.auth import User
+from baccara.server.infra.services import TableServices
+from baccara.server.tables.audience import Audience
+from baccara.server.wire import protocol as P
+from baccara.variants import Variant
+
+__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "TableBase", "missed_events"]
+
+_T = TypeVar("_T")
+MAX_REPLAY = 200
+"""The most events a ``join`` with ``since`` replays (more missed: the state alone)."""
+MAX_REPLAY_BYTES = 64 * 1024
+"""The most bytes of events a ``join`` replays."""
+
+
+def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> list[str]:
+    """The events after ``since`` up to ``upto`` (the state's ``seq``) to replay: all
+    of them, or none when one is no longer kept or they pass `MAX_REPLAY` events or
+    `MAX_REPLAY_BYTES`.
+
+    >>> kept = [(seq, "x" * 100) for seq in range(5, 11)]
+    >>> len(missed_events(kept, 7, 10)), len(missed_events(kept, 4, 10)), missed_events(kept, 3, 10)
+    (3, 6, [])
+    >>> missed_events([(n, "x" * 1000) for n in range(1, 100)], 0, 99)
+    []
+    """
+    if upto <= since:
+        return []
+    kept = list(events)
+    if not kept or kept[0][0] > since + 1:
+        return []  # some of the events missed are no longer kept
+    picked = [text for seq, text in kept if since < seq <= upto]
+    if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
+        return []
+    return picked
+
+
+class TableBase:
+    """A table's id, game, services, listeners and sent events."""
+
+    movable: ClassVar[bool] = False
+    """Whether the table may pass to another process between two rounds (a cluster's
+    sharing out): the house's tables may; a players' table keeps its process."""
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        variant: Variant,
+        services: TableServices,
+        audience: Audience | None,
+        kept: int,
+    ) -> None:
+        self.id = table_id
+        self.variant = variant
+        self.services = services
+        self.ledger = services.ledger
+        self.clock = services.clock
+        self.fault = services.fault
+        self.audience = Audience(table_id) if audience is None else audience  # kept on takeover
+        # The last events as sent (seq, JSON text) for reconnecting clients: text, not
+        # dicts, so that thousands of them give the garbage collector nothing to scan.
+        self.events: deque[tuple[int, str]] = deque(maxlen=kept)
+        self.seq = 0
+        self.phase = "starting"
+        self.stopping = False
+        self.handing_over = False  # to another process of the cluster, after this round
+        services.ledger.fault = services.fault
+
+    async def arrival(self, user: User | None) -> P.Snapshot | P.PlayersState:
+        """The table's state for a player joining (a house table seats them first)."""
+        raise NotImplementedError
+
+    def private_texts(self, user: User | None) -> list[str]:
+        """What a player joining is sent privately after the table's state (nothing here)."""
+        return []
+
+    async def join(self, user: User | None, since: int | None) -> list[str]:
+        """A join's answer (see the module)."""
+        first = await self.arrival(user)
+        texts = [first.model_dump_json()]
+        if since is not None:
+            missed = missed_events(self.events, since, first.seq)
+            texts += [text[:-1] + ',"missed":true}' for text in missed]
+        return texts + self.private_texts(user)
+
+    async def db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run a blocking database read on the reader threads."""
+        return await self.services.db(fn, *args, **kwargs)
+
+    async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """Run a database write on the writer (after any bets waiting)."""
+        return await self.services.db_write(fn, *args, **kwargs)
+
+    def send_logged(self, text: str) -> None:
+        """Log the next event (its ``seq`` already taken) and send it to every listener."""
+        self.events.append((self.seq, text))
+        self.audience.broadcast(self.seq, text)

@@ -1,0 +1,77 @@
+"""The one contract every table of the server keeps (`Runner`): the house's tables
+(`baccara.server.tables.house`) and the players' tables (`baccara.server.tables.players`) implement
+it, and the hall, the connections and the cluster speak to nothing else.
+
+A table is joined (its state, the events missed, the player's private message),
+handles a player's message (`TableMessage`, validated at the edge), shows its state
+and its lobby line, and publishes its shoes' records; a house table also shows the
+exact edges of the cards its shoe has left and its roads.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, ClassVar, Protocol
+
+from pydantic import BaseModel
+
+from baccara.db.auth import User
+from baccara.server.tables.audience import Audience
+from baccara.server.wire import protocol as P
+from baccara.variants import Variant
+
+__all__ = ["Runner", "TableMessage"]
+
+TableMessage = (
+    P.BetMessage | P.SqueezeMessage | P.SeedMessage | P.SitMessage | P.LeaveMessage | P.ActMessage
+)
+"""The messages a player sends to a table (a join is `Runner.join`; pings and leaving
+a table are the connection's)."""
+
+
+class Runner(Protocol):
+    """One table of the server, whatever its game (see the module)."""
+
+    movable: ClassVar[bool]
+    """Whether the table may pass to another process between two rounds."""
+    id: str
+    variant: Variant
+    audience: Audience
+    events: deque[tuple[int, str]]
+    phase: str
+    stopping: bool
+    handing_over: bool
+
+    async def run(self, delay: float = 0.0) -> None:
+        """Recover what a crash left, wait ``delay`` seconds, then play until stopped."""
+        ...
+
+    async def join(self, user: User | None, since: int | None) -> list[str]:
+        """A join's answer (JSON texts): the table's state, the events after ``since``
+        (`baccara.server.tables.base.missed_events`), the player's private message."""
+        ...
+
+    async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
+        """The answer to ``message`` (an acknowledgement, or None); a refusal raises
+        `baccara.db.ledger.BetError` and changes nothing."""
+        ...
+
+    async def state(self, user: User | None) -> BaseModel:
+        """The table as ``user`` (None: anybody) sees it now."""
+        ...
+
+    def summary(self) -> P.TableSummary:
+        """The table's line in the lobby."""
+        ...
+
+    async def shoe_records(self) -> list[dict[str, Any]]:
+        """The table's last finished shoes' records, for ``baccara verify``."""
+        ...
+
+    async def edges(self) -> dict[str, Any] | None:
+        """Each bet's exact edge for the cards the shoe has left (None: no such bets)."""
+        ...
+
+    def roads_svg(self) -> str | None:
+        """The table's roads as drawn (None: a game without roads)."""
+        ...

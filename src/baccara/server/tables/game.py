@@ -1,0 +1,67 @@
+"""What the players' tables' runner (`baccara.server.tables.players`) needs of a game: the
+engine's interface, where its money is, how long each part lasts.
+
+>>> from baccara.skill.chemin import CheminTable
+>>> table = CheminTable(names=("ann", "bob"), bankrolls=(5_000, 7_000), seed=1)
+>>> money_state(table, 0)
+{'ann': 5000, 'bob': 7000, '#pot': 0, '#house': 0}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+from baccara.db.chips import HOUSE_KEY, POT
+from baccara.fair import FairShoe
+from baccara.server.tables.turns import Taken
+from baccara.skill.actions import Action
+from baccara.skill.game_rules import RecordedTable
+
+__all__ = ["BOT_BUY_IN", "Engine", "GameTable", "PlayersTiming", "Recovered", "money_state"]
+
+BOT_BUY_IN = 100_000
+"""A bot's chips when it sits down (and again when it runs short)."""
+
+
+class GameTable(RecordedTable, Protocol):
+    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
+    what its record is made from, and its turns."""
+
+    @property
+    def phase(self) -> StrEnum: ...
+    @property
+    def actor(self) -> int | None: ...
+    def apply(self, action: Action) -> tuple[Any, ...]: ...
+    def default_action(self) -> Action | None: ...
+
+
+Engine = TypeVar("Engine", bound=GameTable)
+
+
+def money_state(table: GameTable, pot: int) -> dict[str, int]:
+    """Where a players' table's money is: each seat's chips, the ``pot`` on the felt (the
+    bank and the stakes at risk) and the house's commission, keyed as
+    `baccara.db.chips.Chips.record` posts it."""
+    state = dict(zip(table.names, table.bankrolls, strict=True))
+    return {**state, POT: pot, HOUSE_KEY: table.house}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayersTiming:
+    """How long each part lasts, in seconds."""
+
+    decision_seconds: float = 20.0
+    seed_seconds: float = 8.0  # between a shoe's commitment and its shuffle
+    result_seconds: float = 3.0
+    bot_seconds: float = 1.0  # how long a bot thinks
+
+
+@dataclass(slots=True)
+class Recovered:
+    """What the database said at start-up (read on the writer thread, applied on the loop)."""
+
+    players: list[str]
+    notes: list[str] = field(default_factory=list)
+    shoe: tuple[int, FairShoe, Any, list[Taken]] | None = None  # id, shoe, engine, decisions

@@ -1,0 +1,550 @@
+"""One online table: the round loop on the server clock, bets, the deal, the settlement.
+
+The table engine (`baccara.table.engine.Table`, the terminal's engine) keeps the shoe, the
+seats, the layout, the limits, the coups, the settlement and the roads: every bet passes
+its ``verify_place_bet`` and every result is its ``settle``. The runner adds only the
+clock, the ledger and the broadcast. Players sit at wallet seats: the money goes
+through the ledger (`baccara.db.ledger.Ledger`), one database transaction per batch of
+bets and one per settlement, and the layout at the close is the ledger's. Shoes are provably fair
+(`baccara.fair.FairShoe`), stored with their seed so that a restarted server deals
+exactly the coups the shoe holds.
+
+Start-up recovery policy: a round whose betting had closed is dealt from its stored
+shoe and settled; a round still open is voided and every bet refunded. No round opens
+while another is unsettled: a settlement that fails to be stored is retried with a
+back-off (`baccara.server.tables.retry`), the table closed if it keeps failing; a round that
+fails otherwise is finished by the same recovery, in place, before the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel
+
+from baccara.bets import BetKind
+from baccara.cards import hand_total
+from baccara.coup import Coup
+from baccara.db.auth import User
+from baccara.db.ledger import BetError, BetRequest
+from baccara.db.shoes import ShoeBook
+from baccara.fair import FairError, FairShoe
+from baccara.server.infra.services import TableServices
+from baccara.server.tables import squeeze, views
+from baccara.server.tables.audience import Audience
+from baccara.server.tables.base import TableBase
+from baccara.server.tables.contract import TableMessage
+from baccara.server.tables.retry import until_done
+from baccara.server.tables.seats import Seats
+from baccara.server.wire import protocol as P
+from baccara.shoe import ShoeSettings
+from baccara.table.engine import Table, TableSettings
+from baccara.table.events import CoupSettled, Phase, TableError
+from baccara.table.narration import reveal
+from baccara.variants import Variant
+
+__all__ = ["TableRunner", "Timing"]
+
+log = logging.getLogger("baccara.server")
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Timing:
+    """How long each part of a round lasts, in seconds."""
+
+    bet_seconds: float = 15.0
+    card_seconds: float = 0.7
+    result_seconds: float = 4.0
+    squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
+    retry_seconds: float = 0.05  # a failed settlement's (or recovery's) first back-off
+    retry_max_seconds: float = 5.0  # the longest back-off, doubling (the table closed by then)
+    seat_grace_seconds: float = 60.0  # a seat kept for a player gone, with no bet in the round
+    layout_seconds: float = 0.5  # the layout (everybody's stakes) sent at most this often
+
+
+class TableRunner(TableBase):
+    """One table of the server: its engine, its round loop and its listeners."""
+
+    movable: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        variant: Variant,
+        services: TableServices,
+        timing: Timing,
+        decks: int | None = None,
+        squeeze: bool = False,
+        audience: Audience | None = None,
+        behind: int = 0,
+    ) -> None:
+        super().__init__(
+            table_id=table_id, variant=variant, services=services, audience=audience, kept=1000
+        )
+        self.squeeze = squeeze
+        self.squeezing: dict[str, Any] | None = None  # the squeeze under way, if any
+        self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
+        self.edges_found: dict[str, Any] = {}
+        self.batcher = services.batcher
+        self.timing = timing
+        self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
+        self.settings = TableSettings(
+            seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
+        )
+        self.table = Table(variant=variant, settings=self.settings)
+        self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
+        self.fair: FairShoe | None = None
+        self.shoes = ShoeBook(self.ledger, table_id)
+        self.shoe_id: int | None = None
+        self.seeders: set[int] = set()  # the accounts that gave the shoe to come a seed
+        self.round_id: int | None = None
+        self.round_number = 0
+        self.closes_at = 0.0
+        self.bets_changed = False
+        self.history: deque[dict[str, Any]] = deque(maxlen=10)
+        self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        self.revealed: list[P.Shown] = []
+        self.seats = Seats(self)
+        self.roads = views.RoadsCache()  # the roads drawn once per change
+
+    def emit(self, kind: type[P.Event], /, **data: Any) -> None:
+        """Log an event of the protocol and send it to every listener."""
+        self.seq += 1
+        event = kind(table=self.id, seq=self.seq, time=self.clock.now(), **data)
+        self.send_logged(event.model_dump_json())  # the text once, for every listener
+
+    # -- recovery -----------------------------------------------------------------------
+
+    def recover(self) -> list[str]:
+        """Finish what a crash left: rebuild the shoe, settle closed rounds, void open ones."""
+        notes: list[str] = []
+        self.round_number = self.shoes.last_round_number()
+        found = self.shoes.unfinished()
+        if found is not None:
+            self.shoe_id, self.fair = found
+            self.seeders = self.shoes.seeders(self.shoe_id)
+            if self.fair.sealed:
+                self._replay_shoe()
+                if self.table.phase is Phase.SHOE_CHANGE:  # crashed before the reveal
+                    self._finish_shoe()
+                    notes.append("the last shoe had ended: its seed is revealed")
+            else:
+                self.table.change_shoe(pending=True)
+        for row in self.ledger.unfinished_rounds(self.id):
+            if row["phase"] == "open":
+                self.ledger.void_round(row["id"])
+                notes.append(f"round {row['number']} was open: voided, bets refunded")
+                continue
+            if self.fair is None or row["shoe_id"] != self.shoe_id:
+                self.ledger.void_round(row["id"])
+                notes.append(f"round {row['number']} had no shoe: voided, bets refunded")
+                continue
+            if not self.fair.sealed:
+                self._seal()
+            placed = self.ledger.round_bets(row["id"])
+            self._learn_accounts(placed)
+            self.set_layout(placed)
+            coup = self.table.deal().coup
+            settled = self.table.settle()
+            self.ledger.settle_round(row["id"], coup, self.variant.name, self.returns(settled))
+            notes.append(f"round {row['number']} was closed: dealt {coup} and settled")
+            if self.table.phase is Phase.SHOE_CHANGE:
+                self._finish_shoe()
+        return notes
+
+    def _replay_shoe(self) -> None:
+        assert self.fair is not None and self.shoe_id is not None
+        self.table.change_shoe(self.fair.shoe().cards)
+        for notation in self.shoes.dealt_coups(self.shoe_id):
+            coup = self.table.deal().coup
+            if coup.notation() != notation:
+                raise RuntimeError(f"shoe {self.shoe_id} replays {coup}, the store has {notation}")
+            self.table.settle()
+
+    def _new_shoe(self) -> None:
+        self.fair = FairShoe.new(self.variant, self.shoe_settings)
+        self.shoe_id = self.shoes.add(self.fair)
+        self.seeders = set()
+        self.table.change_shoe(pending=True)  # bets open; the players' seeds until the seal
+
+    def _seal(self) -> None:
+        assert self.fair is not None and self.shoe_id is not None
+        cards = self.fair.shoe().cards  # seals the client seeds
+        self.shoes.update(self.shoe_id, self.fair)
+        self.table.change_shoe(cards)
+
+    def _finish_shoe(self) -> dict[str, Any]:
+        assert self.fair is not None and self.shoe_id is not None
+        record = self.fair.record([c.notation() for c in self.table.coups]).to_json()
+        self.shoes.update(self.shoe_id, self.fair, finished=True)
+        self.records.append(record)
+        self.fair = None
+        return record
+
+    def add_client_seed(self, user: User, seed: str) -> None:
+        """A player's seed for the shoe not yet shuffled (stored before it is used): one
+        seed per account a shoe, so that no account fills the shoe's places alone."""
+        if self.fair is None or self.fair.sealed or self.shoe_id is None:
+            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+        if user.account in self.seeders:
+            raise BetError("seed_given", "you have given this shoe its seed: one per player")
+        self.fair.add_client_seed(seed)
+        self.seeders.add(user.account)
+        self.shoes.update(self.shoe_id, self.fair, seeders=self.seeders)
+
+    # -- the round loop -------------------------------------------------------------------
+
+    async def run(self, delay: float = 0.0) -> None:
+        """Recover, wait ``delay`` seconds (the tables of a server start apart, so their
+        rounds do not all close, deal and settle at the same moments), then play rounds
+        until stopped."""
+        try:
+            notes = await self.db_write(self.recover)
+        except Exception:
+            log.exception(
+                "table %s: recovery failed; the table stays closed: stop the server and "
+                "run `baccara db repair %s` (docs/server.md)",
+                self.id,
+                self.id,
+            )
+            self.phase = "closed"
+            raise
+        for note in notes:
+            log.warning("table %s: %s", self.id, note)
+            self.emit(P.Notice, text=note)
+        await self.clock.sleep(delay)
+        while not self.stopping and not self.handing_over:
+            try:
+                await self.play_round()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the round is finished as a restart would, before the next
+                log.exception("table %s: round failed", self.id)
+                self.phase = "closed"
+                await self._until_done("the table's recovery", self._recover_in_place)
+                await self.clock.sleep(1.0)
+
+    async def _recover_in_place(self) -> None:
+        """Rebuild the engine from the database as a restart does: a round whose betting
+        had closed is dealt from its stored shoe and settled, an open one voided."""
+        self.table = Table(variant=self.variant, settings=self.settings)
+        self.fair, self.shoe_id, self.squeezing = None, None, None
+        for note in await self.db_write(self.recover):
+            log.warning("table %s: %s", self.id, note)
+            self.emit(P.Notice, text=note)
+
+    async def _until_done(self, what: str, work: Callable[[], Awaitable[_T]]) -> _T:
+        """``work`` retried until done (`until_done`): if it keeps failing, the table
+        closes, with a notice to the players, and reopens when it is done."""
+        before = self.phase
+
+        def stuck() -> None:
+            self.phase = "closed"
+            self.emit(P.Notice, text=f"the table is closed: {what} failed; retrying until done")
+
+        def unstuck() -> None:
+            self.phase = before
+            self.emit(P.Notice, text=f"{what} done: the table reopens")
+
+        return await until_done(
+            work,
+            what=f"table {self.id}: {what}",
+            stuck=stuck,
+            unstuck=unstuck,
+            first=self.timing.retry_seconds,
+            longest=self.timing.retry_max_seconds,
+            sleep=self.clock.sleep,
+        )
+
+    async def play_round(self) -> None:
+        """One round: bets, no more bets, the deal card by card, settlement."""
+        if self.fair is None or (self.table.phase is Phase.SHOE_CHANGE and self.fair.sealed):
+            await self.db_write(self._new_shoe)
+            assert self.fair is not None
+            self.emit(P.ShoeAnnounced, **self.fair.commitment())
+        assert self.fair is not None
+        self.round_number += 1
+        self.closes_at = self.clock.now() + self.timing.bet_seconds
+        self.revealed = []
+        self.round_id = await self.db_write(
+            self.ledger.open_round,
+            table=self.id,
+            number=self.round_number,
+            shoe_id=self.shoe_id,
+            coup_index=len(self.table.coups) + 1 if self.fair.sealed else 1,
+            closes_at=self.closes_at,
+        )
+        self.phase = "betting"
+        self.emit(
+            P.RoundOpen,
+            round=self.round_id,
+            number=self.round_number,
+            closes_at=self.closes_at,
+            seconds=self.timing.bet_seconds,
+        )
+        while (left := self.closes_at - self.clock.now()) > 0:
+            self.seats.free_absent()  # the seats of players gone (with no bet) are freed
+            await self.clock.sleep(min(left, self.timing.layout_seconds))
+            self._send_bets()
+        self.phase = "closing"
+        await self.db_write(self.ledger.close_round, self.round_id)
+        self.phase = "dealing"
+        self.emit(P.NoMoreBets, round=self.round_id)
+        assert self.fair is not None
+        if not self.fair.sealed:
+            await self.db_write(self._seal)
+        self.set_layout(await self.db(self.ledger.round_bets, self.round_id))
+        had_bets = bool(self.table.on_layout)
+        coup = self.table.deal().coup
+        self._send_bets()  # the last bets before the close
+        if self.squeeze:
+            await squeeze.squeeze(self)
+        for index, step in enumerate(reveal(coup)):
+            shown = P.Shown(
+                card=None if step.card is None else str(step.card),
+                side=None if step.side is None else step.side.word,  # type: ignore[arg-type]
+                player=[str(c) for c in step.player],
+                banker=[str(c) for c in step.banker],
+                player_total=hand_total(step.player) if step.player else None,
+                banker_total=hand_total(step.banker) if step.banker else None,
+                words=step.words,
+                reason=step.reason,
+            )
+            self.revealed.append(shown)
+            self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
+            await self.clock.sleep(self.timing.card_seconds)
+            if index == 2 and had_bets:
+                self.fault("mid_deal")  # the third card is out (and sent)
+        settled = self.table.settle()
+        store = partial(  # stored before anything else happens at this table
+            self.db_write,
+            self.ledger.settle_round,
+            self.round_id,
+            coup,
+            self.variant.name,
+            self.returns(settled),
+        )
+        await self._until_done(f"round {self.round_number}'s settlement", store)
+        await self._announce(coup, settled)
+        self.table.log.clear()  # the round is in the database; a server runs for months
+        if self.table.phase is Phase.SHOE_CHANGE:
+            record = await self.db_write(self._finish_shoe)
+            self.emit(P.ShoeEnd, record=record)
+        self.phase = "settled"
+        await self.clock.sleep(self.timing.result_seconds)
+
+    def relay(self, message: BaseModel) -> None:
+        """Send ``message`` to everybody, not logged (a squeezer's peel)."""
+        self.audience.broadcast(None, message.model_dump_json())
+
+    def _send_bets(self) -> None:
+        """The layout: the seated players' stakes this round, everybody's totals and how
+        many bet behind the seats (coalesced, not one event per bet)."""
+        if not self.bets_changed:
+            return
+        self.bets_changed = False
+        totals, behind = self.table.staked()
+        self.emit(
+            P.Bets,
+            round=self.round_id,
+            totals={kind.value: amount for kind, amount in totals.items()},
+            players=self.layout(),
+            bettors_behind=behind,
+        )
+
+    def layout(self) -> dict[str, dict[str, int]]:
+        """The seated players' stakes on the layout this round, from the engine's seats
+        (the players betting behind the seats are in `Table.staked`'s totals)."""
+        return {
+            s.player: {kind.value: amount for kind, amount in s.bets}
+            for s in self.table.seats
+            if s.bets
+        }
+
+    def set_layout(self, placed: list[dict[str, Any]]) -> None:
+        """Make the engine's layout the ledger's committed bets (the money's truth) before
+        the deal: bets answered after the close, or lost in a restart, are put right."""
+        want: dict[tuple[str, BetKind], int] = {}
+        for bet in placed:
+            if bet["status"] == "placed":
+                key = (self.accounts[bet["account_id"]], BetKind(bet["kind"]))
+                want[key] = want.get(key, 0) + int(bet["amount"])
+        for s in (*self.table.seats, *self.table.behind):
+            for kind, amount in s.bets:
+                if want.get((s.player, kind)) != amount:
+                    self.table.cancel_bet(s.number, kind)
+        for (name, kind), amount in want.items():
+            seat = self.table.seat_of(name)
+            if seat is None:
+                behind = not self.table.free_seats()
+                seat = self.table.seat(player=name, stack=0, wallet=True, behind=behind).seat
+            missing = amount - self.table.seat_state(seat).bet(kind)
+            if missing:
+                log.warning("table %s: %s's %s bet set to the ledger's", self.id, name, kind)
+                self.table.place_bet(seat, kind, missing)
+
+    def returns(self, settled: CoupSettled) -> dict[tuple[int, str], int]:
+        """The engine's settlement as the ledger takes it: returned per (account, bet)."""
+        wallets = {name: account for account, name in self.accounts.items()}
+        return {
+            (wallets[self.table.player_at(r.seat)], r.kind.value): r.returned
+            for r in settled.results
+        }
+
+    def _learn_accounts(self, placed: list[dict[str, Any]]) -> None:
+        """Name the wallet accounts of ``placed`` bets (after a restart)."""
+        unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
+        if unknown:
+            for key, name in self.ledger.account_names(unknown).items():
+                self.accounts[key] = name.removeprefix("wallet:")
+
+    async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
+        assert self.round_id is not None
+        by_player: dict[str, dict[str, int]] = {}
+        for r in settled.results:
+            mine = by_player.setdefault(self.table.player_at(r.seat), {"staked": 0, "returned": 0})
+            mine["staked"] += r.stake
+            mine["returned"] += r.returned
+        result = {
+            "round": self.round_id,
+            "number": self.round_number,
+            "coup": coup.notation(),
+            "winner": coup.winner.word,
+            "player_total": coup.player_total,
+            "banker_total": coup.banker_total,
+            "announcement": coup.announcement(),
+            "steps": [step.model_dump() for step in self.revealed],
+        }
+        self.history.appendleft(result)
+        self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
+        here = self.audience.accounts(by_player)
+        balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
+        for name, account in here.items():
+            self.audience.send_to(
+                name,
+                P.Payout(
+                    table=self.id,
+                    round=self.round_id,
+                    balance=balances[account],
+                    staked=by_player[name]["staked"],
+                    returned=by_player[name]["returned"],
+                ),
+            )
+
+    # -- the contract (`baccara.server.tables.contract`) -------------------------------------
+
+    async def arrival(self, user: User | None) -> P.Snapshot:
+        """The snapshot for a player joining, seated first (or given a place behind the
+        seats), so that it says where."""
+        if user is not None:
+            self.take_seat(user)
+        return await views.snapshot(self, user)
+
+    async def state(self, user: User | None) -> P.Snapshot:
+        """The table's snapshot as ``user`` sees it (their balance, bets and seat)."""
+        return await views.snapshot(self, user)
+
+    def summary(self) -> P.TableSummary:
+        """The lobby's line."""
+        return views.summary(self)
+
+    async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
+        """A bet, a squeezer's peel or a seed for the shoe to come."""
+        match message:
+            case P.BetMessage():
+                return await self.place_bet(user, message)
+            case P.SqueezeMessage(side=side, peel=peel):
+                squeeze.peel(self, user, side, float(peel))
+                return None
+            case P.SeedMessage(seed=seed):
+                try:
+                    await self.db_write(self.add_client_seed, user, seed)
+                except FairError as error:
+                    raise BetError("bad_seed", str(error)) from None
+                return P.SeedAck(table=self.id, seed=seed)
+        raise BetError("wrong_table", f"{message.type} is for the players' games, not this table")
+
+    async def shoe_records(self) -> list[dict[str, Any]]:
+        """The table's last finished shoes' records (from the database)."""
+        return await self.db(self.shoes.records)
+
+    async def edges(self) -> dict[str, Any]:
+        """Each bet's exact edge for the cards the shoe has not yet shown
+        (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
+        key = (self.table.shoe_number, len(self.table.coups))
+        if self.edges_key != key:
+            coups = list(self.table.coups)
+            found = await asyncio.to_thread(
+                views.cards_left_edges, self.variant, self.shoe_settings.decks, coups
+            )
+            self.edges_key, self.edges_found = key, found
+        return self.edges_found
+
+    def roads_svg(self) -> str:
+        """The roads as drawn (drawn once per coup)."""
+        return self.roads.view(self.table.roads).svg
+
+    # -- players --------------------------------------------------------------------------
+
+    def take_seat(self, user: User) -> int | None:
+        """Seat a player at a wallet seat, or behind the seats when they are taken (or
+        find their place); None when the table and the places behind it are full
+        (`baccara.server.tables.seats`: a seat whose player has gone is freed first)."""
+        return self.seats.take(user)
+
+    async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
+        """Check and place one bet (validated at the edge); its ack, or raise `BetError`."""
+        bet_id, amount = message.bet_id, message.amount
+        try:
+            kind = BetKind.parse(message.kind)
+        except ValueError as error:
+            raise BetError("unknown_bet", str(error)) from None
+        open_now = self.phase == "betting" and self.clock.now() < self.closes_at
+        if not open_now or message.round not in (None, self.round_id):
+            stored = await self.db(self.ledger.find_bet, user.account, bet_id)
+            if stored is not None and (stored.amount, stored.kind) == (amount, kind.value):
+                return views.ack(stored, self.id)
+            if stored is not None:
+                raise BetError(
+                    "bet_id_reused", f"bet id {bet_id!r} was already used for another bet"
+                )
+            raise BetError("betting_closed", "no more bets: wait for the next round")
+        seat = self.take_seat(user)
+        if seat is None:
+            raise BetError(
+                "table_full",
+                f"all {self.settings.seats} seats and the places behind them are taken",
+            )
+        try:  # the engine's own checks: the bet, the limits on this seat's total
+            self.table.verify_place_bet(seat, kind, amount)
+        except TableError as error:
+            raise BetError(error.code, str(error)) from None
+        assert self.round_id is not None
+        limit = self.settings.limit(kind)  # checked again where the player's bets queue
+        request = BetRequest(  # the money gate checks the rest, in the bet's transaction
+            account=user.account,
+            round_id=self.round_id,
+            bet_id=bet_id,
+            kind=kind.value,
+            amount=amount,
+            minimum=limit.minimum,
+            maximum=limit.maximum,
+            now=self.clock.now(),
+        )
+        receipt = await self.batcher.submit(request)
+        self.fault("after_debit")
+        if not receipt.duplicate:
+            try:
+                self.table.place_bet(seat, kind, amount)
+            except TableError:  # answered after the close: the deal takes the ledger's layout
+                log.warning("table %s: bet %s of %s came after the close", self.id, bet_id, user)
+            self.bets_changed = True  # the round loop sends the layout a few times a second
+        return views.ack(receipt, self.id)

@@ -1,0 +1,573 @@
+"""The players' tables online: seats in order, shoes every seat shuffles, decisions on a clock.
+
+`PlayersRunner` is what a Chemin de Fer table (`baccara.server.tables.chemin`) and a Baccarat
+Banque table (`baccara.server.tables.banque`) share; each game adds its engine (the terminal's,
+from `baccara.skill`), what the table shows, and its bots. Players buy chips from their
+wallets and sit in order; each shoe is provably fair (`baccara.fair`), shuffled from the
+server's committed seed and every seated player's client seed in seat order, and played
+by the players seated when it starts. Whoever the engine says must act is asked, with a
+deadline shown to all; a player who does not answer in time (or is not connected) gets
+the house's fixed rule (the engine's ``default_action``). Each finished shoe's record,
+with every decision, is published for ``baccara verify``.
+
+Every decision is one database transaction (`baccara.db.chips.Chips.record`): its row
+and the money it moved, mirrored from the engine (each player's chips, the pot on the
+felt, the house's commission). A restarted server seats again everybody who holds chips
+at the table, rebuilds the shoe in play from its seeds, replays the decisions stored and
+waits again where it stopped: nothing is lost or paid twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections import deque
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from baccara.db.auth import User
+from baccara.db.chips import Chips
+from baccara.db.ledger import BetError
+from baccara.db.shoes import ShoeBook
+from baccara.fair import FairError, FairShoe, check_client_seed
+from baccara.money import format_money
+from baccara.server.infra.services import TableServices
+from baccara.server.tables import players_store as store
+from baccara.server.tables.audience import Audience
+from baccara.server.tables.base import TableBase
+from baccara.server.tables.contract import TableMessage
+from baccara.server.tables.game import (
+    Engine,
+    GameTable,
+    PlayersTiming,
+    money_state,
+)
+from baccara.server.tables.turns import Due, Taken
+from baccara.server.wire import protocol as P
+from baccara.shoe import Shoe, ShoeSettings
+from baccara.skill import records
+from baccara.skill.actions import Act, Action
+from baccara.skill.game_rules import Seating
+from baccara.variants import Variant
+
+__all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
+
+log = logging.getLogger("baccara.server")
+_T = TypeVar("_T")
+
+
+class PlayersRunner(TableBase, Generic[Engine]):
+    """One players' table of the server; a game subclasses it."""
+
+    errors: tuple[type[Exception], ...] = (ValueError,)
+    """The engine's refusals (answered as ``not_allowed`` or ``not_your_turn``)."""
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        variant: Variant,
+        services: TableServices,
+        timing: PlayersTiming,
+        decks: int | None = None,
+        minimum: int = 1_000,
+        seats: int = 12,
+        bots: int = 0,
+        audience: Audience | None = None,
+    ) -> None:
+        super().__init__(
+            table_id=table_id, variant=variant, services=services, audience=audience, kept=200
+        )
+        self.timing = timing
+        self.shoe_settings = records.default_shoe_settings(variant)
+        if decks:
+            self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
+        self.minimum = minimum
+        self.max_seats = min(seats, variant.seats)
+        self.chips = Chips(self.ledger, table_id)
+        self.shoes = ShoeBook(self.ledger, table_id)
+        self.players: list[str] = []  # seated, in seat order
+        self.leaving: set[str] = set()
+        self.client_seeds: dict[str, str] = {}
+        self.table: Engine | None = None
+        self.fair: FairShoe | None = None
+        self.shoe_id: int | None = None
+        self.taken: list[Taken] = []  # the decisions of the shoe in play, stored
+        self.deadline = 0.0
+        self.grace_until = 0.0  # after a restart, absent players get one clock to return
+        self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
+        self.news: deque[str] = deque(maxlen=12)
+        self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        # a space: no player can register a bot's name
+        self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
+        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
+        self.wake = asyncio.Event()
+        self.lock = asyncio.Lock()
+
+    # -- what a game adds ----------------------------------------------------------------
+
+    def new_engine(
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+    ) -> Engine:
+        """The game's engine for a shoe, as its committed ``rules`` say."""
+        raise NotImplementedError
+
+    def new_fair(self) -> FairShoe:
+        """The table's next shoe: a fresh secret seed and the rules it commits to (the
+        punter always speaks, so that being asked tells nobody his cards)."""
+        return records.new_game_shoe(self.variant, self.shoe_settings, punter_speaks=True)
+
+    def coups(self, table: Engine) -> Sequence[records.GameCoup]:
+        """The finished coups of the shoe, as its record holds them."""
+        raise NotImplementedError
+
+    def pot(self, table: Engine) -> int:
+        """The money on the felt: the bank and the stakes still at risk."""
+        raise NotImplementedError
+
+    def view(self) -> P.PlayersState:
+        """The table as everybody sees it (no card of the shoe before it is dealt)."""
+        raise NotImplementedError
+
+    def hands(self) -> dict[str, BaseModel]:
+        """Each player's private message now (their own cards, teaching's advice)."""
+        raise NotImplementedError
+
+    def bot_action(self, table: Engine) -> Action | None:
+        """What a bot does now, if a bot has something to do."""
+        raise NotImplementedError
+
+    def house_action(self, table: Engine) -> Action | None:
+        """An action the house takes now for an absent player (none by default)."""
+        return None
+
+    @staticmethod
+    def labelled(choices: list[str], *more: str) -> dict[str, Any]:
+        """``choices`` and the words their buttons (and ``more``'s) say, for a view."""
+        return {"choices": choices, "labels": {c: Act(c).label for c in (*choices, *more)}}
+
+    def emit_state(self) -> None:
+        """Log the table's state as an event and send it to every listener; whoever holds
+        a hand in play gets it privately."""
+        self.seq += 1
+        self.send_logged(self.view().model_dump_json())
+        for name, hand in self.hands().items():
+            self.audience.send_to(name, hand)
+
+    def shown(self) -> dict[str, Any]:
+        """The fields every players' table shows (`P.PlayersState`)."""
+        table = self.table
+        who = None if table is None else table.actor
+        return {
+            "table": self.id,
+            "seq": self.seq,
+            "time": self.clock.now(),
+            "phase": self.phase if table is None else table.phase.value,
+            "players": list(self.players),
+            "in_shoe": [] if table is None else list(table.names),
+            "chips": None
+            if table is None
+            else dict(zip(table.names, table.bankrolls, strict=True)),
+            "to_act": None if who is None or table is None else table.names[who],
+            "deadline": self.deadline if table is not None and not self.over(table) else None,
+            **self.due().named(),
+            "news": list(self.news),
+            "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
+            "minimum": self.minimum,
+            "fair": None if self.fair is None else P.Commitment(**self.fair.commitment()),
+        }
+
+    def money(self, table: Engine) -> dict[str, int]:
+        """Where the engine's money is (`money_state`)."""
+        return money_state(table, self.pot(table))
+
+    def connected(self, name: str) -> bool:
+        """Whether ``name`` has a connection to this table now."""
+        return self.audience.connected(name)
+
+    def present(self, name: str) -> bool:
+        """Whether ``name`` is at the table to decide (or may still come back after a restart)."""
+        return name not in self.leaving and (
+            self.connected(name) or self.clock.now() < self.grace_until
+        )
+
+    @staticmethod
+    def over(table: GameTable) -> bool:
+        """Whether ``table``'s shoe is finished."""
+        return table.phase.value == "over"
+
+    # -- the contract (`baccara.server.tables.contract`) -------------------------------------
+
+    async def arrival(self, user: User | None) -> P.PlayersState:
+        """The table's state (whoever joins)."""
+        return self.view()
+
+    def private_texts(self, user: User | None) -> list[str]:
+        """The player's hand, when they come back to the felt with one in play."""
+        hand = None if user is None else self.hands().get(user.name)
+        return [] if hand is None else [hand.model_dump_json()]
+
+    async def state(self, user: User | None) -> P.PlayersState:
+        """The table as everybody sees it."""
+        return self.view()
+
+    def summary(self) -> P.TableSummary:
+        """The lobby's line (no layout of bets, no roads)."""
+        return P.TableSummary(
+            id=self.id,
+            game=self.variant.family.value,
+            variant=self.variant.name,
+            title=self.variant.title,
+            description=self.variant.description,
+            phase=self.phase if self.table is None else self.table.phase.value,
+            players=len(self.audience.names()),
+            seats=self.max_seats,
+            seated=len(self.players),
+            squeeze=False,
+            bets=[],
+            limits={},
+            roads=None,
+            minimum=self.minimum,
+        )
+
+    async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
+        """Sitting down, leaving, a decision, or a seed for the next shoe."""
+        match message:
+            case P.SitMessage(buy_in=buy_in):
+                await self.sit(user, buy_in)
+            case P.LeaveMessage():
+                await self.leave(user)
+            case P.ActMessage():
+                await self.act(user, message)
+            case P.SeedMessage(seed=seed):
+                self.add_client_seed(user, seed)
+                return P.SeedAck(table=self.id, seed=seed)
+            case _:
+                raise BetError(
+                    "wrong_table",
+                    f"{message.type} is for the house-banked games, not a players' table",
+                )
+        return None
+
+    async def edges(self) -> None:
+        """None: a players' game has no house bets to give the edge of."""
+        return
+
+    def roads_svg(self) -> None:
+        """None: a players' table draws no roads."""
+        return
+
+    # -- players ---------------------------------------------------------------------------
+
+    async def sit(self, user: User, buy_in: int) -> int:
+        """Buy ``buy_in`` of chips from the wallet and take the next seat (play starts at
+        the next shoe); the chips at the table now."""
+        if user.name not in self.players and len(self.players) >= self.max_seats:
+            raise BetError("table_full", f"all {self.max_seats} seats are taken")
+        if buy_in < self.minimum:
+            raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
+        chips = await self.db_write(  # the money gate: protections, loss limit, balance
+            partial(self.chips.buy_in, user.name, buy_in, now=self.clock.now())
+        )
+        if user.name not in self.players:
+            self.players.append(user.name)
+        self.leaving.discard(user.name)
+        self.news.append(f"{user.name} sits down with {format_money(chips)}.")
+        self.emit_state()
+        self.wake.set()
+        return chips
+
+    async def leave(self, user: User) -> None:
+        """Leave the table: the chips go back to the wallet now, or when the shoe in play
+        (or the one being shuffled) ends. Two leaves at once: the second is told the
+        player is not seated."""
+        async with self.lock:
+            if user.name not in self.players or user.name in self.leaving:
+                raise BetError("not_seated", "you are not seated at this table")
+            if self.fair is not None and (self.table is None or user.name in self.table.names):
+                self.leaving.add(user.name)  # a shoe is committed: it may deal this player in
+                self.news.append(f"{user.name} leaves at the end of the shoe.")
+            else:
+                await self.db_write(self.chips.cash_out, user.name)
+                self._unseat(user.name)
+                self.news.append(f"{user.name} leaves the table.")
+        self.emit_state()
+        self.wake.set()
+
+    def _unseat(self, name: str) -> None:
+        if name in self.players:
+            self.players.remove(name)
+        self.leaving.discard(name)
+
+    def add_client_seed(self, user: User, seed: str) -> None:
+        """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
+        if user.name not in self.players:
+            raise BetError("not_seated", "sit down to shuffle: only players' seeds count")
+        if self.fair is None or self.fair.sealed:
+            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+        try:
+            check_client_seed(seed)
+        except FairError as error:
+            raise BetError("bad_seed", str(error)) from None
+        self.client_seeds[user.name] = seed
+
+    def due(self) -> Due:
+        """The decision due (`baccara.server.tables.turns`): the shoe, the coup, its number."""
+        table = self.table
+        shoe, coup = (None, 0) if table is None else (self.shoe_id, len(self.coups(table)) + 1)
+        return Due(shoe=shoe, coup=coup, taken=self.taken, deadline=self.deadline)
+
+    @property
+    def decisions(self) -> int:
+        """The number of the decision due in the shoe in play (those taken so far)."""
+        return len(self.taken)
+
+    def taken_in(self, shoe_id: int | None) -> list[Taken]:
+        """The decisions stored for shoe ``shoe_id``, in order (a database read)."""
+        return [
+            Taken(seat=action.seat, timed_out=timed_out)
+            for action, timed_out in self.chips.actions(shoe_id or 0)
+        ]
+
+    async def act(self, user: User, asked: P.ActMessage) -> None:
+        """``user`` decides (an `Act`), naming the decision they answer; refused with
+        `BetError` if it is not the decision due (`baccara.server.tables.turns`), not theirs to
+        take now, or the engine does not allow it."""
+        async with self.lock:
+            table = self.table
+            if table is None or user.name not in table.names:
+                raise BetError("not_your_turn", "you are not playing this shoe")
+            seat = list(table.names).index(user.name)
+            self.due().check(
+                shoe=asked.shoe,
+                coup=asked.coup,
+                decision=asked.decision,
+                seat=seat,
+                now=self.clock.now(),
+            )
+            action = Action(
+                act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
+            )
+            await self._decide_locked(action, timed_out=False)
+
+    async def _decide(self, action: Action, *, timed_out: bool) -> None:
+        async with self.lock:
+            await self._decide_locked(action, timed_out=timed_out)
+
+    async def _default(self, due: int) -> None:
+        """The house's rule for decision ``due``, unless somebody took it meanwhile; at a
+        Banque auction nobody bid for, the shoe ends."""
+        async with self.lock:
+            table = self.table
+            if table is None or self.decisions != due:
+                return
+            action = table.default_action()
+            if action is not None:
+                await self._decide_locked(action, timed_out=True)
+            elif table.actor is None and not self.over(table):
+                self.shoe_ended = True
+                self.news.append("Nobody bid for the bank: the shoe ends.")
+
+    def refusal(self, action: Action, table: Engine) -> str:
+        """The error code of an action the engine refused."""
+        if table.actor is not None and action.seat != table.actor:
+            return "not_your_turn"
+        return "not_allowed"
+
+    async def _decide_locked(self, action: Action, *, timed_out: bool) -> None:
+        table = self.table
+        assert table is not None and self.shoe_id is not None
+        if self.shoe_ended:
+            raise BetError("not_allowed", "the shoe is over")
+        before = self.money(table)
+        try:
+            events = table.apply(action)
+        except self.errors as error:
+            raise BetError(self.refusal(action, table), str(error)) from None
+        after = self.money(table)
+        moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
+        try:
+            await self.db_write(
+                self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
+            )
+        except Exception:
+            log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
+            self.table = await self.db_write(store.rebuild, self, self.fair, self.shoe_id)
+            self.taken = await self.db(self.taken_in, self.shoe_id)
+            raise
+        self.taken.append(Taken(seat=action.seat, timed_out=timed_out))
+        self.fault("after_decision")  # stored, not yet shown to anybody
+        self.news.extend(self.public(event, table) for event in events)
+        self.deadline = self.clock.now() + self.timing.decision_seconds
+        self.emit_state()
+        self.wake.set()
+
+    def public(self, event: Any, table: Engine) -> str:
+        """An event in words for the whole table (a game hides what is face down)."""
+        return str(event.text)
+
+    # -- shoes -------------------------------------------------------------------------------
+
+    def _seat(self, names: Sequence[str]) -> None:
+        for name in names:
+            if name not in self.players and len(self.players) < self.max_seats:
+                self.players.append(name)
+
+    async def recover(self) -> None:
+        """Seat again everybody with chips here, and resume the shoe in play."""
+        found = await self.db_write(store.read_recovery, self)
+        self._seat([*found.players, *self.bots])
+        if found.shoe is not None:
+            self.shoe_id, self.fair, self.table, self.taken = found.shoe
+            # the players reconnect: the decision due waits a whole clock for them
+            self.grace_until = self.clock.now() + self.timing.decision_seconds
+        for note in found.notes:
+            log.warning("table %s: %s", self.id, note)
+            self.news.append(note)
+
+    async def shoe_records(self) -> list[dict[str, Any]]:
+        """The last finished shoes' records, rebuilt from the database."""
+        return await self.db(store.shoe_records, self)
+
+    async def _ready(self) -> tuple[list[str], dict[str, int]]:
+        seated = list(self.players)
+        stacks = await self.db(self.chips.stacks, seated)
+        ready = [p for p in seated if p not in self.leaving and stacks[p] >= self.minimum]
+        return ready, stacks
+
+    def _playable(self, ready: list[str]) -> bool:
+        return len(ready) >= 2 and not all(
+            name in self.bots for name in ready
+        )  # bots never play alone
+
+    async def _new_shoe(self) -> bool:
+        """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
+        players seated when the seeds close."""
+        if self.bots:
+            await self.db_write(store.fund_bots, self)
+            self._seat(self.bots)
+        ready, _ = await self._ready()
+        if not self._playable(ready):
+            return False
+        self.fair = self.new_fair()
+        self.shoe_id = await self.db_write(self.shoes.add, self.fair)
+        self.client_seeds = {}
+        self.phase = "shuffle"
+        self.deadline = self.clock.now() + self.timing.seed_seconds
+        self.news.append("A new shoe: send your seeds to shuffle it.")
+        self.emit_state()
+        await self.clock.sleep(self.timing.seed_seconds)
+        ready, stacks = await self._ready()
+        if not self._playable(ready):  # set aside: never dealt
+            await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+            self.fair, self.shoe_id = None, None
+            await self._let_go()
+            return False
+        seats = [{"name": name, "chips": stacks[name]} for name in ready]
+        seeds = [self.client_seeds.get(name, name) for name in ready]  # no seed: the name
+        chips = [stacks[name] for name in ready]
+        seating = Seating(names=tuple(ready), chips=tuple(chips), minimum=self.minimum)
+        shoe = records.table_shoe(self.fair, seeds, seating)  # seals the seeds and seating
+        self.table = self.new_engine(ready, chips, shoe, self.fair.rules)
+        self.shoe_ended = False
+        await self.db_write(self._start, seats)
+        self.taken = []
+        await self._let_go()  # who left during the shuffle and was not dealt in
+        self.news.append(f"The shoe is shuffled, {len(ready)} players.")
+        return True
+
+    def _start(self, seats: list[dict[str, Any]]) -> None:
+        assert self.fair is not None and self.shoe_id is not None
+        self.shoes.update(self.shoe_id, self.fair)
+        self.chips.set_seats(self.shoe_id, seats)
+
+    async def _let_go(self) -> None:
+        """Cash out the players who asked to leave and are not in the shoe in play."""
+        playing = () if self.table is None else self.table.names
+        for name in sorted(self.leaving - set(playing)):
+            await self.db_write(self.chips.cash_out, name)
+            self._unseat(name)
+            self.news.append(f"{name} leaves the table.")
+
+    async def _finish_shoe(self) -> None:
+        assert self.fair is not None and self.shoe_id is not None and self.table is not None
+        await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
+        coups = self.coups(self.table)
+        if coups:
+            record = records.game_record(self.fair, self.table)
+            self.records.append(record)
+            self.seq += 1
+            event = P.ShoeEnd(table=self.id, seq=self.seq, time=self.clock.now(), record=record)
+            self.events.append((self.seq, text := event.model_dump_json()))
+            self.audience.broadcast(self.seq, text)
+        self.table, self.fair, self.shoe_id = None, None, None
+        await self._let_go()
+        self.news.append("The shoe is finished.")
+
+    # -- the loop ------------------------------------------------------------------------------
+
+    async def run(self, delay: float = 0.0) -> None:
+        """Recover, wait ``delay`` seconds, then play shoes until stopped."""
+        await self.recover()
+        await self.clock.sleep(delay)
+        while not self.stopping:
+            try:
+                await self.step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # keep the table alive
+                log.exception("table %s: step failed", self.id)
+                await self.clock.sleep(1.0)
+
+    async def step(self) -> None:
+        """Start a shoe, or wait for the decision due and take the house's rule at the end."""
+        table = self.table
+        if table is None or self.over(table) or self.shoe_ended:
+            if table is not None:
+                await self._finish_shoe()
+            self.phase = "waiting"
+            if not await self._new_shoe():
+                await self._sleep(1.0)
+                return
+            table = self.table
+            assert table is not None
+        settled = len(self.coups(table))
+        bot = self.bot_action(table)
+        if bot is not None:
+            self.emit_state()
+            await self.clock.sleep(self.timing.bot_seconds)
+            with contextlib.suppress(BetError):
+                await self._decide(bot, timed_out=False)
+        elif (house := self.house_action(table)) is not None:
+            with contextlib.suppress(BetError):
+                await self._decide(house, timed_out=True)
+        else:
+            await self._wait(table)
+        if len(self.coups(table)) != settled:  # a coup was settled: its result shows
+            await self.clock.sleep(self.timing.result_seconds)
+
+    async def _wait(self, table: Engine) -> None:
+        """Wait for the decision due (the whole clock; none for an absent player), then
+        take the house's rule."""
+        seat = table.actor
+        if seat is not None and not self.present(table.names[seat]):
+            self.deadline = self.clock.now()
+        elif self.deadline <= self.clock.now():  # a new decision: a new clock
+            self.deadline = self.clock.now() + self.timing.decision_seconds
+        self.emit_state()
+        due, waiting_on = self.decisions, self.deadline
+        while self.decisions == due and self.clock.now() < waiting_on and not self.stopping:
+            await self._sleep(waiting_on - self.clock.now())
+        if self.decisions == due and not self.stopping:
+            with contextlib.suppress(BetError):
+                await self._default(due)
+
+    async def _sleep(self, seconds: float) -> None:
+        self.wake.clear()
+        await self.clock.wait(self.wake, seconds)

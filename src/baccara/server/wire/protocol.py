@@ -1,0 +1,528 @@
+"""The wire: every message in and out of the online table, as pydantic models.
+
+Client messages (`baccara.server.wire.client`, re-exported here) are validated at
+the edge, before anything else reads them: a message that does not fit gets one
+``error`` with a ``code`` naming what was wrong and a ``message`` for people, and
+changes nothing. Server messages are built from the models here, so `schema` (served
+at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor units
+(cents) on the wire; the page shows them as 10.00.
+
+>>> read_client('{"type": "act", "action": "bid", "amount": 2500,'
+...             ' "shoe": 4, "coup": 1, "decision": 0}').action
+'bid'
+>>> sorted(schema())
+['client', 'server']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from baccara.server.wire.client import (
+    CLIENT,
+    MAX_AMOUNT,
+    MAX_MESSAGE,
+    ActMessage,
+    AnyClientMessage,
+    BetMessage,
+    ClientMessage,
+    Credentials,
+    JoinMessage,
+    LeaveMessage,
+    PasswordChange,
+    PingMessage,
+    ProtocolError,
+    SeedMessage,
+    SitMessage,
+    SqueezeMessage,
+    read_client,
+)
+from baccara.skill.banque_events import Phase as BanquePhaseEnum
+from baccara.skill.chemin_events import Phase as CheminPhaseEnum
+from baccara.table.events import Phase as HousePhaseEnum
+
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_MESSAGE",
+    "Account",
+    "ActMessage",
+    "AnyClientMessage",
+    "BanqueHand",
+    "BanqueLastCoup",
+    "BanqueState",
+    "BetAck",
+    "BetMessage",
+    "BetSpot",
+    "CheminHand",
+    "CheminState",
+    "ClientMessage",
+    "Credentials",
+    "ErrorMessage",
+    "Event",
+    "JoinMessage",
+    "LeaveMessage",
+    "PasswordChange",
+    "PingMessage",
+    "PlayersState",
+    "Problem",
+    "ProtocolError",
+    "SeedMessage",
+    "ServerMessage",
+    "SitMessage",
+    "SqueezeMessage",
+    "TableSummary",
+    "read_client",
+    "schema",
+]
+
+# -- phases ------------------------------------------------------------------------------
+
+HOUSE_WAITS = ("starting", "closed", "closing", "squeeze")
+"""A house table's runner's own phases, beside its engine's (`baccara.table.events.Phase`):
+opening, closed (no shoe), bets closing, a squeeze under way."""
+PLAYERS_WAITS = ("starting", "shuffle", "waiting")
+"""A players' table's runner's own phases before its engine's: opening, the shuffle (the
+seated players' seeds), waiting for players."""
+HOUSE_PHASES = (*(p.value for p in HousePhaseEnum), *HOUSE_WAITS)
+CHEMIN_PHASES = (*PLAYERS_WAITS, *(p.value for p in CheminPhaseEnum))
+BANQUE_PHASES = (*PLAYERS_WAITS, *(p.value for p in BanquePhaseEnum))
+
+ALL_PHASES = tuple(dict.fromkeys((*HOUSE_PHASES, *CHEMIN_PHASES, *BANQUE_PHASES)))
+
+if TYPE_CHECKING:  # built from the engines' enums when the module runs: strings to the checker
+    HousePhase: TypeAlias = str
+    CheminPhase: TypeAlias = str
+    BanquePhase: TypeAlias = str
+    AnyPhase: TypeAlias = str
+else:
+    HousePhase = Literal[HOUSE_PHASES]
+    CheminPhase = Literal[CHEMIN_PHASES]
+    BanquePhase = Literal[BANQUE_PHASES]
+    AnyPhase = Literal[ALL_PHASES]  # the lobby's: any game's
+
+# -- server to client ---------------------------------------------------------------------
+
+
+class Account(BaseModel):
+    """Who is logged in, and the wallet's balance (``/api/me``, login, register)."""
+
+    name: str
+    balance: int
+
+
+class Problem(BaseModel):
+    """An HTTP refusal: ``error`` for programs, ``message`` for people."""
+
+    error: str
+    message: str
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class BetSpot(_Out):
+    """One bet of the layout as the page draws it: all of it comes from the rulebook."""
+
+    kind: str
+    label: str
+    pays: str
+    short_pays: str
+    main: bool
+    min: int
+    max: int
+
+
+class Statistics(_Out):
+    """The shoe's counts (`baccara.roads.board.Statistics`)."""
+
+    coups: int
+    banker: int
+    player: int
+    tie: int
+    banker_pairs: int
+    player_pairs: int
+    naturals: int
+    longest_streak: dict[Literal["banker", "player"], int]
+    current_streak: dict[Literal["side", "length"], str | int | None]
+
+
+class RoadsView(_Out):
+    """The roads as drawn (SVG), the ask road's predictions and the statistics."""
+
+    svg: str
+    predictions: dict[Literal["banker", "player"], dict[str, str | None]]
+    statistics: Statistics
+    results: str
+
+
+class Shown(_Out):
+    """One step of the deal as shown: the card, the hands so far, their totals, the words."""
+
+    card: str | None
+    side: Literal["player", "banker"] | None
+    player: list[str]
+    banker: list[str]
+    player_total: int | None
+    banker_total: int | None
+    words: str
+    reason: str
+
+
+class Event(_Out):
+    """A table event: logged with a ``seq`` and replayed to a client that reconnects."""
+
+    table: str
+    seq: int
+    time: float
+    missed: bool = False
+
+
+class RoundOpen(Event):
+    type: Literal["round_open"] = "round_open"
+    round: int
+    number: int
+    closes_at: float
+    seconds: float
+
+
+class Bets(Event):
+    """The layout: the seated players' stakes, everybody's totals, and how many players
+    bet behind the seats this round."""
+
+    type: Literal["bets"] = "bets"
+    round: int | None
+    totals: dict[str, int]
+    players: dict[str, dict[str, int]]
+    bettors_behind: int = 0
+
+
+class NoMoreBets(Event):
+    type: Literal["no_more_bets"] = "no_more_bets"
+    round: int | None
+
+
+class CardShown(Event, Shown):
+    type: Literal["card"] = "card"
+    round: int | None
+    step: int
+
+
+class RoundResult(Event):
+    type: Literal["result"] = "result"
+    round: int
+    number: int
+    coup: str
+    winner: Literal["player", "banker", "tie"]
+    player_total: int
+    banker_total: int
+    announcement: str
+    steps: list[Shown]
+    roads: RoadsView
+
+
+class Commitment(_Out):
+    """A shoe's published commitment (`baccara.fair.FairShoe.commitment`)."""
+
+    server_seed_hash: str
+    rules_hash: str
+    rules: dict[str, JsonValue]
+    client_seeds: list[str]
+
+
+class ShoeAnnounced(Event, Commitment):
+    type: Literal["shoe"] = "shoe"
+
+
+class ShoeEnd(Event):
+    type: Literal["shoe_end"] = "shoe_end"
+    record: dict[str, JsonValue]
+
+
+class SeatEvent(Event):
+    type: Literal["seat"] = "seat"
+    seat: int
+    player: str
+    left: bool = False  # the seat was freed: its player had gone, with no bet in the round
+
+
+class Notice(Event):
+    type: Literal["notice"] = "notice"
+    text: str
+
+
+class SqueezeStart(Event):
+    type: Literal["squeeze"] = "squeeze"
+    round: int | None
+    cards: dict[Literal["player", "banker"], int]
+    squeezers: dict[Literal["player", "banker"], str | None]
+    seconds: float
+    ends_at: float
+
+
+class LastCoup(_Out):
+    """A settled Chemin de Fer coup as the table shows its result."""
+
+    punter: str
+    banker: str
+    punter_cards: list[str]
+    banker_cards: list[str]
+    punter_total: int
+    banker_total: int
+    result: Literal["P", "B", "T"]
+
+
+class CheminHand(_Out):
+    """Private, to the punter or the banker during a coup: that hand's cards and total,
+    and to whoever must choose what he may do (``choices``: the state's are the same on
+    every total, not to tell his cards) and teaching mode's advice (the tableau's rule
+    and the equilibrium's play)."""
+
+    type: Literal["chemin_hand"] = "chemin_hand"
+    table: str
+    side: Literal["punter", "banker"]
+    cards: list[str]
+    total: int
+    advice: str | None = None
+    choices: list[str] | None = None
+    shoe: int | None = None  # the decision due, as the state names it
+    coup: int = 0
+    decision: int = 0
+
+
+class PlayersState(Event):
+    """A players' table as everybody sees it, sent after every change: who is seated,
+    who plays this shoe and their chips, the bank, whose turn it is with the choices and
+    the deadline, the latest news, and this shoe's last coups with every decision."""
+
+    phase: str  # each game names its own (`CheminPhase`, `BanquePhase`)
+    players: list[str]
+    in_shoe: list[str]
+    chips: dict[str, int] | None
+    banker: str | None
+    bank: int
+    to_act: str | None
+    choices: list[str]
+    labels: dict[str, str] = {}  # what each choice's button says
+    deadline: float | None
+    shoe: int | None = None  # the shoe in play (its id): a decision names it,
+    coup: int = 0  # ...the coup in play (from 1; 0: none)
+    decision: int = 0  # ...and the decision due (from 0 in the shoe)
+    news: list[str]
+    history: list[dict[str, JsonValue]] = []
+    minimum: int
+    fair: Commitment | None
+
+
+class CheminState(PlayersState):
+    """A Chemin de Fer table: the stakes, the punter, the hands once dealt."""
+
+    type: Literal["chemin"] = "chemin"
+    phase: CheminPhase
+    stakes: dict[str, int]
+    punter: str | None
+    punter_cards: list[str]
+    banker_cards: list[str]
+    hidden: int = 0  # cards of each hand face down (the first two, until the settlement)
+    last: LastCoup | None = None  # the coup just settled, for the result
+
+
+Hand = Literal["L", "R", "B"]
+"""A Banque hand: the left tableau, the right one, the banker's."""
+
+
+class BanqueLastCoup(_Out):
+    """A settled Baccarat Banque coup: the three hands and each tableau's result."""
+
+    banker: str
+    players: dict[Literal["L", "R"], str | None]  # who played each tableau (None: unstaked)
+    cards: dict[Hand, list[str]]
+    totals: dict[Hand, int]
+    result: dict[Literal["L", "R"], Literal["P", "B", "T"]]
+
+
+class BanqueHand(_Out):
+    """Private, during a coup, to whoever plays a tableau or holds the bank: those
+    hands' cards and totals, and to whoever must choose what he may do (``choices``:
+    the state's are the same on every total) and teaching mode's advice."""
+
+    type: Literal["banque_hand"] = "banque_hand"
+    table: str
+    cards: dict[Hand, list[str]]
+    totals: dict[Hand, int]
+    advice: str | None = None
+    choices: list[str] | None = None
+    shoe: int | None = None  # the decision due, as the state names it
+    coup: int = 0
+    decision: int = 0
+
+
+class BanqueState(PlayersState):
+    """A Baccarat Banque table: the auction (the bids, the least bid that beats the
+    best), the stakes on each tableau and who plays it, the cards face up."""
+
+    type: Literal["banque"] = "banque"
+    phase: BanquePhase
+    bids: dict[str, int]
+    next_bid: int | None  # at the auction: the least bid that beats the best
+    can_retire: bool  # the banker may retire now (between coups, before any stake)
+    stakes: dict[Literal["L", "R"], dict[str, int]]
+    playing: dict[Literal["L", "R"], str | None]
+    live: Literal["L", "R"] | None  # the tableau whose punter chooses on 5
+    cards: dict[Hand, list[str]]  # face up: third cards, and a settled hand whole
+    hidden: dict[Hand, int]  # cards of each hand face down
+    last: BanqueLastCoup | None = None
+
+
+class Peel(_Out):
+    """A squeezer's hand, relayed live (not logged)."""
+
+    type: Literal["peel"] = "peel"
+    table: str
+    round: int | None
+    side: Literal["player", "banker"]
+    by: str | None
+    peel: float
+
+
+class BetAck(_Out):
+    """A bet placed (or found again: ``duplicate``), with the wallet's balance after it."""
+
+    type: Literal["bet_ack"] = "bet_ack"
+    table: str
+    bet_id: str
+    round: int
+    kind: str
+    amount: int
+    balance: int
+    duplicate: bool
+    status: str
+    returned: int | None
+
+
+class Payout(_Out):
+    """A player's round: staked, returned and the balance after the settlement."""
+
+    type: Literal["payout"] = "payout"
+    table: str
+    round: int
+    balance: int
+    staked: int
+    returned: int
+
+
+class ErrorMessage(_Out):
+    """A refusal: ``code`` for programs, ``message`` for people (money as 10.00)."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    bet_id: str | None = None
+
+
+class Pong(_Out):
+    type: Literal["pong"] = "pong"
+    server_time: float
+
+
+class SeedAck(_Out):
+    type: Literal["seed_ack"] = "seed_ack"
+    table: str
+    seed: str
+
+
+class TableSummary(_Out):
+    """The lobby's line for a table (``/api/tables``)."""
+
+    id: str
+    game: Literal["punto-banco", "chemin-de-fer", "banque"]
+    variant: str
+    title: str
+    description: str
+    phase: AnyPhase
+    players: int
+    seats: int
+    seated: int
+    squeeze: bool
+    bets: list[BetSpot]
+    limits: dict[str, dict[Literal["min", "max"], int]]
+    roads: RoadsView | None
+    minimum: int | None = None  # a players' game: the least buy-in and bank
+    behind: int = 0  # players at the places behind the seats (main bets only)
+
+
+class Snapshot(_Out):
+    """Everything a (re)connecting client needs to draw the table."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: str
+    seq: int
+    variant: str
+    title: str
+    bets: list[BetSpot]
+    chips: list[int]
+    pays: dict[str, str]
+    limits: dict[str, dict[Literal["min", "max"], int]]
+    phase: HousePhase
+    round: int | None
+    number: int
+    closes_at: float
+    server_time: float
+    time_left: float
+    bet_seconds: float
+    squeeze: bool
+    squeeze_seconds: float
+    squeezing: dict[str, JsonValue] | None
+    user: str | None
+    seat: int | None
+    behind: bool = False  # you bet behind the seats (every seat is taken): main bets only
+    seats: dict[str, int]
+    balance: int | None
+    my_bets: list[dict[str, str | int]]
+    table_bets: dict[str, dict[str, int]]
+    bettors_behind: int = 0
+    revealed: list[Shown]
+    history: list[dict[str, JsonValue]]
+    roads: RoadsView
+    fair: Commitment | None
+    records: list[dict[str, JsonValue]]
+    shoe_coups: int
+
+
+ServerMessage = Annotated[
+    Snapshot
+    | RoundOpen
+    | Bets
+    | NoMoreBets
+    | CardShown
+    | RoundResult
+    | ShoeAnnounced
+    | ShoeEnd
+    | SeatEvent
+    | Notice
+    | SqueezeStart
+    | CheminState
+    | CheminHand
+    | BanqueState
+    | BanqueHand
+    | Peel
+    | BetAck
+    | Payout
+    | ErrorMessage
+    | Pong
+    | SeedAck,
+    Field(discriminator="type"),
+]
+SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+"""Validates any server message (the tests check every message they receive with it)."""
+
+
+def schema() -> dict[str, dict[str, JsonValue]]:
+    """The JSON Schema of both directions, as served at ``/api/protocol``.
+
+    >>> sorted(schema())
+    ['client', 'server']
+    """
+    return {"client": CLIENT.json_schema(), "server": SERVER.json_schema()}

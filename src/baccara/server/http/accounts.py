@@ -52,19 +52,20 @@ def accounts_router(state: ServerState) -> APIRouter:
         except ValidationError:
             return problem(400, "bad_request", "expected a JSON body {name, password} of strings")
 
-    def account(user: User, balance: int, token: str | None = None) -> JSONResponse:
-        response = reply(Account(name=user.name, balance=balance))
-        if token is not None:
+    def session_cookie(response: JSONResponse, token: str | None) -> JSONResponse:
+        """The session's cookie set on ``response`` (None: deleted)."""
+        name, secure = state.cookie_name, config.secure_cookies
+        if token is None:
+            response.delete_cookie(name, "/", None, secure, True, "strict")
+        else:
             response.set_cookie(
-                state.cookie_name,
-                token,
-                httponly=True,
-                samesite="strict",
-                secure=config.secure_cookies,
-                max_age=COOKIE_SECONDS,
-                path="/",
+                name, token, COOKIE_SECONDS, None, "/", None, secure, True, "strict"
             )
         return response
+
+    def account(user: User, balance: int, token: str | None = None) -> JSONResponse:
+        response = reply(Account(name=user.name, balance=balance))
+        return response if token is None else session_cookie(response, token)
 
     @router.post("/api/register", response_model=Account)
     async def register(request: Request) -> JSONResponse:
@@ -114,15 +115,7 @@ def accounts_router(state: ServerState) -> APIRouter:
         if token:
             await state.run(state.auth.logout, token)
             watch.poke()  # this session's sockets close at once
-        response = reply(Done(ok=True))
-        response.delete_cookie(
-            state.cookie_name,
-            path="/",
-            secure=config.secure_cookies,
-            httponly=True,
-            samesite="strict",
-        )
-        return response
+        return session_cookie(reply(Done(ok=True)), None)
 
     @router.post("/api/me/password", response_model=Done)
     async def change_password(request: Request) -> JSONResponse:

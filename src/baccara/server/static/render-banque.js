@@ -9,7 +9,7 @@ import {
   decisionTimeLeft, isSeated, mayRetire, myChoices, open, prompt, stakesByName, turnChoices,
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
-import { cardText, layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
+import { cardText, domTools, layCards, renderPlayersHead } from "./render.js";
 
 const AMOUNT_ACTIONS = new Set(["stake"]);  // decisions typed with an amount (a bid has its own box)
 
@@ -37,14 +37,7 @@ export function decisionsText(coup, names) {
  * @param {object} on  callbacks: act(action, amountText, tableau), sit(buyInText), leave(), seed(text)
  */
 export function createBanqueRenderer(doc, on) {
-  const $ = (id) => doc.getElementById(id);
-  const el = (tag, className, text) => {
-    const node = doc.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
+  const { $, el, setText } = domTools(doc);
   const who = (state, name) => (name === state.me ? "you" : name);
   let controlsKey = "", prefilled = null, tableau = "L";
 
@@ -252,17 +245,10 @@ export function createBanqueRenderer(doc, on) {
     }));
   }
 
-  const renderFair = (state) => renderFairBox(doc, "bq-", state.fair, "(taken at the shuffle)");
-
   function render(prev, next) {
     const b = next.banque;
     if (!b) return;
-    if (!prev?.banque || changed(prev, next, "title", "table")) setText("bq-title", `${next.title} · table ${next.table}`);
-    setText("bq-phase", banquePhaseLabel(next));
-    setText("bq-msg", next.message);
-    if (changed(prev, next, "records")) renderRecordLinks(doc, $("bq-records"), next.records);
-    if (changed(prev, next, "fair")) renderFair(next);
-    if (prev?.banque === b) return;
+    if (!renderPlayersHead(doc, "bq-", prev, next, "banque", banquePhaseLabel(next))) return;
     renderBankLine(next);
     renderAuction(next);
     renderHands(next);

@@ -6,7 +6,7 @@ import {
   actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt, turnChoices,
 } from "./chemin.js";
 import { money } from "./money.js";
-import { layCards, changed, renderFairBox, renderRecordLinks } from "./render.js";
+import { domTools, layCards, renderPlayersHead } from "./render.js";
 
 const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
 
@@ -15,14 +15,7 @@ const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
  * @param {object} on  callbacks: act(action, amountText), sit(buyInText), leave(), seed(text)
  */
 export function createCheminRenderer(doc, on) {
-  const $ = (id) => doc.getElementById(id);
-  const el = (tag, className, text) => {
-    const node = doc.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-  const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
+  const { $, el, setText } = domTools(doc);
   let controlsKey = "";
 
   function renderRail(state) {
@@ -110,17 +103,10 @@ export function createCheminRenderer(doc, on) {
     $("cdf-seed").hidden = !(seated && c.phase === "shuffle");
   }
 
-  const renderFair = (state) => renderFairBox(doc, "cdf-", state.fair, "(taken at the shuffle)");
-
   function render(prev, next) {
     const c = next.chemin;
     if (!c) return;
-    if (!prev?.chemin || changed(prev, next, "title", "table")) setText("cdf-title", `${next.title} · table ${next.table}`);
-    setText("cdf-phase", cheminPhaseLabel(next));
-    setText("cdf-msg", next.message);
-    if (changed(prev, next, "records")) renderRecordLinks(doc, $("cdf-records"), next.records);
-    if (changed(prev, next, "fair")) renderFair(next);
-    if (prev?.chemin === c) return;
+    if (!renderPlayersHead(doc, "cdf-", prev, next, "chemin", cheminPhaseLabel(next))) return;
     setText("cdf-bank", c.bank ? money(c.bank) : "—");
     setText("cdf-banker", c.banker ? ` · ${c.bank ? "held" : "to be set"} by ${c.banker === next.me ? "you" : c.banker}` : "");
     setText("cdf-covered", Object.keys(c.stakes).length ? ` · covered ${money(covered(c))}` : "");

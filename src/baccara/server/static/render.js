@@ -81,11 +81,11 @@ export function renderRecordLinks(doc, box, records) {
 const limits = (bet) => `${money(bet.min)}–${money(bet.max)}`;
 
 /**
+ * The three helpers every renderer uses on ``doc``: an element by id, a new element
+ * (with a class and a text), and a text set only when it changes.
  * @param {Document} doc
- * @param {object} on  callbacks: stage(kind), pickChip(index), recall(index), sit(tableId),
- *   downCard(element, side) (makes a face-down card squeezable)
  */
-export function createRenderer(doc, on) {
+export function domTools(doc) {
   const $ = (id) => doc.getElementById(id);
   const el = (tag, className, text) => {
     const node = doc.createElement(tag);
@@ -94,6 +94,30 @@ export function createRenderer(doc, on) {
     return node;
   };
   const setText = (id, text) => { const node = $(id); if (node.textContent !== text) node.textContent = text; };
+  return { $, el, setText };
+}
+
+/**
+ * The head of a players' table (its title, phase, message, records and fair shoe), the
+ * ids prefixed ``prefix``; whether the game's own state (``next[key]``) changed.
+ */
+export function renderPlayersHead(doc, prefix, prev, next, key, phaseText) {
+  const { $, setText } = domTools(doc);
+  if (!prev?.[key] || changed(prev, next, "title", "table")) setText(`${prefix}title`, `${next.title} · table ${next.table}`);
+  setText(`${prefix}phase`, phaseText);
+  setText(`${prefix}msg`, next.message);
+  if (changed(prev, next, "records")) renderRecordLinks(doc, $(`${prefix}records`), next.records);
+  if (changed(prev, next, "fair")) renderFairBox(doc, prefix, next.fair, "(taken at the shuffle)");
+  return prev?.[key] !== next[key];
+}
+
+/**
+ * @param {Document} doc
+ * @param {object} on  callbacks: stage(kind), pickChip(index), recall(index), sit(tableId),
+ *   downCard(element, side) (makes a face-down card squeezable)
+ */
+export function createRenderer(doc, on) {
+  const { $, el, setText } = domTools(doc);
 
   function show(view) {
     for (const id of ["login", "lobby", "mine", "table", "chemin", "banque"]) $(id).hidden = id !== view;

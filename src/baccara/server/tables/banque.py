@@ -36,7 +36,6 @@ from baccara.skill.banque import (
     TableauxDealt,
 )
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
-from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["BanqueRunner", "banque_pot"]
 
@@ -95,16 +94,14 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
     """One Baccarat Banque table of the server."""
 
     errors = (BanqueError,)
+    engine = BanqueTable
     _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
 
     def new_engine(
         self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
     ) -> BanqueTable:
-        self._budgets = None
-        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
-        table = game_table(rules, seating, shoe)
-        assert isinstance(table, BanqueTable)
-        return table
+        self._budgets = None  # a new shoe: no auction under way
+        return super().new_engine(names, chips, shoe, rules)
 
     def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
         return records.banque_coups(table.log)

@@ -84,6 +84,19 @@ class TableBase:
         self.handing_over = False  # to another process of the cluster, after this round
         services.ledger.fault = services.fault
 
+    def lobby_line(self, **game: Any) -> P.TableSummary:
+        """The table's line in the lobby: what every table says of itself, and its
+        game's own fields (``game``)."""
+        return P.TableSummary(
+            id=self.id,
+            game=self.variant.family.value,
+            variant=self.variant.name,
+            title=self.variant.title,
+            description=self.variant.description,
+            players=len(self.audience.names()),
+            **game,
+        )
+
     async def arrival(self, user: User | None) -> P.Snapshot | P.PlayersState:
         """The table's state for a player joining (a house table seats them first)."""
         raise NotImplementedError

@@ -9,15 +9,13 @@ to whoever must choose), everybody sees the third cards and the result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
 from baccara.server.tables.players import PlayersRunner, PlayersTiming
 from baccara.server.wire import protocol as P
-from baccara.shoe import Shoe
 from baccara.skill import records
 from baccara.skill.actions import Action
 from baccara.skill.advice import banker_advice, punter_advice
@@ -30,7 +28,6 @@ from baccara.skill.chemin import (
     Phase,
     PunterDecided,
 )
-from baccara.skill.game_rules import Seating, game_table
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -82,14 +79,7 @@ class CheminRunner(PlayersRunner[CheminTable]):
     """One Chemin de Fer table of the server."""
 
     errors = (CheminError,)
-
-    def new_engine(
-        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
-    ) -> CheminTable:
-        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
-        table = game_table(rules, seating, shoe)
-        assert isinstance(table, CheminTable)
-        return table
+    engine = CheminTable
 
     def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
         return records.chemin_coups(table.log)

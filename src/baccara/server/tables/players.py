@@ -53,7 +53,7 @@ from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
-from baccara.skill.game_rules import Seating
+from baccara.skill.game_rules import Seating, game_table
 from baccara.variants import Variant
 
 __all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
@@ -112,11 +112,17 @@ class PlayersRunner(TableBase, Generic[Engine]):
 
     # -- what a game adds ----------------------------------------------------------------
 
+    engine: type[Engine]
+    """The game's engine (`baccara.skill`), as the shoe's committed rules make it."""
+
     def new_engine(
         self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
     ) -> Engine:
         """The game's engine for a shoe, as its committed ``rules`` say."""
-        raise NotImplementedError
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        table = game_table(rules, seating, shoe)
+        assert isinstance(table, self.engine)
+        return table
 
     def new_fair(self) -> FairShoe:
         """The table's next shoe: a fresh secret seed and the rules it commits to (the
@@ -219,14 +225,8 @@ class PlayersRunner(TableBase, Generic[Engine]):
 
     def summary(self) -> P.TableSummary:
         """The lobby's line (no layout of bets, no roads)."""
-        return P.TableSummary(
-            id=self.id,
-            game=self.variant.family.value,
-            variant=self.variant.name,
-            title=self.variant.title,
-            description=self.variant.description,
+        return self.lobby_line(
             phase=self.phase if self.table is None else self.table.phase.value,
-            players=len(self.audience.names()),
             seats=self.max_seats,
             seated=len(self.players),
             squeeze=False,

@@ -91,14 +91,8 @@ def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
 def summary(runner: TableRunner) -> P.TableSummary:
     """The lobby's line for a table."""
     spots = bet_spots(runner.variant, runner.settings)
-    return P.TableSummary(
-        id=runner.id,
-        game=runner.variant.family.value,
-        variant=runner.variant.name,
-        title=runner.variant.title,
-        description=runner.variant.description,
+    return runner.lobby_line(
         phase=runner.phase,
-        players=len(runner.audience.names()),
         seats=runner.settings.seats,
         seated=len(runner.table.seats),
         behind=len(runner.table.behind),

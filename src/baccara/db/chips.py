@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -35,7 +35,7 @@ from baccara.db.schema import accounts, online_shoes, skill_actions
 from baccara.money import format_money
 from baccara.skill.actions import Act, Action
 
-__all__ = ["HOUSE_KEY", "POT", "Chips", "chips_account"]
+__all__ = ["HOUSE_KEY", "POT", "Chips", "SeatRow", "chips_account"]
 
 POT = "#pot"
 """The key, in a money state, of the table's pot (the bank and the stakes on the felt):
@@ -51,6 +51,13 @@ def chips_account(table: str, player: str) -> str:
     'seat:web:c1:ann'
     """
     return f"seat:web:{table}:{player}"
+
+
+class SeatRow(TypedDict):
+    """A seat of a shoe as stored: its player and the chips they had at its start."""
+
+    name: str
+    chips: int
 
 
 class Chips:
@@ -191,14 +198,14 @@ class Chips:
                 for r in rows
             ]
 
-    def set_seats(self, shoe_id: int, seats: list[dict[str, Any]]) -> None:
+    def set_seats(self, shoe_id: int, seats: list[SeatRow]) -> None:
         """Store who sat in shoe ``shoe_id`` and with how many chips (at its start)."""
         with writing(self.ledger.engine) as conn:
             conn.execute(
                 online_shoes.update().where(online_shoes.c.id == shoe_id).values(seats=seats)
             )
 
-    def seats(self, shoe_id: int) -> list[dict[str, Any]] | None:
+    def seats(self, shoe_id: int) -> list[SeatRow] | None:
         """Who sat in shoe ``shoe_id`` and with how many chips, if it was dealt."""
         with self.ledger.engine.connect() as conn:
             found = conn.execute(

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -61,6 +61,7 @@ __all__ = [
     "BetError",
     "BetReceipt",
     "BetRequest",
+    "BetRow",
     "Ledger",
     "LedgerError",
     "RoundPhase",
@@ -75,6 +76,21 @@ __all__ = [
 
 
 _T = TypeVar("_T")
+
+
+class BetRow(TypedDict):
+    """A bet as stored: whose, its id and round, its kind and amount, the transaction
+    that took it, its status (``placed``, ``settled``, ``refunded``) and what it returned."""
+
+    id: int
+    account_id: int
+    bet_id: str
+    round_id: int
+    kind: str
+    amount: int
+    txn_id: int
+    status: str
+    returned: int | None
 
 
 class Ledger:
@@ -316,13 +332,14 @@ class Ledger:
             )
             return None if row is None else betting.receipt(row, self.balance(account, conn), True)
 
-    def round_bets(self, round_id: int, account: int | None = None) -> list[dict[str, Any]]:
+    def round_bets(self, round_id: int, account: int | None = None) -> list[BetRow]:
         """The bets of a round (of one account if given), oldest first."""
         query = sa.select(bets).where(bets.c.round_id == round_id)
         if account is not None:
             query = query.where(bets.c.account_id == account)
         with self.reader.connect() as conn:
-            return [dict(row) for row in conn.execute(query.order_by(bets.c.id)).mappings()]
+            rows = conn.execute(query.order_by(bets.c.id)).mappings()
+            return [cast(BetRow, dict(row)) for row in rows]
 
     # -- settlement -----------------------------------------------------------------------
 

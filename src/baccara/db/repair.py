@@ -169,7 +169,7 @@ def repair_table(ledger: Ledger, table: str) -> Repair:
                 VoidedRound(
                     number=int(row["number"]),
                     bets=len(refunded),
-                    refunded=sum(int(b["returned"]) for b in refunded),
+                    refunded=sum(b["returned"] or 0 for b in refunded),
                 )
             )
     with writing(ledger.engine) as conn:

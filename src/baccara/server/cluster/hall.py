@@ -40,10 +40,11 @@ from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.audience import Audience, Listener
 from baccara.server.tables.banque import BanqueRunner
 from baccara.server.tables.chemin import CheminRunner
-from baccara.server.tables.contract import Runner
+from baccara.server.tables.contract import Record, Runner
 from baccara.server.tables.dispatch import answer, first_seq, moving
 from baccara.server.tables.house import TableRunner, Timing
 from baccara.server.tables.players import PlayersTiming
+from baccara.server.wire.http import Edges
 from baccara.server.wire.protocol import (
     ErrorMessage,
     JoinMessage,
@@ -195,13 +196,6 @@ class Hall:
         spec, config = self.specs[table], self.config
         game = find_variant(spec.variant)
         audience = self.audience(table)
-        common: dict[str, Any] = {
-            "table_id": table,
-            "variant": game,
-            "services": self.services,
-            "decks": config.decks,
-            "audience": audience,
-        }
         runner: Runner
         if game.house_banked:
             timing = Timing(
@@ -212,7 +206,14 @@ class Hall:
                 seat_grace_seconds=config.seat_grace_seconds,
             )
             runner = TableRunner(
-                **common, timing=timing, squeeze=spec.squeeze, behind=config.behind
+                table_id=table,
+                variant=game,
+                services=self.services,
+                decks=config.decks,
+                audience=audience,
+                timing=timing,
+                squeeze=spec.squeeze,
+                behind=config.behind,
             )
         else:
             kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
@@ -222,7 +223,15 @@ class Hall:
                 result_seconds=config.result_seconds,
                 bot_seconds=config.bot_seconds,
             )
-            runner = kind(**common, timing=clock, bots=config.bots)
+            runner = kind(
+                table_id=table,
+                variant=game,
+                services=self.services,
+                decks=config.decks,
+                audience=audience,
+                timing=clock,
+                bots=config.bots,
+            )
         if audience is not None:
             audience.forget()  # the other processes' players join again
             audience.relay = self.cluster
@@ -341,7 +350,7 @@ class Hall:
             return None if roads is None else str(roads["svg"])
         return None
 
-    async def shoe_records(self, table: str) -> list[dict[str, Any]]:
+    async def shoe_records(self, table: str) -> list[Record]:
         """A table's finished shoes, for ``baccara verify`` (from the database: a house
         table's need no runner; a players' table's are rebuilt by its runner)."""
         runner = self.runners.get(table)
@@ -358,16 +367,16 @@ class Hall:
             raise Moving(table)
         return await self._db(ShoeBook(self.ledger, table).records)
 
-    async def edges(self, table: str) -> dict[str, Any]:
+    async def edges(self, table: str) -> Edges:
         """Each bet's exact edge for the cards a house table's shoe has not yet shown
         (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
         runner = self.runners.get(table)
         if runner is None and self.remote(table):
             texts = await self.ask(table, "edges")
-            found = json.loads(texts[0]) if texts else None
-            if not isinstance(found, dict) or "edges" not in found:
-                raise Moving(table)
-            return found
+            try:
+                return Edges.model_validate_json(texts[0])
+            except (IndexError, ValueError):  # no answer, or "table moving"
+                raise Moving(table) from None
         edges = None if runner is None else await runner.edges()
         if edges is None:
             raise Moving(table)
@@ -423,7 +432,7 @@ class Hall:
         if what == "shoes":
             return [json.dumps(await self.shoe_records(table))]
         if what == "edges":
-            return [json.dumps(await self.edges(table))]
+            return [(await self.edges(table)).model_dump_json()]
         assert user is not None
         try:
             message = read_client(text)

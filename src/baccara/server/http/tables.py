@@ -104,7 +104,7 @@ def tables_router(state: ServerState) -> APIRouter:
         if hall.runner(table_id) is None and not hall.remote(table_id):
             return unknown(table_id)
         try:
-            return JSONResponse(await hall.edges(table_id))
+            return reply(await hall.edges(table_id))
         except Moving:
             return table_moving(table_id)
 

@@ -11,22 +11,25 @@ exact edges of the cards its shoe has left and its roads.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol, TypeAlias
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from baccara.db.auth import User
 from baccara.server.tables.audience import Audience
 from baccara.server.wire import protocol as P
+from baccara.server.wire.http import Edges
 from baccara.variants import Variant
 
-__all__ = ["Runner", "TableMessage"]
+__all__ = ["Record", "Runner", "TableMessage"]
 
 TableMessage = (
     P.BetMessage | P.SqueezeMessage | P.SeedMessage | P.SitMessage | P.LeaveMessage | P.ActMessage
 )
 """The messages a player sends to a table (a join is `Runner.join`; pings and leaving
 a table are the connection's)."""
+Record: TypeAlias = dict[str, JsonValue]
+"""A finished shoe's record for ``baccara verify`` (`baccara.fair`, `baccara.skill.records`)."""
 
 
 class Runner(Protocol):
@@ -64,11 +67,11 @@ class Runner(Protocol):
         """The table's line in the lobby."""
         ...
 
-    async def shoe_records(self) -> list[dict[str, Any]]:
+    async def shoe_records(self) -> list[Record]:
         """The table's last finished shoes' records, for ``baccara verify``."""
         ...
 
-    async def edges(self) -> dict[str, Any] | None:
+    async def edges(self) -> Edges | None:
         """Each bet's exact edge for the cards the shoe has left (None: no such bets)."""
         ...
 

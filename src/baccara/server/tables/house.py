@@ -26,23 +26,25 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
 from baccara.db.auth import User
-from baccara.db.ledger import BetError, BetRequest
+from baccara.db.ledger import BetError, BetRequest, BetRow
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe
 from baccara.server.infra.services import TableServices
 from baccara.server.tables import squeeze, views
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
-from baccara.server.tables.contract import TableMessage
+from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.retry import until_done
 from baccara.server.tables.seats import Seats
+from baccara.server.tables.squeeze import Squeezing
 from baccara.server.wire import protocol as P
+from baccara.server.wire.http import Edges
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table, TableSettings
 from baccara.table.events import CoupSettled, Phase, TableError
@@ -90,9 +92,9 @@ class TableRunner(TableBase):
             table_id=table_id, variant=variant, services=services, audience=audience, kept=1000
         )
         self.squeeze = squeeze
-        self.squeezing: dict[str, Any] | None = None  # the squeeze under way, if any
+        self.squeezing: Squeezing | None = None  # the squeeze under way, if any
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
-        self.edges_found: dict[str, Any] = {}
+        self.edges_found: Edges | None = None
         self.batcher = services.batcher
         self.timing = timing
         self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
@@ -109,8 +111,8 @@ class TableRunner(TableBase):
         self.round_number = 0
         self.closes_at = 0.0
         self.bets_changed = False
-        self.history: deque[dict[str, Any]] = deque(maxlen=10)
-        self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        self.history: deque[dict[str, JsonValue]] = deque(maxlen=10)
+        self.records: deque[Record] = deque(maxlen=20)
         self.revealed: list[P.Shown] = []
         self.seats = Seats(self)
         self.roads = views.RoadsCache()  # the roads drawn once per change
@@ -181,7 +183,7 @@ class TableRunner(TableBase):
         self.shoes.update(self.shoe_id, self.fair)
         self.table.change_shoe(cards)
 
-    def _finish_shoe(self) -> dict[str, Any]:
+    def _finish_shoe(self) -> Record:
         assert self.fair is not None and self.shoe_id is not None
         record = self.fair.record([c.notation() for c in self.table.coups]).to_json()
         self.shoes.update(self.shoe_id, self.fair, finished=True)
@@ -369,7 +371,7 @@ class TableRunner(TableBase):
             if s.bets
         }
 
-    def set_layout(self, placed: list[dict[str, Any]]) -> None:
+    def set_layout(self, placed: list[BetRow]) -> None:
         """Make the engine's layout the ledger's committed bets (the money's truth) before
         the deal: bets answered after the close, or lost in a restart, are put right."""
         want: dict[tuple[str, BetKind], int] = {}
@@ -399,7 +401,7 @@ class TableRunner(TableBase):
             for r in settled.results
         }
 
-    def _learn_accounts(self, placed: list[dict[str, Any]]) -> None:
+    def _learn_accounts(self, placed: list[BetRow]) -> None:
         """Name the wallet accounts of ``placed`` bets (after a restart)."""
         unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
         if unknown:
@@ -413,7 +415,7 @@ class TableRunner(TableBase):
             mine = by_player.setdefault(self.table.player_at(r.seat), {"staked": 0, "returned": 0})
             mine["staked"] += r.stake
             mine["returned"] += r.returned
-        result = {
+        result: dict[str, JsonValue] = {
             "round": self.round_id,
             "number": self.round_number,
             "coup": coup.notation(),
@@ -472,15 +474,15 @@ class TableRunner(TableBase):
                 return P.SeedAck(table=self.id, seed=seed)
         raise BetError("wrong_table", f"{message.type} is for the players' games, not this table")
 
-    async def shoe_records(self) -> list[dict[str, Any]]:
+    async def shoe_records(self) -> list[Record]:
         """The table's last finished shoes' records (from the database)."""
         return await self.db(self.shoes.records)
 
-    async def edges(self) -> dict[str, Any]:
+    async def edges(self) -> Edges:
         """Each bet's exact edge for the cards the shoe has not yet shown
         (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
         key = (self.table.shoe_number, len(self.table.coups))
-        if self.edges_key != key:
+        if self.edges_key != key or self.edges_found is None:
             coups = list(self.table.coups)
             found = await asyncio.to_thread(
                 views.cards_left_edges, self.variant, self.shoe_settings.decks, coups

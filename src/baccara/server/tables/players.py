@@ -27,12 +27,12 @@ import secrets
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from baccara.db.auth import User
-from baccara.db.chips import Chips
+from baccara.db.chips import Chips, SeatRow
 from baccara.db.ledger import BetError
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe, check_client_seed
@@ -41,7 +41,7 @@ from baccara.server.infra.services import TableServices
 from baccara.server.tables import players_store as store
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
-from baccara.server.tables.contract import TableMessage
+from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.game import (
     Engine,
     GameTable,
@@ -56,10 +56,38 @@ from baccara.skill.actions import Act, Action
 from baccara.skill.game_rules import Seating, game_table
 from baccara.variants import Variant
 
-__all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
+__all__ = ["Labelled", "PlayersRunner", "PlayersTiming", "Shown", "money_state"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
+
+
+class Labelled(TypedDict):
+    """A view's choices and the words their buttons say."""
+
+    choices: list[str]
+    labels: dict[str, str]
+
+
+class Shown(TypedDict):
+    """The fields every players' table shows (`P.PlayersState`)."""
+
+    table: str
+    seq: int
+    time: float
+    phase: str
+    players: list[str]
+    in_shoe: list[str]
+    chips: dict[str, int] | None
+    to_act: str | None
+    deadline: float | None
+    shoe: int | None
+    coup: int
+    decision: int
+    news: list[str]
+    history: list[dict[str, JsonValue]]
+    minimum: int
+    fair: P.Commitment | None
 
 
 class PlayersRunner(TableBase, Generic[Engine]):
@@ -103,7 +131,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         self.grace_until = 0.0  # after a restart, absent players get one clock to return
         self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
         self.news: deque[str] = deque(maxlen=12)
-        self.records: deque[dict[str, Any]] = deque(maxlen=20)
+        self.records: deque[Record] = deque(maxlen=20)
         # a space: no player can register a bot's name
         self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
         self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
@@ -154,7 +182,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         return None
 
     @staticmethod
-    def labelled(choices: list[str], *more: str) -> dict[str, Any]:
+    def labelled(choices: list[str], *more: str) -> Labelled:
         """``choices`` and the words their buttons (and ``more``'s) say, for a view."""
         return {"choices": choices, "labels": {c: Act(c).label for c in (*choices, *more)}}
 
@@ -166,7 +194,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         for name, hand in self.hands().items():
             self.audience.send_to(name, hand)
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> Shown:
         """The fields every players' table shows (`P.PlayersState`)."""
         table = self.table
         who = None if table is None else table.actor
@@ -431,7 +459,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
             log.warning("table %s: %s", self.id, note)
             self.news.append(note)
 
-    async def shoe_records(self) -> list[dict[str, Any]]:
+    async def shoe_records(self) -> list[Record]:
         """The last finished shoes' records, rebuilt from the database."""
         return await self.db(store.shoe_records, self)
 
@@ -469,7 +497,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
             self.fair, self.shoe_id = None, None
             await self._let_go()
             return False
-        seats = [{"name": name, "chips": stacks[name]} for name in ready]
+        seats = [SeatRow(name=name, chips=stacks[name]) for name in ready]
         seeds = [self.client_seeds.get(name, name) for name in ready]  # no seed: the name
         chips = [stacks[name] for name in ready]
         seating = Seating(names=tuple(ready), chips=tuple(chips), minimum=self.minimum)
@@ -482,7 +510,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
         self.news.append(f"The shoe is shuffled, {len(ready)} players.")
         return True
 
-    def _start(self, seats: list[dict[str, Any]]) -> None:
+    def _start(self, seats: list[SeatRow]) -> None:
         assert self.fair is not None and self.shoe_id is not None
         self.shoes.update(self.shoe_id, self.fair)
         self.chips.set_seats(self.shoe_id, seats)

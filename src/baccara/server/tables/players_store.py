@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from baccara.db.ledger import wallet_account
 from baccara.fair import FairShoe
+from baccara.server.tables.contract import Record
 from baccara.server.tables.game import BOT_BUY_IN, Engine, Recovered
 from baccara.skill import records
 
@@ -69,7 +70,7 @@ def rebuild(runner: PlayersRunner[Engine], fair: FairShoe | None, shoe_id: int |
     return table
 
 
-def shoe_records(runner: PlayersRunner[Any], limit: int = 20) -> list[dict[str, Any]]:
+def shoe_records(runner: PlayersRunner[Any], limit: int = 20) -> list[Record]:
     """The finished shoes' records, every decision in them, for ``baccara verify``
     (rebuilt from the database, so they outlive a restart), newest first."""
     out = []

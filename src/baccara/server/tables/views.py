@@ -18,6 +18,7 @@ from baccara.db.ledger import BetReceipt
 from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
 from baccara.server.wire import protocol as P
+from baccara.server.wire.http import Edges
 from baccara.table.events import TableSettings
 from baccara.variants import Variant
 
@@ -137,7 +138,7 @@ async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
         bet_seconds=runner.timing.bet_seconds,
         squeeze=runner.squeeze,
         squeeze_seconds=runner.timing.squeeze_seconds if runner.squeeze else 0.0,
-        squeezing=None if runner.squeezing is None else dict(runner.squeezing),
+        squeezing=None if runner.squeezing is None else runner.squeezing.shown(peel=True),
         user=None if user is None else user.name,
         seat=None if behind else place,
         behind=behind,
@@ -207,14 +208,14 @@ class Lobby:
         return self._gzipped if gzipped else self._plain
 
 
-def cards_left_edges(variant: Variant, decks: int, coups: list[Coup]) -> dict[str, Any]:
+def cards_left_edges(variant: Variant, decks: int, coups: list[Coup]) -> Edges:
     """Each bet's exact house edge for the cards not yet seen in this shoe: the full
     shoe less the cards of ``coups`` (the burned cards are unseen, so they count as
     left), by the exact engine; what a counter at the table would know.
 
     >>> from baccara.variants import find_variant
     >>> found = cards_left_edges(find_variant("punto-banco"), 8, [])
-    >>> found["left"], round(found["edges"]["banker"], 6)
+    >>> found.left, round(found.edges["banker"], 6)
     (416, 0.010579)
     """
     from baccara.exact.odds import full_shoe, odds, remove_cards  # loads on first use
@@ -223,8 +224,4 @@ def cards_left_edges(variant: Variant, decks: int, coups: list[Coup]) -> dict[st
         full_shoe(decks), [c for coup in coups for c in (*coup.player, *coup.banker)]
     )
     found = odds(left, variant).edges
-    return {
-        "coups": len(coups),
-        "left": sum(left),
-        "edges": {k: float(v) for k, v in found.items()},
-    }
+    return Edges(coups=len(coups), left=sum(left), edges={k: float(v) for k, v in found.items()})

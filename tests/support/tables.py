@@ -29,7 +29,7 @@ from baccara.server.tables.chemin import CheminRunner
 from baccara.server.tables.contract import Runner, TableMessage
 from baccara.server.tables.dispatch import answer
 from baccara.server.tables.game import PlayersTiming
-from baccara.server.tables.house import TableRunner, Timing
+from baccara.server.tables.house import HouseRunner, Timing
 from baccara.server.tables.players import PlayersRunner
 from baccara.server.wire import protocol as P
 from baccara.variants import Family, find_variant
@@ -177,7 +177,7 @@ async def house_table(
     """A house table ``t1`` of ``variant``, running on a simulated clock."""
     clock, ledger = SimulatedClock(), Ledger.connect("sqlite://")
     make = partial(
-        TableRunner,
+        HouseRunner,
         table_id="t1",
         variant=find_variant(variant),
         services=inline_services(ledger, clock),

@@ -1,6 +1,6 @@
 """``baccara db repair TABLE``: a house table whose start-up recovery fails, put right.
 
-A server's start-up recovery (`baccara.server.tables.house.TableRunner.recover`) deals the
+A server's start-up recovery (`baccara.server.tables.house.HouseRunner.recover`) deals the
 table's shoe in play again through its stored coups, in order, and stops when one does
 not match: the table then stays closed at every start. Two servers dealing one table
 (two processes on one SQLite file, which `baccara.db.serve_lock` now refuses) leave

@@ -42,7 +42,7 @@ from baccara.server.tables.banque import BanqueRunner
 from baccara.server.tables.chemin import CheminRunner
 from baccara.server.tables.contract import Record, Runner
 from baccara.server.tables.dispatch import answer, first_seq, moving
-from baccara.server.tables.house import TableRunner, Timing
+from baccara.server.tables.house import HouseRunner, Timing
 from baccara.server.tables.players import PlayersTiming
 from baccara.server.wire.http import Edges
 from baccara.server.wire.protocol import (
@@ -205,7 +205,7 @@ class Hall:
                 squeeze_seconds=config.squeeze_seconds,
                 seat_grace_seconds=config.seat_grace_seconds,
             )
-            runner = TableRunner(
+            runner = HouseRunner(
                 table_id=table,
                 variant=game,
                 services=self.services,

@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from baccara.db.chips import HOUSE_KEY, POT
 from baccara.fair import FairShoe
 from baccara.server.tables.turns import Taken
-from baccara.skill.actions import Action
+from baccara.skill.actions import Action, Legal
 from baccara.skill.game_rules import RecordedTable
 
 __all__ = ["BOT_BUY_IN", "Engine", "GameTable", "PlayersTiming", "Recovered", "money_state"]
@@ -27,7 +27,7 @@ BOT_BUY_IN = 100_000
 
 class GameTable(RecordedTable, Protocol):
     """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
-    what its record is made from, and its turns."""
+    what its record is made from, its turns, and what each seat may do."""
 
     @property
     def phase(self) -> StrEnum: ...
@@ -35,6 +35,7 @@ class GameTable(RecordedTable, Protocol):
     def actor(self) -> int | None: ...
     def apply(self, action: Action) -> tuple[Any, ...]: ...
     def default_action(self) -> Action | None: ...
+    def legal_actions(self, seat: int) -> tuple[Legal, ...]: ...
 
 
 Engine = TypeVar("Engine", bound=GameTable)

@@ -51,7 +51,7 @@ from baccara.table.events import CoupSettled, Phase, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
 
-__all__ = ["TableRunner", "Timing"]
+__all__ = ["HouseRunner", "Timing"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
@@ -71,7 +71,7 @@ class Timing:
     layout_seconds: float = 0.5  # the layout (everybody's stakes) sent at most this often
 
 
-class TableRunner(TableBase):
+class HouseRunner(TableBase):
     """One table of the server: its engine, its round loop and its listeners."""
 
     movable: ClassVar[bool] = True

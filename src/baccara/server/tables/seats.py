@@ -28,7 +28,7 @@ from baccara.server.wire import protocol as P
 from baccara.table.events import Phase
 
 if TYPE_CHECKING:
-    from baccara.server.tables.house import TableRunner
+    from baccara.server.tables.house import HouseRunner
 
 __all__ = ["Seats"]
 
@@ -36,7 +36,7 @@ __all__ = ["Seats"]
 class Seats:
     """One table's wallet seats: who sits, and since when a seated player is gone."""
 
-    def __init__(self, runner: TableRunner) -> None:
+    def __init__(self, runner: HouseRunner) -> None:
         self.runner = runner
         self.absent: dict[str, float] = {}  # seated player -> when first seen gone
         self.behind_round: int | None = None  # the round whose places behind were looked at

@@ -14,7 +14,7 @@ from baccara.db.ledger import BetError
 from baccara.server.wire import protocol as P
 
 if TYPE_CHECKING:
-    from baccara.server.tables.house import TableRunner
+    from baccara.server.tables.house import HouseRunner
 
 __all__ = ["SIDES", "Side", "Squeezing", "peel", "squeeze"]
 
@@ -49,7 +49,7 @@ class Squeezing:
         return found
 
 
-async def squeeze(runner: TableRunner) -> None:
+async def squeeze(runner: HouseRunner) -> None:
     """The first two cards of each hand lie face down while their squeezers peel them.
 
     A hand's squeezer is the player with the largest stake on it (the first to bet,
@@ -91,7 +91,7 @@ async def squeeze(runner: TableRunner) -> None:
     runner.phase = "dealing"
 
 
-def peel(runner: TableRunner, user: User, side: Side, amount: float) -> None:
+def peel(runner: HouseRunner, user: User, side: Side, amount: float) -> None:
     """A squeezer bends a hand's cards (0 flat .. 1 turned, checked at the edge); 1
     ends their squeeze."""
     squeezing = runner.squeezing

@@ -23,7 +23,7 @@ from baccara.table.events import TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
-    from baccara.server.tables.house import TableRunner
+    from baccara.server.tables.house import HouseRunner
 
 __all__ = [
     "Lobby",
@@ -89,7 +89,7 @@ def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
     return {spot.kind: {"min": spot.min, "max": spot.max} for spot in spots}
 
 
-def summary(runner: TableRunner) -> P.TableSummary:
+def summary(runner: HouseRunner) -> P.TableSummary:
     """The lobby's line for a table."""
     spots = bet_spots(runner.variant, runner.settings)
     return runner.lobby_line(
@@ -104,7 +104,7 @@ def summary(runner: TableRunner) -> P.TableSummary:
     )
 
 
-async def snapshot(runner: TableRunner, user: User | None) -> P.Snapshot:
+async def snapshot(runner: HouseRunner, user: User | None) -> P.Snapshot:
     """Everything a (re)connecting client needs to draw the table."""
     balance = None if user is None else await runner.db(runner.ledger.balance, user.account)
     mine: list[dict[str, str | int]] = []

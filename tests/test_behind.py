@@ -1,5 +1,6 @@
 """Betting behind the seats (issue 16, point 11): the engine's places behind, and the
-online table that seats its players, then puts the others behind, on the main bets.
+online table that seats its players, then puts the others behind, on the main bets (in
+process, on a simulated clock: `tests.support.tables`).
 
 Live casino tables take any number of players beyond the seats on Player, Banker and
 Tie ("bet behind"); the side bets stay with the seats.
@@ -9,17 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess
+from tests.support.tables import Tables, house_table
 
 from baccara.bets import BetKind
 from baccara.cards import parse_cards
-from baccara.db.ledger import Ledger
-from baccara.server.app import ServerConfig
+from baccara.server.tables.house import Timing
+from baccara.server.wire import protocol as P
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table
 from baccara.table.events import LimitError, SeatError, SettingsError, TableSettings
@@ -108,90 +106,75 @@ def test_a_table_with_places_behind_replays_from_its_record() -> None:
     assert again.chips == table.chips and again.house == table.house
 
 
-def test_a_full_table_puts_players_behind_online(tmp_path: Path) -> None:
+def _bet(round_id: int, bet_id: str, kind: str, amount: int) -> P.BetMessage:
+    return P.BetMessage(type="bet", bet_id=bet_id, kind=kind, amount=amount, round=round_id)
+
+
+async def _opened(tables: Tables, after: int = 0) -> int:
+    """Wait (on the simulated clock) for a round after round ``after`` to open."""
+    runner = tables.runner
+    await tables.clock.run_until(lambda: runner.phase == "betting" and runner.round_id > after)
+    return int(runner.round_id)
+
+
+def test_a_full_table_puts_players_behind_online() -> None:
     """A mini table of 7 seats and 9 players: two bet behind, on the main bets only, and
     are paid; the lobby and the layout count them; a freed seat goes to one of them."""
-    url = f"sqlite:///{tmp_path / 'behind.db'}"
-    config = ServerConfig(
-        database_url=url,
-        tables=("m1=mini",),
-        bet_seconds=2.5,
-        card_seconds=0.01,
-        result_seconds=0.1,
-        seat_grace_seconds=0.0,
-        logins_per_minute=60_000,
-    )
+    timing = Timing(bet_seconds=15, card_seconds=0.5, result_seconds=2, seat_grace_seconds=0)
 
-    async def scenario(server: ServerProcess) -> dict[str, Any]:
-        players = [Player(server, f"behind{n}") for n in range(9)]
-        for player in players:
-            await player.register()
-        snaps = [await player.join("m1") for player in players]
-        got: dict[str, Any] = {"snaps": snaps}
-        late = players[7]
-        opened = await late.expect(lambda m: m["type"] == "round_open", 30)
-        got["side"] = await late.bet("player_pair", 500, round=opened["round"])
-        got["main"] = await late.bet("banker", 1_000, round=opened["round"])
-        got["bets"] = await late.expect(lambda m: m["type"] == "bets" and m["bettors_behind"], 10)
-        got["lobby"] = httpx.get(f"{server.url}/api/tables").json()[0]
-        got["payout"] = await late.expect(lambda m: m["type"] == "payout", 30)
-        await players[0].close()  # a seat frees (no grace, no bet)...
-        await late.expect(lambda m: m["type"] == "seat" and m.get("left"), 30)
-        await late.close()
-        got["again"] = await late.join("m1")  # ...and the player behind takes it
-        for player in players:
-            await player.close()
-        return got
+    async def test() -> None:
+        async with house_table("mini", timing=timing, behind=1000) as tables:
+            players = [await tables.join(f"behind{n}") for n in range(9)]
+            snaps = [p.of("snapshot")[0] for p in players]
+            await tables.start()
+            late = players[7]
+            round_id = await _opened(tables)
+            side = await late.send(_bet(round_id, "s1", "player_pair", 500))
+            main = await late.send(_bet(round_id, "m1", "banker", 1_000))
+            await tables.clock.advance(1)
+            bets = next(m for m in late.of("bets") if m["bettors_behind"])
+            lobby = tables.runner.summary()
+            await tables.clock.run_until(lambda: bool(late.of("payout")))
+            players[0].leave()  # a seat frees (no grace, no bet)...
+            await _opened(tables, round_id)
+            await tables.clock.advance(1)
+            assert any(m.get("left") and m["player"] == "behind0" for m in late.of("seat"))
+            late.leave()
+            again = await tables.join("behind7")  # ...and the player behind takes it
+            (snapshot,) = again.of("snapshot")
+        seated, behind = snaps[:7], snaps[7:]
+        assert [s["seat"] for s in seated] == list(range(1, 8))
+        assert all(s["seat"] is None and s["behind"] for s in behind)
+        assert {spot["kind"] for spot in behind[0]["bets"]} == {"player", "banker", "tie"}
+        assert len(seated[0]["bets"]) > 3  # a seat is offered the side bets too
+        assert side is not None and (side["type"], side["code"]) == ("error", "behind_main_only")
+        assert main is not None and main["type"] == "bet_ack"
+        assert bets["bettors_behind"] == 1 and "behind7" not in bets["players"]
+        assert bets["totals"]["banker"] >= 1_000
+        assert (lobby.seated, lobby.behind) == (7, 2)
+        assert late.of("payout")[0]["staked"] == 1_000
+        assert snapshot["seat"] == 1 and not snapshot["behind"]
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
-        got = asyncio.run(scenario(server))
-    seated, behind = got["snaps"][:7], got["snaps"][7:]
-    assert [s["seat"] for s in seated] == list(range(1, 8))
-    assert all(s["seat"] is None and s["behind"] for s in behind)
-    assert {spot["kind"] for spot in behind[0]["bets"]} == {"player", "banker", "tie"}
-    assert len(seated[0]["bets"]) > 3  # a seat is offered the side bets too
-    assert (got["side"]["type"], got["side"]["code"]) == ("error", "behind_main_only")
-    assert got["main"]["type"] == "bet_ack"
-    assert got["bets"]["bettors_behind"] == 1 and "behind7" not in got["bets"]["players"]
-    assert got["bets"]["totals"]["banker"] >= 1_000
-    assert (got["lobby"]["seated"], got["lobby"]["behind"]) == (7, 2)
-    assert got["payout"]["staked"] == 1_000
-    assert got["again"]["seat"] == 1 and not got["again"]["behind"]
-    book = Ledger.connect(url)
-    try:
-        assert book.check_invariants() == []
-    finally:
-        book.engine.dispose()
+    asyncio.run(test())
 
 
-def test_a_player_who_joins_while_the_cards_are_out_sits_at_the_next_bet(tmp_path: Path) -> None:
+def test_a_player_who_joins_while_the_cards_are_out_sits_at_the_next_bet() -> None:
     """Nobody sits down while the cards are out: a join then gets the table (no seat yet,
     the connection kept), and the player sits at their first bet of the next round. (A
     join during the deal at a table with free seats dropped the connection.)"""
-    config = ServerConfig(
-        database_url=f"sqlite:///{tmp_path / 'deal.db'}",
-        tables=("d1=punto-banco",),
-        bet_seconds=1.0,
-        card_seconds=0.5,
-        result_seconds=0.1,
-    )
+    timing = Timing(bet_seconds=1, card_seconds=0.5, result_seconds=0.1)
 
-    async def scenario(server: ServerProcess) -> dict[str, Any]:
-        watcher, late = Player(server, "deal_watch"), Player(server, "deal_late")
-        await watcher.register()
-        await late.register()
-        await watcher.join("d1")
-        await watcher.expect(lambda m: m["type"] == "card", 30)  # the cards are out
-        snap = await late.join("d1")
-        opened = await late.expect(lambda m: m["type"] == "round_open", 30)
-        ack = await late.bet("banker", 1_000, round=opened["round"])  # seated, then acked
-        seat = next(m for m in late.inbox if m["type"] == "seat" and m["player"] == "deal_late")
-        for player in (watcher, late):
-            await player.close()
-        return {"snap": snap, "ack": ack, "seat": seat}
+    async def test() -> None:
+        async with house_table("punto-banco", timing=timing) as tables:
+            watcher = await tables.join("deal_watch")
+            await tables.start()
+            await tables.clock.run_until(lambda: bool(watcher.of("card")))  # the cards are out
+            late = await tables.join("deal_late")
+            (snap,) = late.of("snapshot")
+            round_id = await _opened(tables, int(tables.runner.round_id))
+            ack = await late.send(_bet(round_id, "b1", "banker", 1_000))  # seated, then acked
+            seat = next(m for m in late.of("seat") if m["player"] == "deal_late")
+        assert snap["phase"] == "dealing" and snap["seat"] is None, snap
+        assert ack is not None and ack["type"] == "bet_ack" and seat["seat"] >= 1
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
-        got = asyncio.run(scenario(server))
-    assert got["snap"]["phase"] == "dealing" and got["snap"]["seat"] is None, got["snap"]
-    assert got["ack"]["type"] == "bet_ack" and got["seat"]["seat"] >= 1
-    assert "Traceback" not in (tmp_path / "server.log").read_text()
+    asyncio.run(test())

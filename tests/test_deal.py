@@ -27,9 +27,9 @@ from baccara.deal import (
     Deal,
     DealError,
     DealState,
+    DrawingRules,
     Over,
     Side,
-    Tableau,
     play,
     step,
 )
@@ -120,7 +120,7 @@ def test_impossible_states_are_refused() -> None:
     with pytest.raises(DealError, match="ran out"):
         play((1, 1, 1, 1))
     with pytest.raises(DealError, match="rows for totals 0-7"):
-        Tableau.from_rows(player=(True,) * 7)
+        DrawingRules.from_rows(player=(True,) * 7)
     assert not PUNTO_BANCO.free and ALL_FREE.free
 
 

@@ -18,10 +18,10 @@ import sqlalchemy as sa
 
 from baccara.coup import Coup
 from baccara.db.chips import Chips
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.gate import day_loss, ended
 from baccara.db.ledger import BetError, Ledger, wallet_account
-from baccara.db.limits import PlayLimits, suspend
+from baccara.db.protections import Protections, suspend
 from baccara.db.schema import users, web_sessions
 
 BANKER_WINS = Coup.parse("P:6h,Kd B:7s,Kc")
@@ -96,7 +96,7 @@ def test_chips_bought_before_midnight_make_no_room_after_it(ledger: Ledger) -> N
     chips = Chips(ledger, "c1")
     chips.buy_in("nightowl", 55_000, now=MIDNIGHT - 60)
     for user in (1, 2):
-        PlayLimits(ledger.engine).set_loss_limit(user, 5_000, now=MIDNIGHT - 30)
+        Protections(ledger.engine).set_loss_limit(user, 5_000, now=MIDNIGHT - 30)
     assert chips.cash_out("nightowl", now=MIDNIGHT + 60) == 55_000
     assert _lost_bets(ledger, me, MIDNIGHT + 120) == ["ok"] + ["loss_limit"] * 10
     assert _lost_bets(ledger, plain, MIDNIGHT + 120) == ["ok"] + ["loss_limit"] * 10
@@ -108,7 +108,7 @@ def test_cashing_out_and_buying_in_again_frees_nothing(ledger: Ledger) -> None:
     me = _person(ledger, 1, "carrier", 200_000)
     chips = Chips(ledger, "c1")
     chips.buy_in("carrier", 100_000, now=MIDNIGHT - 10)
-    PlayLimits(ledger.engine).set_loss_limit(1, 5_000, now=MIDNIGHT - 5)
+    Protections(ledger.engine).set_loss_limit(1, 5_000, now=MIDNIGHT - 5)
     chips.cash_out("carrier", now=MIDNIGHT + 10)
     with pytest.raises(BetError, match=r"daily loss limit is 50\.00") as refused:
         chips.buy_in("carrier", 100_000, now=MIDNIGHT + 20)
@@ -174,7 +174,7 @@ def test_only_a_player_who_may_play_moves_money(ledger: Ledger) -> None:
     suspend(ledger.engine, "checked", None)
     with writing(ledger.engine) as conn:
         assert ended(conn, [(1, "s1")], now)["s1"].code == "session_ended"  # ended by it
-    PlayLimits(ledger.engine).exclude(1, now + 86_400)
+    Protections(ledger.engine).exclude(1, now + 86_400)
     assert _bet(ledger, me, rnd, "f", 1_000, now) == "self_excluded"
     with pytest.raises(BetError, match="excluded yourself"):
         chips.buy_in("checked", 1_000, now=now)

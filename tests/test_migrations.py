@@ -26,10 +26,10 @@ from tests.support import schema_v0
 
 from baccara.cli import main
 from baccara.coup import Coup
-from baccara.db import engine as db_engine
+from baccara.db import database
 from baccara.db.auth import Auth, AuthError
 from baccara.db.books import check_invariants
-from baccara.db.engine import make_engine, resolve_url, writing
+from baccara.db.database import make_engine, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
 from baccara.db.schema import metadata, online_shoes, skill_actions
@@ -357,9 +357,9 @@ def test_db_command_bad_url_is_one_line(
 
 def test_one_default_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``play`` and ``serve`` resolve ``--db`` alike: a URL, a file, else $BACCARA_DB."""
-    monkeypatch.setenv(db_engine.DB_ENV, str(tmp_path / "mine.db"))
-    assert resolve_url(None) == db_engine.default_url() == f"sqlite:///{tmp_path / 'mine.db'}"
+    monkeypatch.setenv(database.DB_ENV, str(tmp_path / "mine.db"))
+    assert resolve_url(None) == database.default_url() == f"sqlite:///{tmp_path / 'mine.db'}"
     assert resolve_url(str(tmp_path / "x" / "other.db")) == f"sqlite:///{tmp_path}/x/other.db"
     assert resolve_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
-    monkeypatch.delenv(db_engine.DB_ENV)
+    monkeypatch.delenv(database.DB_ENV)
     assert resolve_url(None).endswith("/baccara/baccara.db")

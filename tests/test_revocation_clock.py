@@ -14,7 +14,7 @@ from tests.support.clock import InlineExecutor, SimulatedClock
 from baccara.db.auth import SESSION_SECONDS, Auth, User
 from baccara.db.betting import BetError
 from baccara.db.ledger import Ledger
-from baccara.db.limits import PlayLimits, suspend
+from baccara.db.protections import Protections, suspend
 from baccara.db.schema import web_sessions
 from baccara.server.infra.revocation import SessionWatch
 
@@ -57,7 +57,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
         try:
             ann = users["ann"]
             assert ann is not None
-            PlayLimits(ledger.engine).exclude(ann.id, clock.now() + 86_400)  # elsewhere
+            Protections(ledger.engine).exclude(ann.id, clock.now() + 86_400)  # elsewhere
             await clock.advance(0.4)
             assert sockets.closed == {}  # not looked yet
             await clock.advance(0.1)

@@ -17,9 +17,9 @@ derived from this model.
 >>> play((2, 5, 3, 0, 4, 9))
 Ending(player=(2, 3, 4), banker=(5, 0, 9))
 
-A players' game has free cells; a `Tableau` marks them ``None``:
+A players' game has free cells; a `DrawingRules` marks them ``None``:
 
->>> chemin = Tableau.from_rows(player=(True,) * 5 + (None, False, False))
+>>> chemin = DrawingRules.from_rows(player=(True,) * 5 + (None, False, False))
 >>> step(DealState(player=(2, 3), banker=(5, 0)), chemin)
 Choose(side=<Side.PLAYER: 'P'>, total=5, third=None)
 >>> step(DealState(player=(2, 3), banker=(5, 0), player_choice=False), chemin)
@@ -44,10 +44,10 @@ __all__ = [
     "Deal",
     "DealError",
     "DealState",
+    "DrawingRules",
     "Ending",
     "Over",
     "Side",
-    "Tableau",
     "ending_index",
     "ending_table",
     "order_of",
@@ -85,7 +85,7 @@ Rule = bool | None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Tableau:
+class DrawingRules:
     """The drawing rules as data: ``player[total]`` and ``banker[total][column]``.
 
     Columns 0-9 are the Player's third card's points, `rules.NO_CARD` (10) that the
@@ -101,7 +101,7 @@ class Tableau:
         *,
         player: Sequence[Rule] | None = None,
         banker: Sequence[Sequence[Rule]] | None = None,
-    ) -> Tableau:
+    ) -> DrawingRules:
         """A tableau with the given rows (totals 0-7), Punto Banco's where one is omitted."""
         p = tuple(player) if player is not None else PUNTO_BANCO.player[:8]
         b = tuple(tuple(row) for row in banker) if banker is not None else PUNTO_BANCO.banker[:8]
@@ -116,10 +116,10 @@ class Tableau:
         return None in self.player or any(None in row for row in self.banker)
 
 
-PUNTO_BANCO = Tableau(player=rules.PLAYER_DRAWS, banker=rules.BANKER_DRAWS)
+PUNTO_BANCO = DrawingRules(player=rules.PLAYER_DRAWS, banker=rules.BANKER_DRAWS)
 """The house tableau of `baccara.rules`: every cell bound."""
 
-ALL_FREE = Tableau.from_rows(player=(None,) * 8, banker=((None,) * (rules.NO_CARD + 1),) * 8)
+ALL_FREE = DrawingRules.from_rows(player=(None,) * 8, banker=((None,) * (rules.NO_CARD + 1),) * 8)
 """Every non-natural cell free: lets a choice reach any hand sizes (see `order_of`)."""
 
 
@@ -163,7 +163,7 @@ class DealState:
     player_choice: bool | None = field(default=None, repr=False)
     banker_choice: bool | None = field(default=None, repr=False)
 
-    def dealt(self, points: int, tableau: Tableau | None = None) -> DealState:
+    def dealt(self, points: int, tableau: DrawingRules | None = None) -> DealState:
         """The state after the next card (of ``points``) goes where `step` says."""
         now = step(self, tableau or PUNTO_BANCO)
         if not isinstance(now, Deal):
@@ -190,7 +190,7 @@ def _total(points: Iterable[int]) -> int:
     return sum(points) % 10
 
 
-def step(state: DealState, tableau: Tableau = PUNTO_BANCO) -> Step:
+def step(state: DealState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
     """What happens next in ``state``: a card to a hand, a choice, or the end.
 
     >>> step(DealState()), step(DealState(player=(4,)))
@@ -258,7 +258,7 @@ class Ending:
 
 def play(
     values: Iterable[int],
-    tableau: Tableau = PUNTO_BANCO,
+    tableau: DrawingRules = PUNTO_BANCO,
     *,
     player_choice: bool | None = None,
     banker_choice: bool | None = None,
@@ -314,7 +314,7 @@ def ending_index(player_two: int, banker_two: int, fifth: int, sixth: int) -> in
 
 
 @cache
-def ending_table(tableau: Tableau = PUNTO_BANCO) -> tuple[tuple[int, int, int, int], ...]:
+def ending_table(tableau: DrawingRules = PUNTO_BANCO) -> tuple[tuple[int, int, int, int], ...]:
     """How every coup ends, for the compiled engines: 10,000 rows at `ending_index`.
 
     Each row is (Player total, Banker total, Player cards, Banker cards), from `play`

@@ -48,7 +48,7 @@ from tests.support.harness import Player, ServerProcess
 from tests.support.scripts import play
 from websockets.exceptions import WebSocketException
 
-from baccara.db.engine import make_engine
+from baccara.db.database import make_engine
 from baccara.db.table_locks import TableLocks, namespace_of
 from baccara.server.app import ServerConfig
 

@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 
 from baccara.db import books
 from baccara.db.auth import SESSION_SECONDS, token_digest
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.schema import users, web_sessions
 

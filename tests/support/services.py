@@ -25,7 +25,7 @@ def private_schema(base: str, prefix: str = "t") -> Iterator[str]:
     schema), dropped afterwards."""
     import sqlalchemy as sa
 
-    from baccara.db.engine import normalize_url
+    from baccara.db.database import normalize_url
 
     schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(normalize_url(base))

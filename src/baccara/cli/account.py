@@ -47,8 +47,8 @@ def reinstate_command(name: str, db: str | None, as_json: bool) -> None:
 
 
 def _suspend(name: str, until: float | None, db: str | None, as_json: bool) -> None:
-    from baccara.db.limits import SuspendError, suspend
     from baccara.db.migrate import upgrade
+    from baccara.db.protections import SuspendError, suspend
 
     _, engine = open_database(db)
     try:

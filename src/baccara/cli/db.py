@@ -29,7 +29,7 @@ def open_database(db: str | None) -> tuple[str, Engine]:
     """The URL as shown (no password) and an engine connected to it; bad ones fail in one line."""
     import sqlalchemy as sa
 
-    from baccara.db.engine import make_engine, resolve_url
+    from baccara.db.database import make_engine, resolve_url
 
     url = resolve_url(db)
     shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)

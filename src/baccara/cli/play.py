@@ -125,7 +125,7 @@ def play(
             f"{variant.seats} seats"
         )
     from baccara.cli.db import open_database
-    from baccara.db.engine import resolve_url
+    from baccara.db.database import resolve_url
     from baccara.db.store import Store
 
     _, engine = open_database(db)  # a bad --db is one line and exit status 2

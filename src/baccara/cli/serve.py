@@ -176,7 +176,7 @@ def serve_command(
     try:
         import uvicorn
 
-        from baccara.db.engine import resolve_url
+        from baccara.db.database import resolve_url
         from baccara.db.serve_lock import DatabaseBusy, hold
         from baccara.server.app import ServerConfig, create_app
         from baccara.server.infra.edge import uvicorn_options

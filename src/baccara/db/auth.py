@@ -45,9 +45,9 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.db.limits import PlayLimits, limits_of
+from baccara.db.protections import Protections, protections_of
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
 
@@ -172,7 +172,7 @@ class Auth:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
-        limits = PlayLimits(self.ledger.engine).get(int(row["id"]))
+        limits = Protections(self.ledger.engine).get(int(row["id"]))
         now = self.now()
         if limits.excluded(now):
             until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
@@ -260,7 +260,7 @@ class Auth:
             row = conn.execute(query).mappings().first()
         if row is None:
             return None
-        limits = limits_of(row if row["user_id"] is not None else None, now)
+        limits = protections_of(row if row["user_id"] is not None else None, now)
         if limits.excluded(now) or limits.suspended(now):  # a session opened before ends with it
             return None
         return User(

@@ -8,7 +8,7 @@ an account's entries, kept in the account's row (``balance``) by the transaction
 posts them, so reading it costs the same however long the account's history.
 `check_invariants` lists every broken money rule in words.
 
->>> from baccara.db.engine import make_engine, writing
+>>> from baccara.db.database import make_engine, writing
 >>> from baccara.db.migrate import upgrade
 >>> engine = make_engine("sqlite://")
 >>> _ = upgrade(engine)

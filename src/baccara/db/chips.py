@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection
 from baccara.db import gate
 from baccara.db.betting import BetError
 from baccara.db.books import HOUSE, account_ids, balances, post, wallet_account
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.ledger import Ledger
 from baccara.db.schema import accounts, online_shoes, skill_actions
 from baccara.money import format_money

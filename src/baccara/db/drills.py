@@ -1,6 +1,6 @@
 """Each player's drill record: per drill and question kind, how often asked and missed.
 
->>> from baccara.db.engine import make_engine, writing
+>>> from baccara.db.database import make_engine, writing
 >>> from baccara.db.migrate import upgrade
 >>> from baccara.db.schema import users
 >>> from datetime import UTC, datetime
@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.schema import drill_records
 
 __all__ = ["DrillRecords"]

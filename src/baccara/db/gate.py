@@ -7,7 +7,7 @@ whose first statement takes the player's lock and reads, under it, the wallet's 
 and the player's protections (`lock_wallets`): on PostgreSQL the wallet's row (``FOR NO
 KEY UPDATE``, in account order), on SQLite the database's one write lock (``BEGIN
 IMMEDIATE``, taken before anything is read). The protections lie beside the wallet
-(`baccara.db.limits`): a self-exclusion or the house's suspension refuses every
+(`baccara.db.protections`): a self-exclusion or the house's suspension refuses every
 movement into play, and the daily loss limit one that would take the day's loss past
 it (`day_loss`). Whatever another connection or process did before is seen; what it
 does next waits for the lock. So no check that guards money or a player runs on a copy,
@@ -30,7 +30,7 @@ A bet or buy-in that would take the day's loss past the limit is refused.
 >>> book = Ledger.connect("sqlite://")
 >>> ann = book.create_account("wallet:ann")
 >>> _ = book.deposit(ann, 10_000, ref="welcome:ann")
->>> from baccara.db.engine import writing
+>>> from baccara.db.database import writing
 >>> with writing(book.engine) as conn:
 ...     day_loss(conn, ann, "ann", now=0.0)
 0
@@ -50,7 +50,7 @@ from sqlalchemy.engine import Connection
 from baccara.db import betting, queries
 from baccara.db.betting import BetError, BetReceipt, BetRequest
 from baccara.db.books import Posting, among, on_postgres, post_many
-from baccara.db.limits import Limits
+from baccara.db.protections import PlayerProtections
 from baccara.db.schema import (
     RoundPhase,
     accounts,
@@ -79,26 +79,26 @@ DAY = 86_400
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Held:
     """A wallet as read under its player's lock: its balance, its player's name and
-    protections (`baccara.db.limits.Limits`; none for a bot's or the house's)."""
+    protections (`baccara.db.protections.PlayerProtections`; none for a bot's or the house's)."""
 
     balance: int
     name: str
-    limits: Limits
+    protections: PlayerProtections
 
     def check(self, now: float) -> None:
         """Refuse (`BetError`) money into play from a player excluded or suspended at
         ``now``."""
-        if self.limits.excluded(now):
-            until = datetime.fromtimestamp(self.limits.excluded_until or 0, UTC)
+        if self.protections.excluded(now):
+            until = datetime.fromtimestamp(self.protections.excluded_until or 0, UTC)
             raise BetError(
                 "self_excluded", f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC"
             )
-        if self.limits.suspended(now):
+        if self.protections.suspended(now):
             raise BetError("suspended", "your account is suspended by the house")
 
     def loss_limit(self, now: float) -> int | None:
         """The daily loss limit in force at ``now`` (a raise waits its day)."""
-        return self.limits.at(now).loss_limit
+        return self.protections.at(now).loss_limit
 
 
 def day_start(now: float) -> datetime:
@@ -117,12 +117,12 @@ def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
     SQLite the transaction already holds the one write lock. An unknown wallet reads
     as empty."""
     ids = sorted(set(wallets))
-    found = {key: Held(balance=0, name="", limits=Limits()) for key in ids}
+    found = {key: Held(balance=0, name="", protections=PlayerProtections()) for key in ids}
     for row in conn.execute(_LOCK[on_postgres(conn)], {"accounts": ids}):
         found[int(row.id)] = Held(
             balance=int(row.balance),
             name=str(row.name).removeprefix("wallet:"),
-            limits=Limits(
+            protections=PlayerProtections(
                 loss_limit=row.loss_limit,
                 next_loss_limit=row.next_loss_limit,
                 next_from=row.next_from,
@@ -165,7 +165,7 @@ def ended(conn: Connection, held: Iterable[tuple[int, str]], now: float) -> dict
     barred: dict[int, BetError] = {}
     for user, row in zip(users, _protections(conn, users, pg), strict=True):
         try:
-            Held(balance=0, name="", limits=row).check(now)
+            Held(balance=0, name="", protections=row).check(now)
         except BetError as error:
             barred[user] = error
     live = {
@@ -183,12 +183,12 @@ def ended(conn: Connection, held: Iterable[tuple[int, str]], now: float) -> dict
     return out
 
 
-def _protections(conn: Connection, users: list[int], pg: bool) -> list[Limits]:
+def _protections(conn: Connection, users: list[int], pg: bool) -> list[PlayerProtections]:
     found = {
-        int(row.user_id): Limits.of(row._mapping)
+        int(row.user_id): PlayerProtections.of(row._mapping)
         for row in conn.execute(_PROTECTIONS[pg], {"users": users})
     }
-    return [found.get(user, Limits()) for user in users]
+    return [found.get(user, PlayerProtections()) for user in users]
 
 
 _PROTECTIONS = {

@@ -7,7 +7,7 @@ debit to the round's escrow) keyed by the player's own bet id; a round is settle
 once (a unique row per round), moving the escrow to the players and the house.
 
 Money moves through the one posting API (`baccara.db.books`), the store's; the engine
-comes from `baccara.db.engine.make_engine` (SQLite: ``BEGIN IMMEDIATE`` write
+comes from `baccara.db.database.make_engine` (SQLite: ``BEGIN IMMEDIATE`` write
 transactions; PostgreSQL: row locks, ``FOR NO KEY UPDATE`` on the player's account and
 ``FOR SHARE`` on the round, with retries on serialization failures and deadlocks).
 A table's limits (minimum, maximum per bet kind) are checked under that lock.
@@ -43,7 +43,7 @@ from baccara.coup import Coup
 from baccara.db import betting, books, gate, queries
 from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, BetRequest, check_amount
 from baccara.db.books import EXTERNAL, HOUSE, LedgerError, wallet_account
-from baccara.db.engine import make_engine, normalize_url, writing
+from baccara.db.database import make_engine, normalize_url, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import (
     RoundPhase,

@@ -7,7 +7,7 @@ starting together migrate once. A database created before migrations (by
 ``create_all``) has no version table: the first revision creates only the tables it
 lacks, so it upgrades in place with nothing lost.
 
->>> from baccara.db.engine import make_engine
+>>> from baccara.db.database import make_engine
 >>> engine = make_engine("sqlite://")
 >>> current(engine) is None
 True
@@ -30,7 +30,7 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy.engine import Connection, Engine
 
-from baccara.db.engine import writing
+from baccara.db.database import writing
 
 __all__ = ["MIGRATIONS", "MigrationError", "current", "head", "upgrade"]
 

@@ -36,7 +36,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from baccara.db.books import EXTERNAL, HOUSE, LedgerError, seat_account, wallet_account
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.schema import events, seats, sessions
 from baccara.db.store import SessionInfo, Store
 

@@ -45,7 +45,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from baccara.coup import deal_shoe
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.ledger import Ledger
 from baccara.db.schema import RoundPhase, online_shoes, rounds
 from baccara.db.shoes import dealt_coups, stored_shoe

@@ -8,7 +8,7 @@ second (`baccara.server.infra.revocation`), and closes the sockets they name (as
 `baccara.db.gate.ended` about those players): the cost is one indexed read when nothing
 happened, however many sockets are open.
 
->>> from baccara.db.engine import make_engine, writing
+>>> from baccara.db.database import make_engine, writing
 >>> from baccara.db.migrate import upgrade
 >>> from datetime import UTC, datetime
 >>> from baccara.db.schema import users

@@ -1,7 +1,7 @@
 """The store: sessions, seats, hand history and a double-entry ledger, in SQL.
 
 SQLAlchemy Core only, so the same code runs on SQLite (the embedded default,
-`baccara.db.engine.default_url`) and on PostgreSQL (give its URL). The schema is the
+`baccara.db.database.default_url`) and on PostgreSQL (give its URL). The schema is the
 one of `baccara.db.schema`, brought up to date by the migrations when the store opens.
 
 Money goes through the one posting API (`baccara.db.books`), as the online table's:
@@ -51,7 +51,7 @@ from baccara.db.books import (
     seat_account,
     wallet_account,
 )
-from baccara.db.engine import default_url, make_engine, writing
+from baccara.db.database import default_url, make_engine, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import accounts, entries, events, hands, metadata, seats, sessions, shoes
 from baccara.table.engine import Table

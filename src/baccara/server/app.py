@@ -26,9 +26,9 @@ from fastapi.staticfiles import StaticFiles
 
 from baccara.db.auth import Auth
 from baccara.db.drills import DrillRecords
+from baccara.db.history import PlayerHistory
 from baccara.db.ledger import Ledger
-from baccara.db.limits import PlayLimits
-from baccara.db.records import PlayerRecords
+from baccara.db.protections import Protections
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
 from baccara.server.http.learn import learn_router
@@ -80,6 +80,7 @@ def create_app(
         auth=Auth(ledger, welcome=config.welcome, now=clock.now),
         executor=executor,
         hall=hall,
+        clock=clock,
         bet_limiter=bet_limiter,
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
@@ -136,13 +137,14 @@ def create_app(
     )
     app.include_router(
         me_router(
-            PlayerRecords(ledger.engine),
-            PlayLimits(ledger.engine),
+            PlayerHistory(ledger.engine),
+            Protections(ledger.engine),
             user=state.user_of,
             started=state.session_started,
             guard=state.same_site_json,
             run=state.run,
             revoked=watch.poke,
+            now=clock.now,
         )
     )
     app.include_router(accounts_router(state))

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from baccara.db.auth import Auth, User
 from baccara.db.ledger import Ledger
 from baccara.server.cluster.hall import Hall
+from baccara.server.infra.clock import Clock
 from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.edge import Proxies, cross_site, problem
 from baccara.server.infra.pool import BoundedPool
@@ -37,6 +38,8 @@ class ServerState:
     auth: Auth
     executor: ThreadPoolExecutor
     hall: Hall
+    clock: Clock
+    """The server's time (`baccara.server.infra.clock`)."""
     watch: SessionWatch
     """The open sockets, closed when their session ends (`baccara.server.infra.revocation`)."""
     bet_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))

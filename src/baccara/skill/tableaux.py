@@ -213,7 +213,7 @@ def house_punter_draws(total: int, house: House | str = House.FRENCH) -> bool:
     return cell is Cell.DRAW
 
 
-def chance_tableau(house: House | str = House.FRENCH) -> deal.Tableau:
+def chance_tableau(house: House | str = House.FRENCH) -> deal.DrawingRules:
     """The ``house`` tableau for the dealer's chance model: free cells are None.
 
     >>> table = chance_tableau()
@@ -225,7 +225,7 @@ def chance_tableau(house: House | str = House.FRENCH) -> deal.Tableau:
     def rule(cell: Cell) -> bool | None:
         return None if cell is Cell.FREE else cell is Cell.DRAW
 
-    return deal.Tableau.from_rows(
+    return deal.DrawingRules.from_rows(
         player=[rule(cell) for cell in PUNTER_TABLE],
         banker=[[rule(cell) for cell in row] for row in BANKER_TABLES[house]],
     )

@@ -22,8 +22,8 @@ from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
 from baccara.db.auth import User
 from baccara.db.betting import MAX_AMOUNT
-from baccara.db.limits import DELAY, Limits, PlayLimits
-from baccara.db.records import PlayerRecords
+from baccara.db.history import PlayerHistory
+from baccara.db.protections import DELAY, PlayerProtections, Protections
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.infra.edge import problem, reply
 from baccara.server.wire.http import (
@@ -77,7 +77,7 @@ class ExclusionRequest(BaseModel):
     days: ExclusionDays
 
 
-def _limits(found: Limits, session: float | None) -> JSONResponse:
+def _limits(found: PlayerProtections, session: float | None) -> JSONResponse:
     return reply(
         LimitsAnswer(
             loss_limit=found.loss_limit,
@@ -96,19 +96,21 @@ def _limits(found: Limits, session: float | None) -> JSONResponse:
 
 
 def me_router(
-    records: PlayerRecords,
-    limits: PlayLimits,
+    records: PlayerHistory,
+    limits: Protections,
     *,
     user: Callable[[Request], Awaitable[User | None]],
     started: Callable[[Request], Awaitable[float | None]],
     guard: Callable[[Request], JSONResponse | None],
     run: Callable[..., Awaitable[Any]],
     revoked: Callable[[], None] = lambda: None,
+    now: Callable[[], float] = time.time,
 ) -> APIRouter:
     """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion``; ``user`` finds
     the logged-in player, ``started`` when their session began, ``guard`` refuses a post
     from another site or not in JSON, ``run`` runs a database call on the worker threads,
-    ``revoked`` says that sessions have ended (their sockets close)."""
+    ``revoked`` says that sessions have ended (their sockets close), ``now`` is the
+    server's clock."""
     router = APIRouter()
 
     async def posted(request: Request, model: type[BaseModel]) -> tuple[User, Any] | JSONResponse:
@@ -163,7 +165,7 @@ def me_router(
         if isinstance(got, JSONResponse):
             return got
         found, asked = got
-        done = await run(limits.exclude, found.id, time.time() + asked.days * 86_400)
+        done = await run(limits.exclude, found.id, now() + asked.days * 86_400)
         revoked()  # every socket of the player closes at once
         response = _limits(done, None)
         response.delete_cookie("baccara_session", path="/")

@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 
 from baccara.db.auth import User
 from baccara.db.betting import BetError
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.gate import ended
 from baccara.db.sessions import last_revocation, prune, revocations_since
 from baccara.server.infra.clock import Clock, RealClock

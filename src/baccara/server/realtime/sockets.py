@@ -50,7 +50,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from functools import partial
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -121,7 +120,7 @@ class Connection:
         user, state = self.listener.user, self.state
         assert user is not None
         if isinstance(message, PingMessage):
-            return Pong(server_time=time.time())
+            return Pong(server_time=state.clock.now())
         if isinstance(message, JoinMessage):
             if not state.join_limiter.allow(user.name):
                 return ErrorMessage(code="rate_limited", message="too many joins: wait a moment")

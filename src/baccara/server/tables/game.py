@@ -11,15 +11,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
+
+from pydantic import JsonValue
 
 from baccara.db.chips import HOUSE_KEY, POT
 from baccara.fair import FairShoe
 from baccara.server.tables.turns import Taken
+from baccara.server.wire import protocol as P
 from baccara.skill.actions import Action, Legal
 from baccara.skill.game_rules import RecordedTable
 
-__all__ = ["BOT_BUY_IN", "Engine", "GameTable", "PlayersTiming", "Recovered", "money_state"]
+__all__ = [
+    "BOT_BUY_IN",
+    "Engine",
+    "GameTable",
+    "Labelled",
+    "PlayersTiming",
+    "Recovered",
+    "Shown",
+    "money_state",
+]
 
 BOT_BUY_IN = 100_000
 """A bot's chips when it sits down (and again when it runs short)."""
@@ -66,3 +78,31 @@ class Recovered:
     players: list[str]
     notes: list[str] = field(default_factory=list)
     shoe: tuple[int, FairShoe, Any, list[Taken]] | None = None  # id, shoe, engine, decisions
+
+
+class Labelled(TypedDict):
+    """A view's choices and the words their buttons say."""
+
+    choices: list[str]
+    labels: dict[str, str]
+
+
+class Shown(TypedDict):
+    """The fields every players' table shows (`P.PlayersState`)."""
+
+    table: str
+    seq: int
+    time: float
+    phase: str
+    players: list[str]
+    in_shoe: list[str]
+    chips: dict[str, int] | None
+    to_act: str | None
+    deadline: float | None
+    shoe: int | None
+    coup: int
+    decision: int
+    news: list[str]
+    history: list[dict[str, JsonValue]]
+    minimum: int
+    fair: P.Commitment | None

@@ -27,9 +27,9 @@ import secrets
 from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, JsonValue
+from pydantic import BaseModel
 
 from baccara.db.auth import User
 from baccara.db.chips import Chips, SeatRow
@@ -45,7 +45,9 @@ from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.game import (
     Engine,
     GameTable,
+    Labelled,
     PlayersTiming,
+    Shown,
     money_state,
 )
 from baccara.server.tables.turns import Due, Taken
@@ -56,38 +58,10 @@ from baccara.skill.actions import Act, Action
 from baccara.skill.game_rules import Seating, game_table
 from baccara.variants import Variant
 
-__all__ = ["Labelled", "PlayersRunner", "PlayersTiming", "Shown", "money_state"]
+__all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
-
-
-class Labelled(TypedDict):
-    """A view's choices and the words their buttons say."""
-
-    choices: list[str]
-    labels: dict[str, str]
-
-
-class Shown(TypedDict):
-    """The fields every players' table shows (`P.PlayersState`)."""
-
-    table: str
-    seq: int
-    time: float
-    phase: str
-    players: list[str]
-    in_shoe: list[str]
-    chips: dict[str, int] | None
-    to_act: str | None
-    deadline: float | None
-    shoe: int | None
-    coup: int
-    decision: int
-    news: list[str]
-    history: list[dict[str, JsonValue]]
-    minimum: int
-    fair: P.Commitment | None
 
 
 class PlayersRunner(TableBase, Generic[Engine]):

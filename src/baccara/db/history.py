@@ -8,7 +8,7 @@ a moment (a session's start). Reads only; the ledger writes.
 >>> _ = book.deposit(ann, 10_000, ref="welcome")
 >>> r = book.open_round(table="t1", number=1, shoe_id=None, coup_index=1)
 >>> _ = book.place_bet(account=ann, round_id=r, bet_id="b1", kind="banker", amount=1_000)
->>> records = PlayerRecords(book.engine)
+>>> records = PlayerHistory(book.engine)
 >>> [(m["what"], m["amount"], m["round"]) for m in records.movements(ann)]
 [('Bet on banker', -1000, 1), ('Deposit', 10000, None)]
 >>> records.rounds(ann)[0]["bets"]
@@ -25,12 +25,12 @@ from sqlalchemy.engine import Engine
 
 from baccara.db.schema import bets, entries, rounds, settlements, transactions
 
-__all__ = ["PlayerRecords"]
+__all__ = ["PlayerHistory"]
 
 _BET_ROUND = bets.alias("bet_round")
 
 
-class PlayerRecords:
+class PlayerHistory:
     """What a player may see of their own money and rounds."""
 
     def __init__(self, engine: Engine) -> None:

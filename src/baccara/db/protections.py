@@ -10,7 +10,7 @@ player's wallet account, so the money gate reads it in the statement that takes 
 player's lock (`baccara.db.gate.lock_wallets`).
 
 >>> from datetime import UTC, datetime
->>> from baccara.db.engine import make_engine, writing
+>>> from baccara.db.database import make_engine, writing
 >>> from baccara.db.migrate import upgrade
 >>> from baccara.db.schema import users
 >>> engine = make_engine("sqlite://")
@@ -18,7 +18,7 @@ player's lock (`baccara.db.gate.lock_wallets`).
 >>> with writing(engine) as conn:
 ...     _ = conn.execute(users.insert().values(id=1, name="ann", password_hash="x",
 ...                                            created_at=datetime.now(UTC)))
->>> limits = PlayLimits(engine)
+>>> limits = Protections(engine)
 >>> limits.set_loss_limit(1, 5_000, now=0.0).loss_limit
 5000
 >>> later = limits.set_loss_limit(1, 9_000, now=10.0)   # a raise waits a day
@@ -39,18 +39,18 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from baccara.db.books import account_id, wallet_account
-from baccara.db.engine import writing
+from baccara.db.database import writing
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
 
-__all__ = ["DELAY", "Limits", "PlayLimits", "SuspendError", "limits_of", "suspend"]
+__all__ = ["DELAY", "PlayerProtections", "Protections", "SuspendError", "protections_of", "suspend"]
 
 DELAY = 24 * 3600.0
 """Seconds before a raised or removed loss limit takes effect."""
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class PlayerProtections:
     """A player's limits as they stand (minor units, minutes, epoch seconds)."""
 
     loss_limit: int | None = None
@@ -69,7 +69,7 @@ class Limits:
         return self.suspended_until is not None and now < self.suspended_until
 
     @classmethod
-    def of(cls, row: Mapping[Any, Any] | None) -> Limits:
+    def of(cls, row: Mapping[Any, Any] | None) -> PlayerProtections:
         """The limits a ``play_limits`` row (or None) holds, as stored."""
         if row is None:
             return cls()
@@ -83,10 +83,10 @@ class Limits:
             suspended_until=row["suspended_until"],
         )
 
-    def at(self, now: float) -> Limits:
+    def at(self, now: float) -> PlayerProtections:
         """These limits as they stand at ``now``: a change whose day has come applies.
 
-        >>> Limits(loss_limit=5_000, next_loss_limit=9_000, next_from=10.0).at(10.0).loss_limit
+        >>> PlayerProtections(loss_limit=5_000, next_loss_limit=9_000, next_from=10.0).at(10.0).loss_limit
         9000
         """
         if self.next_from is None or now < self.next_from:
@@ -94,13 +94,13 @@ class Limits:
         return replace(self, loss_limit=self.next_loss_limit, next_loss_limit=None, next_from=None)
 
 
-class PlayLimits:
+class Protections:
     """The players' limits."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def get(self, user: int, *, now: float | None = None) -> Limits:
+    def get(self, user: int, *, now: float | None = None) -> PlayerProtections:
         """``user``'s limits at ``now`` (a change whose day has come applies)."""
         with self.engine.connect() as conn:
             row = (
@@ -108,13 +108,15 @@ class PlayLimits:
                 .mappings()
                 .first()
             )
-        return limits_of(row, time.time() if now is None else now)
+        return protections_of(row, time.time() if now is None else now)
 
-    def set_loss_limit(self, user: int, amount: int | None, *, now: float | None = None) -> Limits:
+    def set_loss_limit(
+        self, user: int, amount: int | None, *, now: float | None = None
+    ) -> PlayerProtections:
         """Ask for a daily loss limit of ``amount`` (None: no limit)."""
         moment = time.time() if now is None else now
         with writing(self.engine) as conn:
-            found = limits_of(_row(conn, user), moment)
+            found = protections_of(_row(conn, user), moment)
             lower = amount is not None and (found.loss_limit is None or amount <= found.loss_limit)
             values: dict[str, object]
             if lower:
@@ -126,23 +128,23 @@ class PlayLimits:
                     "next_from": moment + DELAY,
                 }
             _upsert(conn, user, values)
-            return limits_of(_row(conn, user), moment)
+            return protections_of(_row(conn, user), moment)
 
-    def set_reminder(self, user: int, minutes: int | None) -> Limits:
+    def set_reminder(self, user: int, minutes: int | None) -> PlayerProtections:
         """Remind the player every ``minutes`` of a session (None: never)."""
         with writing(self.engine) as conn:
             _upsert(conn, user, {"reminder_minutes": minutes})
-            return limits_of(_row(conn, user), time.time())
+            return protections_of(_row(conn, user), time.time())
 
-    def exclude(self, user: int, until: float) -> Limits:
+    def exclude(self, user: int, until: float) -> PlayerProtections:
         """Exclude ``user`` until ``until`` (never shortened) and end their sessions."""
         with writing(self.engine) as conn:
-            found = limits_of(_row(conn, user), time.time())
+            found = protections_of(_row(conn, user), time.time())
             longest = max(until, found.excluded_until or 0.0)
             _upsert(conn, user, {"excluded_until": longest})
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
             revoke(conn, user, None, now=time.time())  # every socket of the player closes
-            return limits_of(_row(conn, user), time.time())
+            return protections_of(_row(conn, user), time.time())
 
 
 class SuspendError(ValueError):
@@ -154,7 +156,7 @@ def suspend(engine: Engine, name: str, until: float | None) -> int:
     None lifts it): no login, every session ended now (their sockets close within a
     second, `baccara.server.infra.revocation`); the player's id.
 
-    >>> from baccara.db.engine import make_engine, writing
+    >>> from baccara.db.database import make_engine, writing
     >>> from baccara.db.migrate import upgrade
     >>> from datetime import UTC, datetime
     >>> engine = make_engine("sqlite://")
@@ -167,7 +169,7 @@ def suspend(engine: Engine, name: str, until: float | None) -> int:
     >>> suspend(engine, "bob", None)
     Traceback (most recent call last):
     ...
-    baccara.db.limits.SuspendError: no player named 'bob'
+    baccara.db.protections.SuspendError: no player named 'bob'
     """
     with writing(engine) as conn:
         found = conn.execute(
@@ -198,6 +200,6 @@ def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> Non
         conn.execute(play_limits.insert().values(user_id=user, account_id=wallet, **values))
 
 
-def limits_of(row: Mapping[Any, Any] | None, now: float) -> Limits:
+def protections_of(row: Mapping[Any, Any] | None, now: float) -> PlayerProtections:
     """The limits a ``play_limits`` row (or None) stands for at ``now``."""
-    return Limits.of(row).at(now)
+    return PlayerProtections.of(row).at(now)

@@ -116,3 +116,33 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
             ledger.engine.dispose()
 
     asyncio.run(test())
+
+
+def test_the_server_stops_at_once_after_a_logout(tmp_path: Path) -> None:
+    """A logout pokes the watch; the server's stop then cancels it. The watch waited in
+    ``wait_for``, which can lose a cancellation that comes as its event is set: the stop
+    hung for a minute (found by a helper, reproduced on d9c7b8a). The clock's ``wait``
+    keeps it (`asyncio.timeout`)."""
+    import json
+
+    import httpx
+
+    from baccara.server.app import ServerConfig, create_app
+
+    config = ServerConfig(database_url=f"sqlite:///{tmp_path / 'h.db'}", tables=("t1=punto-banco",))
+    app = create_app(config)
+    json_body = {"Content-Type": "application/json"}
+
+    async def main() -> None:
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://baccara") as web:
+                account = {"name": "leaver", "password": "leaver password"}
+                registered = await web.post(
+                    "/api/register", content=json.dumps(account), headers=json_body
+                )
+                assert registered.status_code == 200, registered.text
+                left = await web.post("/api/logout", content="{}", headers=json_body)
+                assert left.status_code == 200, left.text
+
+    asyncio.run(asyncio.wait_for(main(), 20))  # the old watch held the stop for 60 s

@@ -25,7 +25,7 @@ lint: install
 
 test: install lint
 	node --test tests/js/
-	$(BIN)/python -m pytest -n 4 --dist loadfile
+	$(BIN)/python -m pytest -n 4 --dist worksteal
 
 bench: install
 	$(BIN)/python -m bench

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from baccara.server.auth import Auth
 from baccara.server.rounds import online_shoes
 
 from baccara.bets import BetKind
 from baccara.coup import Coup
-from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger
 from baccara.db.store import Store, metadata
 from baccara.table.engine import Table

@@ -136,15 +136,17 @@ class Protections:
             _upsert(conn, user, {"reminder_minutes": minutes})
             return protections_of(_row(conn, user), time.time())
 
-    def exclude(self, user: int, until: float) -> PlayerProtections:
-        """Exclude ``user`` until ``until`` (never shortened) and end their sessions."""
+    def exclude(self, user: int, until: float, *, now: float | None = None) -> PlayerProtections:
+        """Exclude ``user`` until ``until`` (never shortened) and end their sessions, at
+        ``now`` (the system's time if not given)."""
+        moment = time.time() if now is None else now
         with writing(self.engine) as conn:
-            found = protections_of(_row(conn, user), time.time())
+            found = protections_of(_row(conn, user), moment)
             longest = max(until, found.excluded_until or 0.0)
             _upsert(conn, user, {"excluded_until": longest})
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
-            revoke(conn, user, None, now=time.time())  # every socket of the player closes
-            return protections_of(_row(conn, user), time.time())
+            revoke(conn, user, None, now=moment)  # every socket of the player closes
+            return protections_of(_row(conn, user), moment)
 
 
 class SuspendError(ValueError):

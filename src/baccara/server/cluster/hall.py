@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -264,7 +263,7 @@ class Hall:
         that nobody has run for a while (at the first try: say which run elsewhere)."""
         assert self.locks is not None and self.cluster is not None
         free = [t for t in self.specs if t not in self.runners]
-        now = time.monotonic()
+        now = self.clock.now()
         for table in list(self.unrun):
             if table not in free:
                 del self.unrun[table]

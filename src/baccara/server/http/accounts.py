@@ -56,10 +56,16 @@ def accounts_router(state: ServerState) -> APIRouter:
         """The session's cookie set on ``response`` (None: deleted)."""
         name, secure = state.cookie_name, config.secure_cookies
         if token is None:
-            response.delete_cookie(name, "/", None, secure, True, "strict")
+            response.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="strict")
         else:
             response.set_cookie(
-                name, token, COOKIE_SECONDS, None, "/", None, secure, True, "strict"
+                name,
+                token,
+                max_age=COOKIE_SECONDS,
+                path="/",
+                secure=secure,
+                httponly=True,
+                samesite="strict",
             )
         return response
 

@@ -133,7 +133,7 @@ def me_router(
         found = await user(request)
         if found is None:
             return problem(401, "not_logged_in", "log in first")
-        return _limits(await run(limits.get, found.id), await started(request))
+        return _limits(await run(partial(limits.get, found.id, now=now())), await started(request))
 
     @router.post("/api/me/limits", response_model=LimitsAnswer)
     async def set_limits(request: Request) -> JSONResponse:
@@ -153,10 +153,10 @@ def me_router(
             if amount is not None and amount > MAX_AMOUNT:
                 most = format_money(MAX_AMOUNT)
                 return problem(400, "bad_request", f"loss_limit: at most {most}")
-            await run(partial(limits.set_loss_limit, found.id, amount))
+            await run(partial(limits.set_loss_limit, found.id, amount, now=now()))
         if "reminder_minutes" in asked.model_fields_set:
             await run(limits.set_reminder, found.id, asked.reminder_minutes)
-        return _limits(await run(limits.get, found.id), await started(request))
+        return _limits(await run(partial(limits.get, found.id, now=now())), await started(request))
 
     @router.post("/api/me/exclusion", response_model=LimitsAnswer)
     async def exclude(request: Request) -> JSONResponse:
@@ -165,7 +165,10 @@ def me_router(
         if isinstance(got, JSONResponse):
             return got
         found, asked = got
-        done = await run(limits.exclude, found.id, now() + asked.days * 86_400)
+        moment = now()
+        done = await run(
+            partial(limits.exclude, found.id, moment + asked.days * 86_400, now=moment)
+        )
         revoked()  # every socket of the player closes at once
         response = _limits(done, None)
         response.delete_cookie("baccara_session", path="/")

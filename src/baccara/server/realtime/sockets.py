@@ -31,7 +31,7 @@ face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``
 (a squeezer's hand, relayed live, not logged), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
-snapshot, marked ``"missed": true`` (`baccara.server.tables.dispatch`: bounded, so a small
+snapshot, marked ``"missed": true`` (`baccara.server.tables.base.missed_events`: bounded, so a small
 ``join`` never makes the server send megabytes). Joins are rate limited per player
 (`ServerConfig.joins_per_second`).
 

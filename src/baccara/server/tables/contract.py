@@ -10,7 +10,6 @@ exact edges of the cards its shoe has left and its roads.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import ClassVar, Protocol, TypeAlias
 
 from pydantic import BaseModel, JsonValue
@@ -40,8 +39,6 @@ class Runner(Protocol):
     id: str
     variant: Variant
     audience: Audience
-    events: deque[tuple[int, str]]
-    phase: str
     stopping: bool
     handing_over: bool
 

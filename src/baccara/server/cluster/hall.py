@@ -37,12 +37,9 @@ from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.services import TableServices
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.audience import Audience, Listener
-from baccara.server.tables.banque import BanqueRunner
-from baccara.server.tables.chemin import CheminRunner
 from baccara.server.tables.contract import Record, Runner
 from baccara.server.tables.dispatch import answer, first_seq, moving
-from baccara.server.tables.house import HouseRunner, Timing
-from baccara.server.tables.players import PlayersTiming
+from baccara.server.tables.make import make_runner
 from baccara.server.wire.http import Edges
 from baccara.server.wire.protocol import (
     ErrorMessage,
@@ -51,7 +48,7 @@ from baccara.server.wire.protocol import (
     ProtocolError,
     read_client,
 )
-from baccara.variants import Family, find_variant
+from baccara.variants import find_variant
 
 __all__ = ["Hall", "TableSpec", "table_specs"]
 
@@ -195,42 +192,9 @@ class Hall:
         spec, config = self.specs[table], self.config
         game = find_variant(spec.variant)
         audience = self.audience(table)
-        runner: Runner
-        if game.house_banked:
-            timing = Timing(
-                bet_seconds=config.bet_seconds,
-                card_seconds=config.card_seconds,
-                result_seconds=config.result_seconds,
-                squeeze_seconds=config.squeeze_seconds,
-                seat_grace_seconds=config.seat_grace_seconds,
-            )
-            runner = HouseRunner(
-                table_id=table,
-                variant=game,
-                services=self.services,
-                decks=config.decks,
-                audience=audience,
-                timing=timing,
-                squeeze=spec.squeeze,
-                behind=config.behind,
-            )
-        else:
-            kind = CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
-            clock = PlayersTiming(
-                decision_seconds=config.decision_seconds,
-                seed_seconds=config.seed_seconds,
-                result_seconds=config.result_seconds,
-                bot_seconds=config.bot_seconds,
-            )
-            runner = kind(
-                table_id=table,
-                variant=game,
-                services=self.services,
-                decks=config.decks,
-                audience=audience,
-                timing=clock,
-                bots=config.bots,
-            )
+        runner = make_runner(
+            table, game, config, self.services, squeeze=spec.squeeze, audience=audience
+        )
         if audience is not None:
             audience.forget()  # the other processes' players join again
             audience.relay = self.cluster

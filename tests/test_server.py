@@ -559,3 +559,30 @@ def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
             assert book.check_invariants() == []
         finally:
             book.engine.dispose()
+
+
+def test_every_tab_of_a_player_sees_its_bets_and_balance(server: ServerProcess) -> None:
+    """Two tabs of one account at one table: a bet placed in one is acknowledged in
+    both, with the balance after it (a repeat of it in neither)."""
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+        first, second = Player(server, "tabs_ann"), Player(server, "tabs_ann")
+        await first.register()
+        second.token = first.token
+        await first.join("t1")
+        await second.join("t1")
+        await first.expect(lambda m: m["type"] == "round_open", 20)
+        ack = await first.bet("banker", 1_500, bet_id="tab-one")
+        seen = await second.expect(lambda m: m["type"] == "bet_ack", 10)
+        again = await first.bet("banker", 1_500, bet_id="tab-one")  # the page resends it
+        assert again["duplicate"] is True
+        await second.expect(lambda m: m["type"] == "no_more_bets", 10)
+        repeats = [m for m in second.inbox if m["type"] == "bet_ack"]
+        await first.close()
+        await second.close()
+        return ack, seen, repeats
+
+    ack, seen, repeats = run(scenario())
+    assert ack["type"] == "bet_ack" and seen == ack
+    assert seen["balance"] == 100_000 - 1_500
+    assert len(repeats) == 1  # the first tab's repeat is not echoed

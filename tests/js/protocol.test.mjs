@@ -59,21 +59,85 @@ test("the table socket joins, stamps messages, reconnects with since, and stops 
 test("an open table socket pings now and then, and stops once closed", () => {
   FakeSocket.made = [];
   const timers = [];
+  let clock = 0;
   const link = new TableConnection({
     url: "ws://h/ws", table: "t1", since: () => 0, onMessage: () => {}, WebSocketImpl: FakeSocket,
-    setTimer: (fn, ms) => timers.push([fn, ms]), pingMs: 60000,
+    setTimer: (fn, ms) => timers.push([fn, ms]), pingMs: 60000, deadMs: 4000, now: () => clock,
   });
   link.open();
   const socket = FakeSocket.made[0];
   socket.accept();
   assert.deepEqual(timers.map(([, ms]) => ms), [60000]);
-  timers[0][0]();
+  clock = 60000;
+  timers[0][0]();  // a ping, the next ping's timer, and the ping's answer's deadline
+  assert.deepEqual(timers.map(([, ms]) => ms), [60000, 4000, 60000]);
+  socket.deliver({ type: "pong", server_time: 1 });
+  clock = 64000;
+  timers[2][0]();  // answered: the socket stays
+  assert.equal(link.socket, socket);
   timers[1][0]();
   assert.deepEqual(socket.sent.slice(1), [{ type: "ping" }, { type: "ping" }]);
   link.close();
-  timers[2][0]();  // the timer left after the close sends nothing and stops
+  timers.at(-1)[0]();  // the timers left after the close send nothing and stop
   assert.equal(socket.sent.length, 3);
-  assert.equal(timers.length, 3);
+  assert.equal(FakeSocket.made.length, 1);
+});
+
+test("the timer is called as a plain function, as a browser's setTimeout must be", () => {
+  FakeSocket.made = [];
+  const timers = [];
+  function strictTimer(fn, ms) {  // a browser's setTimeout called as a method: TypeError
+    if (this !== undefined) throw new TypeError("Illegal invocation");
+    timers.push([fn, ms]);
+  }
+  const link = new TableConnection({
+    url: "ws://h/ws", table: "t1", since: () => 0, onMessage: () => {}, WebSocketImpl: FakeSocket,
+    setTimer: strictTimer, pingMs: 1000,
+  });
+  link.open();
+  FakeSocket.made[0].accept();
+  timers[0][0]();
+  assert.deepEqual(FakeSocket.made[0].sent.at(-1), { type: "ping" });
+  FakeSocket.made[0].drop();
+  timers.at(-1)[0]();
+  assert.equal(FakeSocket.made.length, 2);  // it called again
+});
+
+test("a socket that answers no ping is replaced, and calls again back off up to a cap", () => {
+  FakeSocket.made = [];
+  const timers = [], status = [];
+  let clock = 0;
+  const link = new TableConnection({
+    url: "ws://h/ws", table: "t1", since: () => 7, onMessage: () => {}, onStatus: (open) => status.push(open),
+    WebSocketImpl: FakeSocket, setTimer: (fn, ms) => timers.push([fn, ms]), now: () => clock,
+    pingMs: 0, deadMs: 3000, retryMs: 250, maxRetryMs: 2000, random: () => 0.5,
+  });
+  link.open();
+  const first = FakeSocket.made[0];
+  first.accept();
+  clock = 10;
+  link.check();  // the browser is online again: is this socket still alive?
+  assert.deepEqual(first.sent.at(-1), { type: "ping" });
+  clock = 3010;
+  timers.shift()[0]();  // no answer: given up, and called again
+  assert.equal(first.readyState, 3);
+  assert.deepEqual(status, [true, false]);
+  const waits = [];
+  for (let i = 0; i < 6; i += 1) {
+    const [again, ms] = timers.shift();
+    waits.push(ms);
+    again();
+    FakeSocket.made.at(-1).drop();  // the server is still down
+  }
+  assert.deepEqual(waits, [250, 500, 1000, 2000, 2000, 2000]);
+  const [again, ms] = timers.shift();
+  again();
+  FakeSocket.made.at(-1).accept();  // back: it joins where it was
+  assert.deepEqual(FakeSocket.made.at(-1).sent, [{ type: "join", table: "t1", since: 7 }]);
+  assert.equal(ms, 2000);
+  assert.equal(status.at(-1), true);
+  link.close();
+  assert.equal(timers.length, 0);
 });
 
 test("api posts JSON and throws the server's message", async () => {

@@ -61,6 +61,7 @@ from baccara.server.state import ServerState
 from baccara.server.tables.audience import END, Listener
 from baccara.server.tables.dispatch import answer
 from baccara.server.wire.protocol import (
+    BetAck,
     ErrorMessage,
     JoinMessage,
     PingMessage,
@@ -129,9 +130,12 @@ class Connection:
             return ErrorMessage(code="not_joined", message="join a table first")
         runner = state.hall.runner(self.table)
         if runner is not None:
-            return await answer(runner, user, message, state.bet_limiter)
-        for reply in await state.hall.forward(self.table, user, text):
-            self.listener.send_text(reply)
+            reply = await answer(runner, user, message, state.bet_limiter)
+            if isinstance(reply, BetAck) and not reply.duplicate:  # the player's other tabs
+                runner.audience.echo(user.name, reply, besides=self.listener)
+            return reply
+        for forwarded in await state.hall.forward(self.table, user, text):
+            self.listener.send_text(forwarded)
         return None
 
 

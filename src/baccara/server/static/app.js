@@ -26,6 +26,7 @@ function dispatch(action) {
   state = reduce(state, action);
   for (const message of state.outbox) connection?.send(message);
   if (state === prev) return;
+  $("link").hidden = !state.table || !state.lost;  // the table's socket dropped: calling again
   if (state.showEdges && state.table && state.game !== CHEMIN && state.game !== BANQUE
       && (state.result !== prev.result || state.table !== prev.table || !prev.showEdges || state.roads !== prev.roads)) fetchEdges(state.table);
   if (state.table && state.game !== prev.game) view.show(viewOf(state.game));
@@ -134,6 +135,10 @@ function openTable(id, summary) {
   });
   connection.open();
 }
+
+// the network came back, or the tab is shown again: is the table's socket still alive?
+window.addEventListener("online", () => connection?.check());
+document.addEventListener("visibilitychange", () => { if (!document.hidden) connection?.check(); });
 
 // -- the clock: the timer bar, and staged chips sent just before the close -------------------
 setInterval(() => {

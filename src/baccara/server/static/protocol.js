@@ -46,17 +46,29 @@ export function socketUrl({ protocol, host }) {
 /**
  * One table's connection. Every message received goes to `onMessage` with
  * `received_at` (the client's clock, in seconds) added; `onStatus(true|false)` reports
- * the connection opening and closing. After a drop it reconnects every `retryMs` and
- * joins with `since` (the last event seq the caller has seen), until `close()`. While
- * open it sends a `ping` every `pingMs` (0: never), so that the server, which closes a
- * silent socket, keeps a page that only watches.
+ * the connection opening and closing. After a drop it reconnects, sooner first
+ * (`retryMs`, doubled at each failure up to `maxRetryMs`, a little jitter so that a
+ * restarted server is not called by every page at once), and joins with `since` (the
+ * last event seq the caller has seen), until `close()`. While open it pings every
+ * `pingMs` (0: never), so that the server, which closes a silent socket, keeps a page
+ * that only watches; a socket that answers nothing for `deadMs` after a ping (a network
+ * that went away without closing it) is given up and replaced. `check()` pings at once
+ * (the browser says it is online again, the tab is shown again).
  */
 export class TableConnection {
   constructor({ url, table, since, onMessage, onStatus = () => {},
-    WebSocketImpl = globalThis.WebSocket, retryMs = 1000, pingMs = 60000, setTimer = setTimeout, now = Date.now }) {
-    Object.assign(this, { url, table, since, onMessage, onStatus, WebSocketImpl, retryMs, pingMs, setTimer, now });
+    WebSocketImpl = globalThis.WebSocket, retryMs = 250, maxRetryMs = 2000, pingMs = 20000, deadMs = 4000,
+    setTimer = (fn, ms) => setTimeout(fn, ms), now = Date.now, random = Math.random }) {
+    // kept as plain functions, never called as methods: a browser's `setTimeout` called
+    // with another `this` throws "Illegal invocation"
+    this.timer = (fn, ms) => setTimer(fn, ms);
+    this.clock = () => now();
+    this.jitter = () => random();
+    Object.assign(this, { url, table, since, onMessage, onStatus, WebSocketImpl, retryMs, maxRetryMs, pingMs, deadMs });
     this.socket = null;
     this.wanted = false;
+    this.failures = 0;
+    this.heard = 0;  // when the socket in use last received anything
   }
 
   open() {
@@ -64,27 +76,54 @@ export class TableConnection {
     const socket = new this.WebSocketImpl(this.url);
     this.socket = socket;
     socket.onopen = () => {
+      this.failures = 0;
+      this.heard = this.clock();
       socket.send(JSON.stringify(outgoing.join(this.table, this.since())));
       this.onStatus(true);
       this.keepAlive(socket);
     };
     socket.onmessage = (event) => {
-      this.onMessage({ ...JSON.parse(event.data), received_at: this.now() / 1000 });
+      this.heard = this.clock();
+      this.onMessage({ ...JSON.parse(event.data), received_at: this.heard / 1000 });
     };
-    socket.onclose = () => {
-      if (this.socket !== socket || !this.wanted) return;
-      this.onStatus(false);
-      this.setTimer(() => { if (this.wanted && this.socket === socket) this.open(); }, this.retryMs);
-    };
+    socket.onclose = () => this.lost(socket);
+  }
+
+  /** `socket` is gone: say so once, and call again after the backoff. */
+  lost(socket) {
+    if (this.socket !== socket || !this.wanted) return;
+    this.socket = null;
+    this.onStatus(false);
+    const wait = Math.min(this.maxRetryMs, this.retryMs * 2 ** this.failures) * (0.8 + 0.4 * this.jitter());
+    this.failures += 1;
+    this.timer(() => { if (this.wanted && this.socket === null) this.open(); }, Math.round(wait));
   }
 
   /** Ping every `pingMs` while `socket` is the one open. */
   keepAlive(socket) {
     if (!this.pingMs) return;
-    this.setTimer(() => {
+    this.timer(() => {
       if (this.socket !== socket || !this.wanted) return;
-      if (this.send(outgoing.ping())) this.keepAlive(socket);
+      if (this.ping(socket)) this.keepAlive(socket);
     }, this.pingMs);
+  }
+
+  /** Ping now; a socket that answers nothing within `deadMs` is replaced. */
+  check() {
+    if (this.socket) this.ping(this.socket);
+  }
+
+  ping(socket) {
+    if (!this.send(outgoing.ping())) return false;
+    const asked = this.clock();
+    this.timer(() => {
+      if (this.socket === socket && this.heard < asked) {
+        socket.onclose = null;
+        try { socket.close(); } catch { /* already closed */ }
+        this.lost(socket);
+      }
+    }, this.deadMs);
+    return true;
   }
 
   /** Send one message; false when the socket is not open (the caller keeps what matters). */

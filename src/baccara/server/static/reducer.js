@@ -22,7 +22,7 @@ function emptyHands() {
 
 export function initialState() {
   return {
-    me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false,
+    me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false, lost: false,
     title: "", seat: null, behind: false, bettorsBehind: 0, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
@@ -326,7 +326,7 @@ const LOCAL = {
   balance: (s, a) => ({ ...s, balance: a.balance }),
   leave_table: (s) => ({ ...initialState(), me: s.me, balance: s.balance, chip: s.chip, teaching: s.teaching, showEdges: s.showEdges }),
   connection: (s, a) => ({
-    ...s, connected: a.open,
+    ...s, connected: a.open, lost: !a.open,
     message: !a.open ? CONNECTION_LOST : s.message === CONNECTION_LOST ? "" : s.message,
   }),
   pick_chip: (s, a) => (a.index >= 0 && a.index < s.chips.length ? { ...s, chip: a.index } : s),

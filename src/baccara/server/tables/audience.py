@@ -214,6 +214,20 @@ class Audience:
             for process in self.remote.get(name, {}):
                 self.relay.private(process, self.table_id, name, text)
 
+    def echo(self, name: str, message: BaseModel, besides: Listener) -> None:
+        """``name``'s answer, sent to ``besides``, to their other connections too: every tab
+        of a player sees their stakes and balance."""
+        text = message.model_dump_json()
+        if self.fanning:
+            self.fanning.append((name, None, text))  # (``besides`` has it already: a repeat)
+        else:
+            for listener in list(self.by_name.get(name, ())):
+                if listener is not besides:
+                    listener.send_text(text)
+        if self.relay is not None:
+            for process in self.remote.get(name, {}):
+                self.relay.private(process, self.table_id, name, text)
+
     def deliver_to(self, name: str, text: str) -> None:
         """A private message to ``name``'s connections on this process (after the events
         still being fanned out)."""

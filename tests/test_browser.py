@@ -435,9 +435,19 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                 book.engine.dispose()
             for text in ann.locator("#cdf-rail .pstake").all_inner_texts():
                 assert re.fullmatch(r"[\d,]+\.\d\d|next shoe", text), text
-            # Leaving: the chips go back at the shoe's end.
+            # Leaving: the chips go back at once (or when the coup he plays is settled)
             bob.click("#cdf-leave")
-            expect(bob.locator("#cdf-news")).to_contain_text("cdf_bob leaves", timeout=10_000)
+            expect(bob.locator("#cdf-news")).to_contain_text(
+                "cdf_bob leaves the table with", timeout=20_000
+            )
+            expect(bob.locator("#cdf-sit-go")).to_have_text("Sit down")
+            book = Ledger.connect(server.config.database_url)
+            try:
+                stored = book.balance(book.create_account(wallet_account("cdf_bob")))
+            finally:
+                book.engine.dispose()
+            assert stored >= 80_000  # his chips are back in the wallet
+            expect(bob.locator("#balance")).to_have_text(f"{stored // 100:,}.{stored % 100:02d}")
             shoot("leave")
         finally:
             browser.close()

@@ -11,7 +11,7 @@ import pytest
 from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
-from baccara.skill.actions import Act, Action
+from baccara.skill.actions import SEAT_ACTS, Act, Action
 from baccara.skill.banque import BanqueError, BanqueTable, Tableau
 from baccara.skill.banque import Phase as BanquePhase
 from baccara.skill.bots import (
@@ -24,7 +24,7 @@ from baccara.skill.chemin import CheminError, CheminTable
 from baccara.skill.chemin import Phase as CheminPhase
 from baccara.skill.players import GameError, largest_stake, outcome
 
-_SEAT_ACTS = [act for act in Act if act is not Act.CLOSE_AUCTION]
+_TURN_ACTS = [act for act in Act if act is not Act.CLOSE_AUCTION and act not in SEAT_ACTS]
 _WITH_AMOUNT = {Act.OPEN_BANK, Act.STAKE, Act.BID}
 
 
@@ -45,7 +45,7 @@ def _candidates(table: CheminTable | BanqueTable) -> list[Action]:
             amounts |= {legal.low - 1, legal.low, legal.high, legal.high + 1}
     out = []
     for seat in range(table.seats):
-        for act in _SEAT_ACTS:
+        for act in _TURN_ACTS:
             for amount in sorted(amounts) if act in _WITH_AMOUNT else [0]:
                 for tableau in ("L", "R") if act is Act.STAKE else (None,):
                     out.append(Action(act=act, seat=seat, amount=amount, tableau=tableau))

@@ -215,6 +215,7 @@ class Player:
             additional_headers={"Cookie": f"baccara_session={self.token}"},
             open_timeout=30,
             close_timeout=1,
+            max_queue=None,  # a player the test reads late keeps every message (and its pongs)
         )
         message: dict[str, Any] = {"type": "join", "table": table}
         if since is not None:

@@ -79,44 +79,41 @@ class Chips:
         suspension, the daily loss limit at ``now``) and the balance. Refused with
         `BetError` (``insufficient_funds``, ``loss_limit``, ``self_excluded``...),
         nothing changed."""
+        return self.ledger.write(lambda conn: self._buy(conn, player, amount, now))
+
+    def _buy(self, conn: Connection, player: str, amount: int, now: float | None) -> int:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise BetError("bad_amount", f"bad buy-in {amount!r}: an amount above 0.00")
         moment = time.time() if now is None else now
-
-        def work(conn: Connection) -> int:
-            ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
-            wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
-            held = gate.lock_wallets(conn, [wallet])[wallet]
-            held.check(moment)
-            if (limit := held.loss_limit(moment)) is not None:
-                gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
-            if (have := held.balance) < amount:
-                raise BetError(
-                    "insufficient_funds",
-                    f"a buy-in of {format_money(amount)} is over your balance of "
-                    f"{format_money(have)}",
-                )
-            memo = f"buy-in {self.table} {player}"
-            post(conn, memo, {wallet: -amount, seat: amount}, at=gate.stamp(now))
-            return balances(conn, [seat])[seat]
-
-        return self.ledger.write(work)
+        ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
+        wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
+        held = gate.lock_wallets(conn, [wallet])[wallet]
+        held.check(moment)
+        if (limit := held.loss_limit(moment)) is not None:
+            gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
+        if (have := held.balance) < amount:
+            raise BetError(
+                "insufficient_funds",
+                f"a buy-in of {format_money(amount)} is over your balance of {format_money(have)}",
+            )
+        memo = f"buy-in {self.table} {player}"
+        post(conn, memo, {wallet: -amount, seat: amount}, at=gate.stamp(now))
+        return balances(conn, [seat])[seat]
 
     def cash_out(self, player: str, *, now: float | None = None) -> int:
         """Move all of ``player``'s chips here back to the wallet (under the player's lock,
         as every movement of their money); the amount moved."""
+        return self.ledger.write(lambda conn: self._cash_out(conn, player, now))
 
-        def work(conn: Connection) -> int:
-            ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
-            wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
-            gate.lock_wallets(conn, [wallet])
-            amount = balances(conn, [seat])[seat]
-            if amount:
-                memo = f"cash-out {self.table} {player}"
-                post(conn, memo, {seat: -amount, wallet: amount}, at=gate.stamp(now))
-            return amount
-
-        return self.ledger.write(work)
+    def _cash_out(self, conn: Connection, player: str, now: float | None) -> int:
+        ids = account_ids(conn, [wallet_account(player), chips_account(self.table, player)])
+        wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
+        gate.lock_wallets(conn, [wallet])
+        amount = balances(conn, [seat])[seat]
+        if amount:
+            memo = f"cash-out {self.table} {player}"
+            post(conn, memo, {seat: -amount, wallet: amount}, at=gate.stamp(now))
+        return amount
 
     def stacks(self, players: Any) -> dict[str, int]:
         """Each player's chips at this table, and the pot (under `POT`)."""
@@ -149,13 +146,31 @@ class Chips:
         return [str(name)[len(prefix) :] for name, _ in rows]
 
     def record(
-        self, shoe_id: int, seq: int, action: Action, timed_out: bool, moves: Mapping[str, int]
+        self,
+        shoe_id: int,
+        seq: int,
+        action: Action,
+        timed_out: bool,
+        moves: Mapping[str, int],
+        *,
+        player: str | None = None,
+        now: float | None = None,
     ) -> None:
         """Store decision ``seq`` of shoe ``shoe_id`` (``timed_out``: the clock took the
         house's rule) and the money it moved (by player, `POT` and `HOUSE_KEY`), in one
-        transaction; a decision stored twice is refused."""
-        with writing(self.ledger.engine) as conn:
+        transaction; a decision stored twice is refused. A seat's own act moves
+        ``player``'s wallet in the same transaction: chips added are bought through the
+        money gate first (refused with `BetError`, nothing stored), a seat that leaves
+        is cashed out."""
+
+        def work(conn: Connection) -> None:
+            if action.act is Act.ADD_CHIPS:
+                assert player is not None
+                self._buy(conn, player, action.amount, now)
             txn = self._post(conn, f"decision {shoe_id}:{seq}", moves)
+            if action.act is Act.LEAVE:
+                assert player is not None
+                self._cash_out(conn, player, now)
             conn.execute(
                 skill_actions.insert().values(
                     shoe_id=shoe_id,
@@ -169,6 +184,8 @@ class Chips:
                 )
             )
             self.ledger._point("decided")
+
+        self.ledger.write(work)
 
     def _post(self, conn: Connection, memo: str, moves: Mapping[str, int]) -> int | None:
         if not any(moves.values()):

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Act", "Action", "ActionError", "Legal"]
+__all__ = ["SEAT_ACTS", "Act", "Action", "ActionError", "Legal"]
 
 
 class ActionError(ValueError):
@@ -49,6 +49,8 @@ class Act(StrEnum):
     BID = "bid"  # Banque: bid ``amount`` for the bank
     CLOSE_AUCTION = "close_auction"  # Banque: the best bid takes the bank
     RETIRE = "retire"  # Banque: the banker gives the bank up
+    LEAVE = "leave"  # a seat leaves between coups, its chips with it
+    ADD_CHIPS = "add_chips"  # a seat adds ``amount`` to its chips between coups
 
     @property
     def word(self) -> str:
@@ -74,6 +76,8 @@ _WORDS = {
     Act.BID: "bids",
     Act.CLOSE_AUCTION: "closes the auction",
     Act.RETIRE: "retires",
+    Act.LEAVE: "leaves the table",
+    Act.ADD_CHIPS: "adds chips",
 }
 
 
@@ -90,7 +94,13 @@ _LABELS = {
     Act.BID: "Bid",
     Act.CLOSE_AUCTION: "Close the auction",
     Act.RETIRE: "Retire from the bank",
+    Act.LEAVE: "Leave the table",
+    Act.ADD_CHIPS: "Add chips",
 }
+
+SEAT_ACTS = frozenset({Act.LEAVE, Act.ADD_CHIPS})
+"""What a seat does to its own place, not to the coup: any time it has nothing in play,
+whoever's turn it is."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

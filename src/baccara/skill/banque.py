@@ -47,6 +47,7 @@ from baccara.skill.banque_events import (
     BanqueObservation,
     BidPlaced,
     Phase,
+    SeatChanged,
     StakePlaced,
     Tableau,
     TableauDecided,
@@ -66,6 +67,7 @@ __all__ = [
     "BanqueTable",
     "BidPlaced",
     "Phase",
+    "SeatChanged",
     "StakePlaced",
     "Tableau",
     "TableauDecided",
@@ -333,15 +335,8 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         """``seat`` offers to risk ``amount`` as the bank."""
         self.verify_bid(seat, amount)
         self.bids[seat] = amount
-        return self._record(
-            [
-                BidPlaced(
-                    text=f"{self.names[seat]} bids {format_money(amount)} for the bank.",
-                    seat=seat,
-                    amount=amount,
-                )
-            ]
-        )
+        text = f"{self.names[seat]} bids {format_money(amount)} for the bank."
+        return self._record([BidPlaced(text=text, seat=seat, amount=amount)])
 
     def can_close_auction(self) -> bool:
         """Whether the auction can close (someone has bid)."""
@@ -402,6 +397,29 @@ class BanqueTable(PlayersTable[BanqueEvent]):
                 returned=returned,
             )
         ]
+
+    # -- seats that come and go between coups -----------------------------------------
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` holds a stake, or the bank with stakes on it, in the coup played."""
+        if self.phase not in (Phase.STAKES, Phase.PUNTER, Phase.BANKER):
+            return False
+        banking = seat == self.banker and (self.covered > 0 or self.phase is not Phase.STAKES)
+        return banking or any(seat in stakes for stakes in self.stakes.values())
+
+    def _release(self, seat: int) -> list[BanqueEvent]:
+        if self.phase is Phase.AUCTION:
+            self.bids.pop(seat, None)  # its bid is withdrawn
+        elif self.phase is Phase.STAKES and seat == self.banker:
+            return list(self.retire())
+        elif self.phase is Phase.STAKES and seat in self.turn:
+            if self.turn[0] == seat:
+                return list(self.stake(seat, Tableau.LEFT, 0))
+            self.turn.remove(seat)
+        return []
+
+    def _seat_changed(self, text: str, seat: int, amount: int) -> BanqueEvent:
+        return SeatChanged(text=text, seat=seat, amount=amount)
 
     # -- stakes --------------------------------------------------------------------
 

@@ -164,3 +164,11 @@ class BanqueObservation(Observation):
     live: Tableau | None
     shown: Mapping[str, tuple[Card, ...]]
     hidden: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatChanged(BanqueEvent):
+    """A seat left between coups (``amount`` its chips, negative) or added chips."""
+
+    seat: int
+    amount: int

@@ -55,6 +55,7 @@ from baccara.skill.chemin_events import (
     NaturalShown,
     Phase,
     PunterDecided,
+    SeatChanged,
     StakePlaced,
 )
 from baccara.skill.players import PlayersTable, largest_stake, outcome
@@ -74,6 +75,7 @@ __all__ = [
     "NaturalShown",
     "Phase",
     "PunterDecided",
+    "SeatChanged",
     "StakePlaced",
 ]
 
@@ -356,10 +358,30 @@ class CheminTable(PlayersTable[CheminEvent]):
 
     def _skip_broke(self) -> None:
         for _ in range(self.seats):
-            if self.bankrolls[self.banker] >= self.minimum:
+            if self.bankrolls[self.banker] >= self.minimum and self.banker not in self.gone:
                 return
             self.banker = self.next_seat(self.banker)
         self.phase = Phase.OVER
+
+    # -- seats that come and go between coups -----------------------------------------
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` holds the bank or a stake of the coup being played."""
+        if self.phase in (Phase.STAKES, Phase.PUNTER, Phase.BANKER):
+            return seat == self.banker or seat in self.stakes
+        return False
+
+    def _release(self, seat: int) -> list[CheminEvent]:
+        if seat == self.banker and self.phase in (Phase.BANK, Phase.AFTER):
+            return list(self.pass_bank())
+        if self.phase is Phase.STAKES and seat in self.turn:
+            if self.turn[0] == seat:
+                return list(self.stake(seat, 0))
+            self.turn.remove(seat)
+        return []
+
+    def _seat_changed(self, text: str, seat: int, amount: int) -> CheminEvent:
+        return SeatChanged(text=text, seat=seat, amount=amount)
 
     # -- the stakes ----------------------------------------------------------------
 

@@ -157,3 +157,11 @@ class CheminObservation(Observation):
     punter: int | None
     shown: Mapping[str, tuple[Card, ...]]
     hidden: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatChanged(CheminEvent):
+    """A seat left between coups (``amount`` its chips, negative) or added chips."""
+
+    seat: int
+    amount: int

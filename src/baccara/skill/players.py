@@ -30,7 +30,7 @@ from baccara.coup import Result
 from baccara.money import format_money
 from baccara.shoe import Shoe
 from baccara.skill import tableaux
-from baccara.skill.actions import Act, Action, Legal
+from baccara.skill.actions import SEAT_ACTS, Act, Action, Legal
 from baccara.variants import Family, Variant, find_variant, require_family
 
 __all__ = ["GameError", "GameEvent", "Observation", "PlayersTable", "largest_stake", "outcome"]
@@ -141,6 +141,7 @@ class PlayersTable(Generic[Event]):
         self.house = 0
         self.turn: list[int] = []
         self.banker_cards: list[Card] = []
+        self.gone: set[int] = set()  # the seats that left during the shoe
         self.start()
 
     def start(self) -> None:
@@ -224,8 +225,17 @@ class PlayersTable(Generic[Event]):
         }
 
     def apply(self, action: Action) -> tuple[Event, ...]:
-        """Do ``action`` (a player's, or ``default_action``'s) if it is that seat's to do."""
-        events = self._apply(action)
+        """Do ``action`` (a player's, or ``default_action``'s) if it is that seat's to do;
+        a seat's own act (`SEAT_ACTS`: leaving, adding chips) whenever it has nothing in play."""
+        if action.act in SEAT_ACTS:
+            if action.seat is None:
+                raise self.error(f"{action.act.word}: which seat?")
+            if action.act is Act.LEAVE:
+                events = self.leave(action.seat)
+            else:
+                events = self.add_chips(action.seat, action.amount)
+        else:
+            events = self._apply(action)
         self.actions.append(action)
         return events
 
@@ -234,6 +244,81 @@ class PlayersTable(Generic[Event]):
 
     def _not_here(self, act: Act) -> GameError:
         return self.error(f"{act.value} is not an action of {self.game}")
+
+    # -- seats that come and go between coups ---------------------------------------------
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` has money in the coup being played (its bank or its stake)."""
+        raise NotImplementedError
+
+    def _release(self, seat: int) -> list[Event]:
+        """What ``seat`` gives up as it leaves, recorded: its turn to speak (declined),
+        the bank it holds and has not put in play (passed), its bid."""
+        raise NotImplementedError
+
+    def _close(self) -> list[Event]:
+        """Fewer than two seats are left with chips: the shoe ends, a bank held going back
+        to its banker."""
+        if self.banker is not None:
+            self.bankrolls[self.banker] += self.bank
+        self.bank = 0
+        self.phase = self.phases("over")
+        return []
+
+    def _seat_changed(self, text: str, seat: int, amount: int) -> Event:
+        """The game's event for a seat's own act (``amount``: chips in, or out if negative)."""
+        raise NotImplementedError
+
+    def can_leave(self, seat: int) -> bool:
+        """Whether ``seat`` may leave (or add chips) now: it has nothing in play."""
+        return self._allows(self.verify_seat_act, seat)
+
+    def verify_seat_act(self, seat: int) -> None:
+        """Raise unless ``seat`` may leave or add chips now: still here, the shoe not
+        over, nothing of its money in the coup being played."""
+        if not 0 <= seat < self.seats:
+            raise self.error(f"no seat {seat}")
+        if seat in self.gone:
+            raise self.error(f"{self.names[seat]} has left the table")
+        if self.phase is self.phases("over"):
+            raise self.error("the shoe is over")
+        if self.in_play(seat):
+            raise self.error(f"{self.names[seat]} has money in the coup being played")
+
+    def leave(self, seat: int) -> tuple[Event, ...]:
+        """``seat`` leaves with its chips: its turn is declined, a bank it holds passes;
+        with fewer than two seats left with chips the shoe ends.
+
+        >>> from baccara.skill.chemin import CheminTable
+        >>> table = CheminTable(names=("A", "B", "C"), bankrolls=(5_000,) * 3, seed=1)
+        >>> [e.text for e in table.leave(0)]
+        ['The bank passes from A to B (declined).', 'A leaves the table with 50.00.']
+        >>> table.bankrolls, table.banker
+        ([0, 5000, 5000], 1)
+        >>> [e.text for e in table.leave(2)][-1], table.phase.value
+        ('C leaves the table with 50.00.', 'over')
+        """
+        self.verify_seat_act(seat)
+        self.gone.add(seat)  # no turn, no bank, from now on
+        released = self._release(seat)
+        chips, self.bankrolls[seat] = self.bankrolls[seat], 0
+        text = f"{self.names[seat]} leaves the table with {format_money(chips)}."
+        own = [self._seat_changed(text, seat, -chips)]
+        left = [s for s in range(self.seats) if s not in self.gone]
+        playing = [s for s in left if self.bankrolls[s] > 0 or self.in_play(s)]
+        if len(playing) < 2 and self.phase is not self.phases("over"):
+            own.extend(self._close())
+        return (*released, *self._record(own))
+
+    def add_chips(self, seat: int, amount: int) -> tuple[Event, ...]:
+        """``seat`` adds ``amount`` to its chips (bought from the player's wallet)."""
+        self.verify_seat_act(seat)
+        if amount <= 0:
+            raise self.error(f"bad amount {format_money(amount)}: above 0.00")
+        self.bankrolls[seat] += amount
+        total = format_money(self.bankrolls[seat])
+        text = f"{self.names[seat]} adds {format_money(amount)} of chips: {total}."
+        return self._record([self._seat_changed(text, seat, amount)])
 
     # -- the stakes ----------------------------------------------------------------------
 
@@ -245,7 +330,7 @@ class PlayersTable(Generic[Event]):
         if first is not None and first in order:
             order.remove(first)
             order.insert(0, first)
-        self.turn = [s for s in order if self.bankrolls[s] > 0]
+        self.turn = [s for s in order if self.bankrolls[s] > 0 and s not in self.gone]
         if not self.turn:
             self.bankrolls[self.banker] += self.bank
             self.bank = 0

@@ -62,15 +62,17 @@ const view = createRenderer(document, {
 });
 const cheminView = createCheminRenderer(document, {
   act: (action, text) => dispatch({ type: "act", action, text }),
-  sit: (text) => dispatch({ type: "sit", text }),
+  sit: (text) => dispatch({ type: "sit", text, more: isSeated(state) }),
   leave: () => dispatch({ type: "leave_seat" }),
+  sitOut: () => dispatch({ type: "sit_out", out: !state.chemin?.away.includes(state.me) }),
   seed: (seed) => dispatch({ type: "send_seed", seed }),
 });
 
 const banqueView = createBanqueRenderer(document, {
   act: (action, text, tableau) => dispatch({ type: "banque_act", action, text, tableau }),
-  sit: (text) => dispatch({ type: "sit", text }),
+  sit: (text) => dispatch({ type: "sit", text, more: isSeatedBanque(state) }),
   leave: () => dispatch({ type: "leave_seat" }),
+  sitOut: () => dispatch({ type: "sit_out", out: !state.banque?.away.includes(state.me) }),
   seed: (seed) => dispatch({ type: "send_seed", seed }),
 });
 

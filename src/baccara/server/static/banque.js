@@ -9,7 +9,7 @@
 // reducer lays the felt: everybody's view (backs for the cards face down), my own hands
 // over it (`banque_hand`, private), or the coup just settled (`last`) between coups.
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, newsOf, timeLeft } from "./players.js";
+import { clockSeconds, dueOf, FACE_DOWN, newsOf, SEAT_LOCAL, seatsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export const GAME = "banque";
@@ -28,7 +28,8 @@ const IN_COUP = new Set(["punter", "banker"]);  // a coup dealt, its hands on th
 
 // -- selectors --------------------------------------------------------------------------
 
-export const banquePhaseLabel = (state) => PHASE_LABELS[state.banque?.phase] ?? (state.banque?.phase || "—");
+export const banquePhaseLabel = (state) => (state.banque?.paused ? "Waiting for its players to come back"
+  : PHASE_LABELS[state.banque?.phase] ?? (state.banque?.phase || "—"));
 export const isSeated = (state) => Boolean(state.banque?.players.includes(state.me));
 /** Whether I play this shoe (seated players join at the next shoe). */
 export const inShoe = (state) => Boolean(state.banque?.inShoe.includes(state.me));
@@ -140,6 +141,7 @@ export function onBanque(state, m) {
     last, lastKey: lastKey(last), justSettled: Boolean(last && prev && lastKey(last) !== prev.lastKey),
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
     ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
+    ...seatsOf(m),
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, banque,

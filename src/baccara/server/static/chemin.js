@@ -8,12 +8,15 @@
 // coup's cards once the server has put them away, and the news lines that have just
 // happened (the result).
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, timeLeft } from "./players.js";
+import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, seatsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export { FACE_DOWN, freshLines };
 
 export const GAME = "chemin-de-fer";
+
+/** A punter's pass: a stake of nothing (the engine's `stake` of 0 declines). */
+export const PASS = "pass";
 
 /** The decisions whose act message carries an amount (server/realtime/sockets.py). */
 export const WITH_AMOUNT = new Set(["open_bank", "stake"]);
@@ -28,7 +31,8 @@ const FRESH = new Set(["starting", "waiting", "shuffle", "stakes"]);  // the las
 
 // -- selectors --------------------------------------------------------------------------
 
-export const cheminPhaseLabel = (state) => PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—");
+export const cheminPhaseLabel = (state) => (state.chemin?.paused ? "Waiting for its players to come back"
+  : PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—"));
 export const isSeated = (state) => Boolean(state.chemin?.players.includes(state.me));
 export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemin.toAct === state.me);
 /** What I may do on my turn: my own choices when the server sent them privately (the
@@ -128,7 +132,7 @@ export function onChemin(state, m) {
     hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
     ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
-    lastKey: lastKey(m.last ?? null),
+    lastKey: lastKey(m.last ?? null), ...seatsOf(m),
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, chemin,
@@ -142,8 +146,10 @@ export function onChemin(state, m) {
 
 /** A decision: one of the server's `choices`, on my turn; `text` the amount typed, if any. */
 function act(state, { action, text }) {
-  if (!myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
+  const passing = action === PASS && myChoices(state).includes("stake");
+  if (!passing && !myChoices(state).includes(action)) return { ...state, message: "Wait for your turn." };
   const decided = { ...state, chemin: { ...state.chemin, decided: true }, message: "" };
+  if (passing) return { ...decided, outbox: [outgoing.act(state.chemin.due, "stake", 0)] };
   if (!WITH_AMOUNT.has(action)) return { ...decided, outbox: [outgoing.act(state.chemin.due, action)] };
   const cents = parseMoney(text);
   if (!cents) return { ...state, message: "Type an amount, such as 10.00." };

@@ -38,11 +38,29 @@ export function timeLeft(state, deadline, now) {
   return deadline ? Math.max(0, deadline - (now + state.clockOffset)) : 0;
 }
 
-/** Sit down with a buy-in typed by the player (`text`, such as "200" or "200.00"). */
-function sit(state, { text }) {
+/** What every players' table's state says of its seats: who sits out, who leaves after
+ * the coup, whether the table waits for its players, what the seat to act may stake. */
+export const seatsOf = (m) => ({
+  away: m.away ?? [], leaving: m.leaving ?? [], paused: m.paused ?? false, ranges: m.ranges ?? {},
+});
+
+/** A seat's words on the rail beyond its chips: sitting out, leaving after the coup. */
+export function seatNote(table, name) {
+  if (table.leaving.includes(name)) return "leaves after this coup";
+  if (table.away.includes(name)) return "sitting out";
+  return "";
+}
+
+/** The most the seat to act may put on `action` (its chips, the bank's open part), or null. */
+export const mostFor = (table, action) => table.ranges[action]?.[1] ?? null;
+
+/** Sit down with a buy-in typed by the player (`text`, such as "200" or "200.00"), or add
+ * chips to a seat already taken (between coups, at once). */
+function sit(state, { text, more }) {
   const cents = parseMoney(text);
-  if (!cents) return { ...state, message: "Type the buy-in as an amount, such as 200.00." };
-  return { ...state, outbox: [outgoing.sit(cents)], message: `Buying in for ${money(cents)}…` };
+  if (!cents) return { ...state, message: `Type the ${more ? "chips to add" : "buy-in"} as an amount, such as 200.00.` };
+  const doing = more ? `Adding ${money(cents)} of chips…` : `Buying in for ${money(cents)}…`;
+  return { ...state, outbox: [outgoing.sit(cents)], message: doing };
 }
 
 function sendSeed(state, { seed }) {
@@ -54,5 +72,6 @@ function sendSeed(state, { seed }) {
 export const SEAT_LOCAL = {
   sit,
   leave_seat: (s) => ({ ...s, outbox: [outgoing.leave()], message: "" }),
+  sit_out: (s, { out }) => ({ ...s, outbox: [outgoing.sitOut(out)] }),
   send_seed: sendSeed,
 };

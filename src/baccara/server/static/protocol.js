@@ -17,6 +17,7 @@ export const outgoing = {
     shoe: due?.shoe ?? 0, coup: due?.coup ?? 0, decision: due?.decision ?? 0,
   }),
   leave: () => ({ type: "leave" }),
+  sitOut: (out) => ({ type: "sit_out", out }),
   ping: () => ({ type: "ping" }),
 };
 

@@ -9,7 +9,8 @@ import {
   decisionTimeLeft, isSeated, mayRetire, myChoices, open, prompt, stakesByName, turnChoices,
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
-import { cardText, domTools, layCards, renderPlayersHead } from "./render.js";
+import { seatNote } from "./players.js";
+import { cardText, domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
 
 const AMOUNT_ACTIONS = new Set(["stake"]);  // decisions typed with an amount (a bid has its own box)
 
@@ -135,6 +136,7 @@ export function createBanqueRenderer(doc, on) {
       if (b.bids[name] !== undefined) marks.append(el("span", "mark bid", `Bid ${money(b.bids[name])}`));
       if (staked[name]) marks.append(el("span", "mark stake", `${HAND_NAMES[staked[name].tableau]} ${money(staked[name].amount)}`));
       if (name === b.toAct) marks.append(el("span", "mark to-act", "to act"));
+      if (seatNote(b, name)) marks.append(el("span", "mark away", seatNote(b, name)));
       li.append(marks);
       li.title = `${name}: chips ${chips}` + (name === b.banker ? `, holds the bank of ${money(b.bank)}` : "");
       return li;
@@ -210,9 +212,7 @@ export function createBanqueRenderer(doc, on) {
 
   function renderSeat(state) {
     const seated = isSeated(state), b = state.banque;
-    $("bq-sit").hidden = seated;
-    $("bq-leave").hidden = !seated;
-    $("bq-buy-in").placeholder = `at least ${money(b.minimum)}`;
+    renderSeatControls(doc, "bq-", state, b);
     $("bq-seed").hidden = !(seated && b.phase === "shuffle");
     $("bq-retire-box").hidden = !mayRetire(state);
     setText("bq-retire", actionLabel(b, "retire"));
@@ -276,8 +276,9 @@ export function createBanqueRenderer(doc, on) {
   for (const t of TABLEAUX) {  // a click on a tableau chooses it for my stake
     doc.querySelector(`.bq-hand[data-hand=${t}]`).addEventListener("click", () => { if ($(`bq-tableau-${t}`)) pick(t); });
   }
-  $("bq-sit").addEventListener("submit", (e) => { e.preventDefault(); on.sit($("bq-buy-in").value); });
+  $("bq-sit").addEventListener("submit", (e) => { e.preventDefault(); on.sit($("bq-buy-in").value); $("bq-buy-in").value = ""; });
   $("bq-leave").addEventListener("click", () => on.leave());
+  $("bq-away").addEventListener("click", () => on.sitOut());
   $("bq-retire").addEventListener("click", () => on.act("retire"));
   $("bq-bid-form").addEventListener("submit", (e) => { e.preventDefault(); on.act("bid", $("bq-bid").value); });
   $("bq-seed").addEventListener("submit", (e) => {

@@ -3,16 +3,17 @@
 // `choices` ask for on my turn only (my own, sent privately, when it sends them), sitting
 // down, the seed and the clock. Every amount shown goes through money().
 import {
-  actionLabel, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt, turnChoices,
+  actionLabel, PASS, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt, turnChoices,
 } from "./chemin.js";
 import { money } from "./money.js";
-import { domTools, layCards, renderPlayersHead } from "./render.js";
+import { mostFor, seatNote } from "./players.js";
+import { domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
 
 const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
 
 /**
  * @param {Document} doc
- * @param {object} on  callbacks: act(action, amountText), sit(buyInText), leave(), seed(text)
+ * @param {object} on  callbacks: act(action, amountText), sit(buyInText), leave(), sitOut(), seed(text)
  */
 export function createCheminRenderer(doc, on) {
   const { $, el, setText } = domTools(doc);
@@ -27,10 +28,11 @@ export function createCheminRenderer(doc, on) {
       const chips = playing && c.chips[name] !== undefined ? money(c.chips[name]) : "next shoe";
       li.append(el("span", "num", String(i + 1)), el("span", "pname", mine ? `${name} (you)` : name), el("span", "pstake", chips));
       const marks = el("span", "marks");
-      if (name === c.banker) marks.append(el("span", "mark bank", `Bank ${money(c.bank)}`));
+      if (name === c.banker) marks.append(el("span", "mark bank", c.bank ? `Bank ${money(c.bank)}` : "Sets the bank"));
       if (c.stakes[name]) marks.append(el("span", "mark stake", `Stake ${money(c.stakes[name])}`));
       if (name === c.punter) marks.append(el("span", "mark punter", "Punter"));
       if (name === c.toAct) marks.append(el("span", "mark to-act", "to act"));
+      if (seatNote(c, name)) marks.append(el("span", "mark away", seatNote(c, name)));
       li.append(marks);
       li.title = `${name}: chips ${chips}` + (name === c.banker ? `, holds the bank of ${money(c.bank)}` : "");
       return li;
@@ -80,7 +82,8 @@ export function createCheminRenderer(doc, on) {
       const label = el("label", "amount", AMOUNT_LABELS[withAmount[0]] + " ");
       input = el("input");
       Object.assign(input, { id: "cdf-amount", inputMode: "decimal", autocomplete: "off", size: 9 });
-      input.placeholder = withAmount[0] === "open_bank" ? `at least ${money(c.minimum)}` : `up to ${money(c.bank - covered(c))}`;
+      const most = mostFor(c, withAmount[0]);
+      input.placeholder = withAmount[0] === "open_bank" ? `at least ${money(c.minimum)}` : `up to ${money(most ?? 0)}`;
       label.append(input);
       form.append(label);
     }
@@ -91,15 +94,20 @@ export function createCheminRenderer(doc, on) {
       button.addEventListener("click", (e) => { e.preventDefault(); on.act(action, input?.value ?? ""); });
       form.append(button);
     }
+    if (choices.includes("stake")) {  // a punter may always pass
+      const pass = el("button", "", "Pass");
+      Object.assign(pass, { type: "button" });
+      pass.dataset.action = PASS;
+      pass.addEventListener("click", (e) => { e.preventDefault(); on.act(PASS, ""); });
+      form.append(pass);
+    }
     form.onsubmit = (e) => { e.preventDefault(); if (withAmount.length) on.act(withAmount[0], input.value); };
     (input ?? form.querySelector("button"))?.focus({ preventScroll: true });
   }
 
   function renderSeat(state) {
     const seated = isSeated(state), c = state.chemin;
-    $("cdf-sit").hidden = seated;
-    $("cdf-leave").hidden = !seated;
-    $("cdf-buy-in").placeholder = `at least ${money(c.minimum)}`;
+    renderSeatControls(doc, "cdf-", state, c);
     $("cdf-seed").hidden = !(seated && c.phase === "shuffle");
   }
 
@@ -131,8 +139,9 @@ export function createCheminRenderer(doc, on) {
     setText("cdf-timer-text", text);
   }
 
-  $("cdf-sit").addEventListener("submit", (e) => { e.preventDefault(); on.sit($("cdf-buy-in").value); });
+  $("cdf-sit").addEventListener("submit", (e) => { e.preventDefault(); on.sit($("cdf-buy-in").value); $("cdf-buy-in").value = ""; });
   $("cdf-leave").addEventListener("click", () => on.leave());
+  $("cdf-away").addEventListener("click", () => on.sitOut());
   $("cdf-seed").addEventListener("submit", (e) => {
     e.preventDefault();
     on.seed($("cdf-client-seed").value);

@@ -112,6 +112,21 @@ export function renderPlayersHead(doc, prefix, prev, next, key, phaseText) {
 }
 
 /**
+ * A players' table's seat controls, the ids prefixed ``prefix``: sit down or add chips
+ * (the same form), sit out or come back, leave (not twice while the coup settles).
+ */
+export function renderSeatControls(doc, prefix, state, table) {
+  const { $, setText } = domTools(doc);
+  const seated = table.players.includes(state.me);
+  setText(`${prefix}sit-label`, seated ? "More chips " : "Buy-in ");
+  setText(`${prefix}sit-go`, seated ? "Add chips" : "Sit down");
+  $(`${prefix}buy-in`).placeholder = seated ? "between coups" : `at least ${money(table.minimum)}`;
+  $(`${prefix}leave`).hidden = !seated || table.leaving.includes(state.me);
+  $(`${prefix}away`).hidden = !seated;
+  setText(`${prefix}away`, table.away.includes(state.me) ? "I'm back" : "Sit out");
+}
+
+/**
  * @param {Document} doc
  * @param {object} on  callbacks: stage(kind), pickChip(index), recall(index), sit(tableId),
  *   downCard(element, side) (makes a face-down card squeezable)

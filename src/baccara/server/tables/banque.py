@@ -137,7 +137,10 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
         return None
 
     def house_action(self, table: BanqueTable) -> Action | None:
-        """A banker who is gone retires before the next coup's stakes."""
+        """A banker who is gone retires before the next coup's stakes (and the house's
+        rule for every table: `PlayersRunner.house_action`)."""
+        if (action := super().house_action(table)) is not None:
+            return action
         banker = table.banker
         if banker is None or not table.can_retire() or table.names[banker] in self.bots:
             return None

@@ -23,7 +23,13 @@ from baccara.variants import Variant
 __all__ = ["Record", "Runner", "TableMessage"]
 
 TableMessage = (
-    P.BetMessage | P.SqueezeMessage | P.SeedMessage | P.SitMessage | P.LeaveMessage | P.ActMessage
+    P.BetMessage
+    | P.SqueezeMessage
+    | P.SeedMessage
+    | P.SitMessage
+    | P.LeaveMessage
+    | P.SitOutMessage
+    | P.ActMessage
 )
 """The messages a player sends to a table (a join is `Runner.join`; pings and leaving
 a table are the connection's)."""

@@ -48,6 +48,9 @@ class GameTable(RecordedTable, Protocol):
     def apply(self, action: Action) -> tuple[Any, ...]: ...
     def default_action(self) -> Action | None: ...
     def legal_actions(self, seat: int) -> tuple[Legal, ...]: ...
+    @property
+    def gone(self) -> set[int]: ...
+    def can_leave(self, seat: int) -> bool: ...
 
 
 Engine = TypeVar("Engine", bound=GameTable)
@@ -97,7 +100,11 @@ class Shown(TypedDict):
     players: list[str]
     in_shoe: list[str]
     chips: dict[str, int] | None
+    away: list[str]
+    leaving: list[str]
+    paused: bool
     to_act: str | None
+    ranges: dict[str, list[int]]
     deadline: float | None
     shoe: int | None
     coup: int

@@ -21,26 +21,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
-import random
-import secrets
-from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from baccara.db.auth import User
-from baccara.db.chips import Chips, SeatRow
+from baccara.db.chips import SeatRow
 from baccara.db.ledger import BetError
-from baccara.db.shoes import ShoeBook
-from baccara.fair import FairError, FairShoe, check_client_seed
-from baccara.money import format_money
-from baccara.server.infra.services import TableServices
+from baccara.fair import FairShoe
 from baccara.server.tables import players_store as store
-from baccara.server.tables.audience import Audience
-from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.game import (
     Engine,
@@ -50,13 +43,13 @@ from baccara.server.tables.game import (
     Shown,
     money_state,
 )
+from baccara.server.tables.players_seats import PlayersSeats
 from baccara.server.tables.turns import Due, Taken
 from baccara.server.wire import protocol as P
-from baccara.shoe import Shoe, ShoeSettings
+from baccara.shoe import Shoe
 from baccara.skill import records
-from baccara.skill.actions import Act, Action
+from baccara.skill.actions import SEAT_ACTS, Act, Action
 from baccara.skill.game_rules import Seating, game_table
-from baccara.variants import Variant
 
 __all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
 
@@ -64,53 +57,11 @@ log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
 
 
-class PlayersRunner(TableBase, Generic[Engine]):
+class PlayersRunner(PlayersSeats[Engine]):
     """One players' table of the server; a game subclasses it."""
 
     errors: tuple[type[Exception], ...] = (ValueError,)
     """The engine's refusals (answered as ``not_allowed`` or ``not_your_turn``)."""
-
-    def __init__(
-        self,
-        *,
-        table_id: str,
-        variant: Variant,
-        services: TableServices,
-        timing: PlayersTiming,
-        decks: int | None = None,
-        minimum: int = 1_000,
-        seats: int = 12,
-        bots: int = 0,
-        audience: Audience | None = None,
-    ) -> None:
-        super().__init__(
-            table_id=table_id, variant=variant, services=services, audience=audience, kept=200
-        )
-        self.timing = timing
-        self.shoe_settings = records.default_shoe_settings(variant)
-        if decks:
-            self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
-        self.minimum = minimum
-        self.max_seats = min(seats, variant.seats)
-        self.chips = Chips(self.ledger, table_id)
-        self.shoes = ShoeBook(self.ledger, table_id)
-        self.players: list[str] = []  # seated, in seat order
-        self.leaving: set[str] = set()
-        self.client_seeds: dict[str, str] = {}
-        self.table: Engine | None = None
-        self.fair: FairShoe | None = None
-        self.shoe_id: int | None = None
-        self.taken: list[Taken] = []  # the decisions of the shoe in play, stored
-        self.deadline = 0.0
-        self.grace_until = 0.0  # after a restart, absent players get one clock to return
-        self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
-        self.news: deque[str] = deque(maxlen=12)
-        self.records: deque[Record] = deque(maxlen=20)
-        # a space: no player can register a bot's name
-        self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
-        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
-        self.wake = asyncio.Event()
-        self.lock = asyncio.Lock()
 
     # -- what a game adds ----------------------------------------------------------------
 
@@ -152,8 +103,14 @@ class PlayersRunner(TableBase, Generic[Engine]):
         raise NotImplementedError
 
     def house_action(self, table: Engine) -> Action | None:
-        """An action the house takes now for an absent player (none by default)."""
-        return None
+        """What the house does at once, asking nobody: a punter whose chips are under the
+        table's minimum is not offered a stake (he declines; more chips let him play)."""
+        seat = table.actor
+        if seat is None or table.phase.value != "stakes" or table.bankrolls[seat] >= self.minimum:
+            return None
+        action = table.default_action()
+        reason = "his chips are under the table's minimum"
+        return None if action is None else dataclasses.replace(action, reason=reason)
 
     @staticmethod
     def labelled(choices: list[str], *more: str) -> Labelled:
@@ -178,12 +135,25 @@ class PlayersRunner(TableBase, Generic[Engine]):
             "time": self.clock.now(),
             "phase": self.phase if table is None else table.phase.value,
             "players": list(self.players),
-            "in_shoe": [] if table is None else list(table.names),
+            "in_shoe": []
+            if table is None
+            else [name for seat, name in enumerate(table.names) if seat not in table.gone],
             "chips": None
             if table is None
-            else dict(zip(table.names, table.bankrolls, strict=True)),
+            else {
+                name: chips
+                for seat, (name, chips) in enumerate(zip(table.names, table.bankrolls, strict=True))
+                if seat not in table.gone
+            },
+            "away": sorted(self.away & set(self.players)),
+            "leaving": sorted(self.leaving),
+            "paused": self.paused,
             "to_act": None if who is None or table is None else table.names[who],
-            "deadline": self.deadline if table is not None and not self.over(table) else None,
+            # what the seat to act may stake or bid: its chips, the bank's open part
+            "ranges": {}
+            if who is None or table is None
+            else {x.act.value: [x.low, x.high] for x in table.legal_actions(who) if x.high},
+            "deadline": None if table is None or self.over(table) or self.paused else self.deadline,
             **self.due().named(),
             "news": list(self.news),
             "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
@@ -195,16 +165,6 @@ class PlayersRunner(TableBase, Generic[Engine]):
         """Where the engine's money is (`money_state`)."""
         return money_state(table, self.pot(table))
 
-    def connected(self, name: str) -> bool:
-        """Whether ``name`` has a connection to this table now."""
-        return self.audience.connected(name)
-
-    def present(self, name: str) -> bool:
-        """Whether ``name`` is at the table to decide (or may still come back after a restart)."""
-        return name not in self.leaving and (
-            self.connected(name) or self.clock.now() < self.grace_until
-        )
-
     @staticmethod
     def over(table: GameTable) -> bool:
         """Whether ``table``'s shoe is finished."""
@@ -213,7 +173,9 @@ class PlayersRunner(TableBase, Generic[Engine]):
     # -- the contract (`baccara.server.tables.contract`) -------------------------------------
 
     async def arrival(self, user: User | None) -> P.PlayersState:
-        """The table's state (whoever joins)."""
+        """The table's state (whoever joins: a player of a paused shoe wakes it)."""
+        if user is not None and user.name in self.players:
+            self.wake.set()
         return self.view()
 
     def private_texts(self, user: User | None) -> list[str]:
@@ -245,6 +207,8 @@ class PlayersRunner(TableBase, Generic[Engine]):
                 await self.sit(user, buy_in)
             case P.LeaveMessage():
                 await self.leave(user)
+            case P.SitOutMessage(out=out):
+                self.sit_out(user, out)
             case P.ActMessage():
                 await self.act(user, message)
             case P.SeedMessage(seed=seed):
@@ -265,60 +229,6 @@ class PlayersRunner(TableBase, Generic[Engine]):
         """None: a players' table draws no roads."""
         return
 
-    # -- players ---------------------------------------------------------------------------
-
-    async def sit(self, user: User, buy_in: int) -> int:
-        """Buy ``buy_in`` of chips from the wallet and take the next seat (play starts at
-        the next shoe); the chips at the table now."""
-        if user.name not in self.players and len(self.players) >= self.max_seats:
-            raise BetError("table_full", f"all {self.max_seats} seats are taken")
-        if buy_in < self.minimum:
-            raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
-        chips = await self.db_write(  # the money gate: protections, loss limit, balance
-            partial(self.chips.buy_in, user.name, buy_in, now=self.clock.now())
-        )
-        if user.name not in self.players:
-            self.players.append(user.name)
-        self.leaving.discard(user.name)
-        self.news.append(f"{user.name} sits down with {format_money(chips)}.")
-        self.emit_state()
-        self.wake.set()
-        return chips
-
-    async def leave(self, user: User) -> None:
-        """Leave the table: the chips go back to the wallet now, or when the shoe in play
-        (or the one being shuffled) ends. Two leaves at once: the second is told the
-        player is not seated."""
-        async with self.lock:
-            if user.name not in self.players or user.name in self.leaving:
-                raise BetError("not_seated", "you are not seated at this table")
-            if self.fair is not None and (self.table is None or user.name in self.table.names):
-                self.leaving.add(user.name)  # a shoe is committed: it may deal this player in
-                self.news.append(f"{user.name} leaves at the end of the shoe.")
-            else:
-                await self.db_write(self.chips.cash_out, user.name)
-                self._unseat(user.name)
-                self.news.append(f"{user.name} leaves the table.")
-        self.emit_state()
-        self.wake.set()
-
-    def _unseat(self, name: str) -> None:
-        if name in self.players:
-            self.players.remove(name)
-        self.leaving.discard(name)
-
-    def add_client_seed(self, user: User, seed: str) -> None:
-        """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
-        if user.name not in self.players:
-            raise BetError("not_seated", "sit down to shuffle: only players' seeds count")
-        if self.fair is None or self.fair.sealed:
-            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
-        try:
-            check_client_seed(seed)
-        except FairError as error:
-            raise BetError("bad_seed", str(error)) from None
-        self.client_seeds[user.name] = seed
-
     def due(self) -> Due:
         """The decision due (`baccara.server.tables.turns`): the shoe, the coup, its number."""
         table = self.table
@@ -333,7 +243,7 @@ class PlayersRunner(TableBase, Generic[Engine]):
     def taken_in(self, shoe_id: int | None) -> list[Taken]:
         """The decisions stored for shoe ``shoe_id``, in order (a database read)."""
         return [
-            Taken(seat=action.seat, timed_out=timed_out)
+            Taken(seat=action.seat, timed_out=timed_out, own=action.act in SEAT_ACTS)
             for action, timed_out in self.chips.actions(shoe_id or 0)
         ]
 
@@ -356,7 +266,10 @@ class PlayersRunner(TableBase, Generic[Engine]):
             action = Action(
                 act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
             )
+            if action.act in SEAT_ACTS:
+                raise BetError("not_allowed", "leave or add chips with their own messages")
             await self._decide_locked(action, timed_out=False)
+            self._back(user.name)
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
         async with self.lock:
@@ -371,6 +284,8 @@ class PlayersRunner(TableBase, Generic[Engine]):
                 return
             action = table.default_action()
             if action is not None:
+                if action.seat is not None and self.present(name := table.names[action.seat]):
+                    self._missed(name)  # there, and silent
                 await self._decide_locked(action, timed_out=True)
             elif table.actor is None and not self.over(table):
                 self.shoe_ended = True
@@ -387,26 +302,39 @@ class PlayersRunner(TableBase, Generic[Engine]):
         assert table is not None and self.shoe_id is not None
         if self.shoe_ended:
             raise BetError("not_allowed", "the shoe is over")
-        before = self.money(table)
+        before, actor = self.money(table), table.actor
         try:
             events = table.apply(action)
         except self.errors as error:
             raise BetError(self.refusal(action, table), str(error)) from None
         after = self.money(table)
         moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
+        own = action.act in SEAT_ACTS
+        player = None if action.seat is None or not own else table.names[action.seat]
+        if player is not None:  # the chips that came or went are the wallet's, moved apart
+            moves[player] = moves.get(player, 0) - sum(moves.values())
         try:
             await self.db_write(
-                self.chips.record, self.shoe_id, self.decisions, action, timed_out, moves
+                partial(self.chips.record, player=player, now=self.clock.now()),
+                self.shoe_id,
+                len(self.taken),
+                action,
+                timed_out,
+                {key: amount for key, amount in moves.items() if amount},
             )
-        except Exception:
-            log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
+        except Exception as error:
+            if not isinstance(error, BetError):  # the money gate's refusal is expected
+                log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
             self.table = await self.db_write(store.rebuild, self, self.fair, self.shoe_id)
             self.taken = await self.db(self.taken_in, self.shoe_id)
             raise
-        self.taken.append(Taken(seat=action.seat, timed_out=timed_out))
+        self.taken.append(Taken(seat=action.seat, timed_out=timed_out, own=own))
         self.fault("after_decision")  # stored, not yet shown to anybody
         self.news.extend(self.public(event, table) for event in events)
-        self.deadline = self.clock.now() + self.timing.decision_seconds
+        if not own or table.actor != actor:  # a seat's own act keeps the clock running
+            self.deadline = self.clock.now() + self.timing.decision_seconds
+        if not own:
+            await self._let_leave()
         self.emit_state()
         self.wake.set()
 
@@ -444,9 +372,11 @@ class PlayersRunner(TableBase, Generic[Engine]):
         return ready, stacks
 
     def _playable(self, ready: list[str]) -> bool:
-        return len(ready) >= 2 and not all(
-            name in self.bots for name in ready
-        )  # bots never play alone
+        """Two players or more, one of them a person at the table (bots never play alone,
+        and nobody is dealt a shoe while away)."""
+        return len(ready) >= 2 and any(
+            name not in self.bots and self.present(name) for name in ready
+        )
 
     async def _new_shoe(self) -> bool:
         """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
@@ -465,6 +395,12 @@ class PlayersRunner(TableBase, Generic[Engine]):
         self.news.append("A new shoe: send your seeds to shuffle it.")
         self.emit_state()
         await self.clock.sleep(self.timing.seed_seconds)
+        async with self.lock:  # a leave meanwhile is cashed out before or after the deal
+            return await self._deal_shoe()
+
+    async def _deal_shoe(self) -> bool:
+        """Deal the committed shoe to the players seated now, or set it aside."""
+        assert self.fair is not None and self.shoe_id is not None
         ready, stacks = await self._ready()
         if not self._playable(ready):  # set aside: never dealt
             await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
@@ -528,7 +464,8 @@ class PlayersRunner(TableBase, Generic[Engine]):
                 await self.clock.sleep(1.0)
 
     async def step(self) -> None:
-        """Start a shoe, or wait for the decision due and take the house's rule at the end."""
+        """Start a shoe, or wait for the decision due and take the house's rule at the end;
+        with nobody of the shoe at the table, wait for them (`awaited`)."""
         table = self.table
         if table is None or self.over(table) or self.shoe_ended:
             if table is not None:
@@ -539,6 +476,13 @@ class PlayersRunner(TableBase, Generic[Engine]):
                 return
             table = self.table
             assert table is not None
+        if not self.awaited(table):
+            await self._pause()
+            return
+        if self.paused:  # somebody came back: the decision due gets a whole clock
+            self.paused = False
+            self.deadline = self.clock.now() + self.timing.decision_seconds
+            self.news.append("The table plays on.")
         settled = len(self.coups(table))
         bot = self.bot_action(table)
         if bot is not None:
@@ -569,6 +513,19 @@ class PlayersRunner(TableBase, Generic[Engine]):
         if self.decisions == due and not self.stopping:
             with contextlib.suppress(BetError):
                 await self._default(due)
+
+    async def _pause(self) -> None:
+        """Nobody who plays the shoe is at the table: say so once, then wait for a join
+        or a message, writing nothing (and looking again now and then)."""
+        if not self.paused:
+            self.paused = True
+            self.deadline = float("inf")  # no clock runs: whoever comes back may act
+            self.news.append("The table waits for its players to come back.")
+            self.emit_state()
+        await self._sleep(self.PAUSE_SECONDS)
+
+    PAUSE_SECONDS = 30.0
+    """How often a paused table looks again without being woken (a restart's grace ends)."""
 
     async def _sleep(self, seconds: float) -> None:
         self.wake.clear()

@@ -49,7 +49,7 @@ def read_recovery(runner: PlayersRunner[Any]) -> Recovered:
         return found
     table = rebuild(runner, fair, shoe_id)
     taken = runner.taken_in(shoe_id)
-    found.players = [s["name"] for s in seats] + found.players
+    found.players = [s["name"] for i, s in enumerate(seats) if i not in table.gone] + found.players
     found.shoe = (shoe_id, fair, table, taken)
     found.notes.append(f"shoe resumed after {len(taken)} decisions")
     return found

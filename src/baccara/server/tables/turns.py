@@ -53,6 +53,7 @@ class Taken:
 
     seat: int | None
     timed_out: bool
+    own: bool = False  # a seat's own act (leaving, adding chips): no decision of the coup's
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,18 +66,24 @@ class Due:
     taken: Sequence[Taken]
     deadline: float
 
+    @property
+    def decisions(self) -> list[Taken]:
+        """The decisions taken, without the seats' own acts (which number none)."""
+        return [taken for taken in self.taken if not taken.own]
+
     def named(self) -> Named:
         """The decision due as the table's state names it."""
-        return Named(shoe=self.shoe, coup=self.coup, decision=len(self.taken))
+        return Named(shoe=self.shoe, coup=self.coup, decision=len(self.decisions))
 
     def check(self, *, shoe: int, coup: int, decision: int, seat: int, now: float) -> None:
         """Refuse (`BetError`) a decision by ``seat`` at ``now``, naming ``decision`` of
         ``coup`` of ``shoe``, that does not answer the one due (see the module)."""
-        number = len(self.taken)
+        taken = self.decisions
+        number = len(taken)
         if shoe != self.shoe:
             raise BetError("stale_decision", f"shoe {shoe} is not the shoe in play")
         if decision < number:
-            past = self.taken[decision]
+            past = taken[decision]
             if past.seat == seat and past.timed_out:
                 raise BetError(
                     "too_late",

@@ -27,7 +27,7 @@ import json
 import math
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
 from pydantic import ValidationError as _ValidationError
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "ProtocolError",
     "SeedMessage",
     "SitMessage",
+    "SitOutMessage",
     "SqueezeMessage",
     "read_client",
 ]
@@ -115,6 +116,14 @@ class LeaveMessage(_In):
     type: Literal["leave"]
 
 
+class SitOutMessage(_In):
+    """Sit out at a players' table (``out``: the player's turns are passed at once) or
+    come back (``out`` false)."""
+
+    type: Literal["sit_out"]
+    out: StrictBool
+
+
 class ActMessage(_In):
     """A decision at a players' table: set, keep or pass the bank, stake or banco, draw
     or stand (as punter on 5, or as banker in a free cell); at Baccarat Banque also bid
@@ -155,6 +164,7 @@ AnyClientMessage = (
     | SqueezeMessage
     | SitMessage
     | LeaveMessage
+    | SitOutMessage
     | ActMessage
     | PingMessage
 )

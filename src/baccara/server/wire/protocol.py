@@ -36,6 +36,7 @@ from baccara.server.wire.client import (
     ProtocolError,
     SeedMessage,
     SitMessage,
+    SitOutMessage,
     SqueezeMessage,
     read_client,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "SeedMessage",
     "ServerMessage",
     "SitMessage",
+    "SitOutMessage",
     "SqueezeMessage",
     "TableSummary",
     "read_client",
@@ -299,13 +301,17 @@ class PlayersState(Event):
 
     phase: str  # each game names its own (`CheminPhase`, `BanquePhase`)
     players: list[str]
-    in_shoe: list[str]
+    in_shoe: list[str]  # who plays the shoe in play (those who left it are gone)
     chips: dict[str, int] | None
+    away: list[str] = []  # seated, sitting out: their turns are passed at once
+    leaving: list[str] = []  # leave when the coup in play is settled
+    paused: bool = False  # nobody who plays the shoe is at the table: it waits
     banker: str | None
     bank: int
     to_act: str | None
     choices: list[str]
     labels: dict[str, str] = {}  # what each choice's button says
+    ranges: dict[str, list[int]] = {}  # a choice's amounts for the seat to act: [low, high]
     deadline: float | None
     shoe: int | None = None  # the shoe in play (its id): a decision names it,
     coup: int = 0  # ...the coup in play (from 1; 0: none)

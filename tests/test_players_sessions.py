@@ -17,10 +17,11 @@ from typing import Any
 import sqlalchemy as sa
 from tests.support.tables import Seat, Tables, act, players_table
 
-from baccara.db.chips import Chips
+from baccara.db.books import HOUSE
 from baccara.db.schema import skill_actions
 from baccara.server.tables.game import PlayersTiming
 from baccara.server.wire import protocol as P
+from baccara.skill.chemin import CheminTable
 from baccara.skill.replay import verify
 
 TIMING = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
@@ -138,17 +139,15 @@ def test_a_player_leaves_between_coups_with_the_chips_at_once() -> None:
             assert [a["act"] for a in record["actions"]].count("leave") == 2
             result = verify(record)
             assert result.ok, result.problems
-            assert await ann.send(LEAVE) is None
-            assert tables.balance("ann") + tables.balance("bob") + tables.balance(
-                "cy"
-            ) == 300_000 - (Chips(tables.ledger, "c1").stacks([])["#pot"]) - _commission(tables)
+            assert await ann.send(LEAVE) is None  # no shoe now: her chips come back at once
+            wallets = sum(tables.balance(name) for name in ("ann", "bob", "cy"))
+            assert wallets + _commission(tables) == 300_000  # nothing appeared or vanished
 
     run(test)
 
 
 def _commission(tables: Tables) -> int:
-    from baccara.db.books import HOUSE
-
+    """The house's commission taken so far."""
     return tables.ledger.balance(tables.ledger.create_account(HOUSE))
 
 
@@ -196,5 +195,31 @@ def test_a_punter_may_pass_and_one_who_cannot_cover_is_offered_his_chips() -> No
             assert moved["decision"] == offer["decision"] + 1 and any(
                 "declines" in line for line in moved["news"]
             )
+
+    run(test)
+
+
+def test_a_punter_under_the_minimum_is_not_asked() -> None:
+    """A punter whose chips fell under the table's minimum is not offered a stake for
+    the clock to run out on: the house declines for him at once, saying why."""
+
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=TIMING, minimum=1_000) as tables:
+            table = CheminTable(
+                names=("ann", "bob"), bankrolls=(50_000, 900), minimum=1_000, seed=1
+            )
+            table.open_bank(2_000)
+            assert table.actor == 1
+            action = tables.runner.house_action(table)
+            assert action is not None and (action.act.value, action.seat, action.amount) == (
+                "stake",
+                1,
+                0,
+            )
+            assert "minimum" in action.reason
+            table.apply(action)
+            rich = CheminTable(names=("ann", "bob"), bankrolls=(50_000, 5_000), seed=1)
+            rich.open_bank(2_000)
+            assert tables.runner.house_action(rich) is None  # he is asked
 
     run(test)

@@ -223,3 +223,32 @@ def test_a_punter_under_the_minimum_is_not_asked() -> None:
             assert tables.runner.house_action(rich) is None  # he is asked
 
     run(test)
+
+
+def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
+    """The right tableau's natural is paid at once, but the left punter still chooses on
+    5: nobody sees the banker's two cards, nor his total in the news (before: both
+    shown, 5 coups of 5)."""
+    from baccara.cards import parse_cards
+    from baccara.server.tables.banque import BanqueRunner
+    from baccara.shoe import Shoe
+    from baccara.skill.banque import BanqueTable, Tableau
+
+    table = BanqueTable(
+        names=("Ann", "Bob", "Cy"),
+        bankrolls=(50_000, 10_000, 10_000),
+        shoe=Shoe.stacked(parse_cards("2h 9d 5s 3d Kc Qc 4c 7h") * 8),
+        punter_speaks=True,
+    )
+    table.bid(0, 20_000)
+    table.close_auction()
+    table.stake(1, Tableau.LEFT, 1_000)
+    events = table.stake(2, Tableau.RIGHT, 2_000)
+    assert table.phase.value == "punter" and table.actor == 1  # Bob chooses on 5
+    for seat in (None, 1, 2):  # everybody but the banker himself
+        seen = table.observation(seat)
+        assert seen.shown["B"] == () and seen.hidden["B"] == 2
+    runner = BanqueRunner.__new__(BanqueRunner)
+    news = [runner.public(event, table) for event in events]
+    assert "Right: a natural 9, the punters win 20.00." in news, news
+    assert not any("to 5" in line for line in news), news  # the banker's 5s Qc: 5

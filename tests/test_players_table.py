@@ -194,7 +194,8 @@ def test_banque_hands_go_to_their_players() -> None:
     assert bob.totals == {"L": 5} and cy.totals == {"R": 9} and ann.totals == {"B": 5}
     assert bob.playing == {"L": 1, "R": 2} and bob.live is Tableau.LEFT
     public = table.observation()
-    assert public.hands == {} and public.hidden == {"L": 2, "R": 0, "B": 0}
+    # the right natural is paid; the banker's cards stay down while the left chooses
+    assert public.hands == {} and public.hidden == {"L": 2, "R": 0, "B": 2}
     assert [str(c) for c in public.shown["R"]] == ["9d", "Kc"]  # the natural shows at once
     assert public.stakes == {"L": ((1, 1_000),), "R": ((2, 2_000),)}
     assert [x.act for x in bob.legal] == [Act.DRAW, Act.STAND] and ann.legal == cy.legal == ()

@@ -218,9 +218,9 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         return (Act.BID,) if self.phase is Phase.AUCTION else super().choices()
 
     def observation(self, seat: int | None = None) -> BanqueObservation:
-        """What ``seat`` sees now (None: a spectator): the table, the cards face up (a
-        hand settled on a natural whole, the banker's once a tableau was settled against
-        it, every third card), and its own hands face down while a coup is played.
+        """What ``seat`` sees now (None: a spectator): the table, the cards face up (a hand
+        settled on a natural whole, the banker's once one was and no punter chooses, every
+        third card), and its own hands face down while a coup is played.
 
         >>> from baccara.cards import parse_cards
         >>> table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000),
@@ -231,14 +231,15 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         >>> bob.totals, [x.act.value for x in bob.legal], bob.live, everybody.hands
         ({'L': 5}, ['draw', 'stand'], <Tableau.LEFT: 'L'>, {})
         >>> {key: format_cards(cards) for key, cards in everybody.shown.items()}, everybody.hidden
-        ({'L': '', 'R': '9d,Kc', 'B': '5s,Qc'}, {'L': 2, 'R': 0, 'B': 0})
+        ({'L': '', 'R': '9d,Kc', 'B': ''}, {'L': 2, 'R': 0, 'B': 2})
         """
         playing = self.phase in (Phase.PUNTER, Phase.BANKER)
         hands = {t.value: self.hands[t] for t in Tableau} | {"B": self.banker_cards}
         owner = {t.value: self.player_of(t) for t in Tableau} | {"B": self.banker}
         settled = {t.value for t in self.settled}
+        banker_open = bool(settled) and self.phase is not Phase.PUNTER  # nobody chooses
         shown = {
-            key: tuple(cards if key in settled or (key == "B" and settled) else cards[2:])
+            key: tuple(cards if key in settled or (key == "B" and banker_open) else cards[2:])
             for key, cards in hands.items()
         }
         best = max(self.bids.values(), default=None)

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
+from baccara.money import format_money
 from baccara.server.tables.players import PlayersRunner
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe
@@ -33,6 +34,7 @@ from baccara.skill.banque import (
     BanqueTable,
     Phase,
     TableauDecided,
+    TableauSettled,
     TableauxDealt,
 )
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
@@ -110,6 +112,12 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
         return banque_pot(table)
 
     def public(self, event: BanqueEvent, table: BanqueTable) -> str:
+        if isinstance(event, TableauSettled) and table.phase is Phase.PUNTER:
+            # a punter's natural, paid while the other punter still chooses: it beats
+            # the banker's two cards, which stay down
+            won = sum(amount for _, amount in event.payouts) // 2
+            side = f"{event.tableau.word.title()}: a natural {event.punter_total}"
+            return f"{side}, the punters win {format_money(won)}." if won else f"{side}."
         return _public(event)
 
     def refusal(self, action: Action, table: BanqueTable) -> str:

@@ -18,6 +18,7 @@ from baccara.learn import glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide, tableau_lines
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.tables.audience import Listener
 
 # The published figures (tests/data/numbers.toml) the book shows, 8 decks, to 2 decimals
 MAIN_8 = NUMBERS.row("main", "8")
@@ -307,7 +308,10 @@ def test_a_table_says_the_exact_edges_of_its_cards_left(tmp_path: Path) -> None:
         result_seconds=0.05,
     )
 
+    app = create_app(config)
+
     async def scenario(client: httpx.AsyncClient) -> None:
+        app.state.baccara.hall.audience("t1").add(Listener(None))  # somebody watches: it deals
         assert (await client.get("/api/tables/nope/edges")).status_code == 404
         first = (await client.get("/api/tables/t1/edges")).json()
         while (found := (await client.get("/api/tables/t1/edges")).json())["coups"] < 2:
@@ -323,7 +327,7 @@ def test_a_table_says_the_exact_edges_of_its_cards_left(tmp_path: Path) -> None:
         assert found["left"] == sum(left)
         assert found["edges"]["tie"] == pytest.approx(float(odds(tuple(left)).edges["tie"]))
 
-    in_process(create_app(config), scenario)
+    in_process(app, scenario)
 
 
 def test_the_shoe_trainer_deals_a_bounded_number_of_shoes_at_once(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import SIZES, browser_page
-from tests.support.harness import ServerProcess
+from tests.support.harness import ServerProcess, watching
 from tests.test_browser import ARTIFACTS
 
 from baccara.server.app import ServerConfig
@@ -30,8 +30,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         card_seconds=0.2,
         result_seconds=4.0,
     )
-    with ServerProcess(config, log=folder / "server.log") as process:
-        yield process
+    with ServerProcess(config, log=folder / "server.log") as process, watching(process, "t1"):
+        yield process  # somebody watches the table: it deals while the newcomer looks
 
 
 def _on_screen(page: Any, selector: str) -> bool:

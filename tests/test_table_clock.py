@@ -152,3 +152,36 @@ def test_one_account_gives_a_house_shoe_one_seed() -> None:
             assert theirs is not None and theirs["type"] == "seed_ack"
 
     run(test)
+
+
+def test_a_table_nobody_watches_deals_nothing_until_someone_comes() -> None:
+    """An hour with nobody at the table: its first betting window waits, nothing more is
+    written (before: a round every 20 s or so, for ever). The first to come finds the
+    window opening again with its whole clock after the usual pause between rounds;
+    once everybody has gone without a bet, it waits again."""
+    import sqlalchemy as sa
+
+    from baccara.db.schema import rounds
+
+    def stored(tables: Tables) -> int:
+        with tables.ledger.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(rounds)).scalar_one())
+
+    async def test() -> None:
+        async with house_table(timing=TIMING) as tables:
+            await tables.start()
+            seq = tables.runner.seq
+            for _ in range(60):
+                await tables.clock.advance(60)
+            assert stored(tables) == 1 and tables.runner.seq == seq
+            ann = await tables.join("ann")
+            await tables.clock.advance(TIMING.result_seconds)
+            opened = ann.last("round_open")
+            assert opened is not None and stored(tables) == 1
+            assert opened["closes_at"] == tables.clock.now() + TIMING.bet_seconds
+            ann.leave()
+            seq = tables.runner.seq
+            await tables.clock.advance(3_600)
+            assert stored(tables) == 1 and tables.runner.seq <= seq + 1
+
+    run(test)

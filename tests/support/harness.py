@@ -11,15 +11,17 @@ imported it once, instead (the crash cycles' fast restarts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Protocol
@@ -332,3 +334,28 @@ def _main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     _main(sys.argv[1:])
+
+
+@contextlib.contextmanager
+def watching(server: ServerProcess, table: str) -> Iterator[None]:
+    """Someone watching ``table`` (a table nobody watches waits for players): a spectator's
+    socket, read on a thread until the block ends."""
+    from websockets.sync.client import connect
+
+    name = f"watch{uuid.uuid4().hex[:8]}"
+    reply = httpx.post(
+        f"{server.url}/api/register", json={"name": name, "password": "watching you"}
+    )
+    reply.raise_for_status()
+    cookie = f"baccara_session={reply.cookies['baccara_session']}"
+    with connect(server.ws_url, additional_headers={"Cookie": cookie}, max_size=None) as link:
+        link.send(json.dumps({"type": "join", "table": table}))
+
+        def read() -> None:
+            with contextlib.suppress(Exception):
+                for _ in link:
+                    pass
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        yield

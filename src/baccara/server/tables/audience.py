@@ -115,9 +115,16 @@ class Audience:
         self.relay: Relay | None = None  # set while this process runs the table, clustered
         self.fanning: deque[tuple[str | None, int | None, str]] = deque()  # (to, seq, text)
         self._fan: asyncio.Task[None] | None = None
+        self.arrived = asyncio.Event()  # set at each join: a table with nobody waits on it
+
+    @property
+    def empty(self) -> bool:
+        """Whether nobody, here or elsewhere, is connected to the table."""
+        return not self.local and not self.remote
 
     def add(self, listener: Listener) -> None:
         """A connection of this process joins."""
+        self.arrived.set()
         self.local.add(listener)
         if listener.user is not None:
             self.by_name.setdefault(listener.user.name, set()).add(listener)
@@ -133,6 +140,7 @@ class Audience:
 
     def remote_join(self, process: str, name: str, account: int) -> None:
         """A connection of ``name`` on another process joins (this process runs the table)."""
+        self.arrived.set()
         here = self.remote.setdefault(name, {})
         here[process] = here.get(process, 0) + 1
         self.remote_accounts[name] = account

@@ -54,6 +54,10 @@ from baccara.variants import Variant
 __all__ = ["HouseRunner", "Timing"]
 
 log = logging.getLogger("baccara.server")
+
+IDLE_LOOK_SECONDS = 30.0
+"""How often a table nobody is connected to looks again without being woken by a join
+(a guard: a join wakes it at once)."""
 _T = TypeVar("_T")
 
 
@@ -234,6 +238,28 @@ class HouseRunner(TableBase):
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
 
+    def _announce_round(self) -> None:
+        self.emit(
+            P.RoundOpen,
+            round=self.round_id,
+            number=self.round_number,
+            closes_at=self.closes_at,
+            seconds=self.timing.bet_seconds,
+        )
+
+    async def _wait_for_players(self) -> None:
+        """Nobody is at the table and nothing is bet: the betting window waits, writing
+        nothing, until someone comes (or the cluster takes the table); then, after the
+        usual pause between rounds (whoever comes with them is there), it opens again
+        with its whole clock."""
+        self.audience.arrived.clear()
+        while self.audience.empty and not self.handing_over:
+            if await self.clock.wait(self.audience.arrived, IDLE_LOOK_SECONDS):
+                break
+        await self.clock.sleep(self.timing.result_seconds)
+        self.closes_at = self.clock.now() + self.timing.bet_seconds
+        self._announce_round()
+
     async def _recover_in_place(self) -> None:
         """Rebuild the engine from the database as a restart does: a round whose betting
         had closed is dealt from its stored shoe and settled, an open one voided."""
@@ -285,14 +311,11 @@ class HouseRunner(TableBase):
             closes_at=self.closes_at,
         )
         self.phase = "betting"
-        self.emit(
-            P.RoundOpen,
-            round=self.round_id,
-            number=self.round_number,
-            closes_at=self.closes_at,
-            seconds=self.timing.bet_seconds,
-        )
+        self._announce_round()
         while (left := self.closes_at - self.clock.now()) > 0:
+            if self.audience.empty and not self.table.on_layout and not self.handing_over:
+                await self._wait_for_players()
+                continue
             self.seats.free_absent()  # the seats of players gone (with no bet) are freed
             await self.clock.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()

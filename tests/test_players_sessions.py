@@ -52,8 +52,10 @@ async def seated(tables: Tables, *names: str) -> list[Seat]:
 async def state_where(
     tables: Tables, seat: Seat, test: Callable[[dict[str, Any]], bool], limit: float = 600
 ) -> dict[str, Any]:
+    kind = "banque" if tables.runner.variant.family.value == "banque" else "chemin"
+
     def found() -> dict[str, Any] | None:
-        return next((m for m in reversed(seat.of("chemin")) if test(m)), None)
+        return next((m for m in reversed(seat.of(kind)) if test(m)), None)
 
     await tables.clock.run_until(lambda: found() is not None, limit=limit)
     got = found()
@@ -252,3 +254,26 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     news = [runner.public(event, table) for event in events]
     assert "Right: a natural 9, the punters win 20.00." in news, news
     assert not any("to 5" in line for line in news), news  # the banker's 5s Qc: 5
+
+
+def test_banque_waits_when_its_only_punter_is_gone() -> None:
+    """The banker is at the table, his only punter has closed the page: the house sat
+    the punter out of every round of stakes at once, for ever (a decision row each
+    time). Now the table waits after a few, writing nothing, until somebody acts."""
+
+    async def test() -> None:
+        async with players_table("banque", timing=TIMING) as tables:
+            ann, bob = await seated(tables, "ann", "bob")
+            auction = await state_where(tables, ann, lambda m: m["phase"] == "auction")
+            assert await ann.send(act(auction, "bid", amount=auction["next_bid"])) is None
+            await state_where(tables, bob, lambda m: m["phase"] == "stakes")
+            bob.leave()
+            await tables.clock.advance(60)
+            stored = rows(tables)
+            assert tables.runner.paused and stored < 15, stored
+            await tables.clock.advance(HOUR)
+            assert rows(tables) == stored
+            waiting = ann.of("banque")[-1]
+            assert waiting["paused"] and waiting["deadline"] is None
+
+    run(test)

@@ -147,6 +147,9 @@ class SessionWatch:
         while True:
             await self.clock.wait(self.woken, self.seconds)
             self.woken.clear()
+            if not self.sockets:
+                continue  # nobody to close: nothing to read (a socket's session is checked
+                # when it opens, and the revocations since are read at the next sweep)
             try:
                 await self.sweep()
             except Exception:  # the database is away: the next sweep tries again

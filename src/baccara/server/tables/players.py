@@ -270,6 +270,7 @@ class PlayersRunner(PlayersSeats[Engine]):
                 raise BetError("not_allowed", "leave or add chips with their own messages")
             await self._decide_locked(action, timed_out=False)
             self._back(user.name)
+            self.defaults = 0  # a person decided: the table is played
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
         async with self.lock:
@@ -286,6 +287,8 @@ class PlayersRunner(PlayersSeats[Engine]):
             if action is not None:
                 if action.seat is not None and self.present(name := table.names[action.seat]):
                     self._missed(name)  # there, and silent
+                else:
+                    self.defaults += 1  # for somebody away
                 await self._decide_locked(action, timed_out=True)
             elif table.actor is None and not self.over(table):
                 self.shoe_ended = True
@@ -472,11 +475,14 @@ class PlayersRunner(PlayersSeats[Engine]):
                 await self._finish_shoe()
             self.phase = "waiting"
             if not await self._new_shoe():
-                await self._sleep(1.0)
+                await self._sleep(self.PAUSE_SECONDS)  # a sit or a return wakes it
                 return
             table = self.table
             assert table is not None
-        if not self.awaited(table):
+        # nobody of the shoe here, or the house deciding for the absent round and round
+        # with nobody else deciding and no coup dealt (a Banque banker whose only punter
+        # is gone): wait for people
+        if not self.awaited(table) or self.defaults > 2 * len(table.names):
             await self._pause()
             return
         if self.paused:  # somebody came back: the decision due gets a whole clock
@@ -491,11 +497,13 @@ class PlayersRunner(PlayersSeats[Engine]):
             with contextlib.suppress(BetError):
                 await self._decide(bot, timed_out=False)
         elif (house := self.house_action(table)) is not None:
+            self.defaults += 1
             with contextlib.suppress(BetError):
                 await self._decide(house, timed_out=True)
         else:
             await self._wait(table)
         if len(self.coups(table)) != settled:  # a coup was settled: its result shows
+            self.defaults = 0
             await self.clock.sleep(self.timing.result_seconds)
 
     async def _wait(self, table: Engine) -> None:
@@ -522,11 +530,16 @@ class PlayersRunner(PlayersSeats[Engine]):
             self.deadline = float("inf")  # no clock runs: whoever comes back may act
             self.news.append("The table waits for its players to come back.")
             self.emit_state()
-        await self._sleep(self.PAUSE_SECONDS)
+        self.wake.clear()  # our own decisions' wakes do not count: only a newcomer's
+        if await self._sleep(self.PAUSE_SECONDS):  # a join, a sit, a decision: try again
+            self.defaults = 0
 
     PAUSE_SECONDS = 30.0
     """How often a paused table looks again without being woken (a restart's grace ends)."""
 
-    async def _sleep(self, seconds: float) -> None:
+    async def _sleep(self, seconds: float) -> bool:
+        """Sleep ``seconds``, or until woken (a join, a sit, a decision): whether woken. A
+        wake that came while the table was busy is not lost: it ends the next sleep."""
+        woken = await self.clock.wait(self.wake, seconds)
         self.wake.clear()
-        await self.clock.wait(self.wake, seconds)
+        return woken

@@ -72,6 +72,7 @@ class PlayersSeats(TableBase, Generic[Engine]):
         self.away: set[str] = set()  # sitting out: their turns are passed at once
         self.missed: dict[str, int] = {}  # clocks run out in a row, by player
         self.paused = False  # nobody who plays the shoe is at the table
+        self.defaults = 0  # the house's decisions for absent players since a coup or a wake
         self.client_seeds: dict[str, str] = {}
         self.table: Engine | None = None
         self.fair: FairShoe | None = None

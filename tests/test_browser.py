@@ -135,36 +135,51 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             expect(bob.locator("#rail .seat.mine")).to_contain_text("200.00")
             ann.screenshot(path=str(ARTIFACTS / "chips-laptop.png"), full_page=True)
             bob.screenshot(path=str(ARTIFACTS / "chips-phone.png"), full_page=True)
-            # The squeeze: four cards face down; Banker's is Ann's (the biggest Banker
-            # stake), Player's is Bob's. Ann drags a corner, Bob uses the S key.
+            # The squeeze, in the house's order: the Player's two cards face down first,
+            # squeezed by Bob (the biggest Player stake); he drags a corner.
             for page in (ann, bob):
-                expect(page.locator(".pcard.down")).to_have_count(4, timeout=20_000)
+                expect(page.locator("#player-cards .pcard.down")).to_have_count(2, timeout=20_000)
                 expect(page.locator("#phase")).to_have_text("Squeeze")
-            assert ann.locator(".pcard.face, .pcard .face").count() == 0  # no value yet
-            expect(ann.locator("#banker-cards .pcard.down.mine")).to_have_count(2)
+            assert ann.locator(".pcard .face, .pcard .idx").count() == 0  # no value yet
             expect(bob.locator("#player-cards .pcard.down.mine")).to_have_count(2)
-            card = ann.locator("#banker-cards .pcard.down").first
+            expect(ann.locator("#player-cards .pcard.down.mine")).to_have_count(0)
+            card = bob.locator("#player-cards .pcard.down").first
             card.hover()  # waits until the card has landed (its deal-in animation is over)
             box = card.bounding_box()
             assert box is not None
-            ann.mouse.move(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.85)
-            ann.mouse.down()
-            ann.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.4, steps=5)
-            ann.mouse.up()
-            bob.locator("#player-cards .pcard.down").first.focus()
-            bob.keyboard.press("s")
-            # Ann's peel is relayed: Bob sees her Banker cards bent.
-            bob.wait_for_function(
-                "() => parseFloat(document.querySelector('#banker-cards .pcard.down')"
+            bob.mouse.move(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.85)
+            bob.mouse.down()
+            bob.mouse.move(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.4, steps=5)
+            bob.mouse.up()
+            # Bob's peel is relayed: Ann sees the cards bent, the corner's index and the
+            # pips drawn beneath.
+            ann.wait_for_function(
+                "() => parseFloat(document.querySelector('#player-cards .pcard.down')"
                 ".style.getPropertyValue('--p')) > 0",
                 timeout=10_000,
             )
+            expect(ann.locator("#player-cards .pcard.down .sq-face .idx")).to_have_count(4)
+            expect(ann.locator("#player-cards .pcard.down .sq-face .pips").first).to_be_attached()
             ann.screenshot(path=str(ARTIFACTS / "squeeze-laptop.png"), full_page=True)
             bob.screenshot(path=str(ARTIFACTS / "squeeze-phone.png"), full_page=True)
+            bob.locator("#player-cards .pcard.down").first.focus()
             for _ in range(4):
-                ann.keyboard.press("s")
                 bob.keyboard.press(" ")  # Space on the focused face-down card
-            # Both squeezers have turned their cards: the server reveals them.
+            # Turned: the Player's hand is shown, then the Banker's cards go down for Ann.
+            for page in (ann, bob):
+                expect(page.locator("#player-cards .pcard").nth(1)).to_have_attribute(
+                    "aria-label", re.compile(r"^[2-9TJQKA][shdc]$"), timeout=10_000
+                )
+                expect(page.locator("#banker-cards .pcard.down")).to_have_count(2, timeout=10_000)
+            expect(ann.locator("#banker-cards .pcard.down.mine")).to_have_count(2)
+            # Ann turns hers with the S key, and each squeezes a third card if one comes.
+            deadline = time.monotonic() + 60
+            while not ann.locator("#result-banner").is_visible():
+                assert time.monotonic() < deadline, "the squeeze never ended"
+                for page in (ann, bob):
+                    if page.locator(".pcard.down.mine").count():
+                        page.keyboard.press("s")
+                ann.wait_for_timeout(150)
             for page in (ann, bob):
                 expect(page.locator(".pcard.down")).to_have_count(0, timeout=15_000)
                 expect(page.locator("#banker-cards .pcard").nth(1)).to_have_attribute(

@@ -402,8 +402,9 @@ def _card_tokens(coup: Coup) -> list[str]:
 
 
 def test_squeeze_table(tmp_path: Path) -> None:
-    """A squeeze table: the first four cards face down, squeezed by the biggest stakes,
-    with no card value sent before its reveal; the squeezers end the squeeze early."""
+    """A squeeze table: each hand's cards face down, squeezed by its biggest stake in
+    the house's order, no card's value sent before its corner is bent; the squeezers
+    end each squeeze early."""
     config = ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'squeeze.db'}",
         tables=("s1=punto-banco:squeeze",),
@@ -430,14 +431,14 @@ def test_squeeze_table(tmp_path: Path) -> None:
         assert (await bob.bet("player", 1_000))["type"] == "bet_ack"
         squeeze = await bob.expect(lambda m: m["type"] == "squeeze", 20)
         assert squeeze["round"] == round_id
-        assert squeeze["squeezers"] == {"player": "sq_bob", "banker": "sq_ann"}
-        assert squeeze["cards"] == {"player": 2, "banker": 2}
-        assert squeeze["seconds"] == 12.0
+        assert (squeeze["side"], squeeze["squeezer"]) == ("player", "sq_bob")  # Player first
+        assert (squeeze["first"], squeeze["count"], squeeze["seconds"]) == (0, 2, 12.0)
         assert squeeze["ends_at"] == pytest.approx(squeeze["time"] + 12.0, abs=1.0)
         async with httpx.AsyncClient(base_url=process.url) as client:
             during = (await client.get("/api/tables/s1")).json()
         assert during["phase"] == "squeeze" and during["revealed"] == []
-        assert during["squeezing"]["squeezers"] == squeeze["squeezers"]
+        assert during["squeezing"]["squeezer"] == "sq_bob"
+        assert during["squeezing"]["cards"] is None  # not bent yet: no value
         # A reconnecting client draws everybody's chips and seats from the snapshot.
         assert during["table_bets"] == {
             "sq_ann": {"banker": 5_000},
@@ -445,22 +446,29 @@ def test_squeeze_table(tmp_path: Path) -> None:
         }
         assert set(during["seats"]) == {"sq_ann", "sq_bob"}
         # Only the hand's squeezer may peel it, by a number from 0 to 1.
-        await bob.send({"type": "squeeze", "side": "banker", "peel": 0.5})
-        assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "not_squeezer"
+        await ann.send({"type": "squeeze", "side": "player", "peel": 0.5})
+        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "not_squeezer"
         for bad in (1.5, -0.1, "half", True, None):
-            await ann.send({"type": "squeeze", "side": "banker", "peel": bad})
-            assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "bad_peel"
-        await ann.send({"type": "squeeze", "side": "tie", "peel": 0.5})
-        assert (await ann.expect(lambda m: m["type"] == "error"))["code"] == "bad_side"
-        await ann.send({"type": "squeeze", "side": "banker", "peel": 0.5})
-        peel = await bob.expect(lambda m: m["type"] == "peel")
-        assert (peel["side"], peel["by"], peel["peel"]) == ("banker", "sq_ann", 0.5)
-        # Both squeezers turn their cards: the reveal comes before the 12 s are up.
-        await ann.send({"type": "squeeze", "side": "banker", "peel": 1})
+            await bob.send({"type": "squeeze", "side": "player", "peel": bad})
+            assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "bad_peel"
+        await bob.send({"type": "squeeze", "side": "tie", "peel": 0.5})
+        assert (await bob.expect(lambda m: m["type"] == "error"))["code"] == "bad_side"
+        await bob.send({"type": "squeeze", "side": "player", "peel": 0.5})
+        peel = await ann.expect(lambda m: m["type"] == "peel")
+        assert (peel["side"], peel["by"], peel["peel"]) == ("player", "sq_bob", 0.5)
+        assert len(peel["cards"]) == 2  # the corner shows: the values go to all
+        # Each squeezer turns their cards at once: the hands are turned in the house's
+        # order, long before the 12 s are up.
+        squeezer = {"sq_bob": bob, "sq_ann": ann}
         await bob.send({"type": "squeeze", "side": "player", "peel": 1.0})
-        first = await ann.expect(lambda m: m["type"] == "card", 10)
-        assert first["round"] == round_id and first["step"] == 0
-        result = await ann.expect(lambda m: m["type"] == "result", 20)
+        while True:
+            got = await ann.expect(lambda m: m["type"] in ("squeeze", "result"), 10)
+            if got["type"] == "result":
+                result = got
+                break
+            await squeezer[got["squeezer"]].send(
+                {"type": "squeeze", "side": got["side"], "peel": 1}
+            )
         await bob.expect(lambda m: m["type"] == "result", 20)
         late = await ann.expect(lambda m: m["type"] == "error" or m["type"] == "round_open", 20)
         await ann.send({"type": "squeeze", "side": "banker", "peel": 0.2})
@@ -475,15 +483,16 @@ def test_squeeze_table(tmp_path: Path) -> None:
     assert [(t["id"], t["squeeze"]) for t in lobby] == [("s1", True)]
     assert got["over"]["code"] == "not_squeezing"
     coup = Coup.parse(got["result"]["coup"])
-    tokens = _card_tokens(coup)
     for inbox in (got["ann"], got["bob"]):
-        texts = [json.dumps(m) for m in inbox]
-        first_card = next(i for i, m in enumerate(inbox) if m["type"] == "card")
-        assert inbox[first_card - 1]["type"] in ("squeeze", "peel", "error")
-        # No value of this coup's cards in anything a client got before the reveal.
-        assert not [t for text in texts[:first_card] for t in tokens if t in text]
+        # No card's value in anything a client got before its squeeze bent its corner.
+        for token in _card_tokens(coup):
+            seen = next(m for m in inbox if token in json.dumps(m))
+            assert seen["type"] == "card" or (seen["type"] == "peel" and seen["peel"] >= 0.15)
         cards = [m["card"] for m in inbox if m["type"] == "card" and m["card"]]
-        assert cards == [str(c) for c in coup.deal_order()]
+        by_hand = coup.player[:2] + coup.banker[:2] + coup.player[2:] + coup.banker[2:]
+        assert cards == [str(c) for c in by_hand]
+        squeezes = [(m["side"], m["first"]) for m in inbox if m["type"] == "squeeze"]
+        assert squeezes[:2] == [("player", 0), ("banker", 0)]
     book = Ledger.connect(config.database_url)
     try:
         assert book.check_invariants() == []

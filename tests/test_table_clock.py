@@ -99,9 +99,11 @@ def test_a_seat_is_kept_for_its_grace_then_freed() -> None:
     run(test)
 
 
-def test_a_squeeze_lasts_its_seconds_or_ends_when_the_squeezers_have_turned() -> None:
-    """At a squeeze table the first four cards lie face down ``squeeze_seconds``, or
-    until every squeezer has turned their cards; nobody else may peel them."""
+def test_a_squeeze_goes_hand_by_hand_in_the_house_order() -> None:
+    """At a squeeze table the Player's two cards are squeezed and turned, then the
+    Banker's, then each third card, each by its hand's biggest bettor for
+    ``squeeze_seconds`` or until turned; nobody else may peel them; the values go out
+    once the corner is bent, and a hand nobody bet on is turned by the croupier."""
 
     async def test() -> None:
         async with house_table(timing=TIMING, squeeze=True) as tables:
@@ -110,24 +112,51 @@ def test_a_squeeze_lasts_its_seconds_or_ends_when_the_squeezers_have_turned() ->
             await tables.start()
             round_id = await opened(tables)
             await ann.send(bet(round_id, "a1", "player", 5_000))
+            await bob.send(bet(round_id, "b1", "banker", 1_000))
             await tables.clock.run_until(lambda: tables.runner.phase == "squeeze")
             (start,) = ann.of("squeeze")
-            assert start["squeezers"] == {"player": "ann", "banker": None}
+            assert (start["side"], start["squeezer"], start["first"], start["count"]) == (
+                "player",
+                "ann",
+                0,
+                2,
+            )
+            assert ann.of("card") == []
             refused = await bob.send(P.SqueezeMessage(type="squeeze", side="player", peel=1))
             assert refused is not None and refused["code"] == "not_squeezer"
+            early = await bob.send(P.SqueezeMessage(type="squeeze", side="banker", peel=1))
+            assert early is not None and early["code"] == "not_squeezing"
             await tables.clock.advance(2)
             assert tables.runner.phase == "squeeze"
+            for amount in (0.1, 0.5):
+                await ann.send(P.SqueezeMessage(type="squeeze", side="player", peel=amount))
+                await tables.clock.advance(0.2)
+            low, corner = bob.of("peel")
+            assert (low["peel"], low["cards"]) == (0.1, None)  # the corner still down
             await ann.send(P.SqueezeMessage(type="squeeze", side="player", peel=1))
             await tables.clock.advance(0.2)
-            assert tables.runner.phase != "squeeze"  # turned: the squeeze ends at once
-            first_card = ann.of("card")[0]
-            assert first_card["time"] - start["time"] < 3
+            first, second = ann.of("card")  # turned: both at once, the squeeze over
+            assert (first["side"], second["side"], first["time"]) == ("player",) * 2 + (
+                second["time"],
+            )
+            assert first["time"] - start["time"] < 3
+            assert corner["cards"] == [first["card"], second["card"]]
+            await tables.clock.run_until(lambda: len(ann.of("squeeze")) == 2)
+            banker = ann.of("squeeze")[1]
+            assert (banker["side"], banker["squeezer"]) == ("banker", "bob")
+            await tables.clock.run_until(lambda: len(ann.of("result")) == 1, step=0.5)
+            squeezes, cards = ann.of("squeeze"), ann.of("card")
+            third = [c for c in cards if c["card"] and len(c[c["side"]]) == 3]
+            assert [(s["side"], s["first"], s["count"]) for s in squeezes] == [
+                ("player", 0, 2),
+                ("banker", 0, 2),
+            ] + [(c["side"], 2, 1) for c in third]
+            for squeezed in squeezes[1:]:  # bob never peels: each lasts its 8 s
+                turned = next(c for c in cards if c["time"] > squeezed["time"])
+                assert turned["time"] - squeezed["time"] >= 8
 
-            await tables.clock.run_until(lambda: len(ann.of("squeeze")) == 2, step=0.5)
-            second = ann.of("squeeze")[1]  # nobody bet this round: the croupier's cards
-            await tables.clock.run_until(lambda: tables.runner.phase != "squeeze")
-            assert tables.clock.now() - second["time"] >= 8
-            assert ann.of("card")[-1]["time"] - second["time"] >= 8
+            await tables.clock.run_until(lambda: len(ann.of("result")) == 2, step=0.5)
+            assert len(ann.of("squeeze")) == len(squeezes)  # nobody bet: the croupier's
 
     run(test)
 

@@ -41,8 +41,8 @@ export const bets = (round, players) => {
   return event("bets", { round, totals, players });
 };
 export const noMoreBets = (round) => event("no_more_bets", { round });
-export const squeeze = (round, squeezers) => event("squeeze", { round, cards: { player: 2, banker: 2 }, squeezers, seconds: 30.0, ends_at: 1050.0 });
-export const peel = (round, side, value, by) => ({ type: "peel", table: "t1", round, side, by, peel: value });
+export const squeeze = (round, side, squeezer, first = 0, count = 2) => event("squeeze", { round, side, first, count, squeezer, seconds: 30.0, ends_at: 1050.0 });
+export const peel = (round, side, value, by, cards = null) => ({ type: "peel", table: "t1", round, side, by, peel: value, cards });
 
 // P:9h,3d,Jd B:Ks,5c: the Player draws on 2, the Banker stands on 5; Banker wins (6 steps).
 export const COUP_STEPS = [
@@ -286,7 +286,7 @@ export function everyMessage() {
   const { received_at, ...snap } = snapshot({ my_bets: [{ bet_id: "w1-banker", kind: "banker", amount: 2500, status: "placed" }] });
   return [
     snap, roundOpen(89, 13), bets(89, { ann: { banker: 2500 } }), noMoreBets(89),
-    squeeze(89, { player: null, banker: "ann" }), peel(89, "banker", 0.5, "ann"),
+    squeeze(89, "banker", "ann"), peel(89, "banker", 0.5, "ann", ["Ks", "5c"]),
     ...COUP_STEPS.map((_, i) => card(89, i)), result(89, 13), payout(89, 2500, 4875, 102375),
     shoeEnd(), seat("cy", 3), notice("round 7 was open: voided, bets refunded"),
     betAck("w1-banker", "banker", 2500, 89), error("betting_closed", "no more bets: wait for the next round", "w2-tie"),

@@ -65,14 +65,16 @@ describe("snapshot", () => {
     assert.equal(s.result.announcement, "Banker five, Player two: Banker wins");
   });
 
-  test("a squeeze under way: cards face down with the peel so far", () => {
-    const squeezing = { round: 88, cards: { player: 2, banker: 2 }, squeezers: { player: "bob", banker: "ann" },
-      seconds: 30, ends_at: 1010, peel: { player: 0.4, banker: 0 } };
-    const s = joined({ phase: "squeeze", squeeze: true, squeezing });
+  test("a squeeze under way: the hands turned so far, the cards face down, the peel", () => {
+    const squeezing = { round: 88, side: "banker", first: 0, count: 2, squeezer: "ann", seconds: 30, ends_at: 1010,
+      peel: 0.4, cards: ["Ks", "5c"] };
+    const s = joined({ phase: "squeeze", squeeze: true, squeezing, revealed: msg.COUP_STEPS.slice(0, 2) });
     assert.equal(s.phase, "squeeze");
-    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });
-    assert.equal(s.squeeze.remote.player, 0.4);
-    assert.equal(s.croupier, "Squeeze! Player: bob · Banker: you.");
+    assert.deepEqual(s.hands.down, { player: 0, banker: 2 });
+    assert.deepEqual(s.hands.player, ["9h"]);
+    assert.equal(s.squeeze.remote, 0.4);
+    assert.deepEqual(s.squeeze.cards, ["Ks", "5c"]);
+    assert.equal(s.croupier, "Squeeze: the Banker cards, yours.");
   });
 });
 
@@ -288,25 +290,30 @@ describe("a reconnect", () => {
 });
 
 describe("the squeeze", () => {
-  const atSqueeze = () => {
+  const atSqueeze = (side = "player", squeezer = "bob") => {
     let s = joined({ squeeze: true });
     s = run(s, msg.bets(88, { ann: { banker: 10000 }, bob: { player: 20000 } }), msg.noMoreBets(88));
-    return run(s, msg.squeeze(88, { player: "bob", banker: "ann" }));
+    return run(s, msg.squeeze(88, side, squeezer));
   };
 
-  test("announced: cards face down, who squeezes, no values", () => {
+  test("announced: the Player's cards face down first, who squeezes, no values", () => {
     const s = atSqueeze();
     assert.equal(phaseLabel(s), "Squeeze");
-    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });
+    assert.deepEqual(s.hands.down, { player: 2, banker: 0 });
     assert.deepEqual(s.hands.player, []);
-    assert.equal(s.croupier, "Squeeze! Player: bob · Banker: you.");
-    assert.equal(s.message, "You squeeze the banker cards: drag them, click, or press S.");
+    assert.equal(s.squeeze.cards, null);
+    assert.equal(s.croupier, "Squeeze: the Player cards, by bob.");
+    assert.equal(s.message, "bob squeezes the Player cards.");
   });
 
-  test("I may turn my hand; another's only bends to 0.8; peels are sent once each", () => {
-    let s = run(atSqueeze(), { type: "bend", side: "banker", value: 0.3 }, { type: "bend", side: "player", value: 2 });
-    assert.equal(s.squeeze.peel.banker, 0.3);
-    assert.equal(s.squeeze.peel.player, 0.8);
+  test("only the squeezer bends the cards, never back; peels are sent once each", () => {
+    const theirs = atSqueeze();
+    assert.deepEqual(run(theirs, { type: "bend", side: "player", value: 0.5 }), theirs);
+    let s = run(atSqueeze("banker", "ann"), { type: "bend", side: "player", value: 0.5 });
+    assert.equal(s.squeeze.peel, 0);  // not the hand under the squeeze
+    assert.equal(s.message, "You squeeze the Banker cards: drag the corner, click, or press S.");
+    s = run(s, { type: "bend", side: "banker", value: 0.3 }, { type: "bend", side: "banker", value: 0.2 });
+    assert.equal(s.squeeze.peel, 0.3);
     s = run(s, { type: "send_peels" });
     assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 0.3 }]);
     s = run(s, { type: "send_peels" });
@@ -315,22 +322,38 @@ describe("the squeeze", () => {
     assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 1 }]);
   });
 
-  test("the S key bends my hands a quarter more", () => {
-    const s = run(atSqueeze(), { type: "bend", side: "banker", value: 0.5 });
+  test("the S key bends the cards I squeeze a quarter more", () => {
+    const s = run(atSqueeze("banker", "ann"), { type: "bend", side: "banker", value: 0.5 });
     assert.deepEqual(squeezeKeyActions(s), [{ type: "bend", side: "banker", value: 0.75 }]);
+    assert.deepEqual(squeezeKeyActions(atSqueeze()), []);
     assert.deepEqual(squeezeKeyActions(joined()), []);
   });
 
-  test("the other squeezer's peel is relayed; the first card ends the squeeze", () => {
-    let s = run(atSqueeze(), msg.peel(88, "player", 0.6, "bob"), msg.peel(87, "player", 0.9, "bob"));
-    assert.equal(s.squeeze.remote.player, 0.6);
-    s = run(s, msg.card(88, 0));
+  test("the squeezer's peel is relayed with the values once the corner shows", () => {
+    let s = run(atSqueeze(), msg.peel(88, "player", 0.1, "bob"), msg.peel(87, "player", 0.9, "bob"));
+    assert.equal(s.squeeze.remote, 0.1);
+    assert.equal(s.squeeze.cards, null);
+    s = run(s, msg.peel(88, "banker", 0.9, "ann", ["Ks", "5c"]));  // not this squeeze
+    assert.equal(s.squeeze.remote, 0.1);
+    s = run(s, msg.peel(88, "player", 0.6, "bob", ["9h", "3d"]));
+    assert.deepEqual([s.squeeze.remote, s.squeeze.cards], [0.6, ["9h", "3d"]]);
+  });
+
+  test("the first card ends the squeeze; the next hand's comes after the first's turned", () => {
+    let s = run(atSqueeze(), msg.card(88, 0));
     assert.equal(s.squeeze, null);
     assert.equal(s.message, "");  // the squeeze hint is gone
     assert.equal(s.phase, "dealing");
-    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });  // the rest stay face down until dealt
+    assert.deepEqual(s.hands.down, { player: 2, banker: 0 });  // the second stays down until turned
     assert.deepEqual(s.hands.player, ["9h"]);
-    assert.deepEqual(run(s, { type: "bend", side: "banker", value: 1 }), s);
+    assert.deepEqual(run(s, { type: "bend", side: "player", value: 1 }), s);
+    s = run(s, msg.card(88, 2));  // the second card (steps here in the deal's order)
+    s = run(s, msg.squeeze(88, "banker", "ann"));
+    assert.deepEqual(s.hands.down, { player: 2, banker: 2 });
+    assert.deepEqual(s.hands.player, ["9h", "3d"]);  // the Player's hand stays turned
+    s = run(s, msg.squeeze(88, "player", "bob", 2, 1));
+    assert.equal(s.croupier, "Squeeze: the Player third card, by bob.");
+    assert.equal(s.hands.down.player, 3);
   });
 });
 

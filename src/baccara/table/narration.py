@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from baccara import rules as tableau
 from baccara.cards import Card, hand_total
 from baccara.coup import NUMBER_WORDS, Coup, Side
+from baccara.deal import FIRST_CARDS
 from baccara.table.events import Reveal
 
 __all__ = ["reveal"]
@@ -19,8 +20,11 @@ def _spaced(cards: Sequence[Card]) -> str:
     return " ".join(str(card) for card in cards)
 
 
-def reveal(coup: Coup) -> tuple[Reveal, ...]:
+def reveal(coup: Coup, *, by_hand: bool = False) -> tuple[Reveal, ...]:
     """The deal shown one card at a time, with the croupier's words and the rule.
+
+    ``by_hand``: each hand's first two cards turned together, the Player's first (the
+    order of a squeeze table, where a hand's cards are squeezed and turned by its bettor).
 
     >>> for step in reveal(Coup.parse("P:2h,3d,4c B:5s,Qc,9d")):
     ...     print(step.card, "|", step.words)
@@ -31,6 +35,8 @@ def reveal(coup: Coup) -> tuple[Reveal, ...]:
     4c | Player draws: 4c, nine.
     9d | Banker draws: 9d, four.
     None | Nine to the Player, four to the Banker: Player wins.
+    >>> [str(step.card) for step in reveal(Coup.parse("P:2h,3d,4c B:5s,Qc,9d"), by_hand=True)][:4]
+    ['2h', '3d', '5s', 'Qc']
     """
     shown = {Side.PLAYER: 0, Side.BANKER: 0}
     steps: list[Reveal] = []
@@ -46,10 +52,15 @@ def reveal(coup: Coup) -> tuple[Reveal, ...]:
         hand = coup.hand(side)[: shown[side]]
         return hand[-1], hand, NUMBER_WORDS[hand_total(hand)]
 
-    for i, side in enumerate((Side.PLAYER, Side.BANKER, Side.PLAYER, Side.BANKER)):
+    first = sorted(FIRST_CARDS, key=lambda side: side is Side.BANKER) if by_hand else FIRST_CARDS
+    for side in first:
         card, hand, total = turn(side)
         name = side.word.title()
-        words = f"Card for the {name}: {card}." if i < 2 else f"{name}: {_spaced(hand)}, {total}."
+        words = (
+            f"Card for the {name}: {card}."
+            if len(hand) == 1
+            else f"{name}: {_spaced(hand)}, {total}."
+        )
         step(side, words, card)
     p2, b2 = hand_total(coup.player[:2]), hand_total(coup.banker[:2])
     natural = tableau.natural_decision(p2, b2)

@@ -26,9 +26,9 @@ news), each player's own hands privately as ``chemin_hand`` or ``banque_hand``.
 
 Server to client: ``snapshot`` (the whole table, on join), the table's events
 (``round_open``, ``bets`` (the layout, a few times a second), ``no_more_bets``, ``card``, ``result``, ``shoe``,
-``shoe_end``, ``seat``, ``notice``, ``squeeze`` (at squeeze tables: the first cards
-face down, their squeezers, ``ends_at``; no card values); each with ``seq``), ``peel``
-(a squeezer's hand, relayed live, not logged), and private messages
+``shoe_end``, ``seat``, ``notice``, ``squeeze`` (at squeeze tables: a hand's cards
+face down, its squeezer, ``ends_at``; no card values); each with ``seq``), ``peel``
+(a squeezer's hand, relayed live, not logged; the values once the corner shows), and private messages
 (``bet_ack``, ``payout``, ``error`` with a ``code`` and a ``message``, ``pong``).
 After a reconnect with ``since``, the events missed are replayed after the
 snapshot, marked ``"missed": true`` (`baccara.server.tables.base.missed_events`: bounded, so a small

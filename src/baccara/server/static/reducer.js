@@ -10,14 +10,14 @@ import { money } from "./money.js";
 import { outgoing } from "./protocol.js";
 
 export const SIDES = ["player", "banker"];
-const NO_PEEL = Object.freeze({ player: 0, banker: 0 });
+const NO_DOWN = Object.freeze({ player: 0, banker: 0 });  // face-down card slots, by hand
 const NEW_ROUND = Object.freeze({
   staged: [], mine: {}, tableBets: {}, tableTotals: {}, result: null, squeeze: null,
   croupier: "", reason: "", reasons: [],
 });
 
 function emptyHands() {
-  return { player: [], banker: [], player_total: null, banker_total: null, down: NO_PEEL };
+  return { player: [], banker: [], player_total: null, banker_total: null, down: NO_DOWN };
 }
 
 export function initialState() {
@@ -97,13 +97,14 @@ export function betKeys(state) {
   return keys;
 }
 
-/** The squeeze key (S): bend my hands' cards a quarter more, or everybody's when I squeeze none. */
+/** The squeeze key (S): bend the cards I squeeze a quarter more. */
 export function squeezeKeyActions(state) {
   const sq = state.squeeze;
-  if (!sq) return [];
-  const mine = SIDES.filter((side) => sq.squeezers[side] === state.me);
-  return (mine.length ? mine : SIDES).map((side) => ({ type: "bend", side, value: sq.peel[side] + 0.25 }));
+  return sq && sq.squeezer === state.me ? [{ type: "bend", side: sq.side, value: sq.peel + 0.25 }] : [];
 }
+
+/** How far the squeezed cards are bent as everybody sees them (0 flat .. 1 turned). */
+export const bentOf = (sq) => Math.max(sq.peel, sq.remote);
 
 // -- server messages ----------------------------------------------------------------------
 
@@ -114,26 +115,27 @@ function handsOf(step) {
   };
 }
 
+/** A squeeze announced (or a snapshot's): one hand's cards, `count` of them from
+ * position `first`; `peel` is mine, `remote` the squeezer's as relayed, `cards` the
+ * values once the corner shows. */
 function squeezeOf(announced) {
   return {
-    round: announced.round, squeezers: announced.squeezers, endsAt: announced.ends_at,
-    seconds: announced.seconds, peel: NO_PEEL, remote: { ...NO_PEEL, ...announced.peel }, sent: NO_PEEL,
+    round: announced.round, side: announced.side, first: announced.first, count: announced.count,
+    squeezer: announced.squeezer, endsAt: announced.ends_at, seconds: announced.seconds,
+    peel: 0, remote: announced.peel ?? 0, sent: 0, cards: announced.cards ?? null,
   };
 }
 
-function squeezeWords(state, squeezers) {
-  const who = SIDES.map((side) => {
-    const name = squeezers[side];
-    return `${labelOf(state, side)}: ${name === state.me ? "you" : name || "the croupier"}`;
-  });
-  const mine = SIDES.filter((side) => squeezers[side] === state.me);
+function squeezeWords(state, sq) {
+  const what = `${labelOf(state, sq.side)} ${sq.count === 1 ? "third card" : "cards"}`;
+  const mine = sq.squeezer === state.me;
   return {
-    croupier: `Squeeze! ${who.join(" · ")}.`,
-    message: mine.length
-      ? `You squeeze the ${mine.join(" and ")} cards: drag them, click, or press S.`
-      : "Peel the cards to watch the squeeze (drag, click or S).",
+    croupier: `Squeeze: the ${what}, ${mine ? "yours" : `by ${sq.squeezer}`}.`,
+    message: mine ? `You squeeze the ${what}: drag the corner, click, or press S.` : `${sq.squeezer} squeezes the ${what}.`,
   };
 }
+
+const downFor = (hands, sq) => ({ ...hands.down, [sq.side]: sq.first + sq.count });
 
 function onSnapshot(state, m) {
   const mine = {};
@@ -143,10 +145,10 @@ function onSnapshot(state, m) {
   let hands = last ? { ...emptyHands(), ...handsOf(last) } : emptyHands();
   let squeeze = null;
   let words = { croupier: last?.words ?? "", message: state.message };
-  if (m.squeezing && !last) {
+  if (m.squeezing) {
     squeeze = squeezeOf(m.squeezing);
-    hands = { ...hands, down: m.squeezing.cards };
-    words = squeezeWords({ ...state, bets: m.bets }, m.squeezing.squeezers);
+    hands = { ...hands, down: downFor(hands, squeeze) };
+    words = squeezeWords({ ...state, me: m.user ?? state.me, bets: m.bets }, squeeze);
   }
   const sameRound = m.round === state.round && m.phase === "betting";
   const chips = m.chips;
@@ -154,7 +156,7 @@ function onSnapshot(state, m) {
     ...state, table: m.table, game: "punto-banco", seq: m.seq, clockOffset: m.server_time - m.received_at,
     title: m.title, seat: m.seat, behind: m.behind ?? false, bettorsBehind: m.bettors_behind ?? 0,
     balance: m.balance ?? state.balance, me: m.user ?? state.me,
-    phase: m.squeezing && !last ? "squeeze" : m.phase, round: m.round, number: m.number,
+    phase: m.squeezing ? "squeeze" : m.phase, round: m.round, number: m.number,
     closesAt: m.closes_at, betSeconds: m.bet_seconds, squeezeTable: m.squeeze,
     bets: m.bets, chips, chip: Math.min(state.chip, chips.length - 1), pays: m.pays ?? {},
     staged: sameRound ? state.staged : [], mine, pending,
@@ -225,8 +227,16 @@ function onError(state, m) {
 
 function onPeel(state, m) {
   const sq = state.squeeze;
-  if (!sq || m.round !== sq.round) return state;
-  return { ...state, squeeze: { ...sq, remote: { ...sq.remote, [m.side]: Math.max(sq.remote[m.side], m.peel) } } };
+  if (!sq || m.round !== sq.round || m.side !== sq.side) return state;
+  return { ...state, squeeze: { ...sq, remote: Math.max(sq.remote, m.peel), cards: m.cards ?? sq.cards } };
+}
+
+function onSqueeze(state, m) {
+  const squeeze = squeezeOf(m);
+  return {
+    ...state, ...squeezeWords(state, squeeze), phase: "squeeze", squeeze,
+    hands: { ...state.hands, down: downFor(state.hands, squeeze) },
+  };
 }
 
 const SERVER = {
@@ -238,10 +248,7 @@ const SERVER = {
   round_open: onRoundOpen,
   bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals, bettorsBehind: m.bettors_behind ?? 0 }),
   no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
-  squeeze: (s, m) => ({
-    ...s, ...squeezeWords(s, m.squeezers), phase: "squeeze", squeeze: squeezeOf(m),
-    hands: { ...emptyHands(), down: m.cards },
-  }),
+  squeeze: onSqueeze,
   peel: onPeel,
   card: onCard,
   result: onResult,
@@ -290,23 +297,18 @@ function confirm(state, { id }) {
   return { ...state, staged: [], pending, outbox };
 }
 
-/** Bend a hand's cards (0 flat .. 1 turned): only its squeezer may turn them over. */
+/** Bend the cards under the squeeze (0 flat .. 1 turned): only their squeezer can. */
 function bend(state, { side, value }) {
   const sq = state.squeeze;
-  if (!sq) return state;
-  const most = sq.squeezers[side] === state.me ? 1 : 0.8;
-  return { ...state, squeeze: { ...sq, peel: { ...sq.peel, [side]: Math.max(0, Math.min(most, value)) } } };
+  if (!sq || sq.side !== side || sq.squeezer !== state.me) return state;
+  return { ...state, squeeze: { ...sq, peel: Math.max(sq.peel, Math.min(1, value)) } };
 }
 
-/** The squeeze messages for my hands bent further than last sent. */
+/** The squeeze message for my cards bent further than last sent. */
 function sendPeels(state) {
   const sq = state.squeeze;
-  if (!sq) return state;
-  const sides = SIDES.filter((side) => sq.squeezers[side] === state.me && sq.peel[side] > sq.sent[side]);
-  if (!sides.length) return state;
-  const sent = { ...sq.sent };
-  for (const side of sides) sent[side] = sq.peel[side];
-  return { ...state, squeeze: { ...sq, sent }, outbox: sides.map((side) => outgoing.squeeze(side, sq.peel[side])) };
+  if (!sq || sq.squeezer !== state.me || sq.peel <= sq.sent) return state;
+  return { ...state, squeeze: { ...sq, sent: sq.peel }, outbox: [outgoing.squeeze(sq.side, sq.peel)] };
 }
 
 function recallStep(state, { delta }) {

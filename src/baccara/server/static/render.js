@@ -2,7 +2,7 @@
 // mutates, so a changed part is a new object). Every amount shown goes through money().
 import { money } from "./money.js";
 import { FACE_DOWN } from "./players.js";
-import { SIDES, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
+import { SIDES, bentOf, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
 
 const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the table's chip set
@@ -14,22 +14,48 @@ export const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev
 /** A card in words with its suit's sign ("Td" → "10♦"). */
 export const cardText = (text) => (text[0] === "T" ? "10" : text[0]) + (SUITS[text[1]] ?? text[1]);
 
+// Where a card's pips lie (x, y in % of the pip area): a pip below the middle is upside down.
+const SIDE_PIPS = [[0, 0], [100, 0], [0, 100], [100, 100]];
+const NINE_SIDES = [[0, 0], [100, 0], [0, 33.3], [100, 33.3], [0, 66.7], [100, 66.7], [0, 100], [100, 100]];
+const PIPS = {
+  A: [[50, 50]], 2: [[50, 0], [50, 100]], 3: [[50, 0], [50, 50], [50, 100]], 4: SIDE_PIPS,
+  5: [...SIDE_PIPS, [50, 50]], 6: [...SIDE_PIPS, [0, 50], [100, 50]],
+  7: [...SIDE_PIPS, [0, 50], [100, 50], [50, 25]], 8: [...SIDE_PIPS, [0, 50], [100, 50], [50, 25], [50, 75]],
+  9: [...NINE_SIDES, [50, 50]], T: [...NINE_SIDES, [50, 16.7], [50, 83.3]],
+};
+
+/** A card's face drawn into `face` ("Td"): the index in two corners, the pips laid out as
+ * on a real card (a court card's letter framed), so a squeeze shows them as it peels. */
+export function drawFace(doc, face, text) {
+  const node = (className, inner) => {
+    const made = doc.createElement("span");
+    made.className = className;
+    made.textContent = inner;
+    return made;
+  };
+  const rank = text[0] === "T" ? "10" : text[0], suit = SUITS[text[1]] ?? "";
+  face.classList.toggle("red", text[1] === "h" || text[1] === "d");
+  const pips = doc.createElement("div");
+  pips.className = "pips" + (text[0] === "A" ? " ace" : "");
+  if (PIPS[text[0]]) {
+    for (const [x, y] of PIPS[text[0]]) {
+      const pip = node(y > 50 ? "pip down" : "pip", suit);
+      pip.style.left = x + "%"; pip.style.top = y + "%";
+      pips.append(pip);
+    }
+  } else pips.append(node("court", rank + suit));
+  face.replaceChildren(node("idx", rank + suit), pips, node("idx end", rank + suit));
+}
+
 /** A card face up ("Td"), turning over as it lands; `third` lies sideways, as at the table. */
 export function cardElement(doc, text, third = false) {
-  const el = (tag, className, inner) => {
-    const node = doc.createElement(tag);
-    node.className = className;
-    if (inner !== undefined) node.textContent = inner;
-    return node;
-  };
-  const rank = text[0] === "T" ? "10" : text[0], suit = SUITS[text[1]];
-  const card = el("div", "pcard" + (third ? " third" : ""));
+  const card = doc.createElement("div");
+  card.className = "pcard" + (third ? " third" : "");
   card.setAttribute("role", "img"); card.setAttribute("aria-label", text); card.dataset.card = text;
-  const face = el("div", "face" + (text[1] === "h" || text[1] === "d" ? " red" : ""));
-  const corner = el("span", "", rank + suit);
-  corner.style.cssText = "align-self:flex-end;transform:rotate(180deg)";
-  face.append(el("span", "", rank + suit), el("span", "pip", suit), corner);
-  card.append(el("div", "back"), face);
+  const back = doc.createElement("div"), face = doc.createElement("div");
+  back.className = "back"; face.className = "face";
+  drawFace(doc, face, text);
+  card.append(back, face);
   return card;
 }
 
@@ -266,11 +292,11 @@ export function createRenderer(doc, on) {
   const cardEl = (text, third) => cardElement(doc, text, third);
 
   function downCardEl(side, i) {
-    const card = el("div", "pcard down");
+    const card = el("div", "pcard down" + (i === 2 ? " third" : ""));
     card.dataset.side = side; card.tabIndex = 0;
     card.setAttribute("role", "button");
-    card.setAttribute("aria-label", `${side} card ${i + 1}, face down: squeeze it (Space, or S)`);
-    card.append(el("div", "sq-face", "?"), el("div", "sq-back"), el("div", "sq-flap"));
+    card.setAttribute("aria-label", `${side} card ${i + 1}, face down`);
+    card.append(el("div", "sq-face"), el("div", "sq-back"), el("div", "sq-flap"));
     on.downCard(card, side);
     return card;
   }
@@ -297,15 +323,22 @@ export function createRenderer(doc, on) {
     }
   }
 
+  // the squeezed cards: bent from the corner (their faces drawn once the values come)
   function renderPeel(state) {
     const sq = state.squeeze;
     if (!sq) return;
-    for (const side of SIDES) {
-      const bent = Math.max(sq.peel[side], sq.remote[side]);
-      for (const card of doc.querySelectorAll(`#${side}-cards .pcard.down`)) {
-        card.style.setProperty("--p", (bent * 85).toFixed(1) + "%");
-        card.classList.toggle("turned", bent >= 1);
-        card.classList.toggle("mine", sq.squeezers[side] === state.me);
+    const bent = bentOf(sq), mine = sq.squeezer === state.me, box = $(sq.side + "-cards");
+    for (let i = 0; i < sq.count; i++) {
+      const card = box.children[sq.first + i], value = sq.cards?.[i];
+      if (!card?.classList.contains("down")) continue;
+      card.style.setProperty("--p", (bent * 130).toFixed(1) + "%");
+      card.classList.toggle("turned", bent >= 1);
+      card.classList.toggle("mine", mine);
+      card.setAttribute("aria-label", `${sq.side} card ${sq.first + i + 1}, face down: ${
+        mine ? "squeeze it (Space, or S)" : `squeezed by ${sq.squeezer}`}${value && bent >= 1 ? `: ${value}` : ""}`);
+      if (value && card.dataset.value !== value) {
+        card.dataset.value = value;
+        drawFace(doc, card.querySelector(".sq-face"), value);
       }
     }
   }

@@ -1,6 +1,6 @@
-// The squeeze: the first cards lie face down and are bent from the corner by dragging,
-// a click or tap, or Space/Enter on a focused card. Anyone may bend a corner; only the
-// hand's squeezer turns it over, and their peel goes to the server a few times a second.
+// The squeeze: a hand's cards lie face down and its squeezer bends them from the corner
+// by dragging, a click or tap, or Space/Enter on a focused card; the peel goes to the
+// server a few times a second and everybody sees the index and pips as they show.
 
 const CLICK_PEEL = 0.25;
 const SEND_EVERY_MS = 120;
@@ -16,18 +16,18 @@ export function createSqueeze({ getState, dispatch, setTimer = setTimeout }) {
     const state = getState();
     if (!state.squeeze) return;
     dispatch({ type: "bend", side, value });
-    if (state.squeeze.squeezers[side] === state.me && timer === null) {
+    if (state.squeeze.squeezer === state.me && timer === null) {
       timer = setTimer(() => { timer = null; dispatch({ type: "send_peels" }); }, SEND_EVERY_MS);
     }
   }
 
-  const peelOf = (side) => getState().squeeze?.peel[side] ?? 0;
+  const peelOf = () => getState().squeeze?.peel ?? 0;
 
   /** Make one face-down card squeezable (the renderer calls this for each one it draws). */
   function bind(card, side) {
     let start = null, moved = false;
     card.addEventListener("pointerdown", (e) => {
-      start = { x: e.clientX, y: e.clientY, peel: peelOf(side) };
+      start = { x: e.clientX, y: e.clientY, peel: peelOf() };
       moved = false;
       card.setPointerCapture(e.pointerId);
     });
@@ -39,13 +39,13 @@ export function createSqueeze({ getState, dispatch, setTimer = setTimeout }) {
       if (moved) bend(side, start.peel + drag);
     });
     card.addEventListener("pointerup", () => {
-      if (start && !moved) bend(side, peelOf(side) + CLICK_PEEL);
+      if (start && !moved) bend(side, peelOf() + CLICK_PEEL);
       start = null;
     });
     card.addEventListener("keydown", (e) => {
       if (e.key !== " " && e.key !== "Enter") return;
       e.preventDefault(); e.stopPropagation();
-      bend(side, peelOf(side) + CLICK_PEEL);
+      bend(side, peelOf() + CLICK_PEEL);
     });
   }
 

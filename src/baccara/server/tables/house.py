@@ -68,7 +68,7 @@ class Timing:
     bet_seconds: float = 15.0
     card_seconds: float = 0.7
     result_seconds: float = 4.0
-    squeeze_seconds: float = 8.0  # the face-down first four cards, at squeeze tables
+    squeeze_seconds: float = 8.0  # each hand's squeeze, at squeeze tables
     retry_seconds: float = 0.05  # a failed settlement's (or recovery's) first back-off
     retry_max_seconds: float = 5.0  # the longest back-off, doubling (the table closed by then)
     seat_grace_seconds: float = 60.0  # a seat kept for a player gone, with no bet in the round
@@ -330,9 +330,8 @@ class HouseRunner(TableBase):
         had_bets = bool(self.table.on_layout)
         coup = self.table.deal().coup
         self._send_bets()  # the last bets before the close
-        if self.squeeze:
-            await squeeze.squeeze(self)
-        for index, step in enumerate(reveal(coup)):
+        for index, step in enumerate(reveal(coup, by_hand=self.squeeze)):
+            squeezed = await squeeze.squeeze_before(self, coup, step) if self.squeeze else 0
             shown = P.Shown(
                 card=None if step.card is None else str(step.card),
                 side=None if step.side is None else step.side.word,  # type: ignore[arg-type]
@@ -345,7 +344,7 @@ class HouseRunner(TableBase):
             )
             self.revealed.append(shown)
             self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
-            await self.clock.sleep(self.timing.card_seconds)
+            await self.clock.sleep(0 if squeezed == 2 else self.timing.card_seconds)
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # the third card is out (and sent)
         settled = self.table.settle()

@@ -1,103 +1,134 @@
-"""The squeeze at a house table: the first two cards of each hand face down while their
-squeezers peel them (`squeeze`), and a squeezer's peel (`peel`).
+"""The squeeze at a house table: a hand's cards lie face down while its bettor peels
+them (`squeeze_before`), and a squeezer's peel (`peel`).
+
+The house's order: the Player's two cards are squeezed and turned, then the Banker's,
+then a third card of the Player, then one of the Banker, each by its hand's squeezer
+(the player with the largest stake on it; the first to bet, on equal stakes). A hand
+nobody bet on is turned by the croupier at once. No card's value leaves the server
+before its squeezer has bent it past the corner (`CORNER`): then the values go to all
+in the ``peel`` relay, so every page shows the index and pips as they are peeled.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import JsonValue
 
+from baccara.cards import Card
+from baccara.coup import Coup
+from baccara.coup import Side as CoupSide
 from baccara.db.auth import User
 from baccara.db.ledger import BetError
 from baccara.server.wire import protocol as P
+from baccara.table.events import Reveal
 
 if TYPE_CHECKING:
     from baccara.server.tables.house import HouseRunner
 
-__all__ = ["SIDES", "Side", "Squeezing", "peel", "squeeze"]
+__all__ = ["CORNER", "SIDES", "Side", "Squeezing", "peel", "squeeze_before"]
 
 
 Side = Literal["player", "banker"]
 SIDES: tuple[Side, Side] = ("player", "banker")
+CORNER = 0.15  # bent this far, a card's index shows: its value is sent
 
 
 @dataclass(slots=True, kw_only=True)
 class Squeezing:
-    """The squeeze under way: its round, each hand's squeezer (None: the croupier), its
-    length and end, and how far each hand's cards are bent (0 flat .. 1 turned)."""
+    """The squeeze under way: its round, the hand, the cards (``first``: the position in
+    the hand of the first of them), the squeezer, its length and end, and how far the
+    cards are bent (0 flat .. 1 turned)."""
 
     round: int | None
-    squeezers: dict[Side, str | None]
+    side: Side
+    first: int
+    cards: tuple[Card, ...]
+    squeezer: str
     seconds: float
     ends_at: float
-    peel: dict[Side, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
+    peel: float = 0.0
 
     def shown(self, *, peel: bool = False) -> dict[str, JsonValue]:
         """What the ``squeeze`` event says of it (no card value), and a snapshot with
-        how far each hand is bent (``peel``)."""
+        how far it is bent (``peel``) and the values once bent past the corner."""
         found: dict[str, JsonValue] = {
             "round": self.round,
-            "cards": {"player": 2, "banker": 2},
-            "squeezers": {str(side): name for side, name in self.squeezers.items()},
+            "side": self.side,
+            "first": self.first,
+            "count": len(self.cards),
+            "squeezer": self.squeezer,
             "seconds": self.seconds,
             "ends_at": self.ends_at,
         }
         if peel:
-            found["peel"] = {str(side): bent for side, bent in self.peel.items()}
+            found["peel"] = self.peel
+            cards = self.values()
+            found["cards"] = None if cards is None else list[JsonValue](cards)
         return found
 
+    def values(self) -> list[str] | None:
+        """The cards' values, once the corner shows."""
+        return [str(card) for card in self.cards] if self.peel >= CORNER else None
 
-async def squeeze(runner: HouseRunner) -> None:
-    """The first two cards of each hand lie face down while their squeezers peel them.
 
-    A hand's squeezer is the player with the largest stake on it (the first to bet,
-    on equal stakes); nobody's bet on it: the croupier turns it. No card value is
-    sent: the values go out in the ``card`` events after the squeeze, which ends
-    after ``Timing.squeeze_seconds`` or as soon as every squeezer has peeled fully.
-    """
-    squeezers: dict[Side, str | None] = {}
-    layout = runner.layout()
-    for side in SIDES:
-        stakes = [(bets[side], n) for n, bets in layout.items() if bets.get(side)]
-        squeezers[side] = max(stakes, key=lambda stake: stake[0])[1] if stakes else None
+def _squeezer(runner: HouseRunner, side: Side) -> str | None:
+    stakes = [(bets[side], name) for name, bets in runner.layout().items() if bets.get(side)]
+    return max(stakes, key=lambda stake: stake[0])[1] if stakes else None
+
+
+async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
+    """Before ``step`` turns a hand's first card or its third, that hand's squeezer
+    squeezes them (the first two together), for ``Timing.squeeze_seconds`` or until
+    they are turned (a peel of 1). The number of cards squeezed (a pair is turned
+    together: its second card's step follows at once)."""
+    if step.card is None or step.side is None:
+        return 0
+    side: Side = "player" if step.side is CoupSide.PLAYER else "banker"
+    shown = len(step.player if side == "player" else step.banker)
+    if shown == 2 or (squeezer := _squeezer(runner, side)) is None:
+        return 0
+    hand = coup.hand(step.side)
+    cards = hand[:2] if shown == 1 else hand[2:3]
     seconds = runner.timing.squeeze_seconds
-    now = runner.clock.now()
     squeezing = Squeezing(
-        round=runner.round_id, squeezers=squeezers, seconds=seconds, ends_at=now + seconds
+        round=runner.round_id,
+        side=side,
+        first=shown - 1,
+        cards=cards,
+        squeezer=squeezer,
+        seconds=seconds,
+        ends_at=runner.clock.now() + seconds,
     )
-    runner.squeezing = squeezing
-    runner.phase = "squeeze"
+    runner.squeezing, runner.phase = squeezing, "squeeze"
     runner.emit(P.SqueezeStart, **squeezing.shown())
-    sent = dict(squeezing.peel)
-    squeezed = [side for side, name in squeezers.items() if name is not None]
+    sent = squeezing.peel
     while (left := squeezing.ends_at - runner.clock.now()) > 0:
         await runner.clock.sleep(min(left, 0.1))
-        for side, value in squeezing.peel.items():
-            if value != sent[side]:  # the squeezer's hand, relayed (not logged)
-                sent[side] = value
-                peeled = P.Peel(
-                    table=runner.id,
-                    round=runner.round_id,
-                    side=side,
-                    by=squeezers[side],
-                    peel=value,
-                )
-                runner.relay(peeled)
-        if squeezed and all(squeezing.peel[side] >= 1.0 for side in squeezed):
+        if squeezing.peel != sent:  # the squeezer's hand, relayed (not logged)
+            sent = squeezing.peel
+            peeled = P.Peel(
+                table=runner.id,
+                round=runner.round_id,
+                side=side,
+                by=squeezer,
+                peel=sent,
+                cards=squeezing.values(),
+            )
+            runner.relay(peeled)
+        if squeezing.peel >= 1.0:
             break
-    runner.squeezing = None
-    runner.phase = "dealing"
+    runner.squeezing, runner.phase = None, "dealing"
+    return len(cards)
 
 
 def peel(runner: HouseRunner, user: User, side: Side, amount: float) -> None:
-    """A squeezer bends a hand's cards (0 flat .. 1 turned, checked at the edge); 1
-    ends their squeeze."""
+    """A squeezer bends the hand's cards under the squeeze (0 flat .. 1 turned, checked
+    at the edge); 1 ends their squeeze."""
     squeezing = runner.squeezing
-    if squeezing is None:
-        raise BetError("not_squeezing", "no card is being squeezed now")
-    if squeezing.squeezers[side] != user.name:
-        who = squeezing.squeezers[side] or "the croupier"
-        raise BetError("not_squeezer", f"the {side} cards are squeezed by {who}")
-    squeezing.peel[side] = max(squeezing.peel[side], amount)
+    if squeezing is None or squeezing.side != side:
+        raise BetError("not_squeezing", f"no {side} card is being squeezed now")
+    if squeezing.squeezer != user.name:
+        raise BetError("not_squeezer", f"the {side} cards are squeezed by {squeezing.squeezer}")
+    squeezing.peel = max(squeezing.peel, amount)

@@ -256,10 +256,14 @@ class Notice(Event):
 
 
 class SqueezeStart(Event):
+    """A hand's cards lie face down while its squeezer peels them (no value)."""
+
     type: Literal["squeeze"] = "squeeze"
     round: int | None
-    cards: dict[Literal["player", "banker"], int]
-    squeezers: dict[Literal["player", "banker"], str | None]
+    side: Literal["player", "banker"]
+    first: int  # the position in the hand of the first card squeezed (0, or 2: a third)
+    count: int  # how many cards lie face down (2, or 1: a third)
+    squeezer: str
     seconds: float
     ends_at: float
 
@@ -391,6 +395,7 @@ class Peel(_Out):
     side: Literal["player", "banker"]
     by: str | None
     peel: float
+    cards: list[str] | None = None  # the values, once bent past the corner
 
 
 class BetAck(_Out):

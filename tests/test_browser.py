@@ -210,12 +210,26 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             finally:
                 book.engine.dispose()
             winner = banner.split(":")[-1]
+            # The felt shows each spot's result: the winner marked with what it paid,
+            # the stakes swept from a loser, each player's own amount won or lost.
+            won, lost = ann.locator(".main-spots .spot.won"), ann.locator(".spot.lost")
             if "Banker wins" in winner:
                 assert (ann_bal, bob_bal) == (100_000 + 9_500, 100_000 - 20_000)
+                expect(won.locator(".outcome")).to_have_text("Wins 0.95:1")
+                expect(ann.locator(".spot.banker .stake")).to_have_text("+95.00")
+                expect(bob.locator(".spot.player .stake")).to_have_text("−200.00")
+                expect(lost).to_have_attribute("data-settled", "swept 200.00")
             elif "Player wins" in winner:
                 assert (ann_bal, bob_bal) == (100_000 - 10_000, 100_000 + 20_000)
+                expect(won.locator(".outcome")).to_have_text("Wins 1:1")
+                expect(bob.locator(".spot.player .stake")).to_have_text("+200.00")
+                expect(ann.locator(".spot.banker .stake")).to_have_text("−100.00")
+                expect(won).to_have_attribute("data-settled", "paid 400.00")
+                expect(lost).to_have_attribute("data-settled", "swept 100.00")
             else:
                 assert (ann_bal, bob_bal) == (100_000, 100_000)
+                expect(won.locator(".outcome")).to_have_text("Wins 8:1")
+                expect(ann.locator(".spot.banker .stake")).to_have_text("100.00 back")
             # Recall the round step by step.
             ann.locator("#history li button").first.click()
             expect(ann.locator("#recall-words")).to_contain_text("step 1/")

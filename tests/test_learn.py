@@ -14,11 +14,14 @@ from tests.support.reference import NUMBERS
 from tests.test_hardening_http import in_process
 
 from baccara import rules
+from baccara.bets import BetKind
+from baccara.coup import Coup
 from baccara.learn import glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide, tableau_lines
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.tables.audience import Listener
+from baccara.table.engine import Table
 
 # The published figures (tests/data/numbers.toml) the book shows, 8 decks, to 2 decimals
 MAIN_8 = NUMBERS.row("main", "8")
@@ -110,6 +113,23 @@ def test_the_books_figures_are_the_published_ones() -> None:
     assert f"{banker} of it" in tips and f"{player} of a Player bet" in tips
     assert SHOWN["tie_9"] in tips
     assert len(book["history"]) >= 3 and "Charles VIII" in book["history"][0]
+
+
+def test_what_learn_says_of_a_tie_is_what_the_table_does() -> None:
+    """The FAQ said a Player or Banker bet "stays" on a tie; the table returns it (issue
+    25): the FAQ and the dictionary say the stake comes back."""
+    table = Table()  # the house settings every table of the server has
+    table.change_shoe(manual=True)
+    table.seat(player="ann", stack=10_000)
+    table.place_bet(1, BetKind.PLAYER, 1_000)
+    table.deal(Coup.parse("P:7h,Kd B:7s,Kc").deal_order())  # a tie
+    (settled,) = table.settle().results
+    assert (settled.returned, settled.stays) == (1_000, 0)
+    book = learn_book()
+    (answer,) = [faq["a"] for faq in book["faqs"] if "on a tie" in faq["q"]]
+    assert "stake comes back" in answer and "stays" not in answer
+    for term in ("tie", "push"):
+        assert "stake comes back" in glossary.lookup(term).text
 
 
 def test_the_learn_api_and_its_refusals(tmp_path: Path) -> None:

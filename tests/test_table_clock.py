@@ -11,6 +11,8 @@ from typing import Any
 
 from tests.support.tables import Tables, house_table
 
+from baccara.bets import BetKind, bets_for, payout, settle
+from baccara.coup import Coup
 from baccara.server.tables.house import Timing
 from baccara.server.wire import protocol as P
 
@@ -95,6 +97,48 @@ def test_a_seat_is_kept_for_its_grace_then_freed() -> None:
                 freed
             )  # the grace, then the next window
             assert tables.runner.table.seat_of("bob") is not None
+
+    run(test)
+
+
+def test_the_result_says_what_each_spot_paid_and_swept() -> None:
+    """The result marks every spot of the layout won (with what it paid), lost or
+    pushed, with the table's stakes on it and what came back; each player's payout
+    says it bet by bet (the page drew one net figure)."""
+
+    async def test() -> None:
+        async with house_table(timing=TIMING) as tables:
+            ann = await tables.join("ann", 100_000)
+            bob = await tables.join("bob", 100_000)
+            await tables.start()
+            round_id = await opened(tables)
+            for who, bet_id, kind, amount in (
+                (ann, "a1", "banker", 1_000),
+                (ann, "a2", "tie", 500),
+                (bob, "b1", "player", 2_000),
+                (bob, "b2", "banker", 3_000),
+            ):
+                await who.send(bet(round_id, bet_id, kind, amount))
+            await tables.clock.run_until(lambda: len(bob.of("payout")) == 1, step=0.5)
+            (result,) = ann.of("result")
+            coup = Coup.parse(result["coup"])
+            spots = result["spots"]
+            assert list(spots) == [kind.value for kind in bets_for(tables.runner.variant)]
+            for kind, spot in spots.items():
+                pay = payout(BetKind(kind), coup)
+                assert (spot["outcome"], spot["paid"]) == (pay.outcome.value, pay.paid)
+            stakes = {"banker": 4_000, "tie": 500, "player": 2_000}
+            assert {k: s["staked"] for k, s in spots.items() if s["staked"]} == stakes
+            (mine,) = ann.of("payout")
+            for kind, amount in (("banker", 1_000), ("tie", 500)):
+                back = settle(BetKind(kind), amount, coup)
+                assert mine["bets"][kind] == {"staked": amount, "returned": back.returned}
+            assert mine["returned"] == sum(b["returned"] for b in mine["bets"].values())
+            banker = spots["banker"]
+            assert banker["returned"] == sum(
+                settle(BetKind.BANKER, amount, coup).returned for amount in (1_000, 3_000)
+            )
+            assert (spots[coup.winner.word]["outcome"], spots["player"]["staked"]) == ("win", 2_000)
 
     run(test)
 

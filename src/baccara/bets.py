@@ -127,6 +127,15 @@ class Payout:
             return BetOutcome.WIN
         return BetOutcome.LOSE if self.ratio < 0 else BetOutcome.PUSH
 
+    @property
+    def paid(self) -> str:
+        """What a win paid (``'8:1'``, ``'0.95:1'``); empty for a loss or a push.
+
+        >>> Payout(ratio=Fraction(19, 20), reason="").paid
+        '0.95:1'
+        """
+        return _ratio(self.ratio) if self.ratio > 0 else ""
+
 
 class Rounding(StrEnum):
     """How a fraction of a minor unit is rounded."""

@@ -139,9 +139,12 @@ describe("a whole round", () => {
     s = run(s, msg.payout(89, 20500, 39000, 118500));
     assert.equal(s.balance, 118500);
     assert.equal(s.message, "You win 185.00!");
+    s = run(s, { ...msg.payout(89, 1000, 1950, 119450), bets: { banker: { staked: 1000, returned: 1950 } } });
+    assert.deepEqual(s.payout, { round: 89, bets: { banker: { staked: 1000, returned: 1950 } } });
 
     // the next round clears the layout and remembers the bets for Rebet
     s = run(s, msg.roundOpen(90, 14));
+    assert.equal(s.payout, null);
     assert.deepEqual(myStakes(s), {});
     assert.deepEqual(s.tableBets, {});
     assert.deepEqual(s.hands.player, []);

@@ -183,7 +183,8 @@ def _faqs(found: Figures) -> list[dict[str, str]]:
         },
         {
             "q": "What happens to my Player or Banker bet on a tie?",
-            "a": "It stays: neither wins nor loses (a push), and you may take it back.",
+            "a": "It pushes: it neither wins nor loses, and the stake comes back to you "
+            "(this table returns it; some casinos leave it on the layout for the next coup).",
         },
         {
             "q": "Is a natural 9 better than a natural 8?",

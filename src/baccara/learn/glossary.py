@@ -92,11 +92,11 @@ TERMS: tuple[Term, ...] = (
     Term(
         "tie",
         "Both hands end on the same total. A tie bet wins; Player and Banker bets "
-        "push (stay on the layout) at most tables.",
+        "push: the stake comes back.",
         ("egalite",),
         ("push",),
     ),
-    Term("push", "A bet that neither wins nor loses: the stake stays or comes back."),
+    Term("push", "A bet that neither wins nor loses: the stake comes back."),
     Term(
         "natural",
         f"A total of {_NATURALS} on the first two cards. A natural ends the coup: "

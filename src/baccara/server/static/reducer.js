@@ -12,7 +12,7 @@ import { outgoing } from "./protocol.js";
 export const SIDES = ["player", "banker"];
 const NO_DOWN = Object.freeze({ player: 0, banker: 0 });  // face-down card slots, by hand
 const NEW_ROUND = Object.freeze({
-  staged: [], mine: {}, tableBets: {}, tableTotals: {}, result: null, squeeze: null,
+  staged: [], mine: {}, tableBets: {}, tableTotals: {}, result: null, payout: null, squeeze: null,
   croupier: "", reason: "", reasons: [],
 });
 
@@ -27,7 +27,7 @@ export function initialState() {
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
     seats: {}, tableBets: {}, tableTotals: {},
-    hands: emptyHands(), croupier: "", reason: "", reasons: [], result: null,
+    hands: emptyHands(), croupier: "", reason: "", reasons: [], result: null, payout: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
     teaching: false, showEdges: false, edges: null, message: "", outbox: [], chemin: null, banque: null,
@@ -204,7 +204,7 @@ function onResult(state, m) {
 function onPayout(state, m) {
   const won = m.returned - m.staked;
   const message = won > 0 ? `You win ${money(won)}!` : won === 0 ? "Your bets push." : `You lose ${money(-won)}.`;
-  return { ...state, balance: m.balance, message };
+  return { ...state, balance: m.balance, message, payout: { round: m.round, bets: m.bets ?? {} } };
 }
 
 function onBetAck(state, m) {

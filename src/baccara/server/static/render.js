@@ -208,8 +208,8 @@ export function createRenderer(doc, on) {
     for (const bet of state.bets) {
       const spot = el("button", "spot " + bet.kind);
       spot.type = "button"; spot.dataset.kind = bet.kind;
-      spot.append(el("span", "name", bet.label), el("span", "pays", bet.short_pays), el("span", "stake"),
-        el("span", "pending"), el("span", "edge"), el("span", "stacks"));
+      spot.append(el("span", "name", bet.label), el("span", "pays", bet.short_pays), el("span", "outcome"),
+        el("span", "stake"), el("span", "pending"), el("span", "edge"), el("span", "stacks"));
       spot.querySelector(".stacks").setAttribute("aria-hidden", "true");
       spot.addEventListener("click", () => on.stage(bet.kind));
       (bet.main ? main : side).append(spot);
@@ -250,18 +250,41 @@ export function createRenderer(doc, on) {
     }
     for (const spot of doc.querySelectorAll(".spot")) {
       const kind = spot.dataset.kind, bet = betOf(state, kind), total = state.tableTotals[kind];
-      spot.querySelector(".stake").textContent = stakes[kind] ? money(stakes[kind]) : "";
       spot.querySelector(".pending").textContent = staged[kind] ? "+" + money(staged[kind]) : "";
       const edge = state.showEdges ? state.edges?.edges?.[kind] : undefined;
       spot.querySelector(".edge").textContent = edge === undefined ? "" : `edge ${(100 * edge).toFixed(2)}%`;
       spot.dataset.table = total ? money(total) : "";
       spot.title = `Limits ${limits(bet)}` + (total ? ` · table total ${money(total)}` : "");
-      spot.classList.toggle("won", state.result?.winner === kind);
+      const said = settledSpot(state, spot, kind, stakes[kind]);
       const list = (byKind[kind] ?? []).sort((a, b) => (state.seats[a[0]] ?? 99) - (state.seats[b[0]] ?? 99));
       spot.querySelector(".stacks").replaceChildren(...list.map(([name, amount]) => stackEl(state, name, amount)));
       const others = list.filter(([name]) => name !== state.me).map(([name, amount]) => `${name} ${money(amount)}`);
-      spot.setAttribute("aria-label", `Bet on ${bet.label}, pays ${bet.pays}` + (others.length ? `; other players: ${others.join(", ")}` : ""));
+      spot.setAttribute("aria-label", `Bet on ${bet.label}, pays ${bet.pays}` + (others.length ? `; other players: ${others.join(", ")}` : "") + said);
     }
+  }
+
+  // the round's result on a spot: won and what it paid, lost and swept, or pushed and
+  // returned, for the table and for my stake; what it said, for a screen reader
+  function settledSpot(state, spot, kind, stake) {
+    const settled = state.result?.spots?.[kind];
+    const won = settled ? settled.outcome === "win" : state.result?.winner === kind;
+    const staked = settled?.staked ?? 0, outcome = settled?.outcome;
+    spot.classList.toggle("won", won);
+    spot.classList.toggle("lost", outcome === "lose" && staked > 0);
+    spot.classList.toggle("pushed", outcome === "push" && staked > 0);
+    const told = won ? `Wins ${settled?.paid ?? ""}`.trim() : outcome === "push" && staked ? "Push" : "";
+    spot.querySelector(".outcome").textContent = told;
+    const settledAs = { win: "paid", lose: "swept", push: "returned" }[outcome];
+    spot.dataset.settled = staked ? `${settledAs} ${money(outcome === "lose" ? staked : settled.returned)}` : "";
+    const mine = state.payout?.round === state.result?.round ? state.payout?.bets?.[kind] : undefined;
+    const line = spot.querySelector(".stake");
+    line.classList.toggle("up", !!mine && mine.returned > mine.staked);
+    line.classList.toggle("down", !!mine && mine.returned < mine.staked);
+    if (mine) {
+      const net = mine.returned - mine.staked;
+      line.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `−${money(-net)}` : `${money(mine.returned)} back`;
+    } else line.textContent = stake ? money(stake) : "";
+    return (told ? `; ${told}` : "") + (spot.dataset.settled ? `, table ${spot.dataset.settled}` : "") + (mine ? `; you: ${line.textContent}` : "");
   }
 
   function renderRail(state) {
@@ -401,7 +424,7 @@ export function createRenderer(doc, on) {
     $("squeeze-tag").hidden = !next.squeezeTable;
     setText("phase", phaseLabel(next));
     if (changed(prev, next, "bets", "chips")) { buildSpots(next); buildChips(next); }
-    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result", "edges", "showEdges")) renderSpots(next);
+    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result", "payout", "edges", "showEdges")) renderSpots(next);
     if (changed(prev, next, "edges", "showEdges")) {
       const e = next.edges;
       setText("edges-note", next.showEdges && e ? `After ${e.coups} coup${e.coups === 1 ? "" : "s"} of this shoe, ${e.left} cards not yet seen: each spot shows its bet's exact house edge for them.` : "");

@@ -432,34 +432,22 @@ class HouseRunner(TableBase):
 
     async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
         assert self.round_id is not None
-        by_player: dict[str, dict[str, int]] = {}
-        for r in settled.results:
-            mine = by_player.setdefault(self.table.player_at(r.seat), {"staked": 0, "returned": 0})
-            mine["staked"] += r.stake
-            mine["returned"] += r.returned
-        result: dict[str, JsonValue] = {
-            "round": self.round_id,
-            "number": self.round_number,
-            "coup": coup.notation(),
-            "winner": coup.winner.word,
-            "player_total": coup.player_total,
-            "banker_total": coup.banker_total,
-            "announcement": coup.announcement(),
-            "steps": [step.model_dump() for step in self.revealed],
-        }
+        result, by_player = views.result(self, coup, settled)
         self.history.appendleft(result)
         self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
         here = self.audience.accounts(by_player)
         balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
         for name, account in here.items():
+            bets = by_player[name]
             self.audience.send_to(
                 name,
                 P.Payout(
                     table=self.id,
                     round=self.round_id,
                     balance=balances[account],
-                    staked=by_player[name]["staked"],
-                    returned=by_player[name]["returned"],
+                    staked=sum(bet["staked"] for bet in bets.values()),
+                    returned=sum(bet["returned"] for bet in bets.values()),
+                    bets=bets,  # type: ignore[arg-type]
                 ),
             )
 

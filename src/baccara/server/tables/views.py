@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import gzip
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from baccara.bets import bets_for, describe_pays, short_pays
+from pydantic import JsonValue
+
+from baccara.bets import bets_for, describe_pays, payout, short_pays
 from baccara.coup import Coup
 from baccara.db.auth import User
 from baccara.db.ledger import BetReceipt
@@ -19,7 +22,7 @@ from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
-from baccara.table.events import TableSettings
+from baccara.table.events import CoupSettled, TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
@@ -30,6 +33,7 @@ __all__ = [
     "RoadsCache",
     "ack",
     "bet_spots",
+    "result",
     "roads_view",
     "snapshot",
     "summary",
@@ -83,6 +87,46 @@ def bet_spots(variant: Variant, settings: TableSettings) -> list[P.BetSpot]:
         )
         for kind in bets_for(variant)
     ]
+
+
+def result(
+    runner: HouseRunner, coup: Coup, settled: CoupSettled
+) -> tuple[dict[str, JsonValue], dict[str, dict[str, dict[str, int]]]]:
+    """A settled round as everybody sees it (each spot won, what it paid, or lost or
+    pushed, with the table's stakes on it and what came back), and each player's
+    stakes and returns by bet."""
+    staked: Counter[str] = Counter()
+    returned: Counter[str] = Counter()
+    by_player: dict[str, dict[str, dict[str, int]]] = {}
+    for r in settled.results:
+        mine = by_player.setdefault(runner.table.player_at(r.seat), {})
+        bet = mine.setdefault(r.kind.value, {"staked": 0, "returned": 0})
+        bet["staked"] += r.stake
+        bet["returned"] += r.returned
+        staked[r.kind.value] += r.stake
+        returned[r.kind.value] += r.returned
+    spots = {}
+    for kind in bets_for(runner.variant):
+        pay = payout(kind, coup, runner.variant)
+        spots[kind.value] = P.SpotResult(
+            outcome=pay.outcome.value,
+            paid=pay.paid,
+            reason=pay.reason,
+            staked=staked[kind.value],
+            returned=returned[kind.value],
+        ).model_dump()
+    found: dict[str, JsonValue] = {
+        "round": runner.round_id,
+        "number": runner.round_number,
+        "coup": coup.notation(),
+        "winner": coup.winner.word,
+        "player_total": coup.player_total,
+        "banker_total": coup.banker_total,
+        "announcement": coup.announcement(),
+        "steps": [step.model_dump() for step in runner.revealed],
+        "spots": spots,  # type: ignore[dict-item]
+    }
+    return found, by_player
 
 
 def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:

@@ -212,6 +212,17 @@ class CardShown(Event, Shown):
     step: int
 
 
+class SpotResult(_Out):
+    """One bet of the layout settled (`baccara.bets.payout`): won (``paid``: what it
+    paid, ``'8:1'``), lost or pushed, and everybody's stakes on it and what came back."""
+
+    outcome: Literal["win", "lose", "push"]
+    paid: str
+    reason: str
+    staked: int
+    returned: int
+
+
 class RoundResult(Event):
     type: Literal["result"] = "result"
     round: int
@@ -222,6 +233,7 @@ class RoundResult(Event):
     banker_total: int
     announcement: str
     steps: list[Shown]
+    spots: dict[str, SpotResult] = {}
     roads: RoadsView
 
 
@@ -422,6 +434,7 @@ class Payout(_Out):
     balance: int
     staked: int
     returned: int
+    bets: dict[str, dict[Literal["staked", "returned"], int]] = {}  # by bet kind
 
 
 class ErrorMessage(_Out):

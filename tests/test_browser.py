@@ -198,6 +198,8 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
             assert re.search(r"(Player|Banker) wins|a tie", banner)
             assert ann.locator("#roads svg").count() == 1
             assert ann.locator("#history li").count() >= 1
+            told = ann.locator("#history li").first.inner_text()  # cards, not "P:9h,3d"
+            assert re.search(r"Player [0-9JQKA]+[♠♥♦♣]", told) and "P:" not in told, told
             book = Ledger.connect(server.config.database_url)
             try:
                 for page, name in ((ann, "web_ann"), (bob, "web_bob")):

@@ -118,6 +118,8 @@ def test_a_newcomer_learns_the_game(server: ServerProcess, size: str) -> None:
         )
         expect(page.locator("#t-record")).to_contain_text("1 right of 1")
         expect(page.locator("#p-question .prompt")).to_contain_text("What goes back")
+        hands = page.locator("#p-question .hands").inner_text()  # cards, not "P:9h,3d"
+        assert re.search(r"^Player .*[♠♥♦♣].* · Banker ", hands) and "P:" not in hands, hands
         page.fill("#p-answer", "0.01")
         page.click("#p-form button[type=submit]")
         expect(page.locator("#p-out")).to_contain_text("Not quite")

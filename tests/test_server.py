@@ -344,6 +344,13 @@ def test_page_is_served(server: ServerProcess) -> None:
         assert reply.status_code == 200
         if name.endswith(".js"):  # browsers run ES modules only with a JavaScript type
             assert reply.headers["content-type"].split(";")[0] in JAVASCRIPT
+    # the icon a browser asks for (it got a 404: no favicon), linked from every page
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        icon = httpx.get(server.url + path)
+        assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+        assert icon.text.startswith("<svg")
+    for path in ("/", "/learn"):
+        assert '<link rel="icon" href="/static/favicon.svg"' in httpx.get(server.url + path).text
 
 
 def test_postgres_round(database_url: str, tmp_path: Path) -> None:

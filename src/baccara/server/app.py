@@ -154,6 +154,10 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:  # what browsers ask for before reading a page
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/api/health", response_model=Health)
     async def health() -> JSONResponse:
         """Alive; the tables this process runs (and its name in the cluster)."""

@@ -111,7 +111,7 @@ def _summary(record: dict[str, tuple[int, int]]) -> DrillRecord:
     return DrillRecord(
         asked=sum(seen for seen, _ in record.values()),
         missed=sum(missed for _, missed in record.values()),
-        most_missed=[cell for cell in worst if record[cell][1]][:5],
+        most_missed=[drills.cell_words(cell) for cell in worst if record[cell][1]][:5],
     )
 
 

@@ -3,6 +3,7 @@
 // the tableau tried card by card (`/api/learn/tableau`), and terms looked up by name
 // (`/api/learn/terms/{name}`). Nothing here knows a rule or a figure: they all come
 // from the server's rulebook and engines.
+import { coupText } from "./cards.js";
 import { api } from "./protocol.js";
 
 const $ = (id) => document.getElementById(id);
@@ -152,7 +153,7 @@ async function askPayout() {
   $("p-out").textContent = ""; $("p-answer").value = "";
   try {
     const q = await api("/api/learn/drills/payout");
-    $("p-question").replaceChildren(el("p", "hands", q.coup), el("p", "prompt", q.prompt));
+    $("p-question").replaceChildren(el("p", "hands", coupText(q.coup)), el("p", "prompt", q.prompt));
   } catch (error) { drillError("p", error); }
 }
 
@@ -180,7 +181,7 @@ async function dealShoe(upto) {
       el("td", "num", pct(s.start.banker)), el("td", "num", pct(s.start.player)), el("td", "num", pct(s.start.tie)));
     s.steps.forEach((step, i) => {
       const row = el("tr", "w-" + step.winner);
-      row.append(el("td", "", String(i + 1)), el("td", "", step.coup), el("td", "num", String(step.left)),
+      row.append(el("td", "", String(i + 1)), el("td", "", coupText(step.coup)), el("td", "num", String(step.left)),
         el("td", "num", pct(step.edges.banker)), el("td", "num", pct(step.edges.player)), el("td", "num", pct(step.edges.tie)));
       rows.push(row);
     });

@@ -2,6 +2,7 @@
 // or loss and their tables' shoe records (GET /api/me/records). Amounts come in minor
 // units and are shown by the one money formatter.
 import { api } from "./protocol.js";
+import { coupText } from "./cards.js";
 import { money } from "./money.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +22,7 @@ function roundItem(r) {
   const staked = r.bets.reduce((sum, b) => sum + b.amount, 0);
   const back = r.bets.reduce((sum, b) => sum + (b.returned ?? 0), 0);
   const settled = r.bets.every((b) => b.returned !== null);
-  item.append(el("summary", "", `Table ${r.table}, round ${r.round}: ${r.coup ?? "not dealt yet"} · staked ${money(staked)}`
+  item.append(el("summary", "", `Table ${r.table}, round ${r.round}: ${r.coup ? coupText(r.coup) : "not dealt yet"} · staked ${money(staked)}`
     + (settled ? ` · back ${money(back)} (${signed(back - staked)})` : " · in play")));
   const bets = el("ul", "my-bets");
   for (const b of r.bets) {

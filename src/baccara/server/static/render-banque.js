@@ -10,7 +10,8 @@ import {
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
 import { seatNote } from "./players.js";
-import { cardText, domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
+import { cardText } from "./cards.js";
+import { domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
 
 const AMOUNT_ACTIONS = new Set(["stake"]);  // decisions typed with an amount (a bid has its own box)
 

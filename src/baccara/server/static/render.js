@@ -1,18 +1,16 @@
 // The page from the state: `render(prev, next)` redraws what changed (the reducer never
 // mutates, so a changed part is a new object). Every amount shown goes through money().
+import { SUITS, coupText } from "./cards.js";
 import { money } from "./money.js";
 import { FACE_DOWN } from "./players.js";
 import { SIDES, bentOf, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
 
-const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the table's chip set
 const CHIP_EDGE = ["#9e9e9e", "#7f1717", "#1b4d1e", "#000", "#3f0f5c", "#8f5600"];
 
 /** Whether any of `keys` differs between two states (all of them on the first draw). */
 export const changed = (prev, next, ...keys) => !prev || keys.some((key) => prev[key] !== next[key]);
 
-/** A card in words with its suit's sign ("Td" → "10♦"). */
-export const cardText = (text) => (text[0] === "T" ? "10" : text[0]) + (SUITS[text[1]] ?? text[1]);
 
 // Where a card's pips lie (x, y in % of the pip area): a pip below the middle is upside down.
 const SIDE_PIPS = [[0, 0], [100, 0], [0, 100], [100, 100]];
@@ -394,7 +392,7 @@ export function createRenderer(doc, on) {
       const recall = el("button", "", "Recall");
       recall.type = "button";
       recall.addEventListener("click", () => on.recall(i));
-      li.append(el("span", `w-${h.winner}`, `#${h.number} ${labelOf(state, h.winner).toUpperCase()} ${h.player_total}–${h.banker_total} · ${h.coup}`), " ", recall);
+      li.append(el("span", `w-${h.winner}`, `#${h.number} ${labelOf(state, h.winner).toUpperCase()} ${h.player_total}–${h.banker_total} · ${coupText(h.coup, { P: labelOf(state, "player"), B: labelOf(state, "banker") })}`), " ", recall);
       return li;
     }));
   }

@@ -6,8 +6,8 @@ times seconds since the epoch.
 
 >>> Health(ok=True, tables=["t1"], process=None).model_dump()
 {'ok': True, 'tables': ['t1'], 'process': None}
->>> DrillRecord(asked=3, missed=1, most_missed=["P:5"]).model_dump_json()
-'{"asked":3,"missed":1,"most_missed":["P:5"]}'
+>>> DrillRecord(asked=3, missed=1, most_missed=["Player on 5"]).model_dump_json()
+'{"asked":3,"missed":1,"most_missed":["Player on 5"]}'
 """
 
 from __future__ import annotations
@@ -339,7 +339,7 @@ DrillQuestion = TableauQuestion | PayoutQuestion
 
 
 class DrillRecord(_Answer):
-    """A drill's record: asked, missed, the cells missed most."""
+    """A drill's record: asked, missed, the cells missed most (in words)."""
 
     asked: int
     missed: int

@@ -141,7 +141,15 @@ def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
         expect(page.locator("#my-session")).to_contain_text("2 bets")
         expect(page.locator("#my-shoes a")).to_have_attribute("href", "/api/tables/t1/shoes")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        # responsible play: a loss limit, a reminder, then a break the server enforces
+        # responsible play: a loss limit, a reminder, then a break the server enforces;
+        # a limit of 0.00 (no bet at all) is asked about first (it was set at once)
+        asked: list[str] = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+        page.fill("#loss-limit", "0.00")
+        page.click("#loss-form button[type=submit]")
+        page.wait_for_timeout(300)
+        assert asked and "0.00 stops every bet" in asked[0], asked
+        expect(page.locator("#play-status")).not_to_contain_text("Daily loss limit 0.00")
         page.fill("#loss-limit", "500")
         page.click("#loss-form button[type=submit]")
         expect(page.locator("#play-status")).to_contain_text("Daily loss limit 500.00.")
@@ -156,3 +164,26 @@ def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
         page.fill("#password", f"{size} password")
         page.click("#do-login")
         expect(page.locator("#login-error")).to_contain_text("you excluded yourself")
+
+
+def test_a_short_laptop_screen_shows_every_spot_above_the_chip_bar(server: ServerProcess) -> None:
+    """At 1280x800 the chip bar (it stays at the bottom of the window) covered the last
+    row of side bets and the limits: now the layout fits above it, and a spot scrolled
+    to (by Tab) stays clear of it."""
+    from playwright.sync_api import expect
+
+    with browser_page("laptop") as page:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.url + "/")
+        page.fill("#name", "short_screen")
+        page.fill("#password", "short screen password")
+        page.click("#do-register")
+        page.locator(".table-card button").first.click()
+        expect(page.locator(".spot.banker_natural_8")).to_be_visible()
+        bar_top = page.eval_on_selector(".bet-bar", "e => e.getBoundingClientRect().top")
+        for selector in (".spot", "#limits"):
+            bottoms = page.eval_on_selector_all(
+                selector, "all => all.map(e => e.getBoundingClientRect().bottom)"
+            )
+            assert bottoms and max(bottoms) <= bar_top, (selector, bottoms, bar_top)
+        page.screenshot(path=str(ARTIFACTS / "table-1280x800.png"))

@@ -28,6 +28,7 @@ TIMING = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bo
 BUY_IN = 20_000
 SIT = P.SitMessage(type="sit", buy_in=BUY_IN)
 LEAVE = P.LeaveMessage(type="leave")
+STAY = P.LeaveMessage(type="leave", stay=True)
 HOUR = 3_600.0
 
 
@@ -144,6 +145,45 @@ def test_a_player_leaves_between_coups_with_the_chips_at_once() -> None:
             assert await ann.send(LEAVE) is None  # no shoe now: her chips come back at once
             wallets = sum(tables.balance(name) for name in ("ann", "bob", "cy"))
             assert wallets + _commission(tables) == 300_000  # nothing appeared or vanished
+
+    run(test)
+
+
+def test_a_player_who_asked_to_leave_during_a_coup_may_stay() -> None:
+    """ "Leave the table" during a coup waits for its settlement; until then "Stay"
+    cancels it (there was no way back): the player is still seated, chips and all,
+    once the coup is settled. A stay with no leave asked is refused and changes nothing."""
+
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=TIMING, decks=1) as tables:
+            ann, bob = await seated(tables, "ann", "bob")
+            refused = await bob.send(STAY)
+            assert refused is not None and refused["code"] == "not_leaving"
+            seats = {"ann": ann, "bob": bob}
+            for _ in range(40):  # coups until one waits for a choice, money on the felt
+                state = await state_where(tables, ann, lambda m: m["to_act"] is not None)
+                if state["phase"] in ("punter", "banker"):
+                    break
+                choice = "open_bank" if "open_bank" in state["choices"] else "banco"
+                if "keep_bank" in state["choices"]:
+                    choice = "keep_bank"
+                amount = 2_000 if choice == "open_bank" else None
+                assert await seats[state["to_act"]].send(act(state, choice, amount=amount)) is None
+                await tables.clock.advance(0.1)
+            else:
+                raise AssertionError("no coup waited for a choice")
+            other = "ann" if state["to_act"] == "bob" else "bob"
+            before = tables.balance(other)
+            assert await seats[other].send(LEAVE) is None
+            assert other in seats[other].of("chemin")[-1]["leaving"]
+            assert await seats[other].send(STAY) is None
+            stays = seats[other].of("chemin")[-1]
+            assert other not in stays["leaving"] and f"{other} stays at the table." in stays["news"]
+            await tables.clock.run_until(
+                lambda: seats[other].of("chemin")[-1]["phase"] not in ("punter", "banker")
+            )
+            after = seats[other].of("chemin")[-1]
+            assert other in after["players"] and tables.balance(other) == before
 
     run(test)
 

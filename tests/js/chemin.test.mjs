@@ -67,6 +67,17 @@ describe("joining and sitting down", () => {
     assert.match(s.message, /such as 200\.00/);
   });
 
+  test("a refused buy-in's message stays through the table's news until I act again", () => {
+    let s = run(shoe("ann", STEPS.joined), { type: "sit", text: "5000" });
+    s = run(s, msg.error("insufficient_funds", "your wallet has 1,000.00: buy in for less"));
+    s = run(s, msg.cheminSat(1), msg.cheminSat(2), msg.cheminShuffle());  // it vanished at the next state
+    assert.equal(s.message, "your wallet has 1,000.00: buy in for less");
+    s = run(s, { type: "sit", text: "200" });
+    assert.equal(s.message, "Buying in for 200.00…");
+    s = run(s, msg.cheminBank());
+    assert.equal(s.message, "");  // the turn moved: an ordinary message goes as before
+  });
+
   test("the seats fill in order and the news says so", () => {
     const s = shoe("ann", STEPS.seated);
     assert.deepEqual(s.chemin.players, ["ann", "bob", "cy"]);
@@ -321,5 +332,33 @@ describe("a coup settled without a choice", () => {
     // the same last coup sent again (the clock restarted) does not put it back once gone
     const again = run(after, msg.at(msg.chemin({ phase: "bank", last }), 1001));
     assert.equal(again.chemin.lastKey, after.chemin.lastKey);
+  });
+});
+
+describe("a tie", () => {
+  test("its result stays on the felt through the next stakes until a coup is dealt", () => {
+    const tie = {
+      punter: "bob", banker: "ann", punter_cards: ["Td", "5d", "2c"], banker_cards: ["Jd", "7h"],
+      punter_total: 7, banker_total: 7, result: "T",
+    };
+    const line = "7 to 7: a tie, the stakes are returned.";
+    let s = shoe("ann", STEPS.five);  // Bob, the punter, on 5
+    s = run(s, msg.chemin({ ...msg.cheminStakes(), news: [...msg.cheminPunterOnFive().news, "The punter draws: 2c.", line], last: tie }));
+    assert.deepEqual([s.chemin.hand.result, s.chemin.hand.over], ["T", true]);
+    assert.deepEqual(s.chemin.result.lines.at(-1), line);  // it showed nothing: stakes is a coup's phase
+    s = run(s, msg.chemin({ ...msg.cheminStakes(), news: [...s.chemin.news, "bob stakes 10.00."], last: tie, stakes: { bob: 1000 } }));
+    assert.equal(s.chemin.hand.result, "T");  // still there while the punters stake again
+    s = run(s, msg.cheminPunterOnFive());
+    assert.equal(s.chemin.hand.over, false);  // dealt: the new coup's cards
+  });
+});
+
+describe("leaving during a coup", () => {
+  test("the leave button cancels a leave asked for during the coup (Stay)", () => {
+    let s = shoe("bob", STEPS.five);
+    s = run(s, { type: "leave_seat" });
+    assert.deepEqual(s.outbox, [{ type: "leave" }]);
+    s = run(s, msg.chemin({ ...msg.cheminPunterOnFive(), leaving: ["bob"] }), { type: "leave_seat" });
+    assert.deepEqual(s.outbox, [{ type: "leave", stay: true }]);
   });
 });

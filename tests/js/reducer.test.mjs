@@ -167,6 +167,38 @@ describe("a whole round", () => {
     assert.equal(run(s, msg.payout(88, 1000, 1000, 100000)).message, "Your bets push.");
   });
 
+  test("a chip under a spot's minimum is staged with a hint and not sent until there is enough", () => {
+    let s = run(joined(), { type: "pick_chip", index: 1 }, { type: "stage", kind: "banker" });  // 5.00 of 10.00
+    assert.equal(s.message, "Banker +5.00 (10.00 at least: add more)");
+    s = run(s, { type: "stage", kind: "player_pair" }, { type: "confirm", id: "c1" });
+    assert.deepEqual(s.outbox.map((bet) => [bet.kind, bet.amount]), [["player_pair", 500]]);
+    assert.deepEqual(s.staged, [{ kind: "banker", amount: 500 }]);  // kept, not lost at the close
+    assert.equal(s.message, "Not sent: Banker takes 10.00 at least.");
+    s = run(s, { type: "stage", kind: "banker" }, { type: "confirm", id: "c2" });
+    assert.deepEqual(s.outbox, [{ type: "bet", bet_id: "c2-banker", kind: "banker", amount: 1000, round: 88 }]);
+    assert.deepEqual(s.staged, []);
+  });
+
+  test("a chip over a spot's maximum is not staged", () => {
+    let s = run(joined(), { type: "pick_chip", index: 3 }, { type: "stage", kind: "player_pair" }, { type: "stage", kind: "player_pair" });
+    assert.deepEqual(stagedStakes(s), { player_pair: 20000 });
+    s = run(s, { type: "stage", kind: "player_pair" });  // 300.00 > 250.00
+    assert.deepEqual(stagedStakes(s), { player_pair: 20000 });
+    assert.equal(s.message, "Player Pair takes 250.00 at most.");
+  });
+
+  test("a bet that puts me behind the seats closes the side bets to me at once", () => {
+    let s = run(joined({ seat: null }), msg.betAck("x-banker", "banker", 1000, 88), { type: "stage", kind: "player_pair" });
+    assert.equal(s.staged.length, 1);  // the ack said nothing of a seat: as before
+    s = run(joined({ seat: null }), { ...msg.betAck("x-banker", "banker", 1000, 88), seat: null, behind: true });
+    assert.deepEqual([s.seat, s.behind], [null, true]);
+    s = run(s, { type: "stage", kind: "player_pair" });
+    assert.deepEqual(s.staged, []);
+    assert.equal(s.message, "Behind the seats the bets are Player, Banker, Tie only.");
+    s = run(s, { ...msg.betAck("y-banker", "banker", 1000, 88), seat: 3, behind: false });  // a seat came free
+    assert.deepEqual([s.seat, s.behind], [3, false]);
+  });
+
   test("double with nothing staged doubles the accepted bets", () => {
     let s = run(joined(), msg.betAck("x-tie", "tie", 1000, 88));
     s = run(s, { type: "double" });
@@ -196,12 +228,12 @@ describe("bet answers", () => {
   });
 
   test("an error with bet_id drops that bet from pending and shows the message", () => {
-    let s = run(joined(), { type: "pick_chip", index: 5 }, { type: "stage", kind: "tie" },
+    let s = run(joined(), { type: "pick_chip", index: 3 }, { type: "stage", kind: "tie" },
       { type: "stage", kind: "player" }, { type: "confirm", id: "w3" });
     assert.deepEqual(Object.keys(s.pending).sort(), ["w3-player", "w3-tie"]);
-    s = run(s, msg.error("over_limit", "Tie maximum is 500.00", "w3-tie"));
+    s = run(s, msg.error("loss_limit", "that would pass your daily loss limit of 150.00", "w3-tie"));
     assert.deepEqual(Object.keys(s.pending), ["w3-player"]);
-    assert.equal(s.message, "Tie maximum is 500.00");
+    assert.equal(s.message, "that would pass your daily loss limit of 150.00");
     assert.deepEqual(myStakes(s), {});
   });
 
@@ -267,12 +299,12 @@ describe("a reconnect", () => {
   });
 
   test("a bet the server never got goes again, same id, same round", () => {
-    let s = run(joined(), { type: "pick_chip", index: 0 }, { type: "stage", kind: "tie" }, { type: "confirm", id: "w6" });
+    let s = run(joined(), { type: "pick_chip", index: 2 }, { type: "stage", kind: "tie" }, { type: "confirm", id: "w6" });
     s = run(s, { type: "connection", open: false }, msg.snapshot({ seq: 41 }));
-    assert.deepEqual(s.outbox, [{ type: "bet", bet_id: "w6-tie", kind: "tie", amount: 100, round: 88 }]);
+    assert.deepEqual(s.outbox, [{ type: "bet", bet_id: "w6-tie", kind: "tie", amount: 2500, round: 88 }]);
     assert.deepEqual(Object.keys(s.pending), ["w6-tie"]);
-    s = run(s, msg.betAck("w6-tie", "tie", 100, 88, { duplicate: false }));
-    assert.deepEqual(myStakes(s), { tie: 100 });
+    s = run(s, msg.betAck("w6-tie", "tie", 2500, 88, { duplicate: false }));
+    assert.deepEqual(myStakes(s), { tie: 2500 });
   });
 
   test("a missed result is not added to the history twice", () => {

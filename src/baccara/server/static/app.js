@@ -3,6 +3,7 @@
 // buttons and the keys. No build step: ES modules.
 import { GAME as BANQUE, isSeated as isSeatedBanque } from "./banque.js";
 import { GAME as CHEMIN, isSeated } from "./chemin.js";
+import { parseMoney } from "./money.js";
 import { api, endsSession, socketUrl, TableConnection } from "./protocol.js";
 import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from "./reducer.js";
 import { createBanqueRenderer } from "./render-banque.js";
@@ -192,7 +193,12 @@ $("my-older").addEventListener("click", () => showRecords($("my-older").dataset.
 async function playSetting(body) {
   try { remind(await setLimits(body)); } catch (error) { $("play-status").textContent = error.message; }
 }
-$("loss-form").addEventListener("submit", (e) => { e.preventDefault(); playSetting({ loss_limit: $("loss-limit").value }); });
+$("loss-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const typed = $("loss-limit").value;  // 0.00: no bet at all today, asked before it is set
+  if (parseMoney(typed) === 0 && !window.confirm("A daily loss limit of 0.00 stops every bet and buy-in until tomorrow. Set it?")) return;
+  playSetting({ loss_limit: typed });
+});
 $("loss-remove").addEventListener("click", () => playSetting({ loss_limit: null }));
 $("reminder").addEventListener("change", (e) => playSetting({ reminder_minutes: e.target.value ? Number(e.target.value) : null }));
 $("exclusion-form").addEventListener("submit", async (e) => {

@@ -9,7 +9,7 @@
 // reducer lays the felt: everybody's view (backs for the cards face down), my own hands
 // over it (`banque_hand`, private), or the coup just settled (`last`) between coups.
 import { money, parseMoney } from "./money.js";
-import { clockSeconds, dueOf, FACE_DOWN, newsOf, SEAT_LOCAL, seatsOf, timeLeft } from "./players.js";
+import { clockSeconds, dueOf, FACE_DOWN, newsOf, SEAT_LOCAL, seatStillAsked, seatsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export const GAME = "banque";
@@ -147,7 +147,8 @@ export function onBanque(state, m) {
     ...state, game: GAME, table: m.table, seq: m.seq, banque,
     phase: m.phase, fair: m.fair, title: state.title || "Baccarat Banque",
     clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
-    message: turnMoved ? "" : state.message,
+    message: turnMoved && !state.refused ? "" : state.message,  // a refusal stays until I act
+    seatAsked: seatStillAsked(state, prev, m),
   };
 }
 

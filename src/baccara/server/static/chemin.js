@@ -8,7 +8,7 @@
 // coup's cards once the server has put them away, and the news lines that have just
 // happened (the result).
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, seatsOf, timeLeft } from "./players.js";
+import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, seatStillAsked, seatsOf, timeLeft } from "./players.js";
 import { outgoing } from "./protocol.js";
 
 export { FACE_DOWN, freshLines };
@@ -115,9 +115,11 @@ export function onChemin(state, m) {
   const prev = state.chemin;
   const dealt = (m.hidden ?? 0) > 0 || m.punter_cards.length > 0 || m.banker_cards.length > 0;
   const { added, fresh } = newsOf(prev, m);
-  const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase));
-  const keep = !FRESH.has(m.phase);
   const settled = !dealt && m.last && lastKey(m.last) !== prev?.lastKey;  // a coup just ended
+  const coupOver = Boolean(prev && IN_COUP.has(prev.phase) && !IN_COUP.has(m.phase)) || Boolean(prev && settled);
+  // a tie goes straight to the next stakes: its result stays on the felt until a deal
+  const held = !dealt && (settled ? m.phase === "stakes" : Boolean(prev?.held) && m.phase === "stakes");
+  const keep = !FRESH.has(m.phase) || held;
   const publicHand = dealt ? handOf(m) : null;
   const mine = dealt ? prev?.mine ?? null : null;  // my own cards stay mine for the coup
   const hand = dealt ? withMine(publicHand, mine) : settled ? settledHandOf(m.last)
@@ -132,13 +134,14 @@ export function onChemin(state, m) {
     hand, publicHand, mine, result, news: m.news, fresh, minimum: m.minimum,
     advice: dealt && m.to_act === prev?.toAct ? prev?.advice ?? null : null, decided: false,
     ownChoices: turnMoved ? null : prev?.ownChoices ?? null,  // mine until the turn moves
-    lastKey: lastKey(m.last ?? null), ...seatsOf(m),
+    lastKey: lastKey(m.last ?? null), held, ...seatsOf(m),
   };
   return {
     ...state, game: GAME, table: m.table, seq: m.seq, chemin,
     phase: m.phase, fair: m.fair, title: state.title || "Chemin de Fer",
     clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
-    message: turnMoved ? "" : state.message,
+    message: turnMoved && !state.refused ? "" : state.message,  // a refusal stays until I act
+    seatAsked: seatStillAsked(state, prev, m),
   };
 }
 

@@ -60,8 +60,14 @@ function sit(state, { text, more }) {
   const cents = parseMoney(text);
   if (!cents) return { ...state, message: `Type the ${more ? "chips to add" : "buy-in"} as an amount, such as 200.00.` };
   const doing = more ? `Adding ${money(cents)} of chips…` : `Buying in for ${money(cents)}…`;
-  return { ...state, outbox: [outgoing.sit(cents)], message: doing };
+  return { ...state, outbox: [outgoing.sit(cents)], message: doing, seatAsked: true };
 }
+
+/** Whether a buy-in asked for is still unanswered after state `m` (the table's `prev`
+ * part): it is answered by my chips changing, or by a refusal (`error`), whose message
+ * then stays through the table's news until I act again. */
+export const seatStillAsked = (state, prev, m) =>
+  Boolean(state.seatAsked) && (m.chips?.[state.me] ?? null) === (prev?.chips?.[state.me] ?? null);
 
 function sendSeed(state, { seed }) {
   const text = String(seed ?? "").trim();
@@ -71,7 +77,7 @@ function sendSeed(state, { seed }) {
 /** The seat's own actions, the same at every players' table. */
 export const SEAT_LOCAL = {
   sit,
-  leave_seat: (s) => ({ ...s, outbox: [outgoing.leave()], message: "" }),
+  leave_seat: (s) => ({ ...s, outbox: [outgoing.leave(Boolean((s.chemin ?? s.banque)?.leaving.includes(s.me)))], message: "" }),
   sit_out: (s, { out }) => ({ ...s, outbox: [outgoing.sitOut(out)] }),
   send_seed: sendSeed,
 };

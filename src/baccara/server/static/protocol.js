@@ -16,7 +16,7 @@ export const outgoing = {
     type: "act", action, ...(amount === undefined ? {} : { amount }), ...(tableau === undefined ? {} : { tableau }),
     shoe: due?.shoe ?? 0, coup: due?.coup ?? 0, decision: due?.decision ?? 0,
   }),
-  leave: () => ({ type: "leave" }),
+  leave: (stay = false) => (stay ? { type: "leave", stay } : { type: "leave" }),
   sitOut: (out) => ({ type: "sit_out", out }),
   ping: () => ({ type: "ping" }),
 };

@@ -30,7 +30,7 @@ export function initialState() {
     hands: emptyHands(), croupier: "", reason: "", reasons: [], result: null, payout: null,
     squeezeTable: false, squeeze: null,
     history: [], recall: null, roads: null, ask: null, fair: null, records: [],
-    teaching: false, showEdges: false, edges: null, message: "", outbox: [], chemin: null, banque: null,
+    teaching: false, showEdges: false, edges: null, message: "", refused: false, outbox: [], chemin: null, banque: null,
   };
 }
 
@@ -211,8 +211,9 @@ function onBetAck(state, m) {
   const { [m.bet_id]: _, ...pending } = state.pending;
   const counts = m.round === state.round && m.status !== "refunded";
   const mine = counts ? { ...state.mine, [m.bet_id]: { kind: m.kind, amount: m.amount } } : state.mine;
+  const placed = m.seat != null || m.behind ? { seat: m.seat ?? null, behind: m.behind } : {};
   return {
-    ...state, pending, mine, balance: m.balance,
+    ...state, ...placed, pending, mine, balance: m.balance,
     message: `Bet accepted: ${labelOf(state, m.kind)} ${money(m.amount)}.`,
   };
 }
@@ -220,7 +221,7 @@ function onBetAck(state, m) {
 function onError(state, m) {
   // nothing was done (the table is passing to another server): the bet stays pending
   // and goes again with the next snapshot, under its id
-  if (!m.bet_id || m.code === "table_moving") return { ...onBanqueError(onCheminError(state)), message: m.message };
+  if (!m.bet_id || m.code === "table_moving") return { ...onBanqueError(onCheminError(state)), message: m.message, refused: Boolean(state.seatAsked), seatAsked: false };
   const { [m.bet_id]: _, ...pending } = state.pending;
   return { ...state, pending, message: m.message };
 }
@@ -268,14 +269,26 @@ const SERVER = {
 
 // -- local actions ---------------------------------------------------------------------------
 
+/** What I have on a spot this round: accepted, sent and staged (the limits are on it). */
+export function onSpot(state, kind) {
+  const sent = Object.values(state.pending).filter((b) => b.kind === kind && b.round === state.round);
+  return (myStakes(state)[kind] ?? 0) + (stagedStakes(state)[kind] ?? 0) + sent.reduce((n, b) => n + b.amount, 0);
+}
+
 function stage(state, { kind }) {
   const bet = betOf(state, kind);
   if (!bet) return state;
   if (state.phase !== "betting") return { ...state, message: "Wait for the next round to bet." };
-  const amount = state.chips[state.chip];
+  if (state.behind && !bet.main) {
+    const main = state.bets.filter((b) => b.main).map((b) => b.label).join(", ");
+    return { ...state, message: `Behind the seats the bets are ${main} only.` };
+  }
+  const amount = state.chips[state.chip], total = onSpot(state, kind) + amount;
+  if (total > bet.max) return { ...state, message: `${bet.label} takes ${money(bet.max)} at most.` };
+  const short = total < bet.min ? ` (${money(bet.min)} at least: add more)` : "";
   return {
     ...state, staged: [...state.staged, { kind, amount }],
-    message: `${bet.label} +${money(amount)} — Confirm (Enter) to send.`,
+    message: `${bet.label} +${money(amount)}${short || " — Confirm (Enter) to send."}`,
   };
 }
 
@@ -284,17 +297,22 @@ function addStaged(state, more) {
   return { ...state, staged: [...state.staged, ...more.map((b) => ({ kind: b.kind, amount: b.amount }))] };
 }
 
-/** Send the staged chips: one bet per kind, its id `${id}-${kind}` (`id` fresh per confirm). */
+/** Send the staged chips: one bet per kind, its id `${id}-${kind}` (`id` fresh per
+ * confirm). A spot still under its minimum is not sent: its chips stay staged. */
 function confirm(state, { id }) {
   if (!state.staged.length) return state;
   const pending = { ...state.pending };
-  const outbox = [];
+  const outbox = [], short = [];
   for (const [kind, amount] of Object.entries(stagedStakes(state))) {
+    const bet = betOf(state, kind);
+    if (bet && onSpot(state, kind) < bet.min) { short.push(`${bet.label} takes ${money(bet.min)} at least`); continue; }
     const betId = `${id}-${kind}`;
     pending[betId] = { kind, amount, round: state.round };
     outbox.push(outgoing.bet(betId, kind, amount, state.round));
   }
-  return { ...state, staged: [], pending, outbox };
+  const sent = new Set(outbox.map((bet) => bet.kind));
+  const staged = state.staged.filter((chip) => !sent.has(chip.kind));
+  return { ...state, staged, pending, outbox, message: short.length ? `Not sent: ${short.join("; ")}.` : state.message };
 }
 
 /** Bend the cards under the squeeze (0 flat .. 1 turned): only their squeezer can. */
@@ -383,6 +401,7 @@ function step(state, action, extra) {
   const handlers = [SERVER, LOCAL].find((table) => Object.hasOwn(table, action.type));
   if (!handlers) return state;
   const handler = handlers[action.type];
-  const next = handler(state, action);
+  // my own action ends a refusal's message (it stays through the table's news until then)
+  const next = handler(handlers === LOCAL && state.refused && action.type !== "connection" ? { ...state, refused: false } : state, action);
   return extra ? { ...next, ...extra } : next;
 }

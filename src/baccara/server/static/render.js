@@ -104,6 +104,16 @@ export function renderRecordLinks(doc, box, records) {
 }
 const limits = (bet) => `${money(bet.min)}–${money(bet.max)}`;
 
+/** A table's limits, bets with the same limits together: "Player, Banker 10.00–5,000.00 ·
+ * Tie 1.00–500.00 · side bets 1.00–250.00" (the lobby said 1.00–5,000.00 for all three). */
+export function limitsText(bets) {
+  const byLimits = new Map(), sides = bets.filter((bet) => !bet.main);
+  for (const bet of bets) byLimits.set(limits(bet), [...(byLimits.get(limits(bet)) ?? []), bet]);
+  const named = (same) => sides.length > 2 && sides.every((bet) => same.includes(bet))
+    ? [...same.filter((bet) => bet.main).map((bet) => bet.label), "side bets"] : same.map((bet) => bet.label);
+  return [...byLimits].map(([range, same]) => `${named(same).join(", ")} ${range}`).join(" · ");
+}
+
 /**
  * The three helpers every renderer uses on ``doc``: an element by id, a new element
  * (with a class and a text), and a text set only when it changes.
@@ -145,7 +155,8 @@ export function renderSeatControls(doc, prefix, state, table) {
   setText(`${prefix}sit-label`, seated ? "More chips " : "Buy-in ");
   setText(`${prefix}sit-go`, seated ? "Add chips" : "Sit down");
   $(`${prefix}buy-in`).placeholder = seated ? "between coups" : `at least ${money(table.minimum)}`;
-  $(`${prefix}leave`).hidden = !seated || table.leaving.includes(state.me);
+  $(`${prefix}leave`).hidden = !seated;  // a leave asked during a coup: "Stay" cancels it
+  setText(`${prefix}leave`, table.leaving.includes(state.me) ? "Stay" : "Leave the table");
   $(`${prefix}away`).hidden = !seated;
   setText(`${prefix}away`, table.away.includes(state.me) ? "I'm back" : "Sit out");
 }
@@ -182,9 +193,7 @@ export function createRenderer(doc, on) {
 
   function houseTableLines(t) {
     const st = t.roads.statistics;
-    const main = (t.bets ?? []).filter((bet) => bet.main);
-    const range = main.length
-      ? ` Limits ${money(Math.min(...main.map((b) => b.min)))}–${money(Math.max(...main.map((b) => b.max)))}.` : "";
+    const range = t.bets?.length ? ` Limits: ${limitsText(t.bets)}.` : "";
     const label = (kind, fallback) => t.bets?.find((b) => b.kind === kind)?.label[0] ?? fallback;
     const roads = el("div", "mini-roads");
     roads.innerHTML = t.roads.svg;  // the server's SVG
@@ -212,12 +221,7 @@ export function createRenderer(doc, on) {
       spot.addEventListener("click", () => on.stage(bet.kind));
       (bet.main ? main : side).append(spot);
     }
-    // the table's limits, on the table: bets with the same limits together
-    const byLimits = new Map(), sides = state.bets.filter((bet) => !bet.main);
-    for (const bet of state.bets) byLimits.set(limits(bet), [...(byLimits.get(limits(bet)) ?? []), bet]);
-    const named = (bets) => sides.length > 2 && sides.every((bet) => bets.includes(bet))
-      ? [...bets.filter((bet) => bet.main).map((bet) => bet.label), "side bets"] : bets.map((bet) => bet.label);
-    setText("limits", "Limits: " + [...byLimits].map(([range, bets]) => `${named(bets).join(", ")} ${range}`).join(" · "));
+    setText("limits", "Limits: " + limitsText(state.bets));
     const pays = $("pays");
     pays.textContent = "";
     for (const bet of state.bets) pays.append(el("dt", "", bet.label), el("dd", "", `${bet.pays} (limits ${limits(bet)})`));
@@ -254,6 +258,9 @@ export function createRenderer(doc, on) {
       spot.dataset.table = total ? money(total) : "";
       spot.title = `Limits ${limits(bet)}` + (total ? ` · table total ${money(total)}` : "");
       const said = settledSpot(state, spot, kind, stakes[kind]);
+      const closed = state.behind && !bet.main;  // behind the seats: the main bets only
+      spot.classList.toggle("closed", closed);
+      spot.setAttribute("aria-disabled", String(closed));
       const list = (byKind[kind] ?? []).sort((a, b) => (state.seats[a[0]] ?? 99) - (state.seats[b[0]] ?? 99));
       spot.querySelector(".stacks").replaceChildren(...list.map(([name, amount]) => stackEl(state, name, amount)));
       const others = list.filter(([name]) => name !== state.me).map(([name, amount]) => `${name} ${money(amount)}`);
@@ -422,7 +429,7 @@ export function createRenderer(doc, on) {
     $("squeeze-tag").hidden = !next.squeezeTable;
     setText("phase", phaseLabel(next));
     if (changed(prev, next, "bets", "chips")) { buildSpots(next); buildChips(next); }
-    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result", "payout", "edges", "showEdges")) renderSpots(next);
+    if (changed(prev, next, "bets", "chips", "mine", "staged", "tableBets", "tableTotals", "seats", "me", "result", "payout", "behind", "edges", "showEdges")) renderSpots(next);
     if (changed(prev, next, "edges", "showEdges")) {
       const e = next.edges;
       setText("edges-note", next.showEdges && e ? `After ${e.coups} coup${e.coups === 1 ? "" : "s"} of this shoe, ${e.left} cards not yet seen: each spot shows its bet's exact house edge for them.` : "");

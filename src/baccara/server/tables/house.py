@@ -559,4 +559,4 @@ class HouseRunner(TableBase):
             except TableError:  # answered after the close: the deal takes the ledger's layout
                 log.warning("table %s: bet %s of %s came after the close", self.id, bet_id, user)
             self.bets_changed = True  # the round loop sends the layout a few times a second
-        return views.ack(receipt, self.id)
+        return views.ack(receipt, self.id, seat, self.settings.seats)

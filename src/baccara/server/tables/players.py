@@ -205,8 +205,8 @@ class PlayersRunner(PlayersSeats[Engine]):
         match message:
             case P.SitMessage(buy_in=buy_in):
                 await self.sit(user, buy_in)
-            case P.LeaveMessage():
-                await self.leave(user)
+            case P.LeaveMessage(stay=stay):
+                await self.leave(user, stay=stay)
             case P.SitOutMessage(out=out):
                 self.sit_out(user, out)
             case P.ActMessage():

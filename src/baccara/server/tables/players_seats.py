@@ -163,26 +163,34 @@ class PlayersSeats(TableBase, Generic[Engine]):
         self.wake.set()
         return chips
 
-    async def leave(self, user: User) -> None:
+    async def leave(self, user: User, *, stay: bool = False) -> None:
         """Leave the table with the chips, at once; with money in the coup being played, as
-        soon as it is settled. Two leaves at once: the second is told the player is not
-        seated."""
-        name = user.name
+        soon as it is settled (until then ``stay`` cancels it). Two leaves at once: the
+        second is told the player is not seated."""
         async with self.lock:
-            if name not in self.players or name in self.leaving:
-                raise BetError("not_seated", "you are not seated at this table")
-            seat = self.seat_of(name)
-            if seat is None:  # not in the shoe in play (a shoe being shuffled deals without)
-                await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
-                self._unseat(name)
-                self.news.append(f"{name} leaves the table.")
-            elif self.table is not None and self.table.can_leave(seat):
-                await self._seat_leaves(seat)
-            else:
-                self.leaving.add(name)
-                self.news.append(f"{name} leaves when this coup is settled.")
+            await (self._stay if stay else self._leave)(user.name)
         self.emit_state()
         self.wake.set()
+
+    async def _leave(self, name: str) -> None:
+        if name not in self.players or name in self.leaving:
+            raise BetError("not_seated", "you are not seated at this table")
+        seat = self.seat_of(name)
+        if seat is None:  # not in the shoe in play (a shoe being shuffled deals without)
+            await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
+            self._unseat(name)
+            self.news.append(f"{name} leaves the table.")
+        elif self.table is not None and self.table.can_leave(seat):
+            await self._seat_leaves(seat)
+        else:
+            self.leaving.add(name)
+            self.news.append(f"{name} leaves when this coup is settled.")
+
+    async def _stay(self, name: str) -> None:
+        if name not in self.leaving:
+            raise BetError("not_leaving", "you are not leaving: there is nothing to cancel")
+        self.leaving.discard(name)
+        self.news.append(f"{name} stays at the table.")
 
     async def _seat_leaves(self, seat: int) -> None:
         """The seat leaves the shoe in play with its chips, cashed out in the same

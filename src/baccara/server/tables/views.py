@@ -200,9 +200,13 @@ async def snapshot(runner: HouseRunner, user: User | None) -> P.Snapshot:
     )
 
 
-def ack(receipt: BetReceipt, table: str) -> P.BetAck:
-    """The answer to a bet placed (or found again)."""
+def ack(receipt: BetReceipt, table: str, seat: int | None = None, seats: int = 0) -> P.BetAck:
+    """The answer to a bet placed (or found again), with the ``seat`` it put its player
+    at (a place behind when above the table's ``seats``)."""
+    behind = seat is not None and seat > seats
     return P.BetAck(
+        seat=None if behind else seat,
+        behind=behind,
         table=table,
         bet_id=receipt.bet_id,
         round=receipt.round_id,

@@ -111,9 +111,11 @@ class SitMessage(_In):
 
 
 class LeaveMessage(_In):
-    """Leave a players' table (the chips go back to the wallet)."""
+    """Leave a players' table (the chips go back to the wallet); ``stay``: cancel a leave
+    asked for during a coup, before it is settled."""
 
     type: Literal["leave"]
+    stay: StrictBool = False
 
 
 class SitOutMessage(_In):

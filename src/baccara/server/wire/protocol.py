@@ -423,6 +423,8 @@ class BetAck(_Out):
     duplicate: bool
     status: str
     returned: int | None
+    seat: int | None = None  # where the bet put its player (None: said before)
+    behind: bool = False  # behind the seats: the main bets only
 
 
 class Payout(_Out):

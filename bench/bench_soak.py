@@ -313,7 +313,7 @@ def soak(minutes: float, idle: float) -> dict[str, dict[str, Any]]:
         pids = {table: s.proc.pid for table, s in servers.items() if s.proc is not None}
         time.sleep(2.0)
         base = {table: _cpu_seconds(pid) for table, pid in pids.items()}
-        quiet = min(5.0, idle / 3)
+        quiet = min(15.0, idle / 3)
         time.sleep(quiet)
         baseline = {table: (_cpu_seconds(pid) - base[table]) / quiet for table, pid in pids.items()}
         seen = {table: Seen() for table in KINDS}

@@ -41,6 +41,12 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("slow")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long tests that mostly wait (a soak) start first, so that they run beside the
+    others rather than after them."""
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
 @pytest.fixture
 def full_size(request: pytest.FixtureRequest) -> bool:
     """True when the run asked for full-size slow tests (``pytest --slow``)."""

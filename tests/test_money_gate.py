@@ -184,6 +184,52 @@ def test_one_wallet_is_spent_once_across_two_processes(
     assert _books(database_url)[0] == []
 
 
+def test_chips_added_at_one_table_and_a_buy_in_at_another_spend_the_wallet_once(
+    two_processes: tuple[ServerProcess, ...], database_url: str
+) -> None:
+    """Adding chips to a seat (issue 25) goes through the same gate: seated at ``c`` with
+    half the wallet, the player adds the other half at ``c`` and buys in for it at ``b``
+    at once (two processes on PostgreSQL): one is taken, the other refused; the seat
+    the chips went to says so; leaving then puts everything back."""
+    servers = two_processes
+    c_home, b_home = _owner(servers, "c"), _owner(servers, "b")
+    half = WELCOME // 2
+
+    async def scenario(n: int) -> tuple[list[dict[str, Any]], int]:
+        first = Player(c_home, f"addbuy{n}")
+        await first.register()
+        second = _again(first, b_home)
+        await first.join("c", first="chemin")
+        assert (await _sit(first, half))["type"] == "chemin"
+        await second.join("b", first="banque")
+
+        async def add() -> dict[str, Any]:
+            await first.send({"type": "sit", "buy_in": half})
+            added = f"{first.name} adds 500.00: 1,000.00 in chips."
+            return await first.expect(
+                lambda m: m["type"] == "error" or (m["type"] == "chemin" and added in m["news"])
+            )
+
+        answers = await asyncio.gather(add(), _sit(second, half))
+        taken = [a for a in answers if a["type"] != "error"]
+        chips = half + (half if answers[0]["type"] == "chemin" else 0)
+        for player in (first, second):
+            await player.send({"type": "leave"})
+        await asyncio.sleep(0.5)
+        await first.close()
+        await second.close()
+        assert len(taken) == 1, answers
+        return list(answers), chips
+
+    for n in range(3):
+        answers, _ = asyncio.run(scenario(n))
+        refused = [a for a in answers if a["type"] == "error"]
+        assert [a["code"] for a in refused] == ["insufficient_funds"], answers
+    for n in range(3):
+        assert _wallet(database_url, f"addbuy{n}") == WELCOME  # every chip back, none made
+    assert _books(database_url)[0] == []
+
+
 def test_a_daily_loss_limit_holds_against_many_sockets_and_processes(
     two_processes: tuple[ServerProcess, ...], database_url: str
 ) -> None:

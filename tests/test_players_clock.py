@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from functools import partial
 from typing import Any
 
 from tests.support.tables import Seat, Tables, act, players_table
+from tests.support.tables import state_where as latest_state_where
 
 from baccara.db.chips import Chips
 from baccara.server.tables.game import PlayersTiming
@@ -25,6 +27,8 @@ from baccara.server.wire import protocol as P
 
 TIMING = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
 SIT = P.SitMessage(type="sit", buy_in=20_000)
+
+state_where = partial(latest_state_where, first=True)  # the first state that passes
 
 
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -38,21 +42,6 @@ async def seated(tables: Tables, *names: str) -> list[Seat]:
     for seat in seats:
         assert await seat.send(SIT) is None
     return seats
-
-
-async def state_where(
-    tables: Tables, seat: Seat, test: Callable[[dict[str, Any]], bool]
-) -> dict[str, Any]:
-    """The first state ``seat`` is sent that passes ``test`` (moving the clock on)."""
-    kind = tables.runner.variant.family.value.replace("chemin-de-fer", "chemin")
-
-    def found() -> dict[str, Any] | None:
-        return next((m for m in seat.of(kind) if test(m)), None)
-
-    await tables.clock.run_until(lambda: found() is not None)
-    got = found()
-    assert got is not None
-    return got
 
 
 def test_a_decision_s_clock_runs_out_at_its_deadline_and_the_house_s_rule_is_taken() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import sqlalchemy as sa
-from tests.support.tables import Seat, Tables, act, players_table
+from tests.support.tables import Seat, Tables, act, players_table, state_where
 
 from baccara.db.books import HOUSE
 from baccara.db.schema import skill_actions
@@ -48,20 +48,6 @@ async def seated(tables: Tables, *names: str) -> list[Seat]:
     for seat in seats:
         assert await seat.send(SIT) is None
     return seats
-
-
-async def state_where(
-    tables: Tables, seat: Seat, test: Callable[[dict[str, Any]], bool], limit: float = 600
-) -> dict[str, Any]:
-    kind = "banque" if tables.runner.variant.family.value == "banque" else "chemin"
-
-    def found() -> dict[str, Any] | None:
-        return next((m for m in reversed(seat.of(kind)) if test(m)), None)
-
-    await tables.clock.run_until(lambda: found() is not None, limit=limit)
-    got = found()
-    assert got is not None
-    return got
 
 
 def test_a_table_its_players_left_waits_for_them_writing_nothing() -> None:

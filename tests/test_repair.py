@@ -64,9 +64,11 @@ def break_table(url: str) -> Broken:
         for name, account in players.items():
             ledger.deposit(account, DEPOSIT, ref=f"welcome:{name}")
         book = ShoeBook(ledger, "t1")
-        fair = FairShoe.new(PUNTO_BANCO, SHOE)
+        # a seeded shoe: a random one-deck shoe can end before the seventh coup
+        fair = FairShoe.new(PUNTO_BANCO, SHOE, source=lambda n: bytes(range(7, 7 + n)))
         shoe_id = book.add(fair)
         coups = [coup.notation() for coup in deal_shoe(fair.shoe())]  # A seals the shoe
+        assert len(coups) >= 7, coups
         book.update(shoe_id, fair)
         ids: dict[int, int] = {}
 

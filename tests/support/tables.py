@@ -216,3 +216,25 @@ async def players_table(
     )
     async with _running(make, clock, ledger) as tables:
         yield tables
+
+
+async def state_where(
+    tables: Tables,
+    seat: Seat,
+    test: Callable[[dict[str, Any]], bool],
+    *,
+    first: bool = False,
+    limit: float = 600,
+) -> dict[str, Any]:
+    """The latest state of a players' table sent to ``seat`` that passes ``test`` (or
+    the ``first``), moving the simulated clock on until there is one."""
+    kind = "banque" if tables.runner.variant.family is Family.BANQUE else "chemin"
+
+    def found() -> dict[str, Any] | None:
+        sent = seat.of(kind)
+        return next((m for m in (sent if first else reversed(sent)) if test(m)), None)
+
+    await tables.clock.run_until(lambda: found() is not None, limit=limit)
+    got = found()
+    assert got is not None
+    return got

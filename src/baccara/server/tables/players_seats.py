@@ -155,10 +155,12 @@ class PlayersSeats(TableBase, Generic[Engine]):
             chips = await self.db_write(  # the money gate: protections, loss limit, balance
                 partial(self.chips.buy_in, name, buy_in, now=self.clock.now())
             )
-            if name not in self.players:
+            if name in self.players:
+                self.news.append(f"{name} adds {format_money(buy_in)}: {format_money(chips)} in chips.")
+            else:
                 self.players.append(name)
+                self.news.append(f"{name} sits down with {format_money(chips)}.")
             self._back(name)
-            self.news.append(f"{name} sits down with {format_money(chips)}.")
         self.emit_state()
         self.wake.set()
         return chips

@@ -202,6 +202,17 @@ def test_a_squeeze_goes_hand_by_hand_in_the_house_order() -> None:
             await tables.clock.run_until(lambda: len(ann.of("result")) == 2, step=0.5)
             assert len(ann.of("squeeze")) == len(squeezes)  # nobody bet: the croupier's
 
+            # a squeezer who has gone would hold each squeeze up for its whole clock:
+            # the hand goes to the next bettor at the table, or to the croupier
+            round_id = await opened(tables)
+            await ann.send(bet(round_id, "a2", "player", 5_000))
+            await bob.send(bet(round_id, "b2", "player", 1_000))
+            ann.leave()
+            await tables.clock.run_until(lambda: len(bob.of("result")) == 3, step=0.5)
+            third_round = [m for m in bob.of("squeeze") if m["round"] == round_id]
+            assert third_round and {m["squeezer"] for m in third_round} == {"bob"}
+            assert all(m["side"] == "player" for m in third_round)  # the Banker: the croupier's
+
     run(test)
 
 

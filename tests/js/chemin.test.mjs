@@ -71,10 +71,11 @@ describe("joining and sitting down", () => {
     let s = run(shoe("ann", STEPS.joined), { type: "sit", text: "5000" });
     s = run(s, msg.error("insufficient_funds", "your wallet has 1,000.00: buy in for less"));
     s = run(s, msg.cheminSat(1), msg.cheminSat(2), msg.cheminShuffle());  // it vanished at the next state
+    s = run(s, { type: "balance", balance: 100000 }, msg.cheminBank());  // the page's own doing, not mine
     assert.equal(s.message, "your wallet has 1,000.00: buy in for less");
     s = run(s, { type: "sit", text: "200" });
     assert.equal(s.message, "Buying in for 200.00…");
-    s = run(s, msg.cheminBank());
+    s = run(s, msg.cheminStakes());
     assert.equal(s.message, "");  // the turn moved: an ordinary message goes as before
   });
 

@@ -199,6 +199,24 @@ describe("a whole round", () => {
     assert.deepEqual([s.seat, s.behind], [3, false]);
   });
 
+  test("rebet and double stage only what the table takes: within the maximum, main bets behind", () => {
+    let s = run(joined(), msg.betAck("x-pp", "player_pair", 15000, 88), { type: "double" });
+    assert.deepEqual(s.staged, []);  // 150.00 more would make 300.00 of a 250.00 maximum
+    assert.equal(s.message, "Player Pair takes 250.00 at most.");
+    s = run(joined({ seat: null, behind: true }), msg.roundOpen(89, 13));
+    s = run({ ...s, lastBets: [{ kind: "banker", amount: 2000 }, { kind: "player_pair", amount: 500 }] }, { type: "rebet" });
+    assert.deepEqual(s.staged, [{ kind: "banker", amount: 2000 }]);
+    assert.equal(s.message, "Behind the seats the bets are Player, Banker, Tie only.");
+  });
+
+  test("a seat that comes free and is mine opens the side bets again", () => {
+    let s = joined({ seat: null, behind: true });
+    s = run(s, msg.seat("ann", 4));
+    assert.deepEqual([s.seat, s.behind], [4, false]);
+    s = run(s, msg.seat("bob", 5));
+    assert.equal(s.seat, 4);
+  });
+
   test("double with nothing staged doubles the accepted bets", () => {
     let s = run(joined(), msg.betAck("x-tie", "tie", 1000, 88));
     s = run(s, { type: "double" });
@@ -350,11 +368,11 @@ describe("the squeeze", () => {
     s = run(s, { type: "bend", side: "banker", value: 0.3 }, { type: "bend", side: "banker", value: 0.2 });
     assert.equal(s.squeeze.peel, 0.3);
     s = run(s, { type: "send_peels" });
-    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 0.3 }]);
+    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 0.3, first: 0 }]);
     s = run(s, { type: "send_peels" });
     assert.deepEqual(s.outbox, []);
     s = run(s, { type: "bend", side: "banker", value: 1.7 }, { type: "send_peels" });
-    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 1 }]);
+    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 1, first: 0 }]);
   });
 
   test("the S key bends the cards I squeeze a quarter more", () => {
@@ -362,6 +380,15 @@ describe("the squeeze", () => {
     assert.deepEqual(squeezeKeyActions(s), [{ type: "bend", side: "banker", value: 0.75 }]);
     assert.deepEqual(squeezeKeyActions(atSqueeze()), []);
     assert.deepEqual(squeezeKeyActions(joined()), []);
+  });
+
+  test("a squeezer back after a reconnect bends on from where the cards are", () => {
+    const squeezing = { round: 88, side: "banker", first: 0, count: 2, squeezer: "ann", seconds: 30, ends_at: 1010,
+      peel: 0.4, cards: ["Ks", "5c"] };
+    let s = joined({ phase: "squeeze", squeeze: true, squeezing });
+    assert.deepEqual([s.squeeze.peel, s.squeeze.sent], [0.4, 0.4]);
+    s = run(s, { type: "bend", side: "banker", value: 0.5 }, { type: "send_peels" });
+    assert.deepEqual(s.outbox, [{ type: "squeeze", side: "banker", peel: 0.5, first: 0 }]);
   });
 
   test("the squeezer's peel is relayed with the values once the corner shows", () => {

@@ -34,7 +34,7 @@ test("dragging my card's corner bends it and sends the peel once per tick", () =
   assert.equal(t.state.squeeze.peel, 0.5);
   assert.equal(t.timers.length, 1);  // one send scheduled, not one per move
   t.timers[0]();
-  assert.deepEqual(t.sent, [{ type: "squeeze", side: "banker", peel: 0.5 }]);
+  assert.deepEqual(t.sent, [{ type: "squeeze", side: "banker", peel: 0.5, first: 0 }]);
 });
 
 test("a click or Space bends a quarter", () => {
@@ -47,7 +47,7 @@ test("a click or Space bends a quarter", () => {
   card.dispatchEvent(space);
   assert.equal(t.state.squeeze.peel, 0.5);
   t.timers[0]();
-  assert.deepEqual(t.sent, [{ type: "squeeze", side: "banker", peel: 0.5 }]);
+  assert.deepEqual(t.sent, [{ type: "squeeze", side: "banker", peel: 0.5, first: 0 }]);
 });
 
 test("another's cards do not bend and nothing is sent", () => {

@@ -23,6 +23,7 @@ from baccara.cards import RANKS
 from baccara.learn import glossary, lessons
 from baccara.rules import is_natural
 from baccara.shoe import MAX_DECKS
+from baccara.table.events import TableSettings
 from baccara.variants import VARIANTS, Family, Variant, find_variant
 
 __all__ = ["Figures", "figures", "learn_book"]
@@ -183,8 +184,13 @@ def _faqs(found: Figures) -> list[dict[str, str]]:
         },
         {
             "q": "What happens to my Player or Banker bet on a tie?",
-            "a": "It pushes: it neither wins nor loses, and the stake comes back to you "
-            "(this table returns it; some casinos leave it on the layout for the next coup).",
+            "a": "It pushes: it neither wins nor loses, and "
+            + (
+                "it stays on the layout for the next coup."
+                if TableSettings().pushes_stay  # the house rule of this project's tables
+                else "the stake comes back to you (some casinos leave it on the layout "
+                "for the next coup)."
+            ),
         },
         {
             "q": "Is a natural 9 better than a natural 8?",

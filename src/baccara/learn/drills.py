@@ -65,9 +65,9 @@ stood, and against each third card when it drew."""
 def pick_cell(
     cells: tuple[str, ...], record: Mapping[str, tuple[int, int]], rng: random.Random
 ) -> str:
-    """A cell to ask: first its group (the cell's code up to its last ``:``: the Player's
-    rule, the Banker's when the Player stood, the Banker's against a third card; or a
-    pay table), each group as likely as the others, then a cell of it weighted 1 + 3 x
+    """A cell to ask: first its group (the Player's rule, the Banker's when the Player
+    stood, the Banker's against a third card; or a pay table), each as likely as the
+    others, then a cell of it weighted 1 + 3 x
     its misses - its right answers (at least 1): what a learner misses comes back more
     often, until answered right enough. (Cells drawn alike asked the Banker 11 times
     in 12: the tableau has 88 Banker cells and 8 Player ones.)
@@ -110,8 +110,10 @@ def cell_words(cell: str) -> str:
     if parts[0] == "B" and len(parts) == 3:
         against = "the Player stood" if parts[2] == "none" else f"against a third card {parts[2]}"
         return f"Banker on {parts[1]}" + (", " if parts[2] == "none" else " ") + against
-    variant = find_variant(parts[0])
-    return f"{BetKind(parts[1]).label} at {variant.title}"
+    try:
+        return f"{BetKind(parts[1]).label} at {find_variant(parts[0]).title}"
+    except (IndexError, ValueError, LookupError):  # a cell stored by an older version
+        return cell
 
 
 def _cards(rng: random.Random, total: int) -> list[Card]:

@@ -437,7 +437,8 @@ class Table:
         return _can(self.verify_settle)
 
     def settle(self) -> CoupSettled:
-        """Collect losing bets, pay winning ones, leave pushed Player/Banker bets on."""
+        """Collect losing bets, pay winning ones; pushed Player/Banker bets come back, or
+        stay on the layout where the house rule says so (`TableSettings.pushes_stay`)."""
         self.verify_settle()
         coup = self.current
         assert coup is not None

@@ -6,7 +6,7 @@
 export const outgoing = {
   join: (table, since) => (since ? { type: "join", table, since } : { type: "join", table }),
   bet: (betId, kind, amount, round) => ({ type: "bet", bet_id: betId, kind, amount, round }),
-  squeeze: (side, peel) => ({ type: "squeeze", side, peel: Math.round(peel * 100) / 100 }),
+  squeeze: (side, peel, first) => ({ type: "squeeze", side, peel: Math.round(peel * 100) / 100, ...(first === undefined ? {} : { first }) }),
   seed: (seed) => ({ type: "seed", seed }),
   // a players' table (Chemin de Fer, Baccarat Banque: a stake on a `tableau`, L or R)
   sit: (buyIn) => ({ type: "sit", buy_in: buyIn }),

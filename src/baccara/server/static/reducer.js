@@ -118,11 +118,12 @@ function handsOf(step) {
 /** A squeeze announced (or a snapshot's): one hand's cards, `count` of them from
  * position `first`; `peel` is mine, `remote` the squeezer's as relayed, `cards` the
  * values once the corner shows. */
-function squeezeOf(announced) {
+function squeezeOf(announced, me) {
+  const bent = announced.peel ?? 0, mine = announced.squeezer === me ? bent : 0;  // a reconnect's
   return {
     round: announced.round, side: announced.side, first: announced.first, count: announced.count,
     squeezer: announced.squeezer, endsAt: announced.ends_at, seconds: announced.seconds,
-    peel: 0, remote: announced.peel ?? 0, sent: 0, cards: announced.cards ?? null,
+    peel: mine, remote: bent, sent: mine, cards: announced.cards ?? null,
   };
 }
 
@@ -146,7 +147,7 @@ function onSnapshot(state, m) {
   let squeeze = null;
   let words = { croupier: last?.words ?? "", message: state.message };
   if (m.squeezing) {
-    squeeze = squeezeOf(m.squeezing);
+    squeeze = squeezeOf(m.squeezing, m.user ?? state.me);
     hands = { ...hands, down: downFor(hands, squeeze) };
     words = squeezeWords({ ...state, me: m.user ?? state.me, bets: m.bets }, squeeze);
   }
@@ -233,7 +234,7 @@ function onPeel(state, m) {
 }
 
 function onSqueeze(state, m) {
-  const squeeze = squeezeOf(m);
+  const squeeze = squeezeOf(m, state.me);
   return {
     ...state, ...squeezeWords(state, squeeze), phase: "squeeze", squeeze,
     hands: { ...state.hands, down: downFor(state.hands, squeeze) },
@@ -258,7 +259,8 @@ const SERVER = {
   shoe_end: (s, m) => ({ ...s, records: [...s.records, m.record] }),
   seat: (s, m) => {  // taken, or freed (`left`: the player had gone with no bet)
     const { [m.player]: _gone, ...others } = s.seats;
-    return { ...s, seats: m.left ? others : { ...others, [m.player]: m.seat } };
+    const mine = m.player === s.me ? { seat: m.left ? null : m.seat, behind: false } : {};
+    return { ...s, ...mine, seats: m.left ? others : { ...others, [m.player]: m.seat } };
   },
   notice: (s, m) => ({ ...s, message: m.text }),
   bet_ack: onBetAck,
@@ -275,16 +277,23 @@ export function onSpot(state, kind) {
   return (myStakes(state)[kind] ?? 0) + (stagedStakes(state)[kind] ?? 0) + sent.reduce((n, b) => n + b.amount, 0);
 }
 
-function stage(state, { kind }) {
+/** Why `amount` more on `kind` may not be staged now (the table's rules as the server
+ * sent them: a spot's maximum, the main bets only behind the seats), or "". */
+function refusal(state, kind, amount) {
   const bet = betOf(state, kind);
-  if (!bet) return state;
-  if (state.phase !== "betting") return { ...state, message: "Wait for the next round to bet." };
+  if (!bet) return "No such bet here.";
+  if (state.phase !== "betting") return "Wait for the next round to bet.";
   if (state.behind && !bet.main) {
     const main = state.bets.filter((b) => b.main).map((b) => b.label).join(", ");
-    return { ...state, message: `Behind the seats the bets are ${main} only.` };
+    return `Behind the seats the bets are ${main} only.`;
   }
-  const amount = state.chips[state.chip], total = onSpot(state, kind) + amount;
-  if (total > bet.max) return { ...state, message: `${bet.label} takes ${money(bet.max)} at most.` };
+  return onSpot(state, kind) + amount > bet.max ? `${bet.label} takes ${money(bet.max)} at most.` : "";
+}
+
+function stage(state, { kind }) {
+  const amount = state.chips[state.chip], refused = refusal(state, kind, amount);
+  if (refused) return betOf(state, kind) ? { ...state, message: refused } : state;
+  const bet = betOf(state, kind), total = onSpot(state, kind) + amount;
   const short = total < bet.min ? ` (${money(bet.min)} at least: add more)` : "";
   return {
     ...state, staged: [...state.staged, { kind, amount }],
@@ -292,9 +301,16 @@ function stage(state, { kind }) {
   };
 }
 
+/** Rebet or double: each chip staged as if placed by hand, those the table refuses left out. */
 function addStaged(state, more) {
   if (state.phase !== "betting" || !more.length) return state;
-  return { ...state, staged: [...state.staged, ...more.map((b) => ({ kind: b.kind, amount: b.amount }))] };
+  let next = state;
+  const refused = [];
+  for (const { kind, amount } of more) {
+    const why = refusal(next, kind, amount);
+    if (why) refused.push(why); else next = { ...next, staged: [...next.staged, { kind, amount }] };
+  }
+  return refused.length ? { ...next, message: [...new Set(refused)].join(" ") } : next;
 }
 
 /** Send the staged chips: one bet per kind, its id `${id}-${kind}` (`id` fresh per
@@ -326,7 +342,7 @@ function bend(state, { side, value }) {
 function sendPeels(state) {
   const sq = state.squeeze;
   if (!sq || sq.squeezer !== state.me || sq.peel <= sq.sent) return state;
-  return { ...state, squeeze: { ...sq, sent: sq.peel }, outbox: [outgoing.squeeze(sq.side, sq.peel)] };
+  return { ...state, squeeze: { ...sq, sent: sq.peel }, outbox: [outgoing.squeeze(sq.side, sq.peel, sq.first)] };
 }
 
 function recallStep(state, { delta }) {
@@ -372,6 +388,7 @@ const LOCAL = {
 };
 
 const WHOLE = new Set(["snapshot", "chemin", "banque"]);  // messages that carry the whole table
+const NOT_MINE = new Set(["connection", "balance", "edges"]);  // local, but not the player's doing
 
 /**
  * The next state after one server message or local action. A table event already seen
@@ -402,6 +419,7 @@ function step(state, action, extra) {
   if (!handlers) return state;
   const handler = handlers[action.type];
   // my own action ends a refusal's message (it stays through the table's news until then)
-  const next = handler(handlers === LOCAL && state.refused && action.type !== "connection" ? { ...state, refused: false } : state, action);
+  const mine = handlers === LOCAL && !NOT_MINE.has(action.type);
+  const next = handler(mine && state.refused ? { ...state, refused: false } : state, action);
   return extra ? { ...next, ...extra } : next;
 }

@@ -277,10 +277,11 @@ export function createRenderer(doc, on) {
     spot.classList.toggle("won", won);
     spot.classList.toggle("lost", outcome === "lose" && staked > 0);
     spot.classList.toggle("pushed", outcome === "push" && staked > 0);
-    const told = won ? `Wins ${settled?.paid ?? ""}`.trim() : outcome === "push" && staked ? "Push" : "";
-    spot.querySelector(".outcome").textContent = told;
-    const settledAs = { win: "paid", lose: "swept", push: "returned" }[outcome];
-    spot.dataset.settled = staked ? `${settledAs} ${money(outcome === "lose" ? staked : settled.returned)}` : "";
+    const said = won ? `Wins ${settled?.paid ?? ""}`.trim() : outcome === "push" && staked ? "Push" : "";
+    spot.querySelector(".outcome").textContent = said;
+    // the table's chips on it: what the house paid a win, swept, or gave back on a push
+    const told = { win: ["paid", settled?.returned - staked], lose: ["swept", staked], push: ["returned", staked] }[outcome];
+    spot.dataset.settled = staked ? `${told[0]} ${money(told[1])}` : "";
     const mine = state.payout?.round === state.result?.round ? state.payout?.bets?.[kind] : undefined;
     const line = spot.querySelector(".stake");
     line.classList.toggle("up", !!mine && mine.returned > mine.staked);
@@ -289,7 +290,7 @@ export function createRenderer(doc, on) {
       const net = mine.returned - mine.staked;
       line.textContent = net > 0 ? `+${money(net)}` : net < 0 ? `−${money(-net)}` : `${money(mine.returned)} back`;
     } else line.textContent = stake ? money(stake) : "";
-    return (told ? `; ${told}` : "") + (spot.dataset.settled ? `, table ${spot.dataset.settled}` : "") + (mine ? `; you: ${line.textContent}` : "");
+    return (said ? `; ${said}` : "") + (spot.dataset.settled ? `, table ${spot.dataset.settled}` : "") + (mine ? `; you: ${line.textContent}` : "");
   }
 
   function renderRail(state) {

@@ -346,7 +346,7 @@ class HouseRunner(TableBase):
             self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
             await self.clock.sleep(0 if squeezed == 2 else self.timing.card_seconds)
             if index == 2 and had_bets:
-                self.fault("mid_deal")  # the third card is out (and sent)
+                self.fault("mid_deal")  # three cards are out (and sent)
         settled = self.table.settle()
         store = partial(  # stored before anything else happens at this table
             self.db_write,
@@ -473,8 +473,8 @@ class HouseRunner(TableBase):
         match message:
             case P.BetMessage():
                 return await self.place_bet(user, message)
-            case P.SqueezeMessage(side=side, peel=peel):
-                squeeze.peel(self, user, side, float(peel))
+            case P.SqueezeMessage(side=side, peel=peel, first=first):
+                squeeze.peel(self, user, side, float(peel), first)
                 return None
             case P.SeedMessage(seed=seed):
                 try:

@@ -156,7 +156,9 @@ class PlayersSeats(TableBase, Generic[Engine]):
                 partial(self.chips.buy_in, name, buy_in, now=self.clock.now())
             )
             if name in self.players:
-                self.news.append(f"{name} adds {format_money(buy_in)}: {format_money(chips)} in chips.")
+                self.news.append(
+                    f"{name} adds {format_money(buy_in)}: {format_money(chips)} in chips."
+                )
             else:
                 self.players.append(name)
                 self.news.append(f"{name} sits down with {format_money(chips)}.")
@@ -189,6 +191,8 @@ class PlayersSeats(TableBase, Generic[Engine]):
             self.news.append(f"{name} leaves when this coup is settled.")
 
     async def _stay(self, name: str) -> None:
+        if name not in self.players:  # the coup was settled first: gone with the chips
+            raise BetError("not_seated", "you have already left the table: sit down to play")
         if name not in self.leaving:
             raise BetError("not_leaving", "you are not leaving: there is nothing to cancel")
         self.leaving.discard(name)

@@ -3,8 +3,8 @@ them (`squeeze_before`), and a squeezer's peel (`peel`).
 
 The house's order: the Player's two cards are squeezed and turned, then the Banker's,
 then a third card of the Player, then one of the Banker, each by its hand's squeezer
-(the player with the largest stake on it; the first to bet, on equal stakes). A hand
-nobody bet on is turned by the croupier at once. No card's value leaves the server
+(the seated player at the table with the largest stake on it; the lower seat, on equal
+stakes). A hand no such player bet on is turned by the croupier at once. No card's value leaves the server
 before its squeezer has bent it past the corner (`CORNER`): then the values go to all
 in the ``peel`` relay, so every page shows the index and pips as they are peeled.
 """
@@ -27,11 +27,10 @@ from baccara.table.events import Reveal
 if TYPE_CHECKING:
     from baccara.server.tables.house import HouseRunner
 
-__all__ = ["CORNER", "SIDES", "Side", "Squeezing", "peel", "squeeze_before"]
+__all__ = ["CORNER", "Side", "Squeezing", "peel", "squeeze_before"]
 
 
 Side = Literal["player", "banker"]
-SIDES: tuple[Side, Side] = ("player", "banker")
 CORNER = 0.15  # bent this far, a card's index shows: its value is sent
 
 
@@ -74,7 +73,14 @@ class Squeezing:
 
 
 def _squeezer(runner: HouseRunner, side: Side) -> str | None:
-    stakes = [(bets[side], name) for name, bets in runner.layout().items() if bets.get(side)]
+    """The biggest stake on ``side`` of a player at the table (one who has gone would
+    hold every squeeze up for its whole clock)."""
+    here = runner.audience.names()
+    stakes = [
+        (bets[side], name)
+        for name, bets in runner.layout().items()
+        if bets.get(side) and name in here
+    ]
     return max(stakes, key=lambda stake: stake[0])[1] if stakes else None
 
 
@@ -85,7 +91,7 @@ async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
     together: its second card's step follows at once)."""
     if step.card is None or step.side is None:
         return 0
-    side: Side = "player" if step.side is CoupSide.PLAYER else "banker"
+    side: Side = "player" if step.side is CoupSide.PLAYER else "banker"  # the wire's words
     shown = len(step.player if side == "player" else step.banker)
     if shown == 2 or (squeezer := _squeezer(runner, side)) is None:
         return 0
@@ -103,6 +109,15 @@ async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
     )
     runner.squeezing, runner.phase = squeezing, "squeeze"
     runner.emit(P.SqueezeStart, **squeezing.shown())
+    try:
+        await _peeled(runner, squeezing)
+    finally:  # over, or the table stopped under it
+        runner.squeezing, runner.phase = None, "dealing"
+    return len(cards)
+
+
+async def _peeled(runner: HouseRunner, squeezing: Squeezing) -> None:
+    """Relay the squeezer's peel until the cards are turned or the clock runs out."""
     sent = squeezing.peel
     while (left := squeezing.ends_at - runner.clock.now()) > 0:
         await runner.clock.sleep(min(left, 0.1))
@@ -111,23 +126,24 @@ async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
             peeled = P.Peel(
                 table=runner.id,
                 round=runner.round_id,
-                side=side,
-                by=squeezer,
+                side=squeezing.side,
+                by=squeezing.squeezer,
                 peel=sent,
                 cards=squeezing.values(),
             )
             runner.relay(peeled)
         if squeezing.peel >= 1.0:
             break
-    runner.squeezing, runner.phase = None, "dealing"
-    return len(cards)
 
 
-def peel(runner: HouseRunner, user: User, side: Side, amount: float) -> None:
+def peel(
+    runner: HouseRunner, user: User, side: Side, amount: float, first: int | None = None
+) -> None:
     """A squeezer bends the hand's cards under the squeeze (0 flat .. 1 turned, checked
-    at the edge); 1 ends their squeeze."""
+    at the edge); 1 ends their squeeze. ``first`` (the position of the first card
+    squeezed) keeps a late peel of the pair off the third card's squeeze."""
     squeezing = runner.squeezing
-    if squeezing is None or squeezing.side != side:
+    if squeezing is None or squeezing.side != side or first not in (None, squeezing.first):
         raise BetError("not_squeezing", f"no {side} card is being squeezed now")
     if squeezing.squeezer != user.name:
         raise BetError("not_squeezer", f"the {side} cards are squeezed by {squeezing.squeezer}")

@@ -101,6 +101,7 @@ class SqueezeMessage(_In):
     type: Literal["squeeze"]
     side: Literal["player", "banker"]
     peel: Annotated[StrictFloat | StrictInt, Field(ge=0, le=1, allow_inf_nan=False)]
+    first: Annotated[StrictInt, Field(ge=0, le=2)] | None = None  # the squeeze it answers
 
 
 class SitMessage(_In):

@@ -9,7 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from baccara.cli.common import echo_json
+from baccara.cli.common import echo_json, fail
+from baccara.cli.odds import parse_count_list
 from baccara.shoe import MAX_DECKS
 from baccara.skill.solver.information import Model
 from baccara.skill.tableaux import House
@@ -40,6 +41,11 @@ def solve() -> None:
     "compositions (B3): N decks, each side sees its two cards.",
 )
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=6, show_default=True)
+@click.option(
+    "--counts", metavar="C0,...,C9", help="Any shoe: 10 counts by point value, tens first."
+)
+@click.option("--ranks", metavar="A,2,...,K", help="Any shoe: 13 counts by rank, ace first.")
+@click.option("--remove", metavar="CARDS", help="Cards already seen, e.g. 'Kh,9s,9d'.")
 @click.option("--commission", is_flag=True, help="Take 5% commission on the banker's wins.")
 @click.option(
     "--banker",
@@ -59,22 +65,63 @@ def solve() -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
 def chemin_command(
-    model: str, decks: int, commission: bool, banker: str, house: str, as_json: bool
+    model: str,
+    decks: int,
+    counts: str | None,
+    ranks: str | None,
+    remove: str | None,
+    commission: bool,
+    banker: str,
+    house: str,
+    as_json: bool,
 ) -> None:
-    """Chemin de Fer as a punter-banker game, solved by linear programming.
+    """Chemin de Fer as a punter-banker game, solved by linear programming, for a
+    full shoe of --decks or any shoe (--counts, --ranks, --remove, as `odds` takes it).
 
     \b
-    Example: baccara solve chemin-de-fer --model downton-lockwood --decks 6 --json
+    Examples:
+      baccara solve chemin-de-fer --model downton-lockwood --decks 6 --json
+      baccara solve chemin-de-fer --model compositions --decks 1 --remove "5h,5s,Kd"
     """
     from baccara.skill.solver.chemin import solve_chemin
 
+    left = _shoe_left(decks, counts, ranks, remove)
+    if left is not None and model == Model.KEMENY_SNELL.value:
+        fail("the kemeny-snell model draws with replacement: it takes no shoe")
     solution = solve_chemin(
-        model, decks=decks, commission=0.05 if commission else 0.0, banker=banker, house=house
+        model,
+        decks=decks,
+        commission=0.05 if commission else 0.0,
+        banker=banker,
+        house=house,
+        counts=left,
     )
     if as_json:
         echo_json(solution.to_json())
         return
     _print_chemin(solution)
+
+
+def _shoe_left(
+    decks: int, counts: str | None, ranks: str | None, remove: str | None
+) -> tuple[int, ...] | None:
+    """The cards left by point value when a shoe other than full decks is given."""
+    if not (counts or ranks or remove):
+        return None
+    from baccara.exact.composition import composition, remove_cards
+
+    if counts and ranks:
+        fail("--counts and --ranks cannot be combined: give one shoe")
+    shoe: tuple[int, ...]
+    if counts:
+        shoe = parse_count_list(counts, 10, "--counts")
+    elif ranks:
+        shoe = parse_count_list(ranks, 13, "--ranks")
+    else:
+        shoe = (decks,) * 52  # card by card: --remove takes the very cards
+    if remove:
+        shoe = remove_cards(shoe, remove)
+    return composition(shoe)[0]
 
 
 def _pct(value: float) -> str:
@@ -83,7 +130,13 @@ def _pct(value: float) -> str:
 
 def _print_chemin(sol: CheminSolution) -> None:
     console = Console(highlight=False)
-    decks = "cards drawn with replacement" if sol.decks is None else f"{sol.decks} decks"
+    decks = (
+        f"a shoe of {sum(sol.counts)} cards ({','.join(map(str, sol.counts))} by value)"
+        if sol.counts is not None
+        else "cards drawn with replacement"
+        if sol.decks is None
+        else f"{sol.decks} decks"
+    )
     commission = "5% commission" if sol.commission else "no commission"
     banker = f"tableau ({sol.house})" if sol.banker == "tableau" else sol.banker
     console.print(

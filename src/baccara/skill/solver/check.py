@@ -25,10 +25,12 @@ from baccara import rules
 from baccara.cards import hand_total
 from baccara.skill.solver.models import (
     COMPOSITION_LABELS,
+    FULL_DECK,
     Array,
     Model,
     SolverError,
     banker_compositions,
+    shoe_counts,
 )
 from baccara.skill.tableaux import Cell, punter_cell
 
@@ -51,12 +53,20 @@ class SimulationResult:
     coups: int
 
 
-def deal_values(model: Model, decks: int, coups: int, rng: np.random.Generator) -> Ints:
-    """``coups`` deals of six card values, shape (coups, 6), in deal order."""
-    counts = np.array([16] + [4] * 9, dtype=np.float64)
+def deal_values(
+    model: Model,
+    decks: int,
+    coups: int,
+    rng: np.random.Generator,
+    counts: tuple[int, ...] | None = None,
+) -> Ints:
+    """``coups`` deals of six card values, shape (coups, 6), in deal order, each from a
+    fresh shoe of ``decks`` decks (or of the cards left, ``counts`` by point value)."""
     if model is Model.KEMENY_SNELL:
-        return rng.choice(10, size=(coups, 6), p=counts / 52.0).astype(np.int64)
-    left = np.tile(counts * decks, (coups, 1))
+        deck = np.array(FULL_DECK, dtype=np.float64)
+        return rng.choice(10, size=(coups, 6), p=deck / deck.sum()).astype(np.int64)
+    shoe = np.array(shoe_counts(decks, counts), dtype=np.float64)
+    left = np.tile(shoe, (coups, 1))
     out = np.zeros((coups, 6), dtype=np.int64)
     rows = np.arange(coups)
     for k in range(6):
@@ -77,8 +87,10 @@ def simulate(
     seed: int,
     decks: int = 6,
     commission: float = 0.0,
+    counts: tuple[int, ...] | None = None,
 ) -> SimulationResult:
-    """Play ``coups`` coups with punter draw probabilities ``x`` and banker's ``y``.
+    """Play ``coups`` coups with punter draw probabilities ``x`` and banker's ``y``,
+    each from a fresh shoe of ``decks`` decks or of the cards left (``counts``).
 
     ``x`` and ``y`` are laid out as the solver's (`AdditiveGame` order).
     """
@@ -89,7 +101,7 @@ def simulate(
     total, squares, done = 0.0, 0.0, 0
     while done < coups:
         size = min(_CHUNK, coups - done)
-        gain = _play(model, x, y, decks, commission, size, rng)
+        gain = _play(model, x, y, (decks, counts), commission, size, rng)
         total += float(gain.sum())
         squares += float((gain * gain).sum())
         done += size
@@ -102,13 +114,13 @@ def _play(
     model: Model,
     x: Array,
     y: Array,
-    decks: int,
+    shoe: tuple[int, tuple[int, ...] | None],
     commission: float,
     coups: int,
     rng: np.random.Generator,
 ) -> Array:
     """The banker's net gain in each of ``coups`` simulated coups."""
-    d = deal_values(model, decks, coups, rng)
+    d = deal_values(model, shoe[0], coups, rng, shoe[1])
     p1, b1, p2, b2, c5, c6 = d.T
     pt, bt = _TOTAL[p1, p2], _TOTAL[b1, b2]
     natural = _NATURAL[pt] | _NATURAL[bt]

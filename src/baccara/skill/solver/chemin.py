@@ -74,6 +74,7 @@ class CheminSolution:
 
     model: Model
     decks: int | None
+    counts: tuple[int, ...] | None  # the shoe's cards by point value, when given so
     commission: float
     banker: str
     house: str
@@ -119,6 +120,7 @@ class CheminSolution:
         return {
             "model": self.model.value,
             "decks": self.decks,
+            "counts": None if self.counts is None else list(self.counts),
             "commission": self.commission,
             "banker": self.banker,
             "house": self.house,
@@ -402,6 +404,7 @@ def solve_game(
     return CheminSolution(
         model=game.model,
         decks=game.decks,
+        counts=game.counts,
         commission=game.commission,
         banker=banker,
         house=house.value,
@@ -446,7 +449,7 @@ def choice_values(solution: CheminSolution) -> ChoiceValues:
     >>> [round(v, 4) for v in values.banker[("0-3", 9)]]  # drawing beats standing
     [0.1272, 0.0724]
     """
-    game = build_game(solution.model, solution.decks, solution.commission)
+    game = build_game(solution.model, solution.decks, solution.commission, solution.counts)
     p_draw, p_stand = game.punter_values(solution.y)
     b_draw, b_stand = game.banker_values(solution.x)
     return ChoiceValues(
@@ -468,10 +471,13 @@ def solve_chemin(
     commission: float = 0.0,
     banker: str = "free",
     house: str = tableaux.House.FRENCH,
+    counts: tuple[int, ...] | None = None,
 ) -> CheminSolution:
     """Solve Chemin de Fer under ``model`` with ``decks`` and a ``commission`` (0.05 for 5%).
 
-    ``banker="tableau"`` lets the banker choose only in the free cells of ``house``.
+    Any shoe: ``counts``, the cards left by point value (tens first), in place of
+    ``decks``. ``banker="tableau"`` lets the banker choose only in the free cells of
+    ``house``.
 
     >>> sol = solve_chemin("totals", decks=6)
     >>> abs(sol.primal_value - sol.dual_value) < 1e-12
@@ -480,4 +486,4 @@ def solve_chemin(
     >>> round(sol.player_draw["5"], 5), round(sol.value, 7), list(sol.banker_mixed)
     (0.80535, 0.0129367, [('0-6', None)])
     """
-    return solve_game(build_game(model, decks, commission), banker, house)
+    return solve_game(build_game(model, decks, commission, counts), banker, house)

@@ -31,13 +31,14 @@ import numpy as np
 import numpy.typing as npt
 
 from baccara import deal, rules
-from baccara.cards import hand_total
-from baccara.shoe import MAX_DECKS
+from baccara.cards import RANKS, SUITS, hand_total
+from baccara.shoe import MAX_DECKS, composition_by_value
 from baccara.skill.solver.information import Model, SolverError
 from baccara.skill.tableaux import Cell, punter_cell
 
 __all__ = [
     "COMPOSITION_LABELS",
+    "FULL_DECK",
     "INDIFFERENCE",
     "AdditiveGame",
     "ChoiceValue",
@@ -47,6 +48,7 @@ __all__ = [
     "build_game",
     "deal_finals",
     "deal_weights",
+    "shoe_counts",
 ]
 
 Array = npt.NDArray[np.float64]
@@ -101,6 +103,7 @@ class AdditiveGame:
     model: Model
     decks: int | None
     commission: float
+    counts: tuple[int, ...] | None  # the cards left by point value (tens first), if given
     player_labels: tuple[str, ...]
     cells: tuple[tuple[str, int | None], ...]
     cell_totals: tuple[int, ...]
@@ -187,36 +190,61 @@ def _slopes(lin: Array, m: Array, x: Array) -> Array:
     return lin + (1 - x) @ m[:, 0, :] + x @ m[:, 1, :]
 
 
-def deal_weights(decks: int | None) -> Array:
-    """Probabilities of the ordered six-value deals, shape (10,) * 6.
+FULL_DECK = composition_by_value((len(SUITS),) * len(RANKS))
+"""One deck's cards by point value, tens and faces first: (16, 4, ..., 4)."""
 
-    ``decks=None`` draws with replacement (value 0 weighs 4/13, the others 1/13).
+
+def shoe_counts(decks: int | None = None, counts: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The cards of a shoe by point value: ``counts`` as given (10 counts, tens first,
+    checked), or ``decks`` full decks.
+
+    >>> shoe_counts(6)[:3], sum(shoe_counts(counts=(0, 1, 0, 0, 0, 0, 0, 0, 0, 5)))
+    ((96, 24, 24), 6)
+    """
+    if counts is None:
+        if decks is None or not 1 <= decks <= MAX_DECKS:
+            raise SolverError(f"bad number of decks {decks}: expected 1 to {MAX_DECKS}")
+        return tuple(decks * c for c in FULL_DECK)
+    if len(counts) != 10 or any(c < 0 for c in counts):
+        raise SolverError("a shoe is 10 counts by point value, tens first, none negative")
+    if any(c > MAX_DECKS * full for c, full in zip(counts, FULL_DECK, strict=True)):
+        raise SolverError(f"more cards of a value than {MAX_DECKS} decks hold")
+    if sum(counts) < 6:
+        raise SolverError(f"a shoe of {sum(counts)} cards cannot deal a coup: it needs at least 6")
+    return tuple(int(c) for c in counts)
+
+
+def deal_weights(decks: int | None, counts: tuple[int, ...] | None = None) -> Array:
+    """Probabilities of the ordered six-value deals, shape (10,) * 6, from ``decks``
+    full decks or the cards left (``counts`` by point value, tens first).
+
+    ``decks=None`` (and no counts) draws with replacement (value 0 weighs 4/13, the
+    others 1/13).
 
     >>> w = deal_weights(1)
     >>> round(float(w.sum()), 12), round(float(w[0, 0, 0, 0, 0, 0] * 52 * 51 * 50 * 49 * 48 * 47))
     (1.0, 5765760)
+    >>> bool((deal_weights(None, shoe_counts(2)) == deal_weights(2)).all())
+    True
     """
-    counts = np.array([16] + [4] * 9, dtype=np.float64)
-    if decks is None:
-        q = counts / 52.0
+    if decks is None and counts is None:
+        q = np.array(FULL_DECK, dtype=np.float64) / 52.0
         w = np.ones((1,) * 6)
         for k in range(6):
             shape = [1] * 6
             shape[k] = 10
             w = w * q.reshape(shape)
         return np.asarray(w, dtype=np.float64)
-    if not 1 <= decks <= MAX_DECKS:
-        raise SolverError(f"bad number of decks {decks}: expected 1 to {MAX_DECKS}")
+    left = np.array(shoe_counts(decks, counts), dtype=np.float64)
     idx = np.indices((10,) * 6, dtype=np.int8)
-    counts = counts * decks
-    size = 52.0 * decks
+    size = float(left.sum())
     w = np.ones((10,) * 6)
     for k in range(6):
         prior = np.zeros((10,) * 6, dtype=np.int8)
         for j in range(k):
             prior += idx[j] == idx[k]
-        w *= (counts[idx[k]] - prior) / (size - k)
-    return np.asarray(np.clip(w, 0.0, None), dtype=np.float64)
+        w *= np.clip(left[idx[k]] - prior, 0.0, None) / (size - k)  # none left: impossible
+    return np.asarray(w, dtype=np.float64)
 
 
 def banker_compositions() -> tuple[tuple[int, int], ...]:
@@ -275,19 +303,32 @@ def _outcome(banker: npt.NDArray[np.int64], punter: npt.NDArray[np.int64]) -> Ar
 
 
 @lru_cache(maxsize=32)
-def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.0) -> AdditiveGame:
+def build_game(
+    model: Model | str,
+    decks: int | None = 6,
+    commission: float = 0.0,
+    counts: tuple[int, ...] | None = None,
+) -> AdditiveGame:
     """Enumerate the deals of ``model`` and return its `AdditiveGame`.
 
-    ``decks`` is ignored by ``kemeny-snell`` (cards drawn with replacement);
-    ``commission`` is the banker's commission on wins (0.05 for 5%).
+    The shoe: ``decks`` full decks, or the cards left (``counts`` by point value, tens
+    first: any shoe, as ``baccara odds`` takes it); both are ignored by
+    ``kemeny-snell`` (cards drawn with replacement). ``commission`` is the banker's
+    commission on wins (0.05 for 5%).
+
+    >>> full, left = build_game("totals", 1), build_game("totals", counts=shoe_counts(1))
+    >>> full.const_b == left.const_b and (full.lin_b == left.lin_b).all()
+    np.True_
     """
     model = Model.parse(model) if isinstance(model, str) else model
     if not 0.0 <= commission < 1.0:
         raise SolverError(f"bad commission {commission!r}: expected 0 to 1 (0.05 for 5%)")
-    deck_count = None if model is Model.KEMENY_SNELL else decks
-    if model is not Model.KEMENY_SNELL and decks is None:
-        raise SolverError(f"model {model.value} needs a number of decks")
-    w6 = deal_weights(deck_count).reshape(-1)
+    replaced = model is Model.KEMENY_SNELL
+    deck_count = None if replaced or counts is not None else decks
+    counts = None if replaced else counts
+    if not replaced and decks is None and counts is None:
+        raise SolverError(f"model {model.value} needs a number of decks or the cards left")
+    w6 = deal_weights(deck_count, counts).reshape(-1)
     idx = np.indices((10,) * 6).reshape(6, -1)
     p1, p2 = idx[_PUNTER_TWO[0]], idx[_PUNTER_TWO[1]]
     b1, b2 = idx[_BANKER_TWO[0]], idx[_BANKER_TWO[1]]
@@ -394,6 +435,7 @@ def build_game(model: Model | str, decks: int | None = 6, commission: float = 0.
         model=model,
         decks=deck_count,
         commission=commission,
+        counts=None if counts is None else shoe_counts(counts=counts),
         player_labels=labels,
         cells=cells,
         cell_totals=cell_totals,

@@ -1,0 +1,1 @@
+"""The players' games for game-AI research: OpenSpiel games (``pip install 'baccara[rl]'``)."""

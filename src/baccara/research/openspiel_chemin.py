@@ -1,0 +1,366 @@
+"""Chemin de Fer as an OpenSpiel game: the punter (player 0) against the banker (1).
+
+``pyspiel.load_game("baccara_chemin_de_fer", {...})`` once this module is imported
+(`register`). Parameters, as ``baccara solve chemin-de-fer`` takes them:
+
+- ``model``: ``kemeny-snell`` (cards with replacement, both see totals), ``totals``,
+  ``downton-lockwood`` (the banker sees his two cards) or ``compositions`` (both do);
+- ``decks`` (1 to 12), or ``counts``: the cards left by point value, tens first
+  (``"10,3,0,4,2,6,1,4,3,2"``), for any shoe;
+- ``commission``: the banker's 5% on his wins (the game is then general-sum);
+- ``banker``: ``free`` (he chooses everywhere, as in the papers) or ``tableau`` (only
+  in the house tableau's free cells; elsewhere it draws for him).
+
+Chance deals each side's two cards as one outcome (their point values, unordered:
+cards are exchangeable, so this is the dealer's chance of them in any deal order),
+then each third card, drawn from the cards left (or with replacement). The punter
+chooses only where the tableau leaves him free (on 5); bound cells are played for him.
+A natural ends the coup. Rewards are in units staked: the punter wins 1 or loses 1; the
+banker's wins are net of the commission; a tie is 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python import policy
+
+from baccara.cards import hand_total
+from baccara.rules import is_natural
+from baccara.skill import tableaux
+from baccara.skill.solver.information import Model, SolverError
+from baccara.skill.solver.models import FULL_DECK, shoe_counts
+
+if TYPE_CHECKING:
+    from baccara.skill.solver.chemin import CheminSolution
+
+__all__ = [
+    "DRAW",
+    "GAME_NAME",
+    "PAIRS",
+    "STAND",
+    "ChemindeFerGame",
+    "ChemindeFerState",
+    "SolverPolicy",
+    "register",
+]
+
+GAME_NAME = "baccara_chemin_de_fer"
+STAND, DRAW = 0, 1
+PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(10) for b in range(a, 10))
+"""Two cards' point values, unordered (55): a chance outcome is an index into this."""
+PUNTER, BANKER = 0, 1
+
+_DEFAULTS: dict[str, Any] = {
+    "model": Model.KEMENY_SNELL.value,
+    "decks": 6,
+    "counts": "",
+    "commission": False,
+    "banker": "free",
+}
+
+
+def _game_type(zero_sum: bool) -> Any:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Chemin de Fer (baccara)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=False,
+        provides_observation_tensor=False,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One game's parameters, checked."""
+
+    model: Model
+    counts: tuple[int, ...] | None  # None: with replacement
+    commission: float
+    banker_free: bool
+
+    @classmethod
+    def of(cls, params: dict[str, Any]) -> Rules:
+        model = Model.parse(str(params.get("model", _DEFAULTS["model"])))
+        banker = str(params.get("banker", "free"))
+        if banker not in ("free", "tableau"):
+            raise SolverError(f"bad banker {banker!r}: free or tableau")
+        counts: tuple[int, ...] | None = None
+        if model is not Model.KEMENY_SNELL:
+            text = str(params.get("counts", "")).strip()
+            given = tuple(int(c) for c in text.split(",")) if text else None
+            counts = shoe_counts(int(params.get("decks", 6)), given)
+        commission = 0.05 if bool(params.get("commission", False)) else 0.0
+        return cls(model, counts, commission, banker == "free")
+
+
+@lru_cache(maxsize=256)
+def _value_chances(counts: tuple[int, ...] | None) -> tuple[float, ...]:
+    """The chance of each point value as the next card."""
+    shoe = FULL_DECK if counts is None else counts
+    size = sum(shoe)
+    return tuple(c / size for c in shoe)
+
+
+@lru_cache(maxsize=1024)
+def _pair_chances(counts: tuple[int, ...] | None) -> tuple[tuple[int, float], ...]:
+    """The chance of each unordered pair of point values as the next two cards. With
+    replacement only the total matters (both sides see totals, and the next cards do
+    not depend on these): each total is dealt as the pair (0, total)."""
+    if counts is None:
+        q = _value_chances(None)
+        by_total = [0.0] * 10
+        for a in range(10):
+            for b in range(10):
+                by_total[(a + b) % 10] += q[a] * q[b]
+        return tuple((PAIRS.index((0, t)), p) for t, p in enumerate(by_total))
+    ways = comb(sum(counts), 2)
+    found = [
+        (i, (comb(counts[a], 2) if a == b else counts[a] * counts[b]) / ways)
+        for i, (a, b) in enumerate(PAIRS)
+    ]
+    return tuple((i, p) for i, p in found if p > 0)
+
+
+def _less(counts: tuple[int, ...] | None, *values: int) -> tuple[int, ...] | None:
+    if counts is None:
+        return None
+    left = list(counts)
+    for v in values:
+        left[v] -= 1
+    return tuple(left)
+
+
+class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
+    """Chemin de Fer for OpenSpiel (see the module)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**_DEFAULTS, **(params or {})}
+        self.rules = Rules.of(given)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=2,
+            max_chance_outcomes=len(PAIRS),
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if self.rules.commission == 0.0 else None,
+            max_game_length=6,
+        )
+        super().__init__(_game_type(self.rules.commission == 0.0), info, given)
+
+    def new_initial_state(self) -> ChemindeFerState:
+        return ChemindeFerState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        return Observer()
+
+
+class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
+    """A coup of Chemin de Fer under way."""
+
+    def __init__(self, game: ChemindeFerGame) -> None:
+        super().__init__(game)
+        self.rules = game.rules
+        self.left = self.rules.counts
+        self.punter: tuple[int, ...] = ()
+        self.banker: tuple[int, ...] = ()
+        self.punter_draws: bool | None = None
+        self.banker_draws: bool | None = None
+        self._over = False
+
+    # -- what the coup is ---------------------------------------------------------------
+
+    @property
+    def punter_total(self) -> int:
+        return hand_total(self.punter)
+
+    @property
+    def banker_total(self) -> int:
+        return hand_total(self.banker)
+
+    def punter_info(self) -> str:
+        """What the punter knows of his hand: its total, or its two cards."""
+        if self.rules.model is Model.COMPOSITIONS:
+            return "-".join(map(str, sorted(self.punter[:2])))
+        return str(hand_total(self.punter[:2]))
+
+    def banker_info(self) -> str:
+        """What the banker knows of his hand: its total, or its two cards."""
+        if self.rules.model.banker_sees_cards:
+            return "-".join(map(str, sorted(self.banker[:2])))
+        return str(hand_total(self.banker[:2]))
+
+    def third(self) -> int | None:
+        """The punter's third card, or None when he stood."""
+        return self.punter[2] if len(self.punter) == 3 else None
+
+    def _punter_free(self) -> bool:
+        return tableaux.punter_cell(self.punter_total) is tableaux.Cell.FREE
+
+    def _banker_free(self) -> bool:
+        cell = tableaux.banker_cell(self.banker_total, self.third())
+        return self.rules.banker_free or cell is tableaux.Cell.FREE
+
+    # -- the OpenSpiel API ----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if len(self.punter) < 2 or len(self.banker) < 2:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.punter_draws is None:
+            return PUNTER  # only where free: bound cells are played as they are dealt
+        if self.punter_draws and len(self.punter) < 3:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.banker_draws is None:
+            return BANKER
+        return int(pyspiel.PlayerId.CHANCE)  # his third card
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [STAND, DRAW]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if len(self.punter) < 2 or len(self.banker) < 2:
+            return list(_pair_chances(self.left))
+        return [(v, p) for v, p in enumerate(_value_chances(self.left)) if p > 0]
+
+    def _apply_action(self, action: int) -> None:
+        if len(self.punter) < 2:
+            self.punter = PAIRS[action]
+            self.left = _less(self.left, *self.punter)
+        elif len(self.banker) < 2:
+            self.banker = PAIRS[action]
+            self.left = _less(self.left, *self.banker)
+            if is_natural(self.punter_total) or is_natural(self.banker_total):
+                self._over = True
+            else:
+                self._settle_bound()
+        elif self.punter_draws is None:
+            self.punter_draws = action == DRAW
+            self._settle_bound()
+        elif self.punter_draws and len(self.punter) < 3:
+            self.punter = (*self.punter, action)
+            self.left = _less(self.left, action)
+            self._settle_bound()
+        elif self.banker_draws is None:
+            self.banker_draws = action == DRAW
+            self._over = not self.banker_draws
+        else:
+            self.banker = (*self.banker, action)
+            self._over = True
+
+    def _settle_bound(self) -> None:
+        """Play the bound cells for whoever is bound (the tableau's rule)."""
+        if self.punter_draws is None and not self._punter_free():
+            self.punter_draws = tableaux.punter_cell(self.punter_total) is tableaux.Cell.DRAW
+        if self.punter_draws is None or (self.punter_draws and len(self.punter) < 3):
+            return
+        if self.banker_draws is None and not self._banker_free():
+            cell = tableaux.banker_cell(self.banker_total, self.third())
+            self.banker_draws = cell is tableaux.Cell.DRAW
+            self._over = not self.banker_draws
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            dealt = len(self.punter) < 2 or len(self.banker) < 2
+            return f"deal {PAIRS[action]}" if dealt else f"deal {action}"
+        return "draw" if action == DRAW else "stand"
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def returns(self) -> list[float]:
+        if not self._over:
+            return [0.0, 0.0]
+        banker, punter = self.banker_total, self.punter_total
+        if banker > punter:
+            return [-1.0, 1.0 - self.rules.commission]
+        if punter > banker:
+            return [1.0, -1.0]
+        return [0.0, 0.0]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        who = self.current_player() if player is None else player
+        return Observer().string_from(self, who)
+
+    def __str__(self) -> str:
+        return f"P{self.punter} B{self.banker} punter_draws={self.punter_draws} banker_draws={self.banker_draws}"
+
+
+class Observer:
+    """What each side knows: the punter his hand (and what he did and drew); the banker
+    his hand and the punter's third card, or that he stood."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)  # strings only: no tensor
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: ChemindeFerState, player: int) -> None:
+        pass
+
+    def string_from(self, state: ChemindeFerState, player: int) -> str:
+        if player == PUNTER:
+            if len(state.punter) < 2:
+                return "punter"
+            seen = f"punter {state.punter_info()}"
+            if state.punter_draws is not None:
+                seen += " drew" if state.punter_draws else " stood"
+            return seen
+        if len(state.banker) < 2 or state.punter_draws is None:
+            return "banker" if len(state.banker) < 2 else f"banker {state.banker_info()}"
+        if state.punter_draws and len(state.punter) < 3:
+            return f"banker {state.banker_info()}"
+        third = state.third()
+        return f"banker {state.banker_info()} against {'stood' if third is None else third}"
+
+
+def register() -> None:
+    """Make ``pyspiel.load_game("baccara_chemin_de_fer", ...)`` load this game."""
+    pyspiel.register_game(_game_type(True), ChemindeFerGame)
+
+
+register()
+
+
+class SolverPolicy(policy.Policy):  # type: ignore[misc]
+    """baccara's equilibrium (`baccara.skill.solver.chemin.solve_chemin`) as an OpenSpiel
+    policy of ``game``: each side's drawing probability where it chooses.
+
+    >>> from baccara.skill.solver.chemin import solve_chemin
+    >>> game = pyspiel.load_game(GAME_NAME, {"model": "kemeny-snell"})
+    >>> state = game.new_initial_state()
+    >>> for action in (PAIRS.index((0, 5)), PAIRS.index((0, 3))):  # the punter has 5
+    ...     state.apply_action(action)
+    >>> equilibrium = SolverPolicy(game, solve_chemin("kemeny-snell"))
+    >>> round(equilibrium.action_probabilities(state)[DRAW], 6)  # 9/11
+    0.818182
+    """
+
+    def __init__(self, game: ChemindeFerGame, solution: CheminSolution) -> None:
+        super().__init__(game, [PUNTER, BANKER])
+        self.solution = solution
+
+    def action_probabilities(
+        self, state: ChemindeFerState, player_id: int | None = None
+    ) -> dict[int, float]:
+        if state.current_player() == PUNTER:
+            p = self.solution.player_draw[state.punter_info()]
+        else:
+            p = self.solution.banker_draw[(state.banker_info(), state.third())]
+        return {STAND: 1.0 - p, DRAW: p}

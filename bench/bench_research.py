@@ -1,0 +1,70 @@
+"""Chemin de Fer in OpenSpiel (``baccara_chemin_de_fer``): game states per second in
+random playthroughs, beside OpenSpiel's own Python Kuhn poker in the same run (the
+reference point of a Python game), and CFR+ iterations to 1e-4 of the linear
+program's value (OpenSpiel's C++ solver on the Python game).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from baccara.skill.solver.chemin import solve_chemin
+
+
+def _states_per_second(game: Any, seconds: float, seed: int) -> float:
+    """Random playthroughs for ``seconds``: states visited (each applied action) a second."""
+    rng = random.Random(seed)
+    visited, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, chances)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            visited += 1
+    return visited / (time.perf_counter() - start)
+
+
+def _cfr_iterations(game: Any, target: float, most: int) -> tuple[int, float]:
+    """CFR+ iterations until the average policy's value is within ``target`` of the LP."""
+    import pyspiel
+
+    value = solve_chemin("kemeny-snell").value
+    solver, start = pyspiel.CFRPlusSolver(game), time.perf_counter()
+    for iteration in range(1, most + 1):
+        solver.evaluate_and_update_policy()
+        if iteration % 4 == 0:
+            policy = solver.average_policy()
+            _, banker = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)
+            if abs(banker - value) < target:
+                return iteration, time.perf_counter() - start
+    return most, time.perf_counter() - start
+
+
+def main(quick: bool) -> None:
+    try:
+        import pyspiel
+        from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
+
+        import baccara.research.openspiel_chemin  # noqa: F401  (registers the game)
+    except ImportError:
+        print("   OpenSpiel is not installed: pip install 'baccara[rl]'")
+        return
+    seconds = 1.0 if quick else 5.0
+    kuhn = _states_per_second(pyspiel.load_game("python_kuhn_poker"), seconds, 1)
+    for model in ("kemeny-snell", "compositions"):
+        game = pyspiel.load_game("baccara_chemin_de_fer", {"model": model})
+        rate = _states_per_second(game, seconds, 2)
+        print(
+            f"   random playthroughs, {model:<13}: {rate:>9,.0f} states/s | "
+            f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
+        )
+    game = pyspiel.load_game("baccara_chemin_de_fer", {"model": "kemeny-snell"})
+    iterations, took = _cfr_iterations(game, 1e-4, 128 if quick else 400)
+    print(
+        f"   CFR+ (C++) to 1e-4 of the LP value, kemeny-snell: {iterations} iterations, {took:.1f} s"
+    )

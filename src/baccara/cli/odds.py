@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the engine (and numba) load only when a command runs
     from baccara.exact.odds import Odds
 
 
-__all__ = ["COMMANDS", "odds_json", "parse_count_list"]
+__all__ = ["COMMANDS", "odds_json", "parse_count_list", "parse_shoe"]
 
 
 def parse_count_list(text: str, expected: int, what: str) -> tuple[int, ...]:
@@ -35,6 +35,26 @@ def parse_count_list(text: str, expected: int, what: str) -> tuple[int, ...]:
         return tuple(int(p) for p in parts)
     except ValueError:
         fail(f"bad {what} {text!r}: counts are whole numbers")
+
+
+def parse_shoe(
+    decks: int, counts: str | None, ranks: str | None, remove: str | None
+) -> tuple[int, ...]:
+    """The shoe of the ``--counts``, ``--ranks`` or ``--decks`` and ``--remove`` options:
+    10 counts by value, 13 by rank, or 52 by card (full decks, card by card, so that
+    ``--remove`` takes the very cards), less the cards removed."""
+    from baccara.exact.odds import remove_cards
+
+    if counts and ranks:
+        fail("--counts and --ranks cannot be combined: give one shoe")
+    shoe: tuple[int, ...]
+    if counts:
+        shoe = parse_count_list(counts, 10, "--counts")
+    elif ranks:
+        shoe = parse_count_list(ranks, 13, "--ranks")
+    else:
+        shoe = (decks,) * 52
+    return remove_cards(shoe, remove) if remove else shoe
 
 
 def _number(x: Any) -> float | int:
@@ -138,7 +158,7 @@ def odds_command(
       baccara odds --counts 128,32,32,32,32,32,32,32,32,20 --variant ez
       baccara odds --batch shoes.npy --out odds.npy
     """
-    from baccara.exact.odds import batch_odds, odds, remove_cards
+    from baccara.exact.odds import batch_odds, odds
 
     if batch_in is not None:
         if counts or ranks or remove or decks or exact:
@@ -161,15 +181,7 @@ def odds_command(
     ]
     if len(given) > 1:
         fail(f"{' and '.join(given)} cannot be combined: give one shoe")
-    shoe: tuple[int, ...]
-    if counts:
-        shoe = parse_count_list(counts, 10, "--counts")
-    elif ranks:
-        shoe = parse_count_list(ranks, 13, "--ranks")
-    else:
-        shoe = (decks or 8,) * 52  # card by card, so --remove keeps suits exact
-    if remove:
-        shoe = remove_cards(shoe, remove)
+    shoe = parse_shoe(decks or 8, counts, ranks, remove)
     result = odds(shoe, variant, exact=exact)
     if as_json:
         echo_json(odds_json(result))

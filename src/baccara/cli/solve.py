@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from baccara.cli.common import echo_json, fail
-from baccara.cli.odds import parse_count_list
+from baccara.cli.odds import parse_shoe
 from baccara.shoe import MAX_DECKS
 from baccara.skill.solver.information import Model
 from baccara.skill.tableaux import House
@@ -108,20 +108,9 @@ def _shoe_left(
     """The cards left by point value when a shoe other than full decks is given."""
     if not (counts or ranks or remove):
         return None
-    from baccara.exact.composition import composition, remove_cards
+    from baccara.exact.composition import composition
 
-    if counts and ranks:
-        fail("--counts and --ranks cannot be combined: give one shoe")
-    shoe: tuple[int, ...]
-    if counts:
-        shoe = parse_count_list(counts, 10, "--counts")
-    elif ranks:
-        shoe = parse_count_list(ranks, 13, "--ranks")
-    else:
-        shoe = (decks,) * 52  # card by card: --remove takes the very cards
-    if remove:
-        shoe = remove_cards(shoe, remove)
-    return composition(shoe)[0]
+    return composition(parse_shoe(decks, counts, ranks, remove))[0]
 
 
 def _pct(value: float) -> str:

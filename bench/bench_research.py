@@ -45,6 +45,22 @@ def _cfr_iterations(game: Any, target: float, most: int) -> tuple[int, float]:
     return most, time.perf_counter() - start
 
 
+def _bettor_steps(seconds: float) -> float:
+    """The Gymnasium bettor's steps a second (a coup each), random actions."""
+    from baccara.research.gym_bettor import PuntoBancoBettor
+
+    env = PuntoBancoBettor()
+    env.reset(seed=1)
+    rng = random.Random(1)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        *_, done, _, _ = env.step(rng.randrange(env.actions.n))
+        steps += 1
+        if done:
+            env.reset()
+    return steps / (time.perf_counter() - start)
+
+
 def main(quick: bool) -> None:
     try:
         import pyspiel
@@ -63,6 +79,10 @@ def main(quick: bool) -> None:
             f"   random playthroughs, {model:<13}: {rate:>9,.0f} states/s | "
             f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
         )
+    print(
+        f"   Gymnasium bettor (plain Python, one coup a step): {_bettor_steps(seconds):,.0f} steps/s"
+        " (the baseline of the vectorised form to come; its target 1,000,000)"
+    )
     game = pyspiel.load_game("baccara_chemin_de_fer", {"model": "kemeny-snell"})
     iterations, took = _cfr_iterations(game, 1e-4, 128 if quick else 400)
     print(

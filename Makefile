@@ -18,8 +18,8 @@ run: install
 	$(BIN)/baccara serve
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/mypy --strict src/baccara
 	$(BIN)/lint-imports
 

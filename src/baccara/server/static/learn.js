@@ -171,11 +171,14 @@ function drillError(prefix, error) {
   $(`${prefix}-question`).replaceChildren(el("p", "hint", error.message));
 }
 
-let shoeSeed = null, shoeUpto = 0;
+// the coup asked for counts at the click (quick clicks each move one coup on; the page
+// shows the answer to the latest, whatever order the answers come back in)
+let shoeSeed = null, shoeWanted = 0;
 async function dealShoe(upto) {
+  shoeWanted = upto;
   try {
     const s = await api(`/api/learn/drills/shoe?seed=${encodeURIComponent(shoeSeed)}&upto=${upto}`);
-    shoeUpto = upto;
+    if (upto !== shoeWanted) return;
     const rows = [el("tr")];
     rows[0].append(el("td", "", "0"), el("td", "", "full shoe"), el("td", "num", String(52 * s.decks)),
       el("td", "num", pct(s.start.banker)), el("td", "num", pct(s.start.player)), el("td", "num", pct(s.start.tie)));
@@ -201,7 +204,7 @@ async function start() {
   $("p-form").addEventListener("submit", (e) => { e.preventDefault(); answerPayout(); });
   $("p-next").addEventListener("click", askPayout);
   $("s-form").addEventListener("submit", (e) => { e.preventDefault(); shoeSeed = $("s-seed").value.trim(); dealShoe(0); });
-  $("s-next").addEventListener("click", () => { if (shoeSeed === null) { shoeSeed = $("s-seed").value.trim(); } dealShoe(shoeUpto + 1); });
+  $("s-next").addEventListener("click", () => { if (shoeSeed === null) { shoeSeed = $("s-seed").value.trim(); } dealShoe(shoeWanted + 1); });
   $("s-seed").value = String(Math.floor(Math.random() * 1e6));
   window.addEventListener("hashchange", () => { if (location.hash === "#drills") startDrills(); });
   route();

@@ -53,15 +53,20 @@ async def _bot(client: Client, coups: int, rng: random.Random) -> int:
     return len(settled)
 
 
-def test_two_bots_play_chemin_de_fer_through_the_typed_client(tmp_path: Path) -> None:
-    config = ServerConfig(
-        database_url=f"sqlite:///{tmp_path / 'bots.db'}",
+def bots_table(folder: Path) -> ServerConfig:
+    """A one-deck Chemin de Fer table ``c1`` at fast timings, for bots."""
+    return ServerConfig(
+        database_url=f"sqlite:///{folder / 'bots.db'}",
         tables=("c1=chemin-de-fer",),
         decks=1,
         decision_seconds=5.0,
         seed_seconds=0.3,
         result_seconds=0.2,
     )
+
+
+def test_two_bots_play_chemin_de_fer_through_the_typed_client(tmp_path: Path) -> None:
+    config = bots_table(tmp_path)
     with ServerProcess(config, log=tmp_path / "server.log") as server:
 
         async def play() -> list[int]:

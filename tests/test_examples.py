@@ -15,10 +15,9 @@ import pytest
 pytest.importorskip("pyspiel")
 
 from tests.support.harness import ServerProcess
-from tests.test_client import _bot
+from tests.test_client import _bot, bots_table
 
 from baccara.client import Client
-from baccara.server.app import ServerConfig
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "cfr_chemin_bot.py"
 
@@ -35,15 +34,7 @@ def test_cfr_learns_the_punter_s_nine_elevenths_and_plays_at_the_table(tmp_path:
     example = _example()
     learned = example.train(64)
     assert learned["punter 5"] == pytest.approx(9 / 11, abs=0.02), learned["punter 5"]
-    config = ServerConfig(
-        database_url=f"sqlite:///{tmp_path / 'cfr.db'}",
-        tables=("c1=chemin-de-fer",),
-        decks=1,
-        decision_seconds=5.0,
-        seed_seconds=0.3,
-        result_seconds=0.2,
-    )
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(bots_table(tmp_path), log=tmp_path / "server.log") as server:
 
         async def both() -> list[int]:
             other = Client(server.url, "other_bot", "its password")

@@ -20,6 +20,17 @@ def main(argv: list[str]) -> int:
     wanted = [arg for arg in argv if not arg.startswith("-")]
     here = Path(__file__).parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
+    if "--help" in argv or "-h" in argv:
+        print(
+            __doc__.strip()
+            + "\n\nBenchmarks: "
+            + ", ".join(n.removeprefix("bench_") for n in names)
+        )
+        return 0
+    unknown = set(wanted) - {n.removeprefix("bench_") for n in names}
+    if unknown:
+        print(f"bench: no benchmark {', '.join(sorted(unknown))} (see --help)", file=sys.stderr)
+        return 2
     if wanted:
         names = [n for n in names if n.removeprefix("bench_") in wanted]
     sys.path.insert(0, str(here.parent))

@@ -115,4 +115,8 @@ class PuntoBancoBettor(gym.Env[Cards, np.int64]):
         return self._cards(), reward, self.shoe.finished, False, info
 
 
-gym.register(id=ENV_ID, entry_point=f"{__name__}:PuntoBancoBettor")  # gym.make(ENV_ID, decks=6)
+gym.register(  # gym.make(ENV_ID, decks=6); gym.make_vec(ENV_ID, num_envs=1024): the compiled form
+    id=ENV_ID,
+    entry_point=f"{__name__}:PuntoBancoBettor",
+    vector_entry_point="baccara.research.gym_vector:PuntoBancoBettorVectorEnv",
+)

@@ -50,6 +50,7 @@ from baccara.sim._kernels import (  # the dealer's own steps: a shoe's shuffle a
     _base,
     _coup,
     _prepare,
+    last_coup,
     shuffle_limit,
 )
 from baccara.sim.payouts import burn_counts, pay_table, settle_net
@@ -142,8 +143,7 @@ def _step_all(
             terminated[i] = False
             continue
         p = pos[i]
-        # the last-hand rule, as `Shoe.start_coup` and `Shoe.finish_coup` keep it
-        final = cut_out[i] or p >= cut_index
+        final = last_coup(p, cut_index, cut_out[i])
         used, key = _coup(cards[i], values[i], p)
         row = values[i]
         for k in range(p, p + used):

@@ -185,6 +185,18 @@ def _coup(cards: Any, values: Any, pos: int) -> tuple[Any, Any]:
     return ending & 7, np.uint64((ending >> 3) * 9 + pairs)
 
 
+@njit(cache=True, inline="always")
+def last_coup(pos: Any, cut_index: Any, cut_out: Any) -> Any:
+    """Whether the coup starting at card ``pos`` is the shoe's last: the last-hand rule, as
+    `Shoe.start_coup` and `Shoe.finish_coup` keep it (the coup that starts at or past the
+    cut card, or once it came out during a coup, is the last).
+
+    >>> bool(last_coup(10, 11, False)), bool(last_coup(11, 11, False)), bool(last_coup(9, 11, True))
+    (False, True, True)
+    """
+    return cut_out or pos >= cut_index
+
+
 @njit(cache=True)
 def _base(decks: int) -> Any:
     base = np.empty(52 * decks, dtype=np.uint8)
@@ -226,17 +238,11 @@ def _run_shoes(
         net[:] = 0
         h = 0
         cut_out = False
-        final = False
         run_side = 2
         run = 0
         ties = 0
         while n - pos >= 6:
-            # the last-hand rule, as `Shoe.start_coup` and `Shoe.finish_coup` keep it
-            if pos >= cut_index and not cut_out:
-                cut_out = True
-                final = True
-            elif cut_out:
-                final = True
+            final = last_coup(pos, cut_index, cut_out)
             used, key = _coup(cards, values, pos)
             pos += used
             h += 1
@@ -299,13 +305,8 @@ def deal_cards(
     for k in range(count):
         pos = _prepare(entropy, start + k, cards, base, limit, burn, burns, values)
         cut_out = False
-        final = False
         while n - pos >= 6:
-            if pos >= cut_index and not cut_out:
-                cut_out = True
-                final = True
-            elif cut_out:
-                final = True
+            final = last_coup(pos, cut_index, cut_out)
             used, key = _coup(cards, values, pos)
             keys[total] = key
             end = ENDS[key // 9]

@@ -10,13 +10,16 @@ large shoe drawn without replacement close to it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from baccara.cards import Card, full_deck, hand_total
+from baccara.cli import cli
 from baccara.coup import Result
 from baccara.exact.composition import composition
 from baccara.shoe import Shoe
@@ -224,3 +227,33 @@ def test_cells_no_coup_reaches_are_played_as_with_replacement() -> None:
     assert abs(sol.banker_gain) < 1e-12 and abs(sol.punter_gain) < 1e-12
     with pytest.raises(SolverError, match="no coup from this shoe reaches"):
         banker_values(3, 9, STOOD, counts=no_nines)  # no 9 to draw
+
+
+def test_the_command_solves_banque_for_any_shoe() -> None:
+    runner = CliRunner()
+    done = runner.invoke(cli, ["solve", "banque", "--decks", "1", "--json"])
+    assert done.exit_code == 0, done.output
+    found = json.loads(done.output)
+    one = solve_banque(decks=1)
+    assert found["counts"] == list(shoe_counts(1)) and found["model"] == "banque-shoe-totals"
+    assert found["value"] == pytest.approx(one.value, abs=1e-15)
+    removed = runner.invoke(cli, ["solve", "banque", "--remove", "5h,5s,Kd", "--json"])
+    assert removed.exit_code == 0, removed.output
+    assert json.loads(removed.output)["counts"] == [47, 12, 12, 12, 12, 10, 12, 12, 12, 12]
+    counts = ",".join(map(str, SHOE))
+    shown = runner.invoke(cli, ["solve", "banque", "--counts", counts])
+    assert shown.exit_code == 0 and "a shoe of 25 cards" in shown.output, shown.output
+    best = runner.invoke(cli, ["solve", "banque", "--punters", "1", "--counts", counts, "--json"])
+    assert best.exit_code == 0, best.output
+    grid = json.loads(best.output)["banker_draws"]["3"]
+    assert grid == banker_decisions(counts=SHOE)[3].tolist()
+    for bad, says in (
+        (["--counts", "1,1,1,1,1,1,1,1,0,0"], "it needs at least 9"),
+        (["--counts", "1,2"], "expected 10"),
+        (["--counts", counts, "--ranks", ",".join(["4"] * 13)], "cannot be combined"),
+        (["--punters", "1", "--counts", "0,0,0,0,0,0,0,0,0,8"], "it needs at least 9"),
+    ):
+        refused = runner.invoke(cli, ["solve", "banque", *bad])
+        assert refused.exit_code == 2, (bad, refused.output)
+        assert says in refused.output and "Traceback" not in refused.output
+        assert len(refused.output.strip().splitlines()) == 1, refused.output

@@ -1,7 +1,8 @@
-"""Chemin de Fer solver: time to enumerate and solve each model.
+"""Chemin de Fer and Banque solvers: time to enumerate and solve each model.
 
 Baseline: the same enumeration of the Kemeny-Snell deals (the house-tableau value)
-done one deal at a time in plain Python, per deal, against the numpy build.
+done one deal at a time in plain Python, per deal, against the numpy build. Banque:
+the same enumeration and equilibrium with replacement and from a shoe, side by side.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ import time
 
 from baccara.cards import hand_total
 from baccara.skill import tableaux
+from baccara.skill.solver.banque import solve_banque
+from baccara.skill.solver.banque_chances import banque_chances, clear_cache
 from baccara.skill.solver.chemin import house_strategy, solve_game
-from baccara.skill.solver.models import build_game
+from baccara.skill.solver.models import build_game, shoe_counts
 
 
 def _python_house_value(first_cards: int) -> tuple[float, int]:
@@ -54,6 +57,24 @@ def main(quick: bool) -> None:
         print(
             f"   {model:<16} decks {decks} commission {commission:.2f}: enumerate {built:.2f} s, "
             f"solve {solved * 1000:.0f} ms, value {100 * sol.value:+.4f}%"
+        )
+    shoes: tuple[tuple[str, int | None], ...] = (
+        ("with replacement", None),
+        ("8 decks", 8),
+        ("1 deck", 1),
+    )
+    for label, deck_count in shoes:
+        clear_cache()
+        start = time.perf_counter()
+        banque_chances(None if deck_count is None else shoe_counts(deck_count))
+        built = time.perf_counter() - start
+        start = time.perf_counter()
+        banque = solve_banque(decks=deck_count)
+        solved = time.perf_counter() - start
+        print(
+            f"   banque {label:<16}: enumerate {built:.2f} s, solve {solved * 1000:.0f} ms, "
+            f"punters draw on 5 with {banque.player_draw_on_5:.6f}, "
+            f"value {100 * banque.value:+.4f}%"
         )
     build_game.cache_clear()
     start = time.perf_counter()

@@ -190,33 +190,71 @@ def _print_chemin(sol: CheminSolution) -> None:
 )
 @click.option("--left-stake", type=click.FloatRange(min=0), default=1.0, show_default=True)
 @click.option("--right-stake", type=click.FloatRange(min=0), default=1.0, show_default=True)
+@click.option(
+    "--decks",
+    type=click.IntRange(1, MAX_DECKS),
+    default=None,
+    help="A shoe of this many full decks (without a shoe: cards drawn with replacement).",
+)
+@click.option(
+    "--counts", metavar="C0,...,C9", help="Any shoe: 10 counts by point value, tens first."
+)
+@click.option("--ranks", metavar="A,2,...,K", help="Any shoe: 13 counts by rank, ace first.")
+@click.option(
+    "--remove",
+    metavar="CARDS",
+    help="Cards already seen, e.g. 'Kh,9s,9d', from --decks (the table's 3 if not given).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
 def banque_command(
-    punters: float | None, left_stake: float, right_stake: float, as_json: bool
+    punters: float | None,
+    left_stake: float,
+    right_stake: float,
+    decks: int | None,
+    counts: str | None,
+    ranks: str | None,
+    remove: str | None,
+    as_json: bool,
 ) -> None:
-    """Baccarat Banque: the banker against two tableaux (cards with replacement).
+    """Baccarat Banque: the banker against two tableaux, each punter seeing his total.
 
-    Without --punters: the symmetric equilibrium with equal stakes. With it: the
-    banker's best decision in every cell against those punters and stakes.
+    Cards drawn with replacement, or, given a shoe (--decks, --counts, --ranks,
+    --remove, as `odds` takes it), every card from the cards left, none put back (the
+    order they are dealt in does not change the chances): the equilibrium and the value
+    are that shoe's. A shoe needs at least 9 cards, a coup's most. Without --punters:
+    the symmetric equilibrium with equal stakes. With it: the banker's best decision in
+    every cell against those punters and stakes.
 
     \b
-    Example: baccara solve banque --json
-             baccara solve banque --punters 1 --left-stake 3 --right-stake 1
+    Examples:
+      baccara solve banque --json
+      baccara solve banque --decks 8
+      baccara solve banque --decks 1 --remove "5h,5s,Kd"
+      baccara solve banque --punters 1 --left-stake 3 --right-stake 1
     """
     from baccara.skill.solver.banque import banker_decisions, solve_banque
+    from baccara.variants import find_variant
 
-    solution = solve_banque()
+    left = _shoe_left(decks or find_variant("banque").decks, counts, ranks, remove)
+    if left is None and decks is not None:
+        from baccara.skill.solver.models import shoe_counts
+
+        left = shoe_counts(decks)
     if punters is None:
+        solution = solve_banque(counts=left)
         if as_json:
             echo_json(solution.to_json())
             return
         _print_banque(solution)
         return
-    best = banker_decisions(punters, punters, left_stake=left_stake, right_stake=right_stake)
+    best = banker_decisions(
+        punters, punters, left_stake=left_stake, right_stake=right_stake, counts=left
+    )
     if as_json:
         echo_json(
             {
                 "punters_draw_on_5": punters,
+                "counts": None if left is None else list(left),
                 "left_stake": left_stake,
                 "right_stake": right_stake,
                 "banker_draws": {
@@ -226,16 +264,24 @@ def banque_command(
         )
         return
     title = (
-        f"Baccarat Banque: the banker's best decisions, punters drawing on 5 with probability "
-        f"{punters:g}, stakes {left_stake:g} left and {right_stake:g} right"
+        f"Baccarat Banque, {_banque_cards(left)}: the banker's best decisions, punters drawing "
+        f"on 5 with probability {punters:g}, stakes {left_stake:g} left and {right_stake:g} right"
     )
     _print_grids(Console(highlight=False), title, best.astype(float))
+
+
+def _banque_cards(counts: tuple[int, ...] | None) -> str:
+    if counts is None:
+        return "cards with replacement"
+    return f"a shoe of {sum(counts)} cards ({','.join(map(str, counts))} by value)"
 
 
 def _print_banque(sol: BanqueSolution) -> None:
     console = Console(highlight=False)
     _print_grids(
-        console, "Baccarat Banque: symmetric equilibrium, cards with replacement", sol.banker_draw
+        console,
+        f"Baccarat Banque: symmetric equilibrium, {_banque_cards(sol.counts)}",
+        sol.banker_draw,
     )
     console.print(
         f"Value to the banker:             {_pct(sol.value)} per unit staked on a tableau"

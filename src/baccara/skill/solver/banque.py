@@ -1,40 +1,53 @@
 """Baccarat Banque: the banker's best decision against two tableaux, and an equilibrium.
 
-The stated model (documented in docs/skill_variants.md): cards are drawn with
-replacement (value 0 weighs 4/13), as in Kemeny and Snell's model; each punter
-sees only his own total and chooses only on 5 (draws on 0-4, stands on 6-7); a
-punter's natural is shown and settled at once against the banker's first two
-cards; the banker, without a natural, sees his own total and what each tableau
-showed (its third card, "stood", or a natural) and draws or stands once for both.
-The banker weighs the two tableaux by their stakes (``left_stake``,
+The stated model (documented in docs/skill_variants.md): each punter sees only his
+own total and chooses only on 5 (draws on 0-4, stands on 6-7); a punter's natural is
+shown and settled at once against the banker's first two cards; the banker, without
+a natural, sees his own total and what each tableau showed (its third card, "stood",
+or a natural) and draws or stands once for both. The cards are drawn with
+replacement (value 0 weighs 4/13), as in Kemeny and Snell's model, unless a shoe is
+given (``counts``, the cards left by point value, or ``decks`` full decks): then every
+card comes from the cards left. `baccara.skill.solver.banque_chances` enumerates the
+coups either way. The banker weighs the two tableaux by their stakes (``left_stake``,
 ``right_stake``). No commission.
 
 `banker_decisions` gives the banker's best decision in every cell for any pair of
 punter strategies, `banker_values` and `punter_values` what drawing and standing are
 each worth to the one who chooses (his expected result per unit staked, given what he
-sees); `solve_banque` finds the symmetric equilibrium: both punters draw on 5 with the
-same probability, each indifferent (or at a bound) given the banker's best response,
-the banker mixing where he is indifferent.
+sees), `expected_results` each tableau's value to the banker; `solve_banque` finds the
+symmetric equilibrium: both punters draw on 5 with the same probability, each
+indifferent (or at a bound) given the banker's best response, the banker mixing where
+he is indifferent.
 
 >>> sol = solve_banque()
 >>> 0 < sol.player_draw_on_5 < 1, sol.value > 0
 (True, True)
+>>> one = solve_banque(decks=1)
+>>> round(one.player_draw_on_5, 6), round(100 * one.value, 4), one.counts[:2]
+(0.761793, 0.925, (16, 4))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from scipy.optimize import brentq
 
-from baccara import rules
-from baccara.cards import hand_total
-from baccara.skill.solver.models import Array, ChoiceValue, SolverError
-from baccara.skill.tableaux import Cell, punter_cell
+from baccara.skill.solver.banque_chances import (
+    COLUMNS,
+    COUP_CARDS,
+    DRAWS_ON_5,
+    NATURAL,
+    STANDS_ON_5,
+    STOOD,
+    BanqueChances,
+    banque_chances,
+    swap_tableaux,
+)
+from baccara.skill.solver.models import Array, ChoiceValue, SolverError, shoe_counts
 
 __all__ = [
     "NATURAL",
@@ -43,70 +56,23 @@ __all__ = [
     "ChoiceValue",
     "banker_decisions",
     "banker_values",
+    "expected_results",
     "punter_values",
     "solve_banque",
 ]
 
-STOOD = rules.NO_CARD
-"""Tableau column: the punter stood on two cards."""
-NATURAL = STOOD + 1
-"""Tableau column: the punter showed a natural (settled at once)."""
-_COLS = NATURAL + 1
-_Q = np.array([4.0] + [1.0] * 9) / 13.0
 _TOL = 1e-12
+Counts = tuple[int, ...] | None
 
 
-def _outcomes() -> tuple[Array, Array]:
-    """out[b, p] = sign(b - p); drawn[b, p] = the banker's expected outcome if he draws."""
-    out = np.sign(np.subtract.outer(np.arange(10), np.arange(10))).astype(np.float64)
-    drawn = np.zeros((10, 10))
-    for b in range(10):
-        for c in range(10):
-            drawn[b] += _Q[c] * out[hand_total([b, c])]
-    return out, drawn
+def _weights(p: float) -> Array:
+    return np.array([1.0, p, 1.0 - p])  # by type: BOUND, DRAWS_ON_5, STANDS_ON_5
 
 
-_OUT, _DRAWN = _outcomes()
-
-
-def _two_card_totals() -> Array:
-    probs = np.zeros(10)
-    for a in range(10):
-        for b in range(10):
-            probs[hand_total([a, b])] += _Q[a] * _Q[b]
-    return probs
-
-
-_TWO = _two_card_totals()
-
-
-def _tableau_tables() -> tuple[Array, Array, Array]:
-    """Joint (column, punter final total) probabilities: forced part, and the 5 drawn/stood."""
-    forced = np.zeros((_COLS, 10))
-    five_draw = np.zeros((_COLS, 10))
-    five_stand = np.zeros((_COLS, 10))
-    for total in range(10):
-        pr = _TWO[total]
-        if rules.is_natural(total):
-            forced[NATURAL, total] += pr
-            continue
-        cell = punter_cell(total)
-        if cell is Cell.STAND:
-            forced[STOOD, total] += pr
-            continue
-        target = forced if cell is Cell.DRAW else five_draw
-        for c in range(10):
-            target[c, hand_total([total, c])] += pr * _Q[c]
-        if cell is Cell.FREE:
-            five_stand[STOOD, total] += pr
-    return forced, five_draw, five_stand
-
-
-_FORCED, _FIVE_DRAW, _FIVE_STAND = _tableau_tables()
-
-
-def _joint(p: float) -> Array:
-    return _FORCED + p * _FIVE_DRAW + (1 - p) * _FIVE_STAND
+def _mix(tensor: Array, p_left: float, p_right: float) -> Array:
+    """A [left type, right type, ...] tensor summed with the punters' weights."""
+    mixed: Array = np.einsum("i,j,ij...->...", _weights(p_left), _weights(p_right), tensor)
+    return mixed
 
 
 def _check_p(p: float, name: str) -> None:
@@ -114,27 +80,29 @@ def _check_p(p: float, name: str) -> None:
         raise SolverError(f"bad {name} {p!r}: a drawing probability is 0 to 1")
 
 
-def _cell_values(p_left: float, p_right: float, left_stake: float, right_stake: float) -> Array:
-    """V[b, l, r]: the banker's gain from drawing, weighted by the cell's probability."""
-    jl, jr = _joint(p_left), _joint(p_right)
-    gain = _DRAWN - _OUT  # [b, p]
-    dl = jl @ gain.T  # [col, b]: unnormalised gain against the left tableau
-    dr = jr @ gain.T
-    dl[NATURAL] = 0.0  # a natural tableau is settled before the banker draws
-    dr[NATURAL] = 0.0
-    pl, pr = jl.sum(axis=1), jr.sum(axis=1)
-    v = left_stake * dl.T[:, :, None] * pr[None, None, :]
-    v = v + right_stake * pl[None, :, None] * dr.T[:, None, :]
-    return np.asarray(v[:8] * _TWO[:8, None, None], dtype=np.float64)
+def _cell_values(
+    ch: BanqueChances, p_left: float, p_right: float, left_stake: float, right_stake: float
+) -> Array:
+    """V[b, l, r]: the banker's gain from drawing, weighted by the cell's chance."""
+    gain = ch.draw - ch.stand  # 0 against a natural, settled before he chooses
+    both = left_stake * gain + right_stake * swap_tableaux(gain)
+    return _mix(both, p_left, p_right)
 
 
 def banker_decisions(
-    p_left: float = 1.0, p_right: float = 1.0, *, left_stake: float = 1.0, right_stake: float = 1.0
+    p_left: float = 1.0,
+    p_right: float = 1.0,
+    *,
+    left_stake: float = 1.0,
+    right_stake: float = 1.0,
+    counts: Counts = None,
 ) -> npt.NDArray[np.bool_]:
     """Whether the banker should draw, as a boolean array [total 0-7, left column, right column].
 
     Columns 0-9 are the tableau's third card, `STOOD` (10) and `NATURAL` (11);
-    ``p_left``/``p_right`` are the punters' probabilities of drawing on 5.
+    ``p_left``/``p_right`` are the punters' probabilities of drawing on 5; ``counts``
+    the cards left by point value (tens first), None for cards drawn with replacement.
+    A cell no coup reaches is a stand.
 
     >>> d = banker_decisions()
     >>> bool(d[6, 6, 6]), bool(d[6, STOOD, STOOD]), bool(d[6, 5, 5]), bool(d[3, 8, 8])
@@ -142,21 +110,7 @@ def banker_decisions(
     """
     _check_p(p_left, "left drawing probability")
     _check_p(p_right, "right drawing probability")
-    return _cell_values(p_left, p_right, left_stake, right_stake) > _TOL
-
-
-@lru_cache(maxsize=16)
-def _tableau_results(p: float) -> tuple[Array, Array]:
-    """The banker's expected result against one tableau given its column, [column, banker
-    total], if he draws and if he stands, its punter drawing on 5 with probability ``p``.
-    Against a natural (settled before he chooses) both are the natural's result."""
-    joint = _joint(p)
-    chance = joint.sum(axis=1)[:, None]
-    draw, stand = (joint @ _DRAWN.T) / chance, (joint @ _OUT.T) / chance
-    draw[NATURAL] = stand[NATURAL]
-    for array in (draw, stand):
-        array.setflags(write=False)
-    return draw, stand
+    return _cell_values(banque_chances(counts), p_left, p_right, left_stake, right_stake) > _TOL
 
 
 def banker_values(
@@ -168,11 +122,13 @@ def banker_values(
     *,
     left_stake: float = 1.0,
     right_stake: float = 1.0,
+    counts: Counts = None,
 ) -> ChoiceValue:
     """What drawing and standing are worth to the banker with ``total`` (0-7) against the
     ``left`` and ``right`` columns: his expected result per unit staked on the tableaux
-    still in play (a natural's is settled), each weighed by its stake, the punters
-    drawing on 5 with ``p_left`` and ``p_right``.
+    still in play (a natural's is settled), each weighed by its stake, given the cell,
+    the punters drawing on 5 with ``p_left`` and ``p_right``, the cards from ``counts``
+    (None: with replacement).
 
     Drawing beats standing exactly where `banker_decisions` draws.
 
@@ -185,31 +141,46 @@ def banker_values(
     """
     _check_p(p_left, "left drawing probability")
     _check_p(p_right, "right drawing probability")
-    if not 0 <= total <= 7 or not (0 <= left < _COLS and 0 <= right < _COLS):
+    if not 0 <= total <= 7 or not (0 <= left < COLUMNS and 0 <= right < COLUMNS):
         raise SolverError(f"no banker cell {total!r} against {left!r} and {right!r}")
     live = [
-        (stake, _tableau_results(p), column)
-        for stake, p, column in ((left_stake, p_left, left), (right_stake, p_right, right))
+        (stake, swap)
+        for stake, swap, column in ((left_stake, False, left), (right_stake, True, right))
         if column != NATURAL
     ]
     if not live:
         raise SolverError("both tableaux showed a natural: the banker has no choice")
-    weights = [stake for stake, _, _ in live]
-    scale = sum(weights)
+    scale = sum(stake for stake, _ in live)
     if scale <= 0:
         raise SolverError("nothing is staked on the tableaux still in play")
+    ch = banque_chances(counts)
+    cell = (total, left, right)
+    chance = float(_mix(ch.chance, p_left, p_right)[cell])
+    if chance <= 0.0:
+        raise SolverError(
+            f"no coup from this shoe reaches banker {total} against {left} and {right}"
+        )
     draw = stand = 0.0
-    for weight, (_, (draws, stands), column) in zip(weights, live, strict=True):
-        draw += weight * float(draws[column, total])
-        stand += weight * float(stands[column, total])
-    return ChoiceValue(draw=draw / scale, stand=stand / scale)
+    for stake, swap in live:
+        draws, stands = (swap_tableaux(t) if swap else t for t in (ch.draw, ch.stand))
+        draw += stake * float(_mix(draws, p_left, p_right)[cell])
+        stand += stake * float(_mix(stands, p_left, p_right)[cell])
+    return ChoiceValue(draw=draw / (scale * chance), stand=stand / (scale * chance))
 
 
-def punter_values(p_other: float, y: Array) -> ChoiceValue:
+def _on_five(ch: BanqueChances, p_other: float, y: Array, kind: int) -> float:
+    """The banker's gain on the left tableau over its 5s drawn or stood (``kind``),
+    without a banker natural, summed with their chances."""
+    rows = ch.stand[kind] + y * (ch.draw[kind] - ch.stand[kind])  # [right type, cell]
+    return float(_weights(p_other) @ rows.reshape(3, -1).sum(axis=1))
+
+
+def punter_values(p_other: float, y: Array, *, counts: Counts = None) -> ChoiceValue:
     """What drawing and standing on 5 are worth to a punter: his expected result per unit
     staked, given his 5 and the banker without a natural (as the model has it, he sees
     only his own total), the other tableau's punter drawing on 5 with ``p_other`` and the
-    banker drawing with ``y[total, this column, other column]``.
+    banker drawing with ``y[total, this column, other column]``, the cards from
+    ``counts`` (None: with replacement).
 
     >>> sol = solve_banque()
     >>> v = punter_values(sol.player_draw_on_5, sol.banker_draw)  # he mixes: indifferent
@@ -217,56 +188,50 @@ def punter_values(p_other: float, y: Array) -> ChoiceValue:
     (True, -0.0035)
     """
     _check_p(p_other, "other drawing probability")
-    scale = _TWO[5] * float(_TWO[:8].sum())
-    draw = -_punter_term(p_other, y, _FIVE_DRAW) / scale
-    stand = -_punter_term(p_other, y, _FIVE_STAND) / scale
-    return ChoiceValue(draw=float(draw), stand=float(stand))
+    ch = banque_chances(counts)
+    chance = float(_weights(p_other) @ ch.chance[DRAWS_ON_5].reshape(3, -1).sum(axis=1))
+    if chance <= 0.0:
+        raise SolverError("no punter is dealt a 5 from this shoe")
+    draw = -_on_five(ch, p_other, y, DRAWS_ON_5) / chance
+    stand = -_on_five(ch, p_other, y, STANDS_ON_5) / chance
+    return ChoiceValue(draw=draw, stand=stand)
 
 
-def _punter_slope(p_left: float, p_right: float, y: Array) -> float:
+def _punter_slope(ch: BanqueChances, p_right: float, y: Array) -> float:
     """The left punter's change in loss (per unit) from drawing on 5 rather than standing."""
-    return _punter_term(p_right, y, _FIVE_DRAW - _FIVE_STAND)
+    return _on_five(ch, p_right, y, DRAWS_ON_5) - _on_five(ch, p_right, y, STANDS_ON_5)
 
 
-def _punter_term(p_right: float, y: Array, rows: Array) -> float:
-    """The banker's gain on the left tableau, over its joint [column, final total] ``rows``
-    (the punter's 5 drawn, stood, or the difference), without a banker natural."""
-    jr = _joint(p_right)
-    pr = jr.sum(axis=1)
-    total = 0.0
-    for b in range(8):
-        stand_part = rows @ _OUT[b]  # [col_left]
-        draw_part = rows @ _DRAWN[b]
-        draw_part[NATURAL] = stand_part[NATURAL]
-        # y[b, l, r] averaged over the right tableau's columns
-        per_left = stand_part[:, None] + y[b] * (draw_part - stand_part)[:, None]
-        total += _TWO[b] * float(np.sum(per_left * pr[None, :]))
-    return float(total)
-
-
-def _loss(p_left: float, p_right: float, y: Array, left: bool = True) -> float:
+def _loss(ch: BanqueChances, p_left: float, p_right: float, y: Array, left: bool) -> float:
     """A punter's expected loss per unit (the banker's expected gain on that tableau)."""
-    jl, jr = _joint(p_left), _joint(p_right)
-    if not left:
-        jl, jr = jr, jl
-        y = y.transpose(0, 2, 1)
-    pr = jr.sum(axis=1)
-    total = 0.0
-    for b in range(10):
-        if rules.is_natural(b):
-            total += _TWO[b] * float(np.sum(_TWO * _OUT[b]))
-            continue
-        stand = jl @ _OUT[b]
-        drawn = jl @ _DRAWN[b]
-        drawn[NATURAL] = stand[NATURAL]
-        per = stand[:, None] + y[b] * (drawn - stand)[:, None]
-        total += _TWO[b] * float(np.sum(per * pr[None, :]))
-    return float(total)
+    draw, stand = (t if left else swap_tableaux(t) for t in (ch.draw, ch.stand))
+    return ch.settled + float(_mix(stand + y * (draw - stand), p_left, p_right).sum())
+
+
+def expected_results(
+    p_left: float, p_right: float, y: Array, *, counts: Counts = None
+) -> tuple[float, float]:
+    """The banker's expected result per unit staked on the left and on the right tableau,
+    the punters drawing on 5 with ``p_left`` and ``p_right`` and the banker with
+    ``y[total, left column, right column]``.
+
+    >>> sol = solve_banque()
+    >>> p, y = sol.player_draw_on_5, sol.banker_draw
+    >>> [round(100 * v, 4) for v in expected_results(p, p, y)], round(sol.value * 100, 4)
+    ([0.868, 0.868], 0.868)
+    >>> round(100 * expected_results(1.0, p, y)[0], 4)  # the left punter is indifferent
+    0.868
+    """
+    _check_p(p_left, "left drawing probability")
+    _check_p(p_right, "right drawing probability")
+    ch = banque_chances(counts)
+    return _loss(ch, p_left, p_right, y, True), _loss(ch, p_left, p_right, y, False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BanqueSolution:
-    """The symmetric equilibrium of the stated Banque model (see the module docstring)."""
+    """The symmetric equilibrium of the stated Banque model (see the module docstring)
+    for the cards ``counts`` (by point value, tens first), or with replacement (None)."""
 
     player_draw_on_5: float
     banker_draw: Array
@@ -274,6 +239,7 @@ class BanqueSolution:
     house_value: float
     punter_gain: float
     banker_gain: float
+    counts: tuple[int, ...] | None = None
 
     def mixed_cells(self) -> list[tuple[int, int, int, float]]:
         """Cells (banker total, left column, right column, p) where the banker mixes."""
@@ -288,7 +254,8 @@ class BanqueSolution:
         """Plain JSON data for ``baccara solve banque --json``."""
         names = [str(c) for c in range(10)] + ["stood", "natural"]
         return {
-            "model": "banque-replacement-totals",
+            "model": "banque-replacement-totals" if self.counts is None else "banque-shoe-totals",
+            "counts": None if self.counts is None else list(self.counts),
             "value": self.value,
             "player_draw_on_5": self.player_draw_on_5,
             "house_value": self.house_value,
@@ -298,8 +265,8 @@ class BanqueSolution:
             ],
             "banker_draws": {
                 str(b): [
-                    [float(self.banker_draw[b, left, right]) for right in range(_COLS)]
-                    for left in range(_COLS)
+                    [float(self.banker_draw[b, left, right]) for right in range(COLUMNS)]
+                    for left in range(COLUMNS)
                 ]
                 for b in range(8)
             },
@@ -307,71 +274,83 @@ class BanqueSolution:
         }
 
 
-def _value(p: float, y: Array) -> float:
-    return 0.5 * float(_loss(p, p, y, left=True) + _loss(p, p, y, left=False))
+def _value(ch: BanqueChances, p: float, y: Array) -> float:
+    return 0.5 * (_loss(ch, p, p, y, True) + _loss(ch, p, p, y, False))
 
 
-def _refine(p: float) -> float:
+def _best(ch: BanqueChances, p: float) -> Array:
+    best: Array = (_cell_values(ch, p, p, 1.0, 1.0) > _TOL).astype(np.float64)
+    return best
+
+
+def _refine(ch: BanqueChances, p: float) -> float:
     """Move ``p`` to the exact point where a banker cell changes its decision, if one does."""
     if not 0.0 < p < 1.0:
         return p
     a, b = max(p - 1e-6, 0.0), min(p + 1e-6, 1.0)
-    changed = np.argwhere(banker_decisions(a, a) != banker_decisions(b, b))
+    changed = np.argwhere(_best(ch, a) != _best(ch, b))
     if len(changed) == 0:
         return p
     cell = tuple(int(i) for i in changed[0])
 
     def v(q: float) -> float:
-        return float(_cell_values(q, q, 1.0, 1.0)[cell])
+        return float(_cell_values(ch, q, q, 1.0, 1.0)[cell])
 
     return float(brentq(v, a, b, xtol=1e-16, rtol=4 * np.finfo(float).eps))
 
 
-def solve_banque(*, iterations: int = 200) -> BanqueSolution:
-    """The symmetric equilibrium of the stated model, equal stakes on both tableaux.
+def solve_banque(
+    *, iterations: int = 200, decks: int | None = None, counts: tuple[int, ...] | None = None
+) -> BanqueSolution:
+    """The symmetric equilibrium of the stated model, equal stakes on both tableaux:
+    cards drawn with replacement, or from ``decks`` full decks, or from the cards left
+    (``counts`` by point value, tens first; at least 9, a coup's most).
 
     ``value`` is the banker's expected gain per unit staked on a tableau;
     ``house_value`` the same when the punters draw on 5 and the banker answers
-    with his best response (his decisions are his own in Banque).
+    with his best response (his decisions are his own in Banque). In a cell no coup
+    from the shoe reaches, the banker plays as with replacement.
     """
+    if decks is not None and counts is not None:
+        raise SolverError("give a number of decks or the cards left, not both")
+    shoe = (
+        None if decks is None and counts is None else shoe_counts(decks, counts, least=COUP_CARDS)
+    )
+    ch = banque_chances(shoe)
 
-    def phi(p: float) -> tuple[float, Array]:
-        y = banker_decisions(p, p).astype(np.float64)
-        return _punter_slope(p, p, y), y
+    def phi(p: float) -> float:
+        return _punter_slope(ch, p, _best(ch, p))
 
     lo, hi = 0.0, 1.0
-    f_lo, _ = phi(lo)
-    f_hi, _ = phi(hi)
-    if f_hi < 0:
+    if phi(hi) < 0:
         p = 1.0
-    elif f_lo > 0:
+    elif phi(lo) > 0:
         p = 0.0
     else:
         for _ in range(iterations):
             mid = 0.5 * (lo + hi)
-            f_mid, _ = phi(mid)
-            if f_mid < 0:
+            if phi(mid) < 0:
                 lo = mid
             else:
                 hi = mid
             if hi - lo < 1e-15:
                 break
         p = 0.5 * (lo + hi)
-    p = _refine(p)
-    y_lo = banker_decisions(max(p - 1e-9, 0.0), max(p - 1e-9, 0.0)).astype(np.float64)
-    y_hi = banker_decisions(min(p + 1e-9, 1.0), min(p + 1e-9, 1.0)).astype(np.float64)
-    s_lo, s_hi = _punter_slope(p, p, y_lo), _punter_slope(p, p, y_hi)
+    p = _refine(ch, p)
+    y_lo, y_hi = _best(ch, max(p - 1e-9, 0.0)), _best(ch, min(p + 1e-9, 1.0))
+    s_lo, s_hi = _punter_slope(ch, p, y_lo), _punter_slope(ch, p, y_hi)
     if abs(s_hi - s_lo) > _TOL and s_lo * s_hi <= 0:
         q = s_lo / (s_lo - s_hi)  # mix the tied cells so the punter is indifferent
         y = y_lo + q * (y_hi - y_lo)
     else:
         y = y_lo if abs(s_lo) <= abs(s_hi) else y_hi
-    value = _value(p, y)
-    house_y = banker_decisions(1.0, 1.0).astype(np.float64)
-    house = _value(1.0, house_y)
-    banker_best = banker_decisions(p, p).astype(np.float64)
-    banker_gain = _value(p, banker_best) - value
-    slope = _punter_slope(p, p, y)
+    unreached = ch.chance.sum(axis=(0, 1)) <= 0.0
+    if unreached.any():  # cells no coup from the shoe reaches: as with replacement
+        y = np.where(unreached, _best(banque_chances(), p), y)
+    value = _value(ch, p, y)
+    house = _value(ch, 1.0, _best(ch, 1.0))
+    banker_gain = _value(ch, p, _best(ch, p)) - value
+    slope = _punter_slope(ch, p, y)
     punter_gain = max(0.0, -slope * (1 - p), slope * p)
     return BanqueSolution(
         player_draw_on_5=p,
@@ -380,4 +359,5 @@ def solve_banque(*, iterations: int = 200) -> BanqueSolution:
         house_value=house,
         punter_gain=punter_gain,
         banker_gain=banker_gain,
+        counts=shoe,
     )

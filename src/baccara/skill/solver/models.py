@@ -194,9 +194,11 @@ FULL_DECK = composition_by_value((len(SUITS),) * len(RANKS))
 """One deck's cards by point value, tens and faces first: (16, 4, ..., 4)."""
 
 
-def shoe_counts(decks: int | None = None, counts: tuple[int, ...] | None = None) -> tuple[int, ...]:
+def shoe_counts(
+    decks: int | None = None, counts: tuple[int, ...] | None = None, *, least: int = 6
+) -> tuple[int, ...]:
     """The cards of a shoe by point value: ``counts`` as given (10 counts, tens first,
-    checked), or ``decks`` full decks.
+    checked, at least ``least`` cards: a coup's most), or ``decks`` full decks.
 
     >>> shoe_counts(6)[:3], sum(shoe_counts(counts=(0, 1, 0, 0, 0, 0, 0, 0, 0, 5)))
     ((96, 24, 24), 6)
@@ -209,8 +211,10 @@ def shoe_counts(decks: int | None = None, counts: tuple[int, ...] | None = None)
         raise SolverError("a shoe is 10 counts by point value, tens first, none negative")
     if any(c > MAX_DECKS * full for c, full in zip(counts, FULL_DECK, strict=True)):
         raise SolverError(f"more cards of a value than {MAX_DECKS} decks hold")
-    if sum(counts) < 6:
-        raise SolverError(f"a shoe of {sum(counts)} cards cannot deal a coup: it needs at least 6")
+    if sum(counts) < least:
+        raise SolverError(
+            f"a shoe of {sum(counts)} cards cannot deal a coup: it needs at least {least}"
+        )
     return tuple(int(c) for c in counts)
 
 

@@ -22,19 +22,25 @@ banker's wins are net of the commission; a tie is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from math import comb
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pyspiel
 from open_spiel.python import policy
 
 from baccara.cards import hand_total
+from baccara.research.openspiel_shared import (
+    PAIRS,
+    StringObserver,
+    banker_param,
+    counts_param,
+    game_type,
+    less,
+    pair_chances,
+    value_chances,
+)
 from baccara.rules import is_natural
 from baccara.skill import tableaux
-from baccara.skill.solver.information import Model, SolverError
-from baccara.skill.solver.models import FULL_DECK, shoe_counts
+from baccara.skill.solver.information import Model
 
 if TYPE_CHECKING:
     from baccara.skill.solver.chemin import CheminSolution
@@ -52,8 +58,6 @@ __all__ = [
 
 GAME_NAME = "baccara_chemin_de_fer"
 STAND, DRAW = 0, 1
-PAIRS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(10) for b in range(a, 10))
-"""Two cards' point values, unordered (55): a chance outcome is an index into this."""
 PUNTER, BANKER = 0, 1
 
 _DEFAULTS: dict[str, Any] = {
@@ -66,24 +70,7 @@ _DEFAULTS: dict[str, Any] = {
 
 
 def _game_type(zero_sum: bool) -> Any:
-    return pyspiel.GameType(
-        short_name=GAME_NAME,
-        long_name="Chemin de Fer (baccara)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(
-            pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
-        ),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=False,
-        provides_observation_tensor=False,
-        parameter_specification=_DEFAULTS,
-    )
+    return game_type(GAME_NAME, "Chemin de Fer (baccara)", 2, zero_sum, _DEFAULTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,53 +85,10 @@ class Rules:
     @classmethod
     def of(cls, params: dict[str, Any]) -> Rules:
         model = Model.parse(str(params.get("model", _DEFAULTS["model"])))
-        banker = str(params.get("banker", "free"))
-        if banker not in ("free", "tableau"):
-            raise SolverError(f"bad banker {banker!r}: free or tableau")
-        counts: tuple[int, ...] | None = None
-        if model is not Model.KEMENY_SNELL:
-            text = str(params.get("counts", "")).strip()
-            given = tuple(int(c) for c in text.split(",")) if text else None
-            counts = shoe_counts(int(params.get("decks", 6)), given)
+        banker = banker_param(params)
+        counts = None if model is Model.KEMENY_SNELL else counts_param(params, _DEFAULTS["decks"])
         commission = 0.05 if bool(params.get("commission", False)) else 0.0
         return cls(model, counts, commission, banker == "free")
-
-
-@lru_cache(maxsize=256)
-def _value_chances(counts: tuple[int, ...] | None) -> tuple[float, ...]:
-    """The chance of each point value as the next card."""
-    shoe = FULL_DECK if counts is None else counts
-    size = sum(shoe)
-    return tuple(c / size for c in shoe)
-
-
-@lru_cache(maxsize=1024)
-def _pair_chances(counts: tuple[int, ...] | None) -> tuple[tuple[int, float], ...]:
-    """The chance of each unordered pair of point values as the next two cards. With
-    replacement only the total matters (both sides see totals, and the next cards do
-    not depend on these): each total is dealt as the pair (0, total)."""
-    if counts is None:
-        q = _value_chances(None)
-        by_total = [0.0] * 10
-        for a in range(10):
-            for b in range(10):
-                by_total[(a + b) % 10] += q[a] * q[b]
-        return tuple((PAIRS.index((0, t)), p) for t, p in enumerate(by_total))
-    ways = comb(sum(counts), 2)
-    found = [
-        (i, (comb(counts[a], 2) if a == b else counts[a] * counts[b]) / ways)
-        for i, (a, b) in enumerate(PAIRS)
-    ]
-    return tuple((i, p) for i, p in found if p > 0)
-
-
-def _less(counts: tuple[int, ...] | None, *values: int) -> tuple[int, ...] | None:
-    if counts is None:
-        return None
-    left = list(counts)
-    for v in values:
-        left[v] -= 1
-    return tuple(left)
 
 
 class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
@@ -237,16 +181,16 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if len(self.punter) < 2 or len(self.banker) < 2:
-            return list(_pair_chances(self.left))
-        return [(v, p) for v, p in enumerate(_value_chances(self.left)) if p > 0]
+            return list(pair_chances(self.left))
+        return [(v, p) for v, p in enumerate(value_chances(self.left)) if p > 0]
 
     def _apply_action(self, action: int) -> None:
         if len(self.punter) < 2:
             self.punter = PAIRS[action]
-            self.left = _less(self.left, *self.punter)
+            self.left = less(self.left, *self.punter)
         elif len(self.banker) < 2:
             self.banker = PAIRS[action]
-            self.left = _less(self.left, *self.banker)
+            self.left = less(self.left, *self.banker)
             if is_natural(self.punter_total) or is_natural(self.banker_total):
                 self._over = True
             else:
@@ -256,7 +200,7 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
             self._settle_bound()
         elif self.punter_draws and len(self.punter) < 3:
             self.punter = (*self.punter, action)
-            self.left = _less(self.left, action)
+            self.left = less(self.left, action)
             self._settle_bound()
         elif self.banker_draws is None:
             self.banker_draws = action == DRAW
@@ -303,16 +247,9 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
         return f"P{self.punter} B{self.banker} punter_draws={self.punter_draws} banker_draws={self.banker_draws}"
 
 
-class Observer:
+class Observer(StringObserver):
     """What each side knows: the punter his hand (and what he did and drew); the banker
     his hand and the punter's third card, or that he stood."""
-
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)  # strings only: no tensor
-        self.dict: dict[str, Any] = {}
-
-    def set_from(self, state: ChemindeFerState, player: int) -> None:
-        pass
 
     def string_from(self, state: ChemindeFerState, player: int) -> str:
         if player == PUNTER:

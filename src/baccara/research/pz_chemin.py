@@ -26,70 +26,41 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from baccara.cards import Card, hand_total
 from baccara.coup import Side
 from baccara.deal import FIRST_CARDS
+from baccara.research.pz_shared import DRAW, STAND, CoupEnv
 from baccara.rules import is_natural
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 
-__all__ = ["ChemindeFerEnv"]
+__all__ = ["DRAW", "STAND", "ChemindeFerEnv"]
 
-STAND, DRAW = 0, 1
 SIZE = 31  # own cards (10), own total (10), the punter's third card or "stood" (11)
 
 
-class ChemindeFerEnv(AECEnv):  # type: ignore[misc]
+class ChemindeFerEnv(CoupEnv):
     """Chemin de Fer coups between a punter and a banker (see the module)."""
 
     metadata = {"name": "baccara_chemin_de_fer_v0", "render_modes": [], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, *, decks: int = 6, commission: bool = False, banker: str = "free") -> None:
-        super().__init__()
         if banker not in ("free", "tableau"):
             raise ValueError(f"bad banker {banker!r}: free or tableau")
-        self.settings = ShoeSettings(decks=decks)
+        super().__init__(
+            ["punter", "banker"], SIZE, ShoeSettings(decks=decks), len(FIRST_CARDS) + 2
+        )
         self.commission = 0.05 if commission else 0.0
         self.banker_free = banker == "free"
-        self.possible_agents = ["punter", "banker"]
-        self._observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (SIZE,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (2,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
-        self._action_spaces = {agent: spaces.Discrete(2) for agent in self.possible_agents}
-        self._series, self._index = 0, 0
-        self.shoe: Shoe | None = None
         self.hands: dict[Side, list[Card]] = {Side.PLAYER: [], Side.BANKER: []}
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._action_spaces[agent]
 
     # -- the coup ----------------------------------------------------------------------
 
-    def _next_shoe(self) -> None:
-        self.shoe = Shoe.shuffled(self.settings, seed=self._series, index=self._index)
-        self._index += 1
-        self.shoe.burn()
-
-    def _deal_first(self) -> None:
-        if self.shoe is None or self.shoe.finished:
-            self._next_shoe()
-        assert self.shoe is not None
-        self.shoe.start_coup()
+    def _deal(self, shoe: Shoe) -> None:
         self.hands = {Side.PLAYER: [], Side.BANKER: []}
         for side in FIRST_CARDS:
-            self.hands[side].append(self.shoe.draw())
+            self.hands[side].append(shoe.draw())
 
     def _total(self, side: Side) -> int:
         return hand_total(self.hands[side])
@@ -127,55 +98,25 @@ class ChemindeFerEnv(AECEnv):  # type: ignore[misc]
         ):
             third = self._third()
             seen[20 + (10 if third is None else third)] = 1.0
-        acts = agent == self.agent_selection and not self.terminations.get(agent, True)
-        mask = self._mask(agent) if acts else np.zeros(2, np.int8)
+        mask = self._mask(agent) if self.acts(agent) else np.zeros(2, np.int8)
         return {"observation": seen, "action_mask": mask}
 
-    # -- the AEC API ---------------------------------------------------------------------
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._series, self._index, self.shoe = seed, 0, None
-        self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._deal_first()
-        self.agent_selection = "punter"
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        if action is None or not self._mask(agent)[int(action)]:
-            raise ValueError(f"{agent}: action {action!r} is not allowed (see action_mask)")
+    def _act(self, agent: str, draws: bool) -> None:
         assert self.shoe is not None
-        side = Side.PLAYER if agent == "punter" else Side.BANKER
-        if int(action) == DRAW:
-            self.hands[side].append(self.shoe.draw())
-        self._cumulative_rewards[agent] = 0.0
+        if draws:
+            self.hands[Side.PLAYER if agent == "punter" else Side.BANKER].append(self.shoe.draw())
         if agent == "punter":
             self.agent_selection = "banker"
-        else:
-            self._settle()
-        self._accumulate_rewards()
-
-    def _settle(self) -> None:
-        assert self.shoe is not None
-        self.shoe.finish_coup()
+            return
         punter, banker = self._total(Side.PLAYER), self._total(Side.BANKER)
         if banker > punter:
-            self.rewards = {"punter": -1.0, "banker": 1.0 - self.commission}
+            rewards = {"punter": -1.0, "banker": 1.0 - self.commission}
         elif punter > banker:
-            self.rewards = {"punter": 1.0, "banker": -1.0}
+            rewards = {"punter": 1.0, "banker": -1.0}
         else:
-            self.rewards = {"punter": 0.0, "banker": 0.0}
+            rewards = {"punter": 0.0, "banker": 0.0}
         coup = " ".join(
             f"{side.word[0].upper()}:{','.join(map(str, self.hands[side]))}"
             for side in (Side.PLAYER, Side.BANKER)
         )
-        self.infos = {agent: {"coup": coup} for agent in self.agents}
-        self.terminations = dict.fromkeys(self.agents, True)
+        self._settle(rewards, coup)

@@ -170,3 +170,15 @@ def test_bad_parameters_are_refused_by_name() -> None:
     ):
         with pytest.raises((SolverError, pyspiel.SpielError, RuntimeError), match=says):
             pyspiel.load_game(GAME_NAME, params)
+
+
+def test_the_any_shoe_solver_s_equilibrium_is_one_of_that_shoe_s_game() -> None:
+    """`solve_banque(counts=...)` (the solver's own enumeration) against the OpenSpiel
+    game dealt card by card from the same shoe: no player gains by deviating."""
+    shoe = [int(count) for count in TINY.split(",")]
+    solution = solve_banque(counts=shoe)
+    game = pyspiel.load_game(GAME_NAME, {"model": "shoe", "counts": TINY})
+    equilibrium = SolverPolicy(game, solution)
+    assert exploitability.nash_conv(game, equilibrium) < 1e-9
+    *_, banker = expected_game_score.policy_value(game.new_initial_state(), [equilibrium] * 3)
+    assert banker / 2 == pytest.approx(solution.value, abs=1e-12)

@@ -17,6 +17,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
 from baccara.cards import hand_total
+from baccara.research.pz_banque import BanqueEnv
 from baccara.research.pz_chemin import DRAW, STAND, ChemindeFerEnv
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
@@ -91,11 +92,14 @@ def test_a_seed_deals_the_project_s_shoe() -> None:
     assert punter_hand == [first[0], first[2]] and banker_hand == [first[1], first[3]]
 
 
-def test_an_action_the_mask_refuses_is_refused() -> None:
-    env = ChemindeFerEnv(decks=1)
+@pytest.mark.parametrize("game", ["chemin-de-fer", "banque"])
+def test_an_action_the_mask_refuses_is_refused(game: str) -> None:
+    """Both games' environments (their shared base) refuse what the mask refuses."""
+    env = ChemindeFerEnv(decks=1) if game == "chemin-de-fer" else BanqueEnv(decks=1)
+    first = env.possible_agents[0]
     env.reset(seed=2)
     for _ in range(100):
-        mask = env.observe("punter")["action_mask"]
+        mask = env.observe(first)["action_mask"]
         if not all(mask):
             refused = STAND if not mask[STAND] else DRAW
             with pytest.raises(ValueError, match="not allowed"):

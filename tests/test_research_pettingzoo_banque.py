@@ -131,17 +131,3 @@ def test_the_shoe_runs_on_through_the_series() -> None:
         _play(env, rng)
         env.reset()
     assert env.shoe is not None and env.shoe.index >= 3 and env.shoe.seed == 4
-
-
-def test_an_action_the_mask_refuses_is_refused() -> None:
-    env = BanqueEnv(decks=1)
-    env.reset(seed=2)
-    for _ in range(100):
-        mask = env.observe("left")["action_mask"]
-        if not all(mask):
-            refused = STAND if not mask[STAND] else DRAW
-            with pytest.raises(ValueError, match="not allowed"):
-                env.step(refused)
-            return
-        env.reset()
-    raise AssertionError("no bound punter in 100 coups")

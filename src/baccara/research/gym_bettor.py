@@ -61,8 +61,10 @@ class PuntoBancoBettor(gym.Env[Cards, np.int64]):
         )
         if not self.kinds or any(kind not in offered for kind in self.kinds):
             raise ValueError(f"bets must be some of {', '.join(k.value for k in offered)}")
-        if not stakes or any(stake <= 0 for stake in stakes):
-            raise ValueError("stakes are positive numbers of units")
+        if not stakes or any(
+            isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0 for stake in stakes
+        ):
+            raise ValueError(f"bad stakes {stakes!r}: positive whole numbers of units")
         self.stakes = stakes
         self.settings = ShoeSettings(decks=decks, cut_card=min(cut_card, 52 * decks))
         most = 16 * decks  # the tens and faces

@@ -185,8 +185,6 @@ class PuntoBancoBettorVectorEnv(VectorEnv[Cards, Actions, npt.NDArray[Any]]):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"bad num_envs {num_envs!r}: a whole number, at least 1")
-        if any(isinstance(s, bool) or not isinstance(s, int) for s in stakes):
-            raise ValueError(f"bad stakes {stakes!r}: whole numbers of units")
         one = PuntoBancoBettor(  # the options checked once, and each sub-env's spaces
             decks=decks, variant=variant, bets=bets, stakes=stakes, cut_card=cut_card
         )

@@ -1,20 +1,24 @@
 """The research environments. The Punto Banco bettor in Gymnasium: the vectorised form
 on the compiled dealer, steps a second (a coup in one sub-environment each; target
 1,000,000 on one core) beside the plain Python environment in the same run. Chemin de
-Fer in OpenSpiel (``baccara_chemin_de_fer``): game states per second in random
-playthroughs, beside OpenSpiel's own Python Kuhn poker in the same run (the reference
-point of a Python game), and CFR+ iterations to 1e-4 of the linear program's value
-(OpenSpiel's C++ solver on the Python game).
+Fer and Banque in OpenSpiel (``baccara_chemin_de_fer``, ``baccara_banque``): game states
+per second in random playthroughs, beside OpenSpiel's own Python Kuhn poker in the same
+run (the reference point of a Python game); CFR+ iterations to 1e-4 of the solvers'
+values, OpenSpiel's C++ solver on the game compiled to a C++ tree
+(`baccara.research.efg`), beside the same iterations on the Python game (Banque's, with
+``--quick`` skipped, by its first iteration's time).
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from baccara.skill.solver.banque import solve_banque
 from baccara.skill.solver.chemin import solve_chemin
 
 
@@ -34,20 +38,69 @@ def _states_per_second(game: Any, seconds: float, seed: int) -> float:
     return visited / (time.perf_counter() - start)
 
 
-def _cfr_iterations(game: Any, target: float, most: int) -> tuple[int, float]:
-    """CFR+ iterations until the average policy's value is within ``target`` of the LP."""
+def _cfr_to(game: Any, gap: Callable[[list[float]], float], most: int) -> tuple[int, float]:
+    """CFR+ iterations (OpenSpiel's C++ solver) until ``gap`` of the average policy's
+    returns is below 1e-4 (checked after every iteration), and the seconds they took."""
     import pyspiel
 
-    value = solve_chemin("kemeny-snell").value
-    solver, start = pyspiel.CFRPlusSolver(game), time.perf_counter()
+    solver, took = pyspiel.CFRPlusSolver(game), 0.0
     for iteration in range(1, most + 1):
+        start = time.perf_counter()
         solver.evaluate_and_update_policy()
-        if iteration % 4 == 0:
-            policy = solver.average_policy()
-            _, banker = pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)
-            if abs(banker - value) < target:
-                return iteration, time.perf_counter() - start
-    return most, time.perf_counter() - start
+        took += time.perf_counter() - start
+        returns = pyspiel.expected_returns(
+            game.new_initial_state(), solver.average_policy(), -1, True
+        )
+        if gap(returns) < 1e-4:
+            return iteration, took
+    return most, took
+
+
+def _cfr_seconds(game: Any, iterations: int) -> float:
+    """Seconds for ``iterations`` CFR+ iterations on ``game`` (the Python game's baseline)."""
+    import pyspiel
+
+    solver, start = pyspiel.CFRPlusSolver(game), time.perf_counter()
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    return time.perf_counter() - start
+
+
+def _cfr(quick: bool) -> None:
+    """CFR+ to 1e-4 of the solvers' values: on the compiled C++ tree, beside the same
+    iterations on the Python game (Banque's: its first iteration, per iteration)."""
+    import pyspiel
+
+    from baccara.research.efg import compiled
+
+    chemin = pyspiel.load_game("baccara_chemin_de_fer", {"model": "kemeny-snell"})
+    value = solve_chemin("kemeny-snell").value
+    start = time.perf_counter()
+    fast = compiled(chemin)
+    compiling = time.perf_counter() - start
+    iterations, took = _cfr_to(fast, lambda returns: abs(returns[1] - value), 400)
+    python = _cfr_seconds(chemin, iterations)
+    print(
+        f"   CFR+ (C++) to 1e-4 of the LP value, Chemin de Fer kemeny-snell: {iterations} "
+        f"iterations, {took:.2f} s on the compiled tree (+{compiling:.1f} s compiling) | "
+        f"baseline the Python game {python:.1f} s | ratio {python / (took + compiling):.0f}"
+    )
+    if quick:
+        return
+    banque = pyspiel.load_game("baccara_banque", {"model": "replacement"})
+    value = solve_banque().value
+    start = time.perf_counter()
+    fast = compiled(banque)
+    compiling = time.perf_counter() - start
+    iterations, took = _cfr_to(fast, lambda returns: abs(returns[2] / 2 - value), 400)
+    python = _cfr_seconds(banque, 1)
+    print(
+        f"   CFR+ (C++) to 1e-4 of the solver's value a tableau, Banque (3 players, "
+        f"443,527 states): {iterations} iterations, {took:.1f} s on the compiled tree "
+        f"(+{compiling:.1f} s compiling), {took / iterations:.2f} s/iteration | baseline "
+        f"the Python game {python:.1f} s/iteration (its first) | ratio "
+        f"{python * iterations / took:.0f}"
+    )
 
 
 def _bettor_steps(seconds: float) -> float:
@@ -108,7 +161,8 @@ def main(quick: bool) -> None:
         import pyspiel
         from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
-        import baccara.research.openspiel_chemin  # noqa: F401  (registers the game)
+        import baccara.research.openspiel_banque
+        import baccara.research.openspiel_chemin  # noqa: F401  (each registers its game)
     except ImportError:
         print("   OpenSpiel is not installed: pip install 'baccara[rl]'")
         return
@@ -118,11 +172,14 @@ def main(quick: bool) -> None:
         game = pyspiel.load_game("baccara_chemin_de_fer", {"model": model})
         rate = _states_per_second(game, seconds, 2)
         print(
-            f"   random playthroughs, {model:<13}: {rate:>9,.0f} states/s | "
+            f"   random playthroughs, Chemin {model:<12}: {rate:>9,.0f} states/s | "
             f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
         )
-    game = pyspiel.load_game("baccara_chemin_de_fer", {"model": "kemeny-snell"})
-    iterations, took = _cfr_iterations(game, 1e-4, 128 if quick else 400)
-    print(
-        f"   CFR+ (C++) to 1e-4 of the LP value, kemeny-snell: {iterations} iterations, {took:.1f} s"
-    )
+    for model in ("replacement", "shoe"):
+        game = pyspiel.load_game("baccara_banque", {"model": model})
+        rate = _states_per_second(game, seconds, 3)
+        print(
+            f"   random playthroughs, Banque {model:<11}: {rate:>9,.0f} states/s | "
+            f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
+        )
+    _cfr(quick)

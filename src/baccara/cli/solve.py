@@ -87,7 +87,10 @@ def chemin_command(
 
     left = _shoe_left(decks, counts, ranks, remove)
     if left is not None and model == Model.KEMENY_SNELL.value:
-        fail("the kemeny-snell model draws with replacement: it takes no shoe")
+        fail(
+            "the kemeny-snell model (the default) draws with replacement: it takes no shoe;"
+            " give --model totals, downton-lockwood or compositions with a shoe"
+        )
     solution = solve_chemin(
         model,
         decks=decks,

@@ -168,18 +168,15 @@ def main(quick: bool) -> None:
         return
     seconds = 1.0 if quick else 5.0
     kuhn = _states_per_second(pyspiel.load_game("python_kuhn_poker"), seconds, 1)
-    for model in ("kemeny-snell", "compositions"):
-        game = pyspiel.load_game("baccara_chemin_de_fer", {"model": model})
-        rate = _states_per_second(game, seconds, 2)
+    for label, name, model in (
+        ("Chemin", "baccara_chemin_de_fer", "kemeny-snell"),
+        ("Chemin", "baccara_chemin_de_fer", "compositions"),
+        ("Banque", "baccara_banque", "replacement"),
+        ("Banque", "baccara_banque", "shoe"),
+    ):
+        rate = _states_per_second(pyspiel.load_game(name, {"model": model}), seconds, 2)
         print(
-            f"   random playthroughs, Chemin {model:<12}: {rate:>9,.0f} states/s | "
-            f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
-        )
-    for model in ("replacement", "shoe"):
-        game = pyspiel.load_game("baccara_banque", {"model": model})
-        rate = _states_per_second(game, seconds, 3)
-        print(
-            f"   random playthroughs, Banque {model:<11}: {rate:>9,.0f} states/s | "
+            f"   random playthroughs, {label} {model:<12}: {rate:>9,.0f} states/s | "
             f"baseline Python Kuhn poker {kuhn:>9,.0f} states/s | ratio {rate / kuhn:.2f}"
         )
     _cfr(quick)

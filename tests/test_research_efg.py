@@ -14,12 +14,15 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from baccara.research.efg import compiled, to_efg  # noqa: E402
+import random  # noqa: E402
+
+from baccara.research.efg import compiled, python_information, to_efg  # noqa: E402
 from baccara.research.openspiel_banque import GAME_NAME  # noqa: E402
 from baccara.research.openspiel_chemin import GAME_NAME as CHEMIN  # noqa: E402
 from baccara.skill.solver.banque import solve_banque  # noqa: E402
 
 TINY = "4,0,0,2,0,2,0,0,0,2"  # 10 cards of 4 values
+SMALL_CHEMIN = "6,2,0,2,0,3,0,2,1,1"  # 17 cards
 
 
 def _average_returns(game: pyspiel.Game, solver: pyspiel.CFRPlusSolver) -> list[float]:
@@ -82,6 +85,43 @@ def test_every_terminal_and_information_set_is_written() -> None:
         assert written == {str(number) for number in range(1, len(seen[player]) + 1)}
     assert [len(sets) for sets in seen][:2] == [1, 1]  # each punter is free on 5 only
     assert len(seen[2]) > 10
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (GAME_NAME, {"model": "shoe", "counts": TINY}),
+        (CHEMIN, {"model": "compositions", "counts": SMALL_CHEMIN}),
+    ],
+)
+def test_the_compiled_game_s_states_are_the_python_game_s(
+    name: str, params: dict[str, object]
+) -> None:
+    """Random walks taken in both games at once, the ``i``-th action in each: the same
+    player, chance, information (by the Python game's name) and returns."""
+    game = pyspiel.load_game(name, params)
+    fast = compiled(game)
+    rng = random.Random(26)
+    for _ in range(200):
+        state, twin = game.new_initial_state(), fast.new_initial_state()
+        while not state.is_terminal():
+            assert twin.current_player() == state.current_player()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert [p for _, p in twin.chance_outcomes()] == pytest.approx(
+                    [p for _, p in outcomes], abs=1e-15
+                )
+                actions = [action for action, _ in outcomes]
+            else:
+                player = state.current_player()
+                assert python_information(
+                    twin.information_state_string(player)
+                ) == state.information_state_string(player)
+                actions = state.legal_actions()
+            index = rng.randrange(len(actions))
+            state.apply_action(actions[index])
+            twin.apply_action(twin.legal_actions()[index])
+        assert twin.is_terminal() and twin.returns() == state.returns()
 
 
 def test_cfr_plus_on_a_small_banque_shoe_reaches_the_solver_s_value() -> None:

@@ -7,9 +7,11 @@ Gambit's extensive form (`to_efg`: each player's information sets keyed by his
 information state string, chance at full precision, each terminal's returns) and loads it
 with ``pyspiel.load_efg_game``: the same game, its tree held in C++.
 
-The compiled game's actions are the Python game's in the same order at each node, so a
-solver's average policy there plays as it would on the Python game; its information states
-are the EFG's own names (read policies off the Python game to map them back).
+The compiled game's actions are the Python game's in the same order at each node (as
+indices: the ``i``-th legal action there is the Python game's ``i``-th), so a solver's
+average policy plays there as it would on the Python game. Each information set is named
+by the Python game's information state string: `python_information` reads it back from
+the compiled game's, to read a policy trained there by the Python game's names.
 OpenSpiel's own ``open_spiel.python.algorithms.gambit.export_gambit`` writes the same
 format but builds one growing string, quadratic on a tree this size.
 
@@ -34,7 +36,7 @@ from typing import Any
 
 import pyspiel
 
-__all__ = ["compiled", "to_efg"]
+__all__ = ["compiled", "python_information", "to_efg"]
 
 
 def _quoted(text: str) -> str:
@@ -71,13 +73,23 @@ def to_efg(game: Any) -> str:
             lines.append(f'c "" {chances} "" {{ {branches} }} 0')
         else:
             player = state.current_player()
-            known = infosets[player]
-            infoset = known.setdefault(state.information_state_string(player), len(known) + 1)
+            known, information = infosets[player], state.information_state_string(player)
+            infoset = known.setdefault(information, len(known) + 1)
             actions = state.legal_actions()
             names = " ".join(f'"{action}"' for action in actions)
-            lines.append(f'p "" {player + 1} {infoset} "" {{ {names} }} 0')
+            lines.append(f'p "" {player + 1} {infoset} {_quoted(information)} {{ {names} }} 0')
         stack.extend(state.child(action) for action in reversed(actions))
     return "\n".join(lines) + "\n"
+
+
+def python_information(information_state: str) -> str:
+    """The Python game's information state string in the compiled game's
+    (``"player-player-number-name"``).
+
+    >>> python_information("2-2-17-banker 4 against 9 -")
+    'banker 4 against 9 -'
+    """
+    return information_state.split("-", 3)[3]
 
 
 def compiled(game: Any) -> Any:

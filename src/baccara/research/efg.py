@@ -86,8 +86,8 @@ def python_information(information_state: str) -> str:
     """The Python game's information state string in the compiled game's
     (``"player-player-number-name"``).
 
-    >>> python_information("2-2-17-banker 4 against 9 -")
-    'banker 4 against 9 -'
+    >>> python_information("2-2-10-banker 2 against 9 stood")
+    'banker 2 against 9 stood'
     """
     return information_state.split("-", 3)[3]
 

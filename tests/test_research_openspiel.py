@@ -8,7 +8,7 @@
 - the equilibrium's value, played through OpenSpiel, is the solver's (the punter draws
   on 5 with probability 9/11, Kemeny and Snell's 1.28%);
 - OpenSpiel's CFR+ (its C++ solver) comes within 1e-4 of the linear program's value in
-  64 iterations.
+  64 iterations (on the game compiled to C++: `baccara.research.efg`).
 """
 
 from __future__ import annotations

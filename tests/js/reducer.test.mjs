@@ -179,6 +179,16 @@ describe("a whole round", () => {
     assert.deepEqual(s.staged, []);
   });
 
+  test("chips staged and not confirmed when betting closes are dropped, and the player told", () => {
+    let s = run(joined(), { type: "pick_chip", index: 3 }, { type: "stage", kind: "banker" },
+      { type: "pick_chip", index: 1 }, { type: "stage", kind: "tie" });
+    s = run(s, msg.noMoreBets(88));
+    assert.deepEqual(s.staged, []);
+    assert.equal(s.message, "Not sent: betting closed before you confirmed Banker 100.00, Tie 5.00.");
+    s = run(s, msg.noMoreBets(88));  // nothing staged: the message stays
+    assert.equal(s.message, "Not sent: betting closed before you confirmed Banker 100.00, Tie 5.00.");
+  });
+
   test("a chip over a spot's maximum is not staged", () => {
     let s = run(joined(), { type: "pick_chip", index: 3 }, { type: "stage", kind: "player_pair" }, { type: "stage", kind: "player_pair" });
     assert.deepEqual(stagedStakes(s), { player_pair: 20000 });

@@ -241,6 +241,14 @@ function onSqueeze(state, m) {
   };
 }
 
+/** No more bets: chips staged and never confirmed are dropped, and the player told so. */
+function onNoMoreBets(state) {
+  const unsent = Object.entries(stagedStakes(state))
+    .map(([kind, amount]) => `${betOf(state, kind)?.label ?? kind} ${money(amount)}`);
+  const message = unsent.length ? `Not sent: betting closed before you confirmed ${unsent.join(", ")}.` : state.message;
+  return { ...state, phase: "dealing", staged: [], message };
+}
+
 const SERVER = {
   snapshot: onSnapshot,
   chemin: onChemin,
@@ -249,7 +257,7 @@ const SERVER = {
   banque_hand: onBanqueHand,
   round_open: onRoundOpen,
   bets: (s, m) => ({ ...s, tableBets: m.players, tableTotals: m.totals, bettorsBehind: m.bettors_behind ?? 0 }),
-  no_more_bets: (s) => ({ ...s, phase: "dealing", staged: [] }),
+  no_more_bets: onNoMoreBets,
   squeeze: onSqueeze,
   peel: onPeel,
   card: onCard,

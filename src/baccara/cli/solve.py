@@ -40,7 +40,14 @@ def solve() -> None:
     "downton-lockwood (B2): N decks, the banker sees his two cards, the punter his total; "
     "compositions (B3): N decks, each side sees its two cards.",
 )
-@click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=6, show_default=True)
+@click.option(
+    "--decks",
+    type=click.IntRange(1, MAX_DECKS),
+    default=6,
+    show_default=True,
+    help="A shoe of this many full decks, for the models that deal from a shoe "
+    "(kemeny-snell draws with replacement: it ignores --decks).",
+)
 @click.option(
     "--counts", metavar="C0,...,C9", help="Any shoe: 10 counts by point value, tens first."
 )

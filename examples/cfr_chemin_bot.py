@@ -33,7 +33,7 @@ def train(iterations: int) -> dict[str, float]:
     for _ in range(iterations):
         solver.evaluate_and_update_policy()
     table = solver.tabular_average_policy().policy_table()
-    # a choice's legal actions are (STAND, DRAW): the compiled game's indices 0 and 1
+    # the compiled game numbers a choice as the Python game does (tests/test_research_efg)
     return {python_information(state): dict(moves)[DRAW] for state, moves in table.items()}
 
 

@@ -16,7 +16,12 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import random  # noqa: E402
 
-from baccara.research.efg import compiled, python_information, to_efg  # noqa: E402
+from baccara.research.efg import (  # noqa: E402
+    compiled,
+    python_action,
+    python_information,
+    to_efg,
+)
 from baccara.research.openspiel_banque import GAME_NAME  # noqa: E402
 from baccara.research.openspiel_chemin import GAME_NAME as CHEMIN  # noqa: E402
 from baccara.skill.solver.banque import solve_banque  # noqa: E402
@@ -97,8 +102,10 @@ def test_every_terminal_and_information_set_is_written() -> None:
 def test_the_compiled_game_s_states_are_the_python_game_s(
     name: str, params: dict[str, object]
 ) -> None:
-    """Random walks taken in both games at once, the ``i``-th action in each: the same
-    player, chance, information (by the Python game's name) and returns."""
+    """Random walks taken in both games at once, each action the same by its name: the
+    same player, actions, chance, information (by the Python game's name) and returns;
+    and the players' choices numbered as the Python game numbers them (STAND 0, DRAW 1:
+    the example reads a trained policy by them)."""
     game = pyspiel.load_game(name, params)
     fast = compiled(game)
     rng = random.Random(26)
@@ -118,9 +125,13 @@ def test_the_compiled_game_s_states_are_the_python_game_s(
                     twin.information_state_string(player)
                 ) == state.information_state_string(player)
                 actions = state.legal_actions()
-            index = rng.randrange(len(actions))
-            state.apply_action(actions[index])
-            twin.apply_action(twin.legal_actions()[index])
+            named = {python_action(twin, action): action for action in twin.legal_actions()}
+            assert sorted(named) == sorted(actions)
+            if not state.is_chance_node():
+                assert all(named[action] == action for action in actions)
+            action = rng.choice(actions)
+            state.apply_action(action)
+            twin.apply_action(named[action])
         assert twin.is_terminal() and twin.returns() == state.returns()
 
 

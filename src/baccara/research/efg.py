@@ -7,11 +7,11 @@ Gambit's extensive form (`to_efg`: each player's information sets keyed by his
 information state string, chance at full precision, each terminal's returns) and loads it
 with ``pyspiel.load_efg_game``: the same game, its tree held in C++.
 
-The compiled game's actions are the Python game's in the same order at each node (as
-indices: the ``i``-th legal action there is the Python game's ``i``-th), so a solver's
-average policy plays there as it would on the Python game. Each information set is named
-by the Python game's information state string: `python_information` reads it back from
-the compiled game's, to read a policy trained there by the Python game's names.
+Each action is named by the Python game's action: OpenSpiel numbers the names itself, and
+``action_to_string`` on the compiled game gives the Python game's action back
+(`python_action`). Each information set is named by the Python game's information state
+string: `python_information` reads it back from the compiled game's, to read a policy
+trained there by the Python game's names.
 OpenSpiel's own ``open_spiel.python.algorithms.gambit.export_gambit`` writes the same
 format but builds one growing string, quadratic on a tree this size.
 
@@ -36,7 +36,7 @@ from typing import Any
 
 import pyspiel
 
-__all__ = ["compiled", "python_information", "to_efg"]
+__all__ = ["compiled", "python_action", "python_information", "to_efg"]
 
 
 def _quoted(text: str) -> str:
@@ -90,6 +90,17 @@ def python_information(information_state: str) -> str:
     'banker 2 against 9 stood'
     """
     return information_state.split("-", 3)[3]
+
+
+def python_action(state: Any, action: int) -> int:
+    """The Python game's action for ``action`` at ``state``, a state of a compiled game.
+
+    >>> game = compiled(pyspiel.load_game("kuhn_poker"))
+    >>> state = game.new_initial_state()
+    >>> [python_action(state, action) for action in state.legal_actions()]
+    [0, 1, 2]
+    """
+    return int(state.action_to_string(state.current_player(), action))
 
 
 def compiled(game: Any) -> Any:

@@ -18,11 +18,12 @@ import random  # noqa: E402
 
 from baccara.research.efg import (  # noqa: E402
     compiled,
+    compiled_policy,
     python_action,
     python_information,
     to_efg,
 )
-from baccara.research.openspiel_banque import GAME_NAME  # noqa: E402
+from baccara.research.openspiel_banque import GAME_NAME, SolverPolicy  # noqa: E402
 from baccara.research.openspiel_chemin import GAME_NAME as CHEMIN  # noqa: E402
 from baccara.skill.solver.banque import solve_banque  # noqa: E402
 
@@ -133,6 +134,22 @@ def test_the_compiled_game_s_states_are_the_python_game_s(
             state.apply_action(action)
             twin.apply_action(named[action])
         assert twin.is_terminal() and twin.returns() == state.returns()
+
+
+def test_a_policy_carried_to_the_compiled_game_keeps_its_nash_conv() -> None:
+    """Two policies that are not equilibria of a 10-card Banque shoe (uniform, and the
+    stated model's equilibrium): OpenSpiel's C++ NashConv on the compiled game is its
+    Python one on the Python game."""
+    from open_spiel.python.algorithms import exploitability
+    from open_spiel.python.policy import UniformRandomPolicy
+
+    game = pyspiel.load_game(GAME_NAME, {"model": "shoe", "counts": TINY})
+    fast = compiled(game)
+    for played in (UniformRandomPolicy(game), SolverPolicy(game, solve_banque())):
+        python = exploitability.nash_conv(game, played)
+        assert python > 1e-2  # neither is an equilibrium: the figure means something
+        carried = pyspiel.nash_conv(fast, compiled_policy(game, fast, played))
+        assert carried == pytest.approx(python, abs=1e-12)
 
 
 def test_cfr_plus_on_a_small_banque_shoe_reaches_the_solver_s_value() -> None:

@@ -1,8 +1,9 @@
 """Baccarat Banque as an OpenSpiel game (issue 26), checked with OpenSpiel's own tools.
 
 - its random simulation test, for both models;
-- `exploitability.nash_conv` of the solver's equilibrium (`solve_banque`, the stated
-  model) below 1e-9 on the replacement model, and its value played through OpenSpiel
+- NashConv of the solver's equilibrium (`solve_banque`, the stated model) below 1e-9 on
+  the replacement model (OpenSpiel's C++ best responses on the compiled game; its Python
+  `exploitability.nash_conv` with ``--slow``), and its value played through OpenSpiel
   the solver's, per unit staked on a tableau;
 - the same policy on a shoe's game is not an equilibrium there: the check can fail;
 - on small shoes: chance sums to 1 at every chance node (a 10-card shoe; the 17-card
@@ -21,6 +22,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import expected_game_score, exploitability  # noqa: E402
 
+from baccara.research.efg import compiled, compiled_policy  # noqa: E402
 from baccara.research.openspiel_banque import (  # noqa: E402
     BANKER,
     DRAW,
@@ -56,6 +58,21 @@ def test_the_game_passes_openspiel_s_random_simulation_test(params: dict[str, ob
 def test_the_solver_s_equilibrium_is_a_nash_equilibrium_of_the_openspiel_game(
     solution: BanqueSolution,
 ) -> None:
+    """OpenSpiel's C++ best responses, on the game compiled to C++ (the Python game's
+    states, actions and information: `tests/test_research_efg.py`); the Python ones
+    with ``--slow``. Each player's gain is at least 0, so their sum bounds each."""
+    game = pyspiel.load_game(GAME_NAME, {"model": "replacement"})
+    fast = compiled(game)
+    equilibrium = compiled_policy(game, fast, SolverPolicy(game, solution))
+    assert pyspiel.nash_conv(fast, equilibrium) < 1e-9
+
+
+@pytest.mark.slow
+def test_the_solver_s_equilibrium_passes_openspiel_s_python_nash_conv(
+    solution: BanqueSolution, full_size: bool
+) -> None:
+    if not full_size:
+        pytest.skip("OpenSpiel's Python best responses on 443,527 states: with --slow")
     game = pyspiel.load_game(GAME_NAME, {"model": "replacement"})
     conv = exploitability.nash_conv(game, SolverPolicy(game, solution), False)
     assert conv.nash_conv < 1e-9

@@ -40,9 +40,13 @@ import pyspiel
 __all__ = ["compiled", "compiled_policy", "python_action", "python_information", "to_efg"]
 
 
+def _name(text: str) -> str:
+    """``text`` as an EFG name holds it: OpenSpiel's parser takes no escapes, so no quotes."""
+    return text.replace('"', "")
+
+
 def _quoted(text: str) -> str:
-    """``text`` as an EFG name (OpenSpiel's parser takes no escapes: quotes dropped)."""
-    return '"' + text.replace('"', "") + '"'
+    return f'"{_name(text)}"'
 
 
 def to_efg(game: Any) -> str:
@@ -85,7 +89,7 @@ def to_efg(game: Any) -> str:
 
 def python_information(information_state: str) -> str:
     """The Python game's information state string in the compiled game's
-    (``"player-player-number-name"``).
+    (``"player-player-number-name"``; without its quotes, if it had any).
 
     >>> python_information("2-2-10-banker 2 against 9 stood")
     'banker 2 against 9 stood'
@@ -139,7 +143,7 @@ def compiled_policy(game: Any, fast: Any, policy: Any) -> Any:
     chances: dict[tuple[int, str], dict[int, float]] = {}
     for state in _decisions(game):
         player = state.current_player()
-        key = (player, state.information_state_string(player))
+        key = (player, _name(state.information_state_string(player)))
         if key not in chances:
             chances[key] = dict(policy.action_probabilities(state, player))
     table: dict[str, list[tuple[int, float]]] = {}

@@ -58,7 +58,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         tables=("t1=punto-banco:squeeze", "t2=ez"),
         bet_seconds=8.0,
         card_seconds=0.25,
-        result_seconds=2.5,
+        result_seconds=6.0,  # the result stays while the test reads the felt, under load too
         squeeze_seconds=30.0,  # ends as soon as both squeezers turn their cards
     )
     with ServerProcess(config, log=tmp_path / "server.log") as process:

@@ -66,19 +66,25 @@ def _cfr_seconds(game: Any, iterations: int) -> float:
     return time.perf_counter() - start
 
 
+def _compiled_cfr(game: Any, gap: Callable[[list[float]], float]) -> tuple[int, float, float]:
+    """``game`` compiled to a C++ tree, then CFR+ on it to 1e-4 (`_cfr_to`): the iterations,
+    their seconds and the compiling's."""
+    from baccara.research.efg import compiled
+
+    start = time.perf_counter()
+    fast = compiled(game)
+    compiling = time.perf_counter() - start
+    return (*_cfr_to(fast, gap, 400), compiling)
+
+
 def _cfr(quick: bool) -> None:
     """CFR+ to 1e-4 of the solvers' values: on the compiled C++ tree, beside the same
     iterations on the Python game (Banque's: its first iteration, per iteration)."""
     import pyspiel
 
-    from baccara.research.efg import compiled
-
     chemin = pyspiel.load_game("baccara_chemin_de_fer", {"model": "kemeny-snell"})
     value = solve_chemin("kemeny-snell").value
-    start = time.perf_counter()
-    fast = compiled(chemin)
-    compiling = time.perf_counter() - start
-    iterations, took = _cfr_to(fast, lambda returns: abs(returns[1] - value), 400)
+    iterations, took, compiling = _compiled_cfr(chemin, lambda returns: abs(returns[1] - value))
     python = _cfr_seconds(chemin, iterations)
     print(
         f"   CFR+ (C++) to 1e-4 of the LP value, Chemin de Fer kemeny-snell: {iterations} "
@@ -89,10 +95,7 @@ def _cfr(quick: bool) -> None:
         return
     banque = pyspiel.load_game("baccara_banque", {"model": "replacement"})
     value = solve_banque().value
-    start = time.perf_counter()
-    fast = compiled(banque)
-    compiling = time.perf_counter() - start
-    iterations, took = _cfr_to(fast, lambda returns: abs(returns[2] / 2 - value), 400)
+    iterations, took, compiling = _compiled_cfr(banque, lambda returns: abs(returns[2] / 2 - value))
     python = _cfr_seconds(banque, 1)
     print(
         f"   CFR+ (C++) to 1e-4 of the solver's value a tableau, Banque (3 players, "

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 from numba import njit
+from tests.support.played import play_banque, play_chemin
 
 from baccara import deal, rules
 from baccara.cards import Card
@@ -36,7 +37,7 @@ from baccara.deal import (
 from baccara.exact import _tables as exact_tables
 from baccara.shoe import Shoe
 from baccara.sim import _kernels as kernels
-from baccara.skill import tableaux
+from baccara.skill import records, tableaux
 from baccara.skill.solver.models import deal_finals
 
 SEQUENCES = 10**6
@@ -319,3 +320,105 @@ def test_the_solver_deals_the_third_cards_as_the_model(
         assert col[n] == (end.player[2] if punter_draws else rules.NO_CARD)
         assert (bdraw[n] if banker_draws else bt) == end.banker_total
     assert len(cells) == 6_400
+
+
+# -- several tableaux (Baccarat Banque), and the players' engines ---------------------------
+
+SPEAKERS = pytest.mark.parametrize("punter_speaks", [False, True])
+
+
+def _replay(
+    state: deal.TableauxState, finals: list[tuple[int, ...]], tableau: DrawingRules
+) -> deal.TableauxState:
+    """Walk the model from the first cards to the end, each choice and card as ``finals``
+    (each hand's points as the coup ended) has them; the state at the end."""
+    while not isinstance(now := deal.step_tableaux(state, tableau), Over):
+        hand = len(finals) - 1 if now.side is Side.BANKER else now.tableau
+        held = (*state.punters, state.banker)[hand]
+        if isinstance(now, Choose):
+            state = state.chose(now, len(finals[hand]) == 3)
+        else:
+            assert len(finals[hand]) == 3, f"the model deals a card to hand {hand}: {finals}"
+            state = state.given(now, finals[hand][len(held)])
+    return state
+
+
+def test_the_model_of_two_tableaux_deals_round_the_hands_then_by_the_punters_row() -> None:
+    first = deal.TableauxState.of(2)
+    order = []
+    for points in range(6):
+        now = deal.step_tableaux(first)
+        assert isinstance(now, Deal)
+        order.append("B" if now.side is Side.BANKER else "LR"[now.tableau])
+        first = first.given(now, points)
+    assert "".join(order) == "LRBLRB"  # Source: BanqueTable._deal, the seeds' Banque deal
+    chemin = tableaux.chance_tableau()
+    for left in range(8):
+        for right in range(10):
+            state = deal.TableauxState(punters=((0, left), (0, right)), banker=(0, 3))
+            now = deal.step_tableaux(state, chemin)
+            if left <= 4:  # draws on 0-4
+                assert now == Deal(Side.PLAYER, 0)
+            elif left == 5:  # free on 5
+                assert now == Choose(Side.PLAYER, 5, None, 0)
+            elif right <= 4:  # the left stands on 6-7: the right's turn
+                assert now == Deal(Side.PLAYER, 1)
+            elif right == 5:
+                assert now == Choose(Side.PLAYER, 5, None, 1)
+            else:  # both stand (or the right shows a natural): the banker chooses
+                assert now == Choose(Side.BANKER, 3, None)
+    naturals = deal.TableauxState(punters=((0, 8), (0, 9)), banker=(0, 3))
+    assert deal.step_tableaux(naturals) is OVER  # both tableaux settled at once
+    banker = deal.TableauxState(punters=((0, 1), (0, 2)), banker=(4, 4))
+    assert deal.step_tableaux(banker) is OVER  # the banker's natural settles both
+    with pytest.raises(DealError, match="impossible deal"):
+        deal.step_tableaux(deal.TableauxState(punters=((1, 2), ())))
+
+
+def test_one_tableau_is_the_single_model() -> None:
+    chemin = tableaux.chance_tableau(banker_free=True)
+    for pt in range(10):
+        for bt in range(10):
+            single = DealState(player=(0, pt), banker=(0, bt))
+            several = deal.TableauxState(punters=((0, pt),), banker=(0, bt))
+            one, other = step(single, chemin), deal.step_tableaux(several, chemin)
+            if isinstance(one, Choose) and one.side is Side.BANKER:
+                assert other == Choose(Side.BANKER, bt, None)  # no column read with several
+            else:
+                assert one == other
+
+
+@SPEAKERS
+def test_every_banque_coup_the_engine_plays_is_the_models(punter_speaks: bool) -> None:
+    table, _ = play_banque(seed=4, punter_speaks=punter_speaks)
+    coups = records.banque_coups(table.log)
+    assert len(coups) > 20
+    chemin = tableaux.chance_tableau()
+    for coup in coups:
+        finals = [
+            tuple(c.points for c in cards)
+            for cards in (coup.left_cards, coup.right_cards, coup.banker_cards)
+        ]
+        first = deal.TableauxState(punters=(finals[0][:2], finals[1][:2]), banker=finals[2][:2])
+        end = _replay(first, finals, chemin)
+        assert [*end.punters, end.banker] == finals
+
+
+@SPEAKERS
+def test_every_chemin_coup_the_engine_plays_is_the_models(punter_speaks: bool) -> None:
+    table, _ = play_chemin(seed=4, punter_speaks=punter_speaks)
+    coups = records.chemin_coups(table.log)
+    assert len(coups) > 20
+    chemin = tableaux.chance_tableau()
+    for coup in coups:
+        punter = tuple(c.points for c in coup.punter_cards)
+        banker = tuple(c.points for c in coup.banker_cards)
+        state = DealState(player=punter[:2], banker=banker[:2])
+        while not isinstance(now := step(state, chemin), Over):
+            hand = punter if now.side is Side.PLAYER else banker
+            if isinstance(now, Choose):
+                state = state.chose(now.side, len(hand) == 3)
+            else:
+                assert len(hand) == 3, f"the model deals a card the engine did not: {coup}"
+                state = state.given(now.side, hand[2])
+        assert (state.player, state.banker) == (punter, banker)

@@ -48,11 +48,13 @@ __all__ = [
     "Ending",
     "Over",
     "Side",
+    "TableauxState",
     "ending_index",
     "ending_table",
     "order_of",
     "play",
     "step",
+    "step_tableaux",
 ]
 
 
@@ -125,21 +127,34 @@ ALL_FREE = DrawingRules.from_rows(player=(None,) * 8, banker=((None,) * (rules.N
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """A chance node: the next card out of the shoe goes to ``side``."""
+    """A chance node: the next card out of the shoe goes to ``side`` (at a table of
+    several tableaux, a Player's ``side`` is the punters' hand of ``tableau``)."""
 
     side: Side
+    tableau: int = 0
+
+    def __repr__(self) -> str:
+        at = f", tableau={self.tableau}" if self.tableau else ""
+        return f"Deal(side={self.side!r}{at})"
 
 
 @dataclass(frozen=True, slots=True)
 class Choose:
     """A decision node: ``side`` holds ``total`` in a free cell and chooses to draw or stand.
 
-    ``third`` is the Player's third card's points (None if he stood) when the Banker chooses.
+    ``third`` is the Player's third card's points (None if he stood) when the Banker
+    chooses at a single tableau; ``tableau`` the punters' hand that chooses at a table of
+    several (where the banker sees every tableau, and ``third`` is None).
     """
 
     side: Side
     total: int
     third: int | None
+    tableau: int = 0
+
+    def __repr__(self) -> str:
+        at = f", tableau={self.tableau}" if self.tableau else ""
+        return f"Choose(side={self.side!r}, total={self.total}, third={self.third}{at})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,15 +187,28 @@ class DealState:
 
     def given(self, side: Side, points: int) -> DealState:
         """The state after a card of ``points`` goes to ``side`` (as `step` said: not checked)."""
+        player, banker = self.player, self.banker
         if side is Side.PLAYER:
-            return replace(self, player=(*self.player, points))
-        return replace(self, banker=(*self.banker, points))
+            player = (*player, points)
+        else:
+            banker = (*banker, points)
+        return DealState(  # not `replace`: this is the research games' inner loop
+            player=player,
+            banker=banker,
+            player_choice=self.player_choice,
+            banker_choice=self.banker_choice,
+        )
 
     def chose(self, side: Side, draws: bool) -> DealState:
         """The state after ``side`` chose to draw (True) or stand in a free cell."""
+        player, banker = self.player_choice, self.banker_choice
         if side is Side.PLAYER:
-            return replace(self, player_choice=draws)
-        return replace(self, banker_choice=draws)
+            player = draws
+        else:
+            banker = draws
+        return DealState(
+            player=self.player, banker=self.banker, player_choice=player, banker_choice=banker
+        )
 
 
 Step = Deal | Choose | Over
@@ -210,14 +238,11 @@ def step(state: DealState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
     p_two, b_two = _total(state.player[:2]), _total(state.banker[:2])
     if rules.is_natural(p_two) or rules.is_natural(b_two):
         return _over_with(p == 2 and b == 2, state)
-    if p == 2:
-        draws = _resolve(tableau.player[p_two], state.player_choice)
-        if draws is None:
-            return Choose(Side.PLAYER, p_two, None)
-        if draws:
-            if b == 3:
-                raise DealError(f"impossible deal: the Banker drew before the Player in {state!r}")
-            return Deal(Side.PLAYER)
+    punter = _punter_step(state.player, state.player_choice, tableau, 0)
+    if punter is not None:
+        if b == 3 and isinstance(punter, Deal):
+            raise DealError(f"impossible deal: the Banker drew before the Player in {state!r}")
+        return punter
     third = state.player[2] if p == 3 else None
     if b == 3:
         return OVER
@@ -228,6 +253,20 @@ def step(state: DealState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
     return Deal(Side.BANKER) if draws else OVER
 
 
+def _punter_step(
+    hand: tuple[int, ...], choice: bool | None, tableau: DrawingRules, at: int
+) -> Deal | Choose | None:
+    """A punters' hand's turn (of two cards, no natural about): its third card, its
+    choice, or None once it is done (it drew, or stands)."""
+    if len(hand) == 3:
+        return None
+    two = _total(hand)
+    draws = _resolve(tableau.player[two], choice)
+    if draws is None:
+        return Choose(Side.PLAYER, two, None, at)
+    return Deal(Side.PLAYER, at) if draws else None
+
+
 def _resolve(cell: Rule, choice: bool | None) -> bool | None:
     return cell if cell is not None else choice
 
@@ -236,6 +275,109 @@ def _over_with(two_each: bool, state: DealState) -> Over:
     if not two_each:
         raise DealError(f"impossible deal: a third card after a natural in {state!r}")
     return OVER
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableauxState:
+    """A coup of several tableaux against one banker's hand (Baccarat Banque's two): the
+    point values each punters' hand (``punters``, left first) and the banker hold, and
+    the choices made in free cells.
+
+    The deal goes round the hands, the banker's last, twice (L1, R1, B1, L2, R2, B2 for
+    two tableaux); a banker's natural ends the coup; a tableau's natural is settled at
+    once against the banker's two cards; each other tableau in order then draws or stands
+    by the punter's row of the tableau, exactly as `step` has a single Player do; then the
+    banker, who sees every tableau and is bound by no column, chooses once for all.
+
+    >>> state = TableauxState.of(2)
+    >>> for points in (2, 8, 1, 3, 0, 5):
+    ...     state = state.given(step_tableaux(state), points)
+    >>> state.punters, state.banker, step_tableaux(state)
+    (((2, 3), (8, 0)), (1, 5), Deal(side=<Side.PLAYER: 'P'>))
+    >>> state = state.given(Deal(Side.PLAYER), 4)  # the left tableau drew on 5
+    >>> step_tableaux(state)  # the right one showed a natural: the banker chooses
+    Choose(side=<Side.BANKER: 'B'>, total=6, third=None)
+    """
+
+    punters: tuple[tuple[int, ...], ...]
+    banker: tuple[int, ...] = ()
+    punter_choices: tuple[bool | None, ...] = ()
+    """Each tableau's choice in a free cell (None: not made); empty: none made yet."""
+    banker_choice: bool | None = None
+
+    @classmethod
+    def of(cls, tableaux: int) -> TableauxState:
+        """The state before the first card of a coup of ``tableaux`` punters' hands."""
+        if tableaux < 1:
+            raise DealError(f"bad number of tableaux {tableaux}: at least 1")
+        return cls(punters=((),) * tableaux, punter_choices=(None,) * tableaux)
+
+    def given(self, deal: Deal, points: int) -> TableauxState:
+        """The state after a card of ``points`` goes where ``deal`` says (not checked)."""
+        punters, banker = self.punters, self.banker
+        if deal.side is Side.BANKER:
+            banker = (*banker, points)
+        else:
+            hands = list(punters)
+            hands[deal.tableau] = (*hands[deal.tableau], points)
+            punters = tuple(hands)
+        return TableauxState(
+            punters=punters,
+            banker=banker,
+            punter_choices=self.punter_choices,
+            banker_choice=self.banker_choice,
+        )
+
+    def chose(self, choose: Choose, draws: bool) -> TableauxState:
+        """The state after the hand that ``choose`` asks drew (True) or stood."""
+        if choose.side is Side.BANKER:
+            return replace(self, banker_choice=draws)
+        choices = list(self.punter_choices or (None,) * len(self.punters))
+        choices[choose.tableau] = draws
+        return replace(self, punter_choices=tuple(choices))
+
+    def natural(self, tableau: int) -> bool:
+        """Whether a tableau's first two cards are a natural (settled at once)."""
+        return rules.is_natural(_total(self.punters[tableau][:2]))
+
+    @property
+    def banker_natural(self) -> bool:
+        """Whether the banker's first two cards are a natural (the coup is over)."""
+        return rules.is_natural(_total(self.banker[:2]))
+
+
+def step_tableaux(state: TableauxState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
+    """What happens next at a table of several tableaux (see `TableauxState`): a card to a
+    hand, a choice, or the end. A punters' hand draws or stands by ``tableau``'s Player
+    row, as `step` decides it.
+
+    >>> step_tableaux(TableauxState.of(2)), step_tableaux(TableauxState(punters=((4,), ()), punter_choices=(None, None)))
+    (Deal(side=<Side.PLAYER: 'P'>), Deal(side=<Side.PLAYER: 'P'>, tableau=1))
+    """
+    hands = (*state.punters, state.banker)
+    dealt = [len(hand) for hand in hands]
+    if min(dealt) < 2:  # round the hands, the banker's last, twice
+        if dealt != sorted(dealt, reverse=True) or dealt[0] - dealt[-1] > 1:
+            raise DealError(f"impossible deal: hands of {dealt} cards before the first three")
+        first = dealt.index(min(dealt))
+        if first == len(state.punters):
+            return Deal(Side.BANKER)
+        return Deal(Side.PLAYER, first)
+    if state.banker_natural or all(state.natural(t) for t in range(len(state.punters))):
+        if max(dealt) > 2:
+            raise DealError(f"impossible deal: a third card after a natural in {state!r}")
+        return OVER
+    choices = state.punter_choices or (None,) * len(state.punters)
+    for t, hand in enumerate(state.punters):
+        if len(hand) > 3:
+            raise DealError(f"impossible deal: a hand holds {len(hand)} cards")
+        if not state.natural(t) and (own := _punter_step(hand, choices[t], tableau, t)):
+            return own
+    if len(state.banker) == 3:
+        return OVER
+    if state.banker_choice is None:
+        return Choose(Side.BANKER, _total(state.banker), None)
+    return Deal(Side.BANKER) if state.banker_choice else OVER
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

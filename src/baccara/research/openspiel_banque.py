@@ -32,7 +32,7 @@ against the banker; the banker gets minus their sum.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -40,7 +40,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python import policy
 
+from baccara import deal
 from baccara.cards import hand_total
+from baccara.deal import Side
 from baccara.research.openspiel_shared import (
     PAIRS,
     StringObserver,
@@ -113,60 +115,55 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 
-class Step(IntEnum):
-    """What comes next in a coup: two cards, a third card, a choice, or the end."""
-
-    PAIR = 0
-    CARD = 1
-    CHOOSE = 2
-    OVER = 3
-
-
 @lru_cache(maxsize=4096)
 def _total(hand: tuple[int, ...]) -> int:
     return hand_total(hand)
 
 
-@lru_cache(maxsize=4096)
-def _natural(hand: tuple[int, ...]) -> bool:
-    return len(hand) >= 2 and is_natural(hand_total(hand[:2]))
-
-
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-Hands = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-Draws = tuple[bool | None, bool | None, bool | None]
+_FIRST = deal.TableauxState.of(2)
+_PUNTERS = tableaux.chance_tableau()  # the punter's row: free on 5 (no banker's column)
 
 
 @dataclass(frozen=True, slots=True)
 class Coup:
-    """A coup under way: each hand's point values (left, right, banker), each one's
-    decision to draw (None before it), the cards left (None: with replacement), and
-    what comes next (`Coup.of` plays the punters' bound cells and finds it).
-    Immutable, so that OpenSpiel's clones share it.
+    """A coup under way: the dealer's model of two tableaux (`baccara.deal.TableauxState`),
+    the cards left (None: with replacement), and what comes next: a hand's two cards
+    (``pair``, the hand's index) or the model's step. Immutable, so that OpenSpiel's
+    clones share it.
 
-    >>> coup = Coup.of(((0, 5), (4, 4), (2, 1)), (True, None, None), None)
-    >>> coup.natural(RIGHT), coup.column(RIGHT), coup.next
-    (True, 11, (<Step.CARD: 1>, 0))
-    >>> Coup.of(((0, 3), (4, 4), (2, 1)), (None, None, None), None).draws  # bound on 3
-    (True, None, None)
+    >>> coup = Coup.of(deal.TableauxState(punters=((0, 5), (4, 4)), banker=(2, 1), punter_choices=(True, None)), None)
+    >>> coup.natural(RIGHT), coup.column(RIGHT), coup.next, coup.player == _CHANCE
+    (True, 11, Deal(side=<Side.PLAYER: 'P'>), True)
+    >>> Coup.of(deal.TableauxState(punters=((0, 3), (4, 4)), banker=(2, 1), punter_choices=(None, None)), None).drew(LEFT)  # bound on 3
+    True
     """
 
-    hands: Hands = ((), (), ())
-    draws: Draws = (None, None, None)
+    state: deal.TableauxState = _FIRST
     left: tuple[int, ...] | None = None
-    next: tuple[Step, int] = (Step.PAIR, LEFT)
+    next: deal.Step | None = None
+    pair: int | None = LEFT
     player: int = _CHANCE
     """Who acts next: a player, chance, or nobody (`pyspiel.PlayerId`)."""
 
+    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] = ((), (), ())
+    """Each hand's point values: left, right, banker."""
+
     @classmethod
-    def of(cls, hands: Hands, draws: Draws, left: tuple[int, ...] | None) -> Coup:
-        """The coup with the punters' bound cells played (the tableau's rule)."""
-        draws, step, who = _advance(hands, draws)
-        player = who if step is Step.CHOOSE else _TERMINAL if step is Step.OVER else _CHANCE
-        return cls(hands, draws, left, (step, who), player)
+    def of(cls, state: deal.TableauxState, left: tuple[int, ...] | None) -> Coup:
+        """The coup ``state`` with the cards ``left``, and what comes next."""
+        (left_hand, right_hand), banker = state.punters, state.banker
+        return cls(state, left, *_next(state), (left_hand, right_hand, banker))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Coup:
         return self
+
+    @property
+    def due(self) -> int:
+        """The hand whose cards or choice come next (`LEFT`, `RIGHT`, `BANKER`); -1 at the end."""
+        if self.pair is not None:
+            return self.pair
+        return -1 if isinstance(self.next, deal.Over) or self.next is None else _hand(self.next)
 
     def two(self, who: int) -> int:
         """The total of a hand's first two cards."""
@@ -174,7 +171,8 @@ class Coup:
 
     def natural(self, who: int) -> bool:
         """Whether a hand's first two cards are a natural."""
-        return _natural(self.hands[who])
+        hand = self.hands[who]
+        return len(hand) >= 2 and is_natural(self.two(who))
 
     def column(self, tableau: int) -> int:
         """What a tableau showed the banker: its third card, `STOOD` or `NATURAL`."""
@@ -191,15 +189,38 @@ class Coup:
         punter, bank = _total(self.hands[tableau]), _total(banker)
         return (punter > bank) - (bank > punter)
 
-    def decided(self, who: int, draws: bool) -> Coup:
-        """This coup once ``who`` draws or stands."""
-        return Coup.of(self.hands, _with(self.draws, who, draws), self.left)
+    def drew(self, who: int) -> bool | None:
+        """Whether ``who`` drew (or must: a bound draw, its card to come) or stood; None
+        before the coup reaches its choice, after a natural, or while it chooses."""
+        if len(self.hands[who]) == 3:
+            return True
+        if who == BANKER:
+            return self.state.banker_choice
+        if self.pair is not None or self.natural(BANKER) or self.natural(who):
+            return None
+        due = self.due
+        if due == who:
+            return True if isinstance(self.next, deal.Deal) else None
+        passed = due == -1 or due > who
+        return False if passed else None
 
-    def dealt(self, who: int, *values: int) -> Coup:
-        """This coup once ``values`` are dealt to ``who``."""
-        hands = list(self.hands)
-        hands[who] = (*hands[who], *values)
-        return Coup.of((hands[0], hands[1], hands[2]), self.draws, less(self.left, *values))
+    def decided(self, draws: bool) -> Coup:
+        """This coup once the hand to choose draws or stands."""
+        assert isinstance(self.next, deal.Choose)
+        return Coup.of(self.state.chose(self.next, draws), self.left)
+
+    def dealt(self, *values: int) -> Coup:
+        """This coup once ``values`` are dealt: a hand's two cards, or the card due."""
+        state = self.state
+        if self.pair is not None:
+            side = Side.BANKER if self.pair == BANKER else Side.PLAYER
+            to = deal.Deal(side, 0 if self.pair == BANKER else self.pair)
+            for value in values:
+                state = state.given(to, value)
+        else:
+            assert isinstance(self.next, deal.Deal)
+            state = state.given(self.next, *values)
+        return Coup.of(state, less(self.left, *values))
 
     def seen_by(self, player: int) -> str:
         """What ``player`` knows: a punter his total and what he did; the banker his total,
@@ -211,47 +232,33 @@ class Coup:
         if player == BANKER and self._tableaux_played():
             shown = " ".join(_COLUMN_NAMES[self.column(t)] for t in (LEFT, RIGHT))
             seen += f" against {shown}"
-        if self.draws[player] is not None:
-            seen += " drew" if self.draws[player] else " stood"
+        drew = self.drew(player)
+        if drew is not None:
+            seen += " drew" if drew else " stood"
         return seen
 
     def _tableaux_played(self) -> bool:
         """Whether both tableaux are settled or played out, the banker to choose."""
-        if any(len(hand) < 2 for hand in self.hands) or self.natural(BANKER):
-            return False
-        return all(
-            self.natural(t) or self.draws[t] is False or len(self.hands[t]) == 3
-            for t in (LEFT, RIGHT)
-        )
+        return self.pair is None and not self.natural(BANKER) and self.due in (BANKER, -1)
 
 
-def _advance(hands: Hands, draws: Draws) -> tuple[Draws, Step, int]:
-    """The punters' bound cells played (the tableau's rule), and what comes next: a step,
-    and for whom (-1 at the end)."""
-    for who in (LEFT, RIGHT, BANKER):
-        if len(hands[who]) < 2:
-            return draws, Step.PAIR, who
-    live = [t for t in (LEFT, RIGHT) if not _natural(hands[t])]
-    if _natural(hands[BANKER]) or not live:
-        return draws, Step.OVER, -1
-    for who in (*live, BANKER):
-        choice = draws[who]
-        if choice is None and who != BANKER:
-            cell = tableaux.punter_cell(_total(hands[who]))
-            if cell is not tableaux.Cell.FREE:
-                choice = cell is tableaux.Cell.DRAW
-                draws = _with(draws, who, choice)
-        if choice is None:
-            return draws, Step.CHOOSE, who
-        if choice and len(hands[who]) < 3:
-            return draws, Step.CARD, who
-    return draws, Step.OVER, -1
+@lru_cache(maxsize=1 << 16)
+def _next(state: deal.TableauxState) -> tuple[deal.Step | None, int | None, int]:
+    """What comes next: the model's step (None: a hand's two cards), the hand due its two
+    cards, and who acts (`pyspiel.PlayerId`)."""
+    hands = (*state.punters, state.banker)
+    pair = next((who for who, hand in enumerate(hands) if len(hand) < 2), None)
+    if pair is not None:
+        return None, pair, _CHANCE
+    now = deal.step_tableaux(state, _PUNTERS)
+    if isinstance(now, deal.Over):
+        return now, None, _TERMINAL
+    return now, None, _hand(now) if isinstance(now, deal.Choose) else _CHANCE
 
 
-def _with(draws: Draws, who: int, choice: bool) -> Draws:
-    changed = list(draws)
-    changed[who] = choice
-    return (changed[0], changed[1], changed[2])
+def _hand(step: deal.Deal | deal.Choose) -> int:
+    """The hand a step is for: a tableau's index, or `BANKER`."""
+    return BANKER if step.side is Side.BANKER else step.tableau
 
 
 class BanqueGame(pyspiel.Game):  # type: ignore[misc]
@@ -274,7 +281,7 @@ class BanqueGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=9,
         )
         super().__init__(_game_type(), info, given)
-        self.first = Coup.of(((), (), ()), (None, None, None), self.counts)
+        self.first = Coup.of(_FIRST, self.counts)
 
     def new_initial_state(self) -> BanqueState:
         return BanqueState(self)
@@ -297,26 +304,25 @@ class BanqueState(pyspiel.State):  # type: ignore[misc]
         return [STAND, DRAW]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.coup.next[0] is Step.PAIR:
+        if self.coup.pair is not None:
             return list(pair_chances(self.coup.left))
         return [(v, p) for v, p in enumerate(value_chances(self.coup.left)) if p > 0]
 
     def _apply_action(self, action: int) -> None:
-        step, who = self.coup.next
-        if step is Step.PAIR:
-            coup = self.coup.dealt(who, *PAIRS[action])
-        elif step is Step.CARD:
-            coup = self.coup.dealt(who, action)
+        coup = self.coup
+        if coup.pair is not None:
+            self.coup = coup.dealt(*PAIRS[action])
+        elif isinstance(coup.next, deal.Deal):
+            self.coup = coup.dealt(action)
         else:
-            coup = self.coup.decided(who, action == DRAW)
-        self.coup = coup
+            self.coup = coup.decided(action == DRAW)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        step, who = self.coup.next
-        if step is Step.PAIR:
-            return f"{NAMES[who]} dealt {'-'.join(map(str, PAIRS[action]))}"
-        if step is Step.CARD:
-            return f"{NAMES[who]} draws {action}"
+        coup = self.coup
+        if coup.pair is not None:
+            return f"{NAMES[coup.pair]} dealt {'-'.join(map(str, PAIRS[action]))}"
+        if isinstance(coup.next, deal.Deal):
+            return f"{NAMES[coup.due]} draws {action}"
         return "draw" if action == DRAW else "stand"
 
     def is_terminal(self) -> bool:
@@ -332,8 +338,9 @@ class BanqueState(pyspiel.State):  # type: ignore[misc]
         return self.coup.seen_by(self.current_player() if player is None else player)
 
     def __str__(self) -> str:
-        hands = " ".join(f"{n[0].upper()}{h}" for n, h in zip(NAMES, self.coup.hands, strict=True))
-        return f"{hands} draws={self.coup.draws}"
+        coup = self.coup
+        hands = " ".join(f"{n[0].upper()}{h}" for n, h in zip(NAMES, coup.hands, strict=True))
+        return f"{hands} draws={tuple(coup.drew(who) for who in (LEFT, RIGHT, BANKER))}"
 
 
 def _game_type() -> Any:

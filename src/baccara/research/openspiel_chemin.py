@@ -22,12 +22,15 @@ banker's wins are net of the commission; a tie is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pyspiel
 from open_spiel.python import policy
 
+from baccara import deal
 from baccara.cards import hand_total
+from baccara.deal import Side
 from baccara.research.openspiel_shared import (
     PAIRS,
     StringObserver,
@@ -81,6 +84,8 @@ class Rules:
     counts: tuple[int, ...] | None  # None: with replacement
     commission: float
     banker_free: bool
+    tableau: deal.DrawingRules
+    """Who draws when: the house tableau, the banker free everywhere if he is."""
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> Rules:
@@ -88,7 +93,8 @@ class Rules:
         banker = banker_param(params)
         counts = None if model is Model.KEMENY_SNELL else counts_param(params, _DEFAULTS["decks"])
         commission = 0.05 if bool(params.get("commission", False)) else 0.0
-        return cls(model, counts, commission, banker == "free")
+        free = banker == "free"
+        return cls(model, counts, commission, free, tableaux.chance_tableau(banker_free=free))
 
 
 class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
@@ -115,20 +121,33 @@ class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
         return Observer()
 
 
+_step = lru_cache(maxsize=1 << 16)(deal.step)
+"""`deal.step`, remembered: a game visits the same few thousand coups over and over."""
+
+
 class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
-    """A coup of Chemin de Fer under way."""
+    """A coup of Chemin de Fer under way: the dealer's chance model (`baccara.deal`) on
+    the game's tableau says who acts next; this state adds the cards left and the
+    information."""
 
     def __init__(self, game: ChemindeFerGame) -> None:
         super().__init__(game)
         self.rules = game.rules
         self.left = self.rules.counts
-        self.punter: tuple[int, ...] = ()
-        self.banker: tuple[int, ...] = ()
-        self.punter_draws: bool | None = None
-        self.banker_draws: bool | None = None
-        self._over = False
+        self.coup = deal.DealState()
+        self.next: deal.Step = deal.Deal(Side.PLAYER)
 
     # -- what the coup is ---------------------------------------------------------------
+
+    @property
+    def punter(self) -> tuple[int, ...]:
+        """The punter's point values, in the order dealt."""
+        return self.coup.player
+
+    @property
+    def banker(self) -> tuple[int, ...]:
+        """The banker's point values, in the order dealt."""
+        return self.coup.banker
 
     @property
     def punter_total(self) -> int:
@@ -137,6 +156,33 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
     @property
     def banker_total(self) -> int:
         return hand_total(self.banker)
+
+    @property
+    def punter_draws(self) -> bool | None:
+        """What the punter did or must do (a bound cell as soon as it is reached); None
+        before his hand, after a natural, or while he chooses."""
+        return self._draws(Side.PLAYER)
+
+    @property
+    def banker_draws(self) -> bool | None:
+        """What the banker did or must do, as `punter_draws`."""
+        return self._draws(Side.BANKER)
+
+    def _draws(self, side: Side) -> bool | None:
+        hand = self.punter if side is Side.PLAYER else self.banker
+        if len(hand) == 3:
+            return True
+        now = self.next
+        if isinstance(now, deal.Over):
+            return None if self._natural() else False  # a natural, or it stood
+        if len(self.banker) < 2:
+            return None
+        if now.side is side:  # it chooses, or its third card is due
+            return None if isinstance(now, deal.Choose) else True
+        return False if side is Side.PLAYER else None  # the punter stood; the banker waits
+
+    def _natural(self) -> bool:
+        return is_natural(hand_total(self.punter[:2])) or is_natural(hand_total(self.banker[:2]))
 
     def punter_info(self) -> str:
         """What the punter knows of his hand: its total, or its two cards."""
@@ -154,71 +200,43 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
         """The punter's third card, or None when he stood."""
         return self.punter[2] if len(self.punter) == 3 else None
 
-    def _punter_free(self) -> bool:
-        return tableaux.punter_cell(self.punter_total) is tableaux.Cell.FREE
-
-    def _banker_free(self) -> bool:
-        cell = tableaux.banker_cell(self.banker_total, self.third())
-        return self.rules.banker_free or cell is tableaux.Cell.FREE
-
     # -- the OpenSpiel API ----------------------------------------------------------------
 
     def current_player(self) -> int:
-        if self._over:
+        if isinstance(self.next, deal.Over):
             return int(pyspiel.PlayerId.TERMINAL)
-        if len(self.punter) < 2 or len(self.banker) < 2:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.punter_draws is None:
-            return PUNTER  # only where free: bound cells are played as they are dealt
-        if self.punter_draws and len(self.punter) < 3:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.banker_draws is None:
-            return BANKER
-        return int(pyspiel.PlayerId.CHANCE)  # his third card
+        if isinstance(self.next, deal.Choose):
+            return PUNTER if self.next.side is Side.PLAYER else BANKER
+        return int(pyspiel.PlayerId.CHANCE)
 
     def _legal_actions(self, player: int) -> list[int]:
         return [STAND, DRAW]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if len(self.punter) < 2 or len(self.banker) < 2:
+        if len(self.banker) < 2:
             return list(pair_chances(self.left))
         return [(v, p) for v, p in enumerate(value_chances(self.left)) if p > 0]
 
     def _apply_action(self, action: int) -> None:
-        if len(self.punter) < 2:
-            self.punter = PAIRS[action]
-            self.left = less(self.left, *self.punter)
-        elif len(self.banker) < 2:
-            self.banker = PAIRS[action]
-            self.left = less(self.left, *self.banker)
-            if is_natural(self.punter_total) or is_natural(self.banker_total):
-                self._over = True
-            else:
-                self._settle_bound()
-        elif self.punter_draws is None:
-            self.punter_draws = action == DRAW
-            self._settle_bound()
-        elif self.punter_draws and len(self.punter) < 3:
-            self.punter = (*self.punter, action)
-            self.left = less(self.left, action)
-            self._settle_bound()
-        elif self.banker_draws is None:
-            self.banker_draws = action == DRAW
-            self._over = not self.banker_draws
+        now = self.next
+        assert not isinstance(now, deal.Over)
+        if isinstance(now, deal.Choose):
+            self.coup = self.coup.chose(now.side, action == DRAW)
+        elif len(self.banker) < 2:  # each side's two cards as one outcome
+            pair = PAIRS[action]
+            self.coup = self.coup.given(now.side, pair[0]).given(now.side, pair[1])
+            self.left = less(self.left, *pair)
         else:
-            self.banker = (*self.banker, action)
-            self._over = True
+            self.coup = self.coup.given(now.side, action)
+            self.left = less(self.left, action)
+        self.next = self._step()
 
-    def _settle_bound(self) -> None:
-        """Play the bound cells for whoever is bound (the tableau's rule)."""
-        if self.punter_draws is None and not self._punter_free():
-            self.punter_draws = tableaux.punter_cell(self.punter_total) is tableaux.Cell.DRAW
-        if self.punter_draws is None or (self.punter_draws and len(self.punter) < 3):
-            return
-        if self.banker_draws is None and not self._banker_free():
-            cell = tableaux.banker_cell(self.banker_total, self.third())
-            self.banker_draws = cell is tableaux.Cell.DRAW
-            self._over = not self.banker_draws
+    def _step(self) -> deal.Step:
+        if len(self.punter) < 2:
+            return deal.Deal(Side.PLAYER)
+        if len(self.banker) < 2:
+            return deal.Deal(Side.BANKER)
+        return _step(self.coup, self.rules.tableau)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -227,10 +245,10 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
         return "draw" if action == DRAW else "stand"
 
     def is_terminal(self) -> bool:
-        return self._over
+        return isinstance(self.next, deal.Over)
 
     def returns(self) -> list[float]:
-        if not self._over:
+        if not self.is_terminal():
             return [0.0, 0.0]
         banker, punter = self.banker_total, self.punter_total
         if banker > punter:

@@ -31,7 +31,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from baccara import deal
 from baccara.cards import Card, format_cards, hand_total
+from baccara.deal import Side
 from baccara.research.pz_shared import DRAW, STAND, CoupEnv
 from baccara.rules import NO_CARD, is_natural
 from baccara.shoe import Shoe, ShoeSettings
@@ -46,6 +48,8 @@ _NATURAL = NO_CARD + 1  # a tableau's column: 0-9 its third card, 10 stood, 11 a
 _SHOWN = 20  # where the tableaux' columns start: after the own cards (10) and total (10)
 SIZE = _SHOWN + 2 * (_NATURAL + 1)
 _COUP_CARDS = 9  # three hands of three cards at most
+_PUNTERS = tableaux.chance_tableau()  # the punter's row: free on 5
+_AGENT = {(Side.PLAYER, 0): "left", (Side.PLAYER, 1): "right", (Side.BANKER, 0): "banker"}
 
 
 class BanqueEnv(CoupEnv):
@@ -59,12 +63,14 @@ class BanqueEnv(CoupEnv):
         super().__init__(list(AGENTS), SIZE, ShoeSettings(decks=chosen, burn=False), _COUP_CARDS)
         self.hands: dict[str, list[Card]] = {agent: [] for agent in AGENTS}
         self.acted: list[str] = []
+        self.choices: dict[str, bool] = {}  # what each agent did this coup
 
     # -- the coup ----------------------------------------------------------------------
 
     def _deal(self, shoe: Shoe) -> None:
         self.hands = {agent: [] for agent in AGENTS}
         self.acted = []
+        self.choices = {}
         for _ in range(2):
             for agent in AGENTS:  # left, right, banker, twice (`BanqueTable._deal`)
                 self.hands[agent].append(shoe.draw())
@@ -86,15 +92,22 @@ class BanqueEnv(CoupEnv):
         return hand[2].points if len(hand) == 3 else NO_CARD
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        if self._natural("banker") or (agent != "banker" and self._natural(agent)):
-            return np.array([1, 0], np.int8)
-        if agent == "banker":
-            both = self._natural("left") and self._natural("right")
-            return np.array([1, 0] if both else [1, 1], np.int8)
-        cell = tableaux.punter_cell(self._two(agent))
-        if cell is tableaux.Cell.FREE:
+        """What the tableau leaves ``agent``: both where it chooses, else its bound act
+        (standing after a natural), as the dealer's model of two tableaux says."""
+        points = {a: tuple(card.points for card in self.hands[a]) for a in AGENTS}
+        now = deal.step_tableaux(
+            deal.TableauxState(
+                punters=(points["left"], points["right"]),
+                banker=points["banker"],
+                punter_choices=(self.choices.get("left"), self.choices.get("right")),
+            ),
+            _PUNTERS,
+        )
+        if isinstance(now, deal.Over) or _AGENT[now.side, now.tableau] != agent:
+            return np.array([1, 0], np.int8)  # it stands: the coup has gone past it
+        if isinstance(now, deal.Choose):
             return np.array([1, 1], np.int8)
-        return np.array([cell is tableaux.Cell.STAND, cell is tableaux.Cell.DRAW], np.int8)
+        return np.array([0, 1], np.int8)
 
     def observe(self, agent: str) -> dict[str, Any]:
         seen = np.zeros(SIZE, np.float32)
@@ -113,6 +126,7 @@ class BanqueEnv(CoupEnv):
         if draws:
             self.hands[agent].append(self.shoe.draw())
         self.acted.append(agent)
+        self.choices[agent] = draws
         if agent != "banker":
             self.agent_selection = AGENTS[AGENTS.index(agent) + 1]
             return

@@ -27,11 +27,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from baccara import deal
 from baccara.cards import Card, hand_total
 from baccara.coup import Side
 from baccara.deal import FIRST_CARDS
 from baccara.research.pz_shared import DRAW, STAND, CoupEnv
-from baccara.rules import is_natural
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 
@@ -52,40 +52,43 @@ class ChemindeFerEnv(CoupEnv):
             ["punter", "banker"], SIZE, ShoeSettings(decks=decks), len(FIRST_CARDS) + 2
         )
         self.commission = 0.05 if commission else 0.0
-        self.banker_free = banker == "free"
+        self.tableau = tableaux.chance_tableau(banker_free=banker == "free")
         self.hands: dict[Side, list[Card]] = {Side.PLAYER: [], Side.BANKER: []}
+        self.punter_draws: bool | None = None  # the punter's act this coup
 
     # -- the coup ----------------------------------------------------------------------
 
     def _deal(self, shoe: Shoe) -> None:
         self.hands = {Side.PLAYER: [], Side.BANKER: []}
+        self.punter_draws = None
         for side in FIRST_CARDS:
             self.hands[side].append(shoe.draw())
 
     def _total(self, side: Side) -> int:
         return hand_total(self.hands[side])
 
-    def _natural(self) -> bool:
-        return is_natural(hand_total(self.hands[Side.PLAYER][:2])) or is_natural(
-            hand_total(self.hands[Side.BANKER][:2])
-        )
-
     def _third(self) -> int | None:
         player = self.hands[Side.PLAYER]
         return player[2].points if len(player) == 3 else None
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        if self._natural():
-            return np.array([1, 0], np.int8)
-        if agent == "punter":
-            cell = tableaux.punter_cell(self._total(Side.PLAYER))
-        else:
-            cell = tableaux.banker_cell(self._total(Side.BANKER), self._third())
-            if self.banker_free:
-                cell = tableaux.Cell.FREE
-        if cell is tableaux.Cell.FREE:
+        """What the tableau leaves ``agent``: both where it chooses, else its bound act
+        (standing after a natural), as the dealer's chance model says."""
+        side = Side.PLAYER if agent == "punter" else Side.BANKER
+        hands = self.hands
+        now = deal.step(
+            deal.DealState(
+                player=tuple(card.points for card in hands[Side.PLAYER]),
+                banker=tuple(card.points for card in hands[Side.BANKER][:2]),
+                player_choice=self.punter_draws,
+            ),
+            self.tableau,
+        )
+        if isinstance(now, deal.Over) or now.side is not side:
+            return np.array([1, 0], np.int8)  # it stands: the coup has gone past it
+        if isinstance(now, deal.Choose):
             return np.array([1, 1], np.int8)
-        return np.array([cell is tableaux.Cell.STAND, cell is tableaux.Cell.DRAW], np.int8)
+        return np.array([0, 1], np.int8)
 
     def observe(self, agent: str) -> dict[str, Any]:
         side = Side.PLAYER if agent == "punter" else Side.BANKER
@@ -106,6 +109,7 @@ class ChemindeFerEnv(CoupEnv):
         if draws:
             self.hands[Side.PLAYER if agent == "punter" else Side.BANKER].append(self.shoe.draw())
         if agent == "punter":
+            self.punter_draws = draws
             self.agent_selection = "banker"
             return
         punter, banker = self._total(Side.PLAYER), self._total(Side.BANKER)

@@ -26,6 +26,7 @@ and chooses on 5; naturals (8, 9) are shown at once.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 
 from baccara import deal, rules
 
@@ -213,19 +214,27 @@ def house_punter_draws(total: int, house: House | str = House.FRENCH) -> bool:
     return cell is Cell.DRAW
 
 
-def chance_tableau(house: House | str = House.FRENCH) -> deal.DrawingRules:
-    """The ``house`` tableau for the dealer's chance model: free cells are None.
+def chance_tableau(
+    house: House | str = House.FRENCH, *, banker_free: bool = False
+) -> deal.DrawingRules:
+    """The ``house`` tableau for the dealer's chance model: free cells are None; with
+    ``banker_free`` the banker chooses in every cell (as in the papers' game).
 
     >>> table = chance_tableau()
     >>> table.player[5], table.banker[3][9], table.banker[3][8], table.banker[6][rules.NO_CARD]
     (None, None, False, None)
+    >>> chance_tableau(banker_free=True).banker[3][8], chance_tableau(banker_free=True).player[4]
+    (None, True)
     """
-    house = House.parse(house)
+    return _chance_tableau(House.parse(house), banker_free)
 
+
+@cache
+def _chance_tableau(house: House, banker_free: bool) -> deal.DrawingRules:
     def rule(cell: Cell) -> bool | None:
-        return None if cell is Cell.FREE else cell is Cell.DRAW
+        return None if cell is Cell.FREE or banker_free else cell is Cell.DRAW
 
     return deal.DrawingRules.from_rows(
-        player=[rule(cell) for cell in PUNTER_TABLE],
+        player=[None if cell is Cell.FREE else cell is Cell.DRAW for cell in PUNTER_TABLE],
         banker=[[rule(cell) for cell in row] for row in BANKER_TABLES[house]],
     )

@@ -22,7 +22,6 @@ banker's wins are net of the commission; a tie is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import pyspiel
@@ -84,8 +83,6 @@ class Rules:
     counts: tuple[int, ...] | None  # None: with replacement
     commission: float
     banker_free: bool
-    tableau: deal.DrawingRules
-    """Who draws when: the house tableau, the banker free everywhere if he is."""
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> Rules:
@@ -93,8 +90,7 @@ class Rules:
         banker = banker_param(params)
         counts = None if model is Model.KEMENY_SNELL else counts_param(params, _DEFAULTS["decks"])
         commission = 0.05 if bool(params.get("commission", False)) else 0.0
-        free = banker == "free"
-        return cls(model, counts, commission, free, tableaux.chance_tableau(banker_free=free))
+        return cls(model, counts, commission, banker == "free")
 
 
 class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
@@ -121,8 +117,7 @@ class ChemindeFerGame(pyspiel.Game):  # type: ignore[misc]
         return Observer()
 
 
-_step = lru_cache(maxsize=1 << 16)(deal.step)
-"""`deal.step`, remembered: a game visits the same few thousand coups over and over."""
+_TABLEAUX = {free: tableaux.chance_tableau(banker_free=free) for free in (False, True)}
 
 
 class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
@@ -236,7 +231,7 @@ class ChemindeFerState(pyspiel.State):  # type: ignore[misc]
             return deal.Deal(Side.PLAYER)
         if len(self.banker) < 2:
             return deal.Deal(Side.BANKER)
-        return _step(self.coup, self.rules.tableau)
+        return deal.step(self.coup, _TABLEAUX[self.rules.banker_free])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -13,6 +13,7 @@ from tests.support.clock import InlineExecutor, SimulatedClock
 
 from baccara.db.auth import SESSION_SECONDS, Auth, User
 from baccara.db.betting import BetError
+from baccara.db.gate import SessionEnds
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections, suspend
 from baccara.db.schema import web_sessions
@@ -48,7 +49,9 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
             "ann_2": auth.login("ann", "ann password"),
         }
         users = {key: auth.user_for_token(token) for key, token in tokens.items()}
-        watch = SessionWatch(ledger.engine, seconds=0.5, clock=clock, executor=InlineExecutor())
+        watch = SessionWatch(
+            SessionEnds(ledger.engine), seconds=0.5, clock=clock, executor=InlineExecutor()
+        )
         sockets = Sockets(watch)
         for key, user in users.items():
             assert user is not None
@@ -98,7 +101,11 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
         user = auth.user_for_token(token)
         assert user is not None
         watch = SessionWatch(
-            ledger.engine, seconds=0.5, full_seconds=60, clock=clock, executor=InlineExecutor()
+            SessionEnds(ledger.engine),
+            seconds=0.5,
+            full_seconds=60,
+            clock=clock,
+            executor=InlineExecutor(),
         )
         sockets = Sockets(watch)
         sockets.open("ann", user)

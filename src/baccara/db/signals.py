@@ -394,27 +394,28 @@ class PostgresSignals(Signals):
         import psycopg
 
         conn: psycopg.AsyncConnection[TupleRow] | None = None
-        while True:
-            batch = [await self.outbox.get()]
-            while not self.outbox.empty() and len(batch) < 500:
-                batch.append(self.outbox.get_nowait())
-            rows = [row for message in batch for row in message]
-            try:
-                if conn is None or conn.closed:
-                    conn = await psycopg.AsyncConnection.connect(self.conninfo)
-                async with conn.transaction(), conn.cursor() as cursor:  # one commit for all
-                    await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
-            except asyncio.CancelledError:
-                if conn is not None:
+        try:
+            while True:
+                batch = [await self.outbox.get()]
+                while not self.outbox.empty() and len(batch) < 500:
+                    batch.append(self.outbox.get_nowait())
+                rows = [row for message in batch for row in message]
+                try:
+                    if conn is None or conn.closed:
+                        conn = await psycopg.AsyncConnection.connect(self.conninfo)
+                    async with conn.transaction(), conn.cursor() as cursor:  # one commit
+                        await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
+                except Exception as error:
+                    log.warning("signals: %d messages not sent (%s)", len(batch), error)
+                    if conn is not None:
+                        with contextlib.suppress(Exception):
+                            await conn.close()
+                    conn = None
+                    await asyncio.sleep(0.2)
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
                     await conn.close()
-                raise
-            except Exception as error:
-                log.warning("signals: %d messages not sent (%s)", len(batch), error)
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
-                conn = None
-                await asyncio.sleep(0.2)
 
 
 _LOCAL: dict[str, list[LocalSignals]] = {}  # a database's key -> the signals started on it

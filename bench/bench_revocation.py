@@ -91,7 +91,8 @@ async def _command(url: str, name: str) -> int:
 async def _suspensions(
     servers: list[ServerProcess], url: str, count: int
 ) -> tuple[list[float], list[float]]:
-    waits, refusals = [], []
+    waits: list[float] = []
+    refusals: list[float] = []
     for _ in range(count):
         name = f"sus{uuid.uuid4().hex[:8]}"
         sockets = [Player(server, name) for server in servers]

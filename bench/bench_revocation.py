@@ -4,7 +4,9 @@ Players hold a socket each at a table; each then excludes itself over HTTP, and 
 time from the exclusion's answer to the socket's close is measured (the target: within
 a second). On SQLite one process; on PostgreSQL (when BACCARA_TEST_POSTGRES_URL is
 set) two, the sockets on one and the exclusions made on the other, and then the
-house's suspension from the command line (a third process) for a socket on each.
+house's suspension from the command line (a third process) for a socket on each,
+timed from the command's start (the sockets close before it has exited), beside the
+same command refused (no such player) from its start to its exit.
 Baseline in the same run: a ping's round trip on the same sockets.
 """
 
@@ -78,8 +80,19 @@ async def _exclusions(
     return waits, pings
 
 
-async def _suspensions(servers: list[ServerProcess], url: str, count: int) -> list[float]:
-    waits = []
+async def _command(url: str, name: str) -> int:
+    command = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "baccara", "account", "suspend", name, "--db", url,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    return await command.wait()
+
+
+async def _suspensions(
+    servers: list[ServerProcess], url: str, count: int
+) -> tuple[list[float], list[float]]:
+    waits: list[float] = []
+    refusals: list[float] = []
     for _ in range(count):
         name = f"sus{uuid.uuid4().hex[:8]}"
         sockets = [Player(server, name) for server in servers]
@@ -87,22 +100,23 @@ async def _suspensions(servers: list[ServerProcess], url: str, count: int) -> li
         for player in sockets:
             player.token = sockets[0].token
             await player.join("t1")
+        started = time.monotonic()
+        assert await _command(url, f"nobody{uuid.uuid4().hex[:8]}") == 2  # refused
+        refusals.append(time.monotonic() - started)
         closing = [asyncio.create_task(_closed(p)) for p in sockets]
-        command = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "baccara", "account", "suspend", name, "--db", url,
-            stdout=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
-        assert await command.wait() == 0
-        done = time.monotonic()
-        waits.extend(t - done for t in await asyncio.wait_for(asyncio.gather(*closing), 10))
-    return waits
+        started = time.monotonic()  # the sockets close before the command has exited
+        assert await _command(url, name) == 0
+        waits.extend(t - started for t in await asyncio.wait_for(asyncio.gather(*closing), 10))
+    return waits, refusals
 
 
-def _line(what: str, waits: list[float], pings: list[float] | None = None) -> str:
+def _line(
+    what: str, waits: list[float], pings: list[float] | None = None, base: str = "a ping"
+) -> str:
     ms = sorted(1e3 * w for w in waits)
     text = f"   {what:<44} close after {statistics.median(ms):6.0f} ms median, {ms[-1]:6.0f} ms max"
     if pings:
-        text += f"  (baseline: a ping {1e3 * statistics.median(pings):.1f} ms)"
+        text += f"  (baseline: {base} {1e3 * statistics.median(pings):.1f} ms)"
     return text
 
 
@@ -125,8 +139,12 @@ def main(quick: bool) -> None:
             try:
                 waits, pings = asyncio.run(_exclusions(servers[0], servers[1], count))
                 print(_line("PostgreSQL, excluded on the other process", waits, pings), flush=True)
-                waits = asyncio.run(_suspensions(servers, pg_url, max(2, count // 4)))
-                print(_line("PostgreSQL, suspended by the command", waits), flush=True)
+                waits, refusals = asyncio.run(_suspensions(servers, pg_url, max(2, count // 4)))
+                what, base = (
+                    "PostgreSQL, suspended by a command",
+                    "the command refused, start to exit",
+                )
+                print(_line(what, waits, refusals, base), flush=True)
             finally:
                 for server in servers:
                     server.stop()

@@ -1,21 +1,25 @@
 """The revocation watch on the clock it is given (issues 23 and 24), in process: a
-revocation written by anybody (another process, the command line) closes the sockets
-it names at the next look, every `SessionWatch.seconds`; a session that expires closes
-at the next full look, every `SessionWatch.full_seconds`. Across real processes and on
-PostgreSQL: tests/test_money_gate.py."""
+revocation whose signal it hears closes the sockets it names at once; one written where
+no signal reaches it (another process on a SQLite file, the command line) at the next
+look, every `SessionWatch.seconds`; a session that expires closes at the next full
+look, every `SessionWatch.full_seconds`. The signals themselves, and a revocation
+missed while PostgreSQL's listener was away: tests/test_signals.py; across real
+processes on PostgreSQL: tests/test_money_gate.py."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from tests.support.clock import InlineExecutor, SimulatedClock
+from tests.support.clock import InlineExecutor, SimulatedClock, settle
 
 from baccara.db.auth import SESSION_SECONDS, Auth, User
 from baccara.db.betting import BetError
+from baccara.db.gate import SessionEnds
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections, suspend
 from baccara.db.schema import web_sessions
+from baccara.db.signals import LocalSignals
 from baccara.server.infra.revocation import SessionWatch
 
 
@@ -48,7 +52,9 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
             "ann_2": auth.login("ann", "ann password"),
         }
         users = {key: auth.user_for_token(token) for key, token in tokens.items()}
-        watch = SessionWatch(ledger.engine, seconds=0.5, clock=clock, executor=InlineExecutor())
+        watch = SessionWatch(
+            SessionEnds(ledger.engine), seconds=0.5, clock=clock, executor=InlineExecutor()
+        )
         sockets = Sockets(watch)
         for key, user in users.items():
             assert user is not None
@@ -85,6 +91,46 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
     asyncio.run(test())
 
 
+def test_a_revocation_heard_closes_the_sockets_it_names_at_once(tmp_path: Path) -> None:
+    """With the signals of its database, the watch reads a revocation made in this
+    process as it commits: the clock does not move."""
+
+    async def test() -> None:
+        clock = SimulatedClock()
+        ledger = Ledger.connect(f"sqlite:///{tmp_path / 'r.db'}")
+        auth = Auth(ledger, now=clock.now)
+        users = {}
+        for name in ("ann", "bob"):
+            auth.register(name, f"{name} password")
+            users[name] = auth.user_for_token(auth.login(name, f"{name} password"))
+        signals = LocalSignals(ledger.engine)
+        watch = SessionWatch(
+            SessionEnds(ledger.engine),
+            signals=signals,
+            seconds=0.5,
+            clock=clock,
+            executor=InlineExecutor(),
+        )
+        sockets = Sockets(watch)
+        for name, user in users.items():
+            assert user is not None
+            sockets.open(name, user)
+        await signals.start()
+        await watch.start()
+        try:
+            ann = users["ann"]
+            assert ann is not None
+            Protections(ledger.engine).exclude(ann.id, clock.now() + 86_400, now=clock.now())
+            await settle()
+            assert sockets.closed == {"ann": "self_excluded"}
+        finally:
+            await watch.stop()
+            await signals.stop()
+            ledger.engine.dispose()
+
+    asyncio.run(test())
+
+
 def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_path: Path) -> None:
     """A session gone without a revocation naming it (expired, or removed by hand) is
     found by the look at every socket, once a minute: not before, not later."""
@@ -98,7 +144,11 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
         user = auth.user_for_token(token)
         assert user is not None
         watch = SessionWatch(
-            ledger.engine, seconds=0.5, full_seconds=60, clock=clock, executor=InlineExecutor()
+            SessionEnds(ledger.engine),
+            seconds=0.5,
+            full_seconds=60,
+            clock=clock,
+            executor=InlineExecutor(),
         )
         sockets = Sockets(watch)
         sockets.open("ann", user)

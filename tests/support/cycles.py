@@ -49,7 +49,8 @@ from tests.support.scripts import play
 from websockets.exceptions import WebSocketException
 
 from baccara.db.database import make_engine
-from baccara.db.table_locks import TableLocks, namespace_of
+from baccara.db.signals import namespace_of
+from baccara.db.table_locks import TableLocks
 from baccara.server.app import ServerConfig
 
 __all__ = ["POINTS", "Report", "cycle_config", "run_cycles"]

@@ -142,7 +142,8 @@ def _table_lock(engine: Engine, table: str) -> Iterator[None]:
         yield
         return
     from baccara.db.repair import RepairError
-    from baccara.db.table_locks import TableLocks, namespace_of
+    from baccara.db.signals import namespace_of
+    from baccara.db.table_locks import TableLocks
 
     locks = TableLocks(engine, namespace_of(engine))
     try:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from sqlalchemy.engine import Connection, Engine
 
 __all__ = [
     "DB_ENV",
+    "after_commit",
     "default_url",
     "make_engine",
     "normalize_url",
@@ -130,6 +131,39 @@ def _set_wal(cursor: Any) -> None:
 
 @contextmanager
 def writing(engine: Engine) -> Iterator[Connection]:
-    """A write transaction: on SQLite it takes the write lock first (``BEGIN IMMEDIATE``)."""
-    with engine.connect().execution_options(baccara_write=True) as conn, conn.begin():
-        yield conn
+    """A write transaction: on SQLite it takes the write lock first (``BEGIN IMMEDIATE``);
+    what `after_commit` asked runs once it has committed."""
+    committed: list[Callable[[], None]] = []
+    options = {"baccara_write": True, _AFTER_COMMIT: committed}
+    with engine.connect().execution_options(**options) as conn:
+        with conn.begin():
+            yield conn
+        for call in committed:
+            call()
+
+
+_AFTER_COMMIT = "baccara_after_commit"
+
+
+def after_commit(conn: Connection, call: Callable[[], None]) -> None:
+    """Call ``call`` once the `writing` transaction of ``conn`` has committed (never if it
+    rolls back); outside `writing`, a `ValueError`.
+
+    >>> engine = make_engine("sqlite://")
+    >>> with writing(engine) as conn:
+    ...     after_commit(conn, lambda: print("committed"))
+    ...     print("in the transaction")
+    in the transaction
+    committed
+    >>> try:
+    ...     with writing(engine) as conn:
+    ...         after_commit(conn, lambda: print("committed"))
+    ...         raise KeyError("no")
+    ... except KeyError:
+    ...     print("rolled back")
+    rolled back
+    """
+    committed = conn.get_execution_options().get(_AFTER_COMMIT)
+    if committed is None:
+        raise ValueError("after_commit needs a `writing` transaction")
+    committed.append(call)

@@ -45,11 +45,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 from baccara.db import betting, queries
 from baccara.db.betting import BetError, BetReceipt, BetRequest
 from baccara.db.books import Posting, among, on_postgres, post_many
+from baccara.db.database import writing
 from baccara.db.protections import PlayerProtections
 from baccara.db.schema import (
     RoundPhase,
@@ -60,10 +61,12 @@ from baccara.db.schema import (
     transactions,
     web_sessions,
 )
+from baccara.db.sessions import last_revocation, prune, revocations_since
 from baccara.money import format_money
 
 __all__ = [
     "Held",
+    "SessionEnds",
     "check_loss",
     "day_loss",
     "day_start",
@@ -181,6 +184,42 @@ def ended(conn: Connection, held: Iterable[tuple[int, str]], now: float) -> dict
         elif live.get(session, 0.0) <= now:
             out[session] = BetError("session_ended", "your session has ended: log in again")
     return out
+
+
+KEEP_REVOCATIONS = 86_400.0
+"""How long a revocation is kept, in seconds (every process has read it long before)."""
+
+
+class SessionEnds:
+    """What a server process's session watch reads (`baccara.server.infra.revocation`):
+    the revocations since the last it saw (`baccara.db.sessions`), and which of its
+    sockets' sessions have ended."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def newest(self) -> int:
+        """The newest revocation's id (a watch starting reads from there)."""
+        with self.engine.connect() as conn:
+            return last_revocation(conn)
+
+    def since(
+        self, last: int, held: list[tuple[int, str]], *, every: bool, now: float
+    ) -> tuple[int, dict[str, BetError]]:
+        """The newest revocation's id, and the sessions of ``held`` (user id, session
+        digest) that have ended, as `ended` says: those of the players the revocations
+        since ``last`` name, or all of them if ``every`` (which also forgets the
+        revocations older than `KEEP_REVOCATIONS`)."""
+        with self.engine.connect() as conn:
+            news = revocations_since(conn, last)
+            named = {r.user for r in news}
+            asked = held if every else [(u, s) for u, s in held if u in named]
+            gone = ended(conn, asked, now) if asked else {}
+            newest = news[-1].id if news else last
+        if every:
+            with writing(self.engine) as conn:
+                prune(conn, now - KEEP_REVOCATIONS)
+        return newest, gone
 
 
 def _protections(conn: Connection, users: list[int], pg: bool) -> list[PlayerProtections]:

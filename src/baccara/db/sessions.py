@@ -3,10 +3,12 @@
 Whatever ends a session early (a logout, a password change for the player's other
 sessions, a self-exclusion, the house's suspension) writes a row here in the same
 transaction: the player, and the session's digest (None: every session of the
-player). Each server process reads the rows newer than the last it saw, every half
-second (`baccara.server.infra.revocation`), and closes the sockets they name (asking
-`baccara.db.gate.ended` about those players): the cost is one indexed read when nothing
-happened, however many sockets are open.
+player); the same transaction sends a revocation signal (`baccara.db.signals`), heard
+by every server process once it commits. A process woken by it, or every half second
+whatever it heard (`baccara.server.infra.revocation`), reads the rows newer than the
+last it saw and closes the sockets they name (asking `baccara.db.gate.ended` about
+those players): the cost is one indexed read when nothing happened, however many
+sockets are open. The rows are what counts: a signal missed is read at the next look.
 
 >>> from baccara.db.database import make_engine, writing
 >>> from baccara.db.migrate import upgrade
@@ -32,6 +34,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from baccara.db.schema import session_revocations
+from baccara.db.signals import Topic, signal
 
 __all__ = ["Revocation", "last_revocation", "prune", "revocations_since", "revoke"]
 
@@ -46,9 +49,10 @@ class Revocation:
 
 
 def revoke(conn: Connection, user: int, session: str | None, *, now: float) -> None:
-    """Say, in ``conn``'s transaction, that ``user``'s session ``session`` (None: every
-    one of theirs) has ended."""
+    """Say, in ``conn``'s `writing` transaction, that ``user``'s session ``session``
+    (None: every one of theirs) has ended (and signal it, once it commits)."""
     conn.execute(session_revocations.insert().values(user_id=user, token_hash=session, at=now))
+    signal(conn, Topic.REVOCATIONS, str(user))
 
 
 def last_revocation(conn: Connection) -> int:

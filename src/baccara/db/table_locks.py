@@ -1,6 +1,7 @@
 """The tables' advisory locks on PostgreSQL (`TableLocks`): the process holding a table's
-lock runs it (`baccara.server.cluster.relay`); a process that dies loses its locks with its
-session. `namespace_of` keeps clusters sharing one PostgreSQL server apart.
+lock runs it (`baccara.server.cluster.hall`); a process that dies loses its locks with its
+session. The locks' keys carry the database's namespace (`baccara.db.signals.namespace_of`),
+so clusters sharing one PostgreSQL server stay apart.
 """
 
 from __future__ import annotations
@@ -11,17 +12,7 @@ import zlib
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["TableLocks", "namespace_of"]
-
-
-def namespace_of(engine: Engine) -> str:
-    """A name for this database and schema, so that clusters sharing a PostgreSQL server
-    (the tests' private schemas) neither lock nor hear each other."""
-    with engine.connect() as conn:
-        database, schema = conn.execute(
-            sa.text("SELECT current_database(), current_schema()")
-        ).one()
-    return f"bcr{zlib.crc32(f'{database}:{schema}'.encode()):08x}"
+__all__ = ["TableLocks"]
 
 
 class TableLocks:
@@ -72,7 +63,8 @@ class TableLocks:
 
     def processes(self) -> set[str]:
         """The cluster's processes alive now: their listening sessions, by the name each
-        gives it (`Cluster.application_name`); a killed process's session ends with it."""
+        gives it (`baccara.db.signals.PostgresSignals.application_name`); a killed
+        process's session ends with it."""
         conn = self._connection()
         prefix = f"{self.namespace}:"
         names = conn.execute(

@@ -26,9 +26,11 @@ from fastapi.staticfiles import StaticFiles
 
 from baccara.db.auth import Auth
 from baccara.db.drills import DrillRecords
+from baccara.db.gate import SessionEnds
 from baccara.db.history import PlayerHistory
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections
+from baccara.db.signals import open_signals
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
 from baccara.server.http.learn import learn_router
@@ -66,12 +68,14 @@ def create_app(
     writers = config.writers or 1  # one: more measured slower, on both databases
     batcher = BetBatcher(ledger, writers=writers)
     bet_limiter = RateLimiter(rate=config.bets_per_second, burst=config.bet_burst)
+    signals = open_signals(ledger.engine)  # between processes: tables, revocations
     hall = Hall(
         config,
         table_specs(config.tables, config.squeeze),
         services=TableServices(
             ledger=ledger, executor=executor, batcher=batcher, clock=clock, fault=fault
         ),
+        signals=signals,
         bets=bet_limiter,
     )
     state = ServerState(
@@ -93,7 +97,11 @@ def create_app(
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
         watch=SessionWatch(
-            ledger.engine, seconds=config.revoke_seconds, clock=clock, executor=executor
+            SessionEnds(ledger.engine),
+            signals=signals,
+            seconds=config.revoke_seconds,
+            clock=clock,
+            executor=executor,
         ),
     )
     watch = state.watch
@@ -101,6 +109,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         batcher.start()
+        await signals.start()
         await watch.start()
         await hall.start()
         # Everything loaded so far lives as long as the server: keep it out of the
@@ -115,6 +124,7 @@ def create_app(
         finally:
             await watch.stop()
             await hall.stop()
+            await signals.stop()
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
             state.hashing.shutdown()

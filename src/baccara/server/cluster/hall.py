@@ -30,7 +30,8 @@ from typing import Any, TypeVar
 
 from baccara.db.auth import User
 from baccara.db.shoes import ShoeBook
-from baccara.db.table_locks import TableLocks, namespace_of
+from baccara.db.signals import Signals, namespace_of
+from baccara.db.table_locks import TableLocks
 from baccara.server.cluster.messages import Question
 from baccara.server.cluster.relay import Cluster, Moving
 from baccara.server.infra.config import ServerConfig
@@ -104,9 +105,11 @@ class Hall:
         specs: list[TableSpec],
         *,
         services: TableServices,
+        signals: Signals,
         bets: RateLimiter,
     ) -> None:
         self.config = config
+        self.signals = signals  # started before the hall, stopped after
         self.specs = {spec.id: spec for spec in specs}
         self.services = services
         self.ledger = services.ledger
@@ -161,13 +164,12 @@ class Hall:
         return await self.services.db(fn, *args)
 
     async def start(self) -> None:
-        """Start the tables this process may run (and, on PostgreSQL, the cluster)."""
-        engine = self.ledger.engine
-        if engine.dialect.name == "postgresql":
-            namespace = await self._db(namespace_of, engine)
-            self.locks = TableLocks(engine, namespace)
-            conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-            self.cluster = Cluster(conninfo, namespace, self, dead_seconds=self.config.dead_seconds)
+        """Start the tables this process may run (and, where other processes hear its
+        signals, on PostgreSQL, the cluster)."""
+        if self.signals.shared:
+            engine = self.ledger.engine
+            self.locks = TableLocks(engine, await self._db(namespace_of, engine))
+            self.cluster = Cluster(self.signals, self, dead_seconds=self.config.dead_seconds)
             await self.cluster.start()
             await self.clock.sleep(self.config.share_seconds)  # hear who else is starting
             await self._take(first=True)

@@ -1,40 +1,38 @@
 """Several server processes on one PostgreSQL: each table run by one process, its
 players connected to any.
 
-Each table is run by the process holding its advisory lock (`baccara.db.table_locks`); the other
-processes relay. They talk through PostgreSQL's LISTEN/NOTIFY on two channels each: one
-that every process hears (``…_all``: each process's heartbeat, with the tables it runs
-and their lobby lines; the tables' events) and one of its own (``…_<process>``:
-messages forwarded to the tables it runs, their answers, private messages).
+Each table is run by the process holding its advisory lock (`baccara.db.table_locks`);
+the other processes relay. They talk on the one signal path between processes
+(`baccara.db.signals`, LISTEN/NOTIFY): on the cluster's topic, which every process hears
+(each process's heartbeat, with the tables it runs and their lobby lines; the tables'
+events), and to each process's inbox (messages forwarded to the tables it runs, their
+answers, private messages). The messages are `baccara.server.cluster.messages`'s, as JSON.
 
 - A player's message to a table another process runs is forwarded there (`Cluster.ask`)
   and the answer comes back; a join registers the player with the table's process,
-  which sends the table's events on ``…_all`` while anybody elsewhere listens, and the
-  player's private messages (payouts, hands) to the player's process.
+  which sends the table's events on the cluster's topic while anybody elsewhere
+  listens, and the player's private messages (payouts, hands) to the player's process.
 - A process that stops beating for `Cluster.dead_seconds` is gone: its players are
   forgotten, questions waiting for it are answered "table moving". A process whose
   lock on a table comes free (its owner died: PostgreSQL ends the dead session and its
   locks) takes the table over, runs the recovery, and its heartbeat says so; every
   process then joins its players to the table again (a fresh snapshot each).
-
-A NOTIFY payload is at most 8,000 bytes: a longer message goes compressed, split into
-parts sent in one transaction (so they arrive together and in order).
+- While this process's listening connection is lost it forgets who runs the other
+  processes' tables; once back it says hello, and the next heartbeats say again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
 import logging
-import secrets
 import time
-import zlib
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from baccara.db.auth import User
+from baccara.db.signals import Signals, Topic
 from baccara.server.cluster.messages import (
     Ask,
     AskedUser,
@@ -50,74 +48,13 @@ from baccara.server.cluster.messages import (
 )
 from baccara.server.tables.audience import Audience
 
-__all__ = ["Assembler", "Cluster", "Host", "Moving", "encode"]
+__all__ = ["Cluster", "Host", "Moving"]
 
 log = logging.getLogger("baccara.server")
-LIMIT = 7_900
-"""The longest NOTIFY payload sent (PostgreSQL takes under 8,000 bytes)."""
 
 
 class Moving(Exception):
     """The table has no live process now (it is being taken over): ask again."""
-
-
-def encode(text: str, key: str) -> list[str]:
-    """A message's JSON ``text`` as NOTIFY payloads: itself, or compressed (``~``), or
-    compressed parts (``&key:i:n:``), each under `LIMIT` bytes.
-
-    >>> encode('{"op":"hello","from":"p1"}', "k")
-    ['{"op":"hello","from":"p1"}']
-    >>> [p[0] for p in encode('{"text":"%s"}' % ("ab" * 5000), "k")]
-    ['~']
-    >>> parts = encode('{"text":"%s"}' % secrets.token_hex(20_000), "k")
-    >>> len(parts) > 1, parts[1].startswith(f"&k:1:{len(parts)}:")
-    (True, True)
-    """
-    if len(text.encode()) <= LIMIT:
-        return [text]
-    packed = base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
-    if len(packed) < LIMIT:
-        return ["~" + packed]
-    size = LIMIT - 64
-    chunks = [packed[i : i + size] for i in range(0, len(packed), size)]
-    return [f"&{key}:{n}:{len(chunks)}:{chunk}" for n, chunk in enumerate(chunks)]
-
-
-class Assembler:
-    """Messages' JSON texts back from `encode`'s payloads (parts kept until the last comes).
-
-    >>> joined = Assembler()
-    >>> text = '{"text":"%s"}' % secrets.token_hex(20_000)
-    >>> got = [joined.feed(p) for p in encode(text, "k")]
-    >>> len(got) > 1, got[:-1] == [None] * (len(got) - 1), got[-1] == text
-    (True, True, True)
-    """
-
-    def __init__(self) -> None:
-        self.parts: dict[str, list[str]] = {}
-
-    def feed(self, payload: str) -> str | None:
-        """The message's text ``payload`` completes, if any."""
-        if payload.startswith("{"):
-            return payload
-        if payload.startswith("~"):
-            return self._unpack(payload[1:])
-        key, index, count, chunk = payload[1:].split(":", 3)
-        if index == "0":
-            self.parts[key] = []
-        got = self.parts.get(key)
-        if got is None or len(got) != int(index):
-            self.parts.pop(key, None)  # a part missed (a reconnect): drop the message
-            return None
-        got.append(chunk)
-        if len(got) < int(count):
-            return None
-        del self.parts[key]
-        return self._unpack("".join(got))
-
-    @staticmethod
-    def _unpack(packed: str) -> str:
-        return zlib.decompress(base64.b64decode(packed)).decode()
 
 
 class Host(Protocol):
@@ -149,8 +86,7 @@ class Cluster:
 
     def __init__(
         self,
-        conninfo: str,
-        namespace: str,
+        signals: Signals,
         host: Host,
         *,
         beat_seconds: float = 1.0,
@@ -158,10 +94,9 @@ class Cluster:
         ask_seconds: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.conninfo = conninfo
-        self.namespace = namespace
+        self.signals = signals
         self.host = host
-        self.process = secrets.token_hex(4)
+        self.process = signals.process
         self.beat_seconds = beat_seconds
         self.dead_seconds = dead_seconds
         self.ask_seconds = ask_seconds
@@ -172,47 +107,34 @@ class Cluster:
         self.sent: dict[str, str] = {}  # the lobby lines this process last sent
         self.able: dict[str, set[str]] = {}  # process -> the tables it may run
         self.pending: dict[str, tuple[str, asyncio.Future[list[str]]]] = {}
-        self.outbox: asyncio.Queue[tuple[str, list[str]]] = asyncio.Queue()
-        self.ready = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.background: set[asyncio.Task[None]] = set()  # answers and rejoins under way
         self._keys = itertools.count()
-        self._parts = Assembler()
 
-    # -- channels ----------------------------------------------------------------------
+    # -- sending -------------------------------------------------------------------------
 
-    @property
-    def everyone(self) -> str:
-        """The channel every process hears."""
-        return f"{self.namespace}_all"
+    def to_all(self, message: ClusterMessage) -> None:
+        """Send a message to every process (queued: sent in order)."""
+        self.signals.publish(Topic.CLUSTER, message.model_dump_json(by_alias=True))
 
-    def channel(self, process: str) -> str:
-        """A process's own channel."""
-        return f"{self.namespace}_{process}"
-
-    def send(self, channel: str, message: ClusterMessage) -> None:
-        """Queue a message (sent with the next batch, in order)."""
-        text = message.model_dump_json(by_alias=True)
-        self.outbox.put_nowait((channel, encode(text, f"{self.process}.{next(self._keys)}")))
+    def to(self, process: str, message: ClusterMessage) -> None:
+        """Send a message to ``process`` (queued: sent in order)."""
+        self.signals.send(process, message.model_dump_json(by_alias=True))
 
     # -- what the tables use -------------------------------------------------------------
 
     def publish(self, table: str, seq: int | None, text: str) -> None:
         """A table's event for the other processes' players (`Relay`)."""
-        self.send(self.everyone, Event(sender=self.process, table=table, seq=seq, text=text))
+        self.to_all(Event(sender=self.process, table=table, seq=seq, text=text))
 
     def private(self, process: str, table: str, name: str, text: str) -> None:
         """``name``'s private message for their connections on ``process`` (`Relay`)."""
-        self.send(self.channel(process), Private(table=table, name=name, text=text))
-
-    @property
-    def application_name(self) -> str:
-        """The name of this process's listening session in PostgreSQL."""
-        return f"{self.namespace}:{self.process}"
+        self.to(process, Private(table=table, name=name, text=text))
 
     def alive(self, processes: set[str]) -> None:
-        """The processes PostgreSQL says are alive (`baccara.db.table_locks.TableLocks.processes`): the others
-        are gone now, whatever their last heartbeat."""
+        """The processes PostgreSQL says are alive
+        (`baccara.db.table_locks.TableLocks.processes`): the others are gone now,
+        whatever their last heartbeat."""
         for process in [p for p in self.seen if p not in processes]:
             self._dead(process)
 
@@ -240,7 +162,7 @@ class Cluster:
         self.pending[key] = (owner, future)
         who = None if user is None else AskedUser.of(user)
         asked = Ask(sender=self.process, id=key, table=table, what=what, user=who, text=text)
-        self.send(self.channel(owner), asked)
+        self.to(owner, asked)
         try:
             return await asyncio.wait_for(future, self.ask_seconds)
         except TimeoutError:
@@ -252,79 +174,41 @@ class Cluster:
         """One of ``name``'s connections here left ``table`` (run elsewhere)."""
         owner = self.owners.get(table)
         if owner is not None and owner != self.process:
-            self.send(self.channel(owner), Gone(sender=self.process, table=table, name=name))
+            self.to(owner, Gone(sender=self.process, table=table, name=name))
 
     # -- running -------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start listening, publishing and beating; return once listening."""
-        self.tasks = [
-            asyncio.create_task(self._listen()),
-            asyncio.create_task(self._publish()),
-            asyncio.create_task(self._beat()),
-        ]
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.ready.wait(), 10)
+        """Hear the other processes (the signals are started), say hello and beat."""
+        self.signals.on(Topic.CLUSTER, self._heard)
+        self.signals.on_inbox(self._heard)
+        self.signals.on_gap(lost=self._lost, back=self._hello)
+        self._hello()
+        self.tasks = [asyncio.create_task(self._beat())]
 
     async def stop(self) -> None:
-        """Stop the tasks (the connections close)."""
+        """Stop beating (the signals stop after)."""
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    async def _listen(self) -> None:
-        import psycopg
+    def _hello(self) -> None:
+        self.to_all(Hello(sender=self.process))
 
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(
-                    self.conninfo, autocommit=True, application_name=self.application_name
-                ) as conn:
-                    for channel in (self.everyone, self.channel(self.process)):
-                        await conn.execute(f'LISTEN "{channel}"')
-                    self.ready.set()
-                    self.send(self.everyone, Hello(sender=self.process))
-                    async for note in conn.notifies():
-                        try:
-                            text = self._parts.feed(note.payload)
-                            if text is not None:
-                                self._receive(read_cluster(text))
-                        except Exception:
-                            log.exception("cluster: a message could not be read")
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the listening connection dropped: start again
-                log.warning("cluster: listening failed (%s); again in 1 s", error)
-                self.owners = {t: p for t, p in self.owners.items() if p == self.process}
-                await asyncio.sleep(1.0)
+    def _lost(self) -> None:
+        """What the others said is missed from now: forget who runs their tables (the
+        heartbeats after the connection is back say it again, and the players rejoin)."""
+        self.owners = {t: p for t, p in self.owners.items() if p == self.process}
 
-    async def _publish(self) -> None:
-        import psycopg
-
-        conn: Any = None
-        while True:
-            batch = [await self.outbox.get()]
-            while not self.outbox.empty() and len(batch) < 500:
-                batch.append(self.outbox.get_nowait())
-            rows = [(channel, payload) for channel, parts in batch for payload in parts]
-            try:
-                if conn is None or conn.closed:
-                    conn = await psycopg.AsyncConnection.connect(self.conninfo)
-                async with conn.transaction(), conn.cursor() as cursor:  # one commit for all
-                    await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
-            except asyncio.CancelledError:
-                if conn is not None:
-                    await conn.close()
-                raise
-            except Exception as error:
-                log.warning("cluster: %d messages not sent (%s)", len(batch), error)
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
-                conn = None
-                await asyncio.sleep(0.2)
+    def _heard(self, text: str) -> None:
+        try:
+            message = read_cluster(text)
+        except ValueError:
+            log.exception("cluster: a message could not be read")
+            return
+        self._receive(message)
 
     async def _beat(self) -> None:
         while True:
@@ -344,7 +228,7 @@ class Cluster:
             if self.sent.get(table) != line:
                 lines[table] = self.sent[table] = line
         beat = Beat(sender=self.process, tables=owned, can=self.host.configured(), lines=lines)
-        self.send(self.everyone, beat)
+        self.to_all(beat)
         now = self.clock()
         for process, when in list(self.seen.items()):
             if now - when > self.dead_seconds:
@@ -425,4 +309,4 @@ class Cluster:
         except Exception:
             log.exception("cluster: a forwarded %s failed", asked.what)
             texts = []
-        self.send(self.channel(asked.sender), Reply(id=asked.id, texts=texts))
+        self.to(asked.sender, Reply(id=asked.id, texts=texts))

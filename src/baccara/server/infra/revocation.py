@@ -1,16 +1,21 @@
-"""Revocation: an ended session closes its open sockets, in every process, within a second.
+"""Revocation: an ended session closes its open sockets, in every process, at once.
 
 A player's session ends early when they log out, change their password (their other
 sessions), exclude themselves, or when the house suspends them: whichever process (or
-command) ends it writes a revocation in the same transaction
-(`baccara.db.sessions`). Every server process reads the revocations newer than the
-last it saw, every `SessionWatch.seconds` (one indexed read when nothing happened,
-however many sockets are open), asks the database about the sessions of the players
-they name (`baccara.db.gate.ended`) and closes the sockets that may no longer act, after
-telling them why (an ``error`` with the code ``session_ended``, ``self_excluded`` or
-``suspended``). A revocation made in this process is looked at at once
-(`SessionWatch.poke`); every `SessionWatch.full_seconds` every socket is looked at
-(a session that expired), and old revocations are forgotten.
+command) ends it writes a revocation in the same transaction, with a revocation signal
+that every process hears once it commits (`baccara.db.sessions`, `baccara.db.signals`).
+The signal wakes the watch: it reads the revocations newer than the last it saw (one
+indexed read, however many sockets are open), asks the database about the sessions of
+the players they name (`baccara.db.gate.SessionEnds`) and closes the sockets that may no
+longer act, after telling them why (an ``error`` with the code ``session_ended``,
+``self_excluded`` or ``suspended``).
+
+The rows, not the signals, say what ended: the watch also reads them every
+`SessionWatch.seconds` whatever it heard, and at once when its listening connection is
+back after a loss, so a signal missed (the connection lost meanwhile; a command run on
+another process's SQLite file) is read within that time. Every
+`SessionWatch.full_seconds` every socket is looked at (a session that expired), and old
+revocations are forgotten.
 
 This closes what is open; it is not what guards the money. The money gate checks the
 session and the player in the transaction of every bet and buy-in, so a socket that
@@ -27,21 +32,16 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 
-from sqlalchemy.engine import Engine
-
 from baccara.db.auth import User
 from baccara.db.betting import BetError
-from baccara.db.database import writing
-from baccara.db.gate import ended
-from baccara.db.sessions import last_revocation, prune, revocations_since
+from baccara.db.gate import SessionEnds
+from baccara.db.signals import Signals, Topic
 from baccara.server.infra.clock import Clock, RealClock
 
 __all__ = ["SessionWatch", "Watched"]
 
 log = logging.getLogger("baccara.server")
 
-KEEP_SECONDS = 86_400.0
-"""How long a revocation is kept (every process has read it long before)."""
 Close = Callable[[BetError], Awaitable[None]]
 """How a watched socket is closed, told why."""
 
@@ -59,14 +59,16 @@ class SessionWatch:
 
     def __init__(
         self,
-        engine: Engine,
+        ends: SessionEnds,
         *,
+        signals: Signals | None = None,
         seconds: float = 0.5,
         full_seconds: float = 60.0,
         clock: Clock | None = None,
         executor: Executor | None = None,
     ) -> None:
-        self.engine = engine
+        self.ends = ends
+        self.signals = signals  # None: the periodic look only
         self.seconds = seconds
         self.full_seconds = full_seconds
         self.clock = RealClock() if clock is None else clock
@@ -92,14 +94,15 @@ class SessionWatch:
         self.woken.set()
 
     async def start(self) -> None:
-        """Start watching (before any socket is open): from the newest revocation now."""
-        self.last = await asyncio.get_running_loop().run_in_executor(self.executor, self._newest)
+        """Start watching (before any socket is open): from the newest revocation now,
+        woken by every revocation signal (and when the signals' connection is back)."""
+        if self.signals is not None:
+            self.signals.on(Topic.REVOCATIONS, lambda _user: self.poke())
+            self.signals.on_gap(back=self.poke)
+        loop = asyncio.get_running_loop()
+        self.last = await loop.run_in_executor(self.executor, self.ends.newest)
         self.looked = self.clock.now()
         self.task = asyncio.create_task(self._watch())
-
-    def _newest(self) -> int:
-        with self.engine.connect() as conn:
-            return last_revocation(conn)
 
     async def stop(self) -> None:
         """Stop watching."""
@@ -117,7 +120,7 @@ class SessionWatch:
             self.looked = now
         watched = [(w.user.id, w.user.session) for w in self.sockets if w.user.session]
         self.last, gone = await asyncio.get_running_loop().run_in_executor(
-            self.executor, partial(self._read, self.last, watched, full, now)
+            self.executor, partial(self.ends.since, self.last, watched, every=full, now=now)
         )
         closing = [(w, gone[w.user.session]) for w in list(self.sockets) if w.user.session in gone]
         for socket, why in closing:
@@ -125,23 +128,6 @@ class SessionWatch:
             with contextlib.suppress(Exception):
                 await socket.close(why)
         return len(closing)
-
-    def _read(
-        self, last: int, watched: list[tuple[int, str]], full: bool, now: float
-    ) -> tuple[int, dict[str, BetError]]:
-        """On a worker thread: the newest revocation's id, and the sessions of ``watched``
-        that have ended (those of the players the revocations since ``last`` name, or
-        all of them when ``full``)."""
-        with self.engine.connect() as conn:
-            news = revocations_since(conn, last)
-            named = {r.user for r in news}
-            asked = watched if full else [(u, s) for u, s in watched if u in named]
-            gone = ended(conn, asked, now) if asked else {}
-            newest = news[-1].id if news else last
-        if full:
-            with writing(self.engine) as conn:
-                prune(conn, now - KEEP_SECONDS)
-        return newest, gone
 
     async def _watch(self) -> None:
         while True:

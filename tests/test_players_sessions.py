@@ -258,7 +258,6 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     5: nobody sees the banker's two cards, nor his total in the news (before: both
     shown, 5 coups of 5)."""
     from baccara.cards import parse_cards
-    from baccara.server.tables.banque import BanqueRunner
     from baccara.shoe import Shoe
     from baccara.skill.banque import BanqueTable, Tableau
 
@@ -276,8 +275,7 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     for seat in (None, 1, 2):  # everybody but the banker himself
         seen = table.observation(seat)
         assert seen.shown["B"] == () and seen.hidden["B"] == 2
-    runner = BanqueRunner.__new__(BanqueRunner)
-    news = [runner.public(event, table) for event in events]
+    news = [table.seen(event) for event in events]  # the news the runner tells
     assert "Right: a natural 9, the punters win 20.00." in news, news
     assert not any("to 5" in line for line in news), news  # the banker's 5s Qc: 5
 

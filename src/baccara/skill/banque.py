@@ -54,7 +54,7 @@ from baccara.skill.banque_events import (
     TableauSettled,
     TableauxDealt,
 )
-from baccara.skill.players import PlayersTable, largest_stake, outcome
+from baccara.skill.players import PlayersTable, largest_stake, outcome, public_text
 from baccara.variants import Family
 
 __all__ = [
@@ -337,7 +337,7 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         self.verify_bid(seat, amount)
         self.bids[seat] = amount
         text = f"{self.names[seat]} bids {format_money(amount)} for the bank."
-        return self._record([BidPlaced(text=text, seat=seat, amount=amount)])
+        return self._record([BidPlaced(**public_text(text), seat=seat, amount=amount)])
 
     def can_close_auction(self) -> bool:
         """Whether the auction can close (someone has bid)."""
@@ -361,7 +361,7 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         return self._record(
             [
                 BankAuctioned(
-                    text=f"{self.names[seat]} takes the bank for {format_money(amount)}.",
+                    **public_text(f"{self.names[seat]} takes the bank for {format_money(amount)}."),
                     seat=seat,
                     amount=amount,
                 )
@@ -390,9 +390,10 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         self.bank = 0
         self.banker = None
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
+        text = f"{self.names[seat]} leaves the bank ({reason}) with {format_money(returned)}."
         return [
             BankerLeft(
-                text=f"{self.names[seat]} leaves the bank ({reason}) with {format_money(returned)}.",
+                **public_text(text),
                 seat=seat,
                 reason=reason,
                 returned=returned,
@@ -420,7 +421,7 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         return []
 
     def _seat_changed(self, text: str, seat: int, amount: int) -> BanqueEvent:
-        return SeatChanged(text=text, seat=seat, amount=amount)
+        return SeatChanged(**public_text(text), seat=seat, amount=amount)
 
     # -- stakes --------------------------------------------------------------------
 
@@ -459,7 +460,9 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         else:
             text = f"{self.names[seat]} sits out this coup."
         events: list[BanqueEvent] = [
-            StakePlaced(text=text, seat=seat, tableau=tableau if amount else None, amount=amount)
+            StakePlaced(
+                **public_text(text), seat=seat, tableau=tableau if amount else None, amount=amount
+            )
         ]
         if not self.turn or self.covered >= self.bank:
             if self.covered:
@@ -480,9 +483,19 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         self.hands = {Tableau.LEFT: left, Tableau.RIGHT: right}
         self.banker_cards = bank
         self.settled = set()
+        holders = [
+            (self.player_of(t), f"the {t.word} tableau holds {format_cards(self.hands[t])}")
+            for t in Tableau
+        ]
+        holders.append((self.banker, f"you hold {format_cards(bank)}"))
+        dealt = "Two cards to the left tableau, to the right, and to the banker"
         events: list[BanqueEvent] = [
-            TableauxDealt(
+            TableauxDealt(  # face down: each hand's cards to whoever holds it
                 text=f"Left {format_cards(left)}, right {format_cards(right)}, banker {format_cards(bank)}.",
+                public=f"{dealt}.",
+                held=tuple(
+                    (seat, f"{dealt}: {words}.") for seat, words in holders if seat is not None
+                ),
                 left=tuple(left),
                 right=tuple(right),
                 banker=tuple(bank),
@@ -493,9 +506,11 @@ class BanqueTable(PlayersTable[BanqueEvent]):
             )
         ]
         banker_natural = rules.is_natural(hand_total(bank))
-        for tableau in Tableau:
-            if banker_natural or rules.is_natural(self.total(tableau)):
-                events.extend(self._settle(tableau))
+        naturals = [t for t in Tableau if banker_natural or rules.is_natural(self.total(t))]
+        # a punter still to choose: the banker's cards stay down, his total untold
+        hidden = any(self._asks(t) for t in Tableau if t not in naturals)
+        for tableau in naturals:
+            events.extend(self._settle(tableau, banker_down=hidden))
         self.pending = [t for t in Tableau if t not in self.settled]
         self.phase = Phase.PUNTER
         events.extend(self._advance())
@@ -507,11 +522,10 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         events: list[BanqueEvent] = []
         while self.phase is Phase.PUNTER and self.pending:
             tableau = self.pending[0]
-            total = self.total(tableau)
-            asked = self.punter_speaks or tableaux.punter_cell(total) is tableaux.Cell.FREE
-            if asked and self.player_of(tableau) is not None:
+            if self._asks(tableau):
                 return events
-            events.extend(self._punter_acts(tableau, tableaux.house_punter_draws(total)))
+            draws = tableaux.house_punter_draws(self.total(tableau))
+            events.extend(self._punter_acts(tableau, draws))
         if self.phase is Phase.PUNTER:
             live = [t for t in Tableau if t not in self.settled]
             if live:
@@ -519,6 +533,12 @@ class BanqueTable(PlayersTable[BanqueEvent]):
             else:
                 events.extend(self._end_coup())
         return events
+
+    def _asks(self, tableau: Tableau) -> bool:
+        """Whether ``tableau``'s punter is asked to choose: a played tableau, on 5 (on
+        any total when he speaks)."""
+        free = tableaux.punter_cell(self.total(tableau)) is tableaux.Cell.FREE
+        return (self.punter_speaks or free) and self.player_of(tableau) is not None
 
     def _choosing_total(self) -> int | None:
         live = self.live_tableau
@@ -532,9 +552,19 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         total, seat = self.total(tableau), self.player_of(tableau)
         free = seat is not None and tableaux.punter_cell(total) is tableaux.Cell.FREE
         name = f"{tableau.word.title()} punter"
-        card, text = self._third_card(name, self.hands[tableau], draws)
+        card, text, public = self._third_card(name, self.hands[tableau], draws)
+        held = () if seat is None else ((seat, text),)  # his total is his own
         return [
-            TableauDecided(text=text, tableau=tableau, draws=draws, card=card, free=free, seat=seat)
+            TableauDecided(
+                text=text,
+                public=public,
+                held=held,
+                tableau=tableau,
+                draws=draws,
+                card=card,
+                free=free,
+                seat=seat,
+            )
         ]
 
     def banker_free(self) -> bool:
@@ -542,16 +572,22 @@ class BanqueTable(PlayersTable[BanqueEvent]):
         return self.phase is Phase.BANKER
 
     def _banker_decides(self, draws: bool) -> list[BanqueEvent]:
-        card, text = self._third_card("Banker", self.banker_cards, draws)
+        card, text, public = self._third_card("Banker", self.banker_cards, draws)
         seat = -1 if self.banker is None else self.banker
-        events: list[BanqueEvent] = [BankerDecided(text=text, draws=draws, card=card, seat=seat)]
+        decided = BankerDecided(
+            text=text, public=public, held=((seat, text),), draws=draws, card=card, seat=seat
+        )
+        events: list[BanqueEvent] = [decided]
         for tableau in Tableau:
             if tableau not in self.settled:
                 events.extend(self._settle(tableau))
         events.extend(self._end_coup())
         return events
 
-    def _settle(self, tableau: Tableau) -> list[BanqueEvent]:
+    def _settle(self, tableau: Tableau, *, banker_down: bool = False) -> list[BanqueEvent]:
+        """Settle ``tableau`` against the banker's hand; ``banker_down``: a punter's
+        natural paid while the other punter still chooses, which beats the banker's two
+        cards without telling their total."""
         self.settled.add(tableau)
         p, b = self.total(tableau), hand_total(self.banker_cards)
         result = outcome(p, b)
@@ -576,9 +612,14 @@ class BanqueTable(PlayersTable[BanqueEvent]):
             text = f"{tableau.word.title()}: {p} to {b}, a tie."
         for seat, amount in payouts:
             self.bankrolls[seat] += amount
+        public = text
+        if banker_down:
+            side = f"{tableau.word.title()}: a natural {p}"
+            public = f"{side}, the punters win {format_money(staked)}." if staked else f"{side}."
         return [
             TableauSettled(
                 text=text,
+                public=public,
                 tableau=tableau,
                 result=result,
                 punter_total=p,

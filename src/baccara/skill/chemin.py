@@ -58,7 +58,7 @@ from baccara.skill.chemin_events import (
     SeatChanged,
     StakePlaced,
 )
-from baccara.skill.players import PlayersTable, largest_stake, outcome
+from baccara.skill.players import PlayersTable, largest_stake, outcome, public_text
 from baccara.variants import Family, Variant
 
 __all__ = [
@@ -305,7 +305,7 @@ class CheminTable(PlayersTable[CheminEvent]):
 
     def _bank_opened(self, words: str) -> tuple[CheminEvent, ...]:
         text = f"{self.names[self.banker]} {words} {format_money(self.bank)}."
-        opened = BankOpened(text=text, seat=self.banker, amount=self.bank)
+        opened = BankOpened(**public_text(text), seat=self.banker, amount=self.bank)
         self._start_stakes()
         return self._record([opened])
 
@@ -347,8 +347,9 @@ class CheminTable(PlayersTable[CheminEvent]):
         self.banker = self.next_seat(old)
         self.phase = Phase.OVER if self.shoe.finished else Phase.BANK
         self._skip_broke()
+        text = f"The bank passes from {self.names[old]} to {self.names[self.banker]} ({reason})."
         event = BankPassed(
-            text=f"The bank passes from {self.names[old]} to {self.names[self.banker]} ({reason}).",
+            **public_text(text),
             seat=old,
             to_seat=self.banker,
             reason=reason,
@@ -381,7 +382,7 @@ class CheminTable(PlayersTable[CheminEvent]):
         return []
 
     def _seat_changed(self, text: str, seat: int, amount: int) -> CheminEvent:
-        return SeatChanged(text=text, seat=seat, amount=amount)
+        return SeatChanged(**public_text(text), seat=seat, amount=amount)
 
     # -- the stakes ----------------------------------------------------------------
 
@@ -419,7 +420,7 @@ class CheminTable(PlayersTable[CheminEvent]):
         if withdrawn:
             text += " The other stakes are withdrawn."
         events: list[CheminEvent] = [
-            BancoCalled(text=text, seat=seat, amount=self.bank, suivi=suivi)
+            BancoCalled(**public_text(text), seat=seat, amount=self.bank, suivi=suivi)
         ]
         events.extend(self._deal())
         return self._record(events)
@@ -450,7 +451,7 @@ class CheminTable(PlayersTable[CheminEvent]):
             if amount
             else f"{self.names[seat]} declines."
         )
-        events: list[CheminEvent] = [StakePlaced(text=text, seat=seat, amount=amount)]
+        events: list[CheminEvent] = [StakePlaced(**public_text(text), seat=seat, amount=amount)]
         if self.covered >= self.bank or not self.turn:
             if self.covered == 0:
                 events.extend(self._move_bank("uncovered"))
@@ -473,10 +474,16 @@ class CheminTable(PlayersTable[CheminEvent]):
         self.punter_cards, self.banker_cards = first[deal.Side.PLAYER], first[deal.Side.BANKER]
         p1, p2 = self.punter_cards
         b1, b2 = self.banker_cards
+        punter, banker = format_cards(self.punter_cards), format_cards(self.banker_cards)
+        plays = f"{self.names[seat]} plays the hand"
         events: list[CheminEvent] = [
-            Dealt(
-                text=f"{self.names[seat]} plays the hand: {format_cards(self.punter_cards)} "
-                f"against the banker's {format_cards(self.banker_cards)}.",
+            Dealt(  # face down: each hand's cards to its holder alone
+                text=f"{plays}: {punter} against the banker's {banker}.",
+                public=f"{plays} against the bank.",
+                held=(
+                    (seat, f"{plays} with {punter}."),
+                    (self.banker, f"{plays} against your {banker}."),
+                ),
                 seat=seat,
                 punter=(p1, p2),
                 banker=(b1, b2),
@@ -490,7 +497,7 @@ class CheminTable(PlayersTable[CheminEvent]):
         if natural is not None:
             return [
                 *events,
-                NaturalShown(text=natural.reason.replace("Player", "Punter")),
+                NaturalShown(**public_text(natural.reason.replace("Player", "Punter"))),
                 *self._settle(),
             ]
         self.phase = Phase.PUNTER
@@ -509,12 +516,19 @@ class CheminTable(PlayersTable[CheminEvent]):
     def _punter_acts(self, draws: bool) -> list[CheminEvent]:
         seat = self.player_seat if self.player_seat is not None else -1
         free = tableaux.punter_cell(self.punter_total) is tableaux.Cell.FREE
-        card, text = self._third_card("Punter", self.punter_cards, draws)
+        card, text, public = self._third_card("Punter", self.punter_cards, draws)
         if not free:
             text += " (bound by the tableau)"
-        events: list[CheminEvent] = [
-            PunterDecided(text=text, seat=seat, draws=draws, card=card, free=free)
-        ]
+        decided = PunterDecided(  # his total is his own until the coup is settled
+            text=text,
+            public=public,
+            held=((seat, text),),
+            seat=seat,
+            draws=draws,
+            card=card,
+            free=free,
+        )
+        events: list[CheminEvent] = [decided]
         self.phase = Phase.BANKER
         if not self.banker_free():
             draws_b = tableaux.house_banker_draws(
@@ -534,10 +548,12 @@ class CheminTable(PlayersTable[CheminEvent]):
         return self._banker_acts(draws, free=True)
 
     def _banker_acts(self, draws: bool, *, free: bool) -> list[CheminEvent]:
-        card, text = self._third_card("Banker", self.banker_cards, draws)
+        card, text, _ = self._third_card("Banker", self.banker_cards, draws)
         if not free:
             text += " (bound by the tableau)"
-        decided = BankerDecided(text=text, draws=draws, card=card, free=free, seat=self.banker)
+        decided = BankerDecided(  # the coup is settled at once: his total is shown with it
+            **public_text(text), draws=draws, card=card, free=free, seat=self.banker
+        )
         return [decided, *self._settle()]
 
     def _settle(self) -> list[CheminEvent]:
@@ -566,7 +582,7 @@ class CheminTable(PlayersTable[CheminEvent]):
                 text = f"Punter wins: {p} to {b}; the banker pays {format_money(covered)}."
         events: list[CheminEvent] = [
             CoupSettled(
-                text=text,
+                **public_text(text),
                 result=result,
                 punter_total=p,
                 banker_total=b,

@@ -11,7 +11,10 @@ caused, also appended to ``log``; `PlayersTable.apply` takes an action as a valu
 
 What a seat may do now is `PlayersTable.legal_actions` (as pokerkit's State says it),
 what it may see `PlayersTable.observation`: the server, the terminal and the bots read
-them, and none of them derives a rule from the phase.
+them, and none of them derives a rule from the phase. What a seat may read of each event
+is the engine's too (`PlayersTable.seen`): an event says it all in ``text`` (the record's
+words), and only what the engine marked ``public``, or a seat's own ``held`` words, to
+the table; an event marked neither shows nobody anything.
 
 >>> outcome(5, 3), outcome(2, 7), outcome(4, 4)
 (<Result.PLAYER: 'P'>, <Result.BANKER: 'B'>, <Result.TIE: 'T'>)
@@ -23,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 from baccara.cards import Card, hand_total
 from baccara.coup import Result
@@ -33,7 +36,16 @@ from baccara.skill import tableaux
 from baccara.skill.actions import SEAT_ACTS, Act, Action, Legal
 from baccara.variants import Family, Variant, find_variant, require_family
 
-__all__ = ["GameError", "GameEvent", "Observation", "PlayersTable", "largest_stake", "outcome"]
+__all__ = [
+    "GameError",
+    "GameEvent",
+    "Observation",
+    "PlayersTable",
+    "PublicWords",
+    "largest_stake",
+    "outcome",
+    "public_text",
+]
 
 
 class GameError(ValueError):
@@ -42,9 +54,35 @@ class GameError(ValueError):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameEvent:
-    """Something that happened at a players' table; ``text`` says it in words."""
+    """Something that happened at a players' table, in words for each reader.
+
+    ``text`` says all of it, face-down cards included: the record's words, and the
+    terminal's where every seat's cards are on one screen. ``public`` is what the
+    engine lets everybody read when it makes the event (None, the default: nobody reads
+    anything of it); ``held`` the words a seat reads instead, (seat, words), where its
+    own hand tells it more. Read them through `PlayersTable.seen`.
+    """
 
     text: str
+    public: str | None = None
+    held: tuple[tuple[int, str], ...] = ()
+
+
+class PublicWords(TypedDict):
+    """An event's words when everybody may read all of them (`public_text`)."""
+
+    text: str
+    public: str
+
+
+def public_text(text: str) -> PublicWords:
+    """The words of an event that hides nothing: ``text``, for everybody
+    (``Event(**public_text(words), ...)``).
+
+    >>> public_text("A declines.")
+    {'text': 'A declines.', 'public': 'A declines.'}
+    """
+    return PublicWords(text=text, public=text)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -210,6 +248,37 @@ class PlayersTable(Generic[Event]):
         if self.phase is self.phases("punter") and self.actor is not None:
             return _PUNTER_ACTS
         return () if self.actor is None else tuple(x.act for x in self.legal_actions(self.actor))
+
+    def seen(self, event: GameEvent, seat: int | None = None) -> str | None:
+        """The words ``seat`` (None: a spectator) may read of ``event``: its own
+        ``held`` words, else the ``public`` ones; None when it may read nothing (an
+        event the engine did not mark public shows nothing).
+
+        >>> from baccara.skill.chemin import CheminTable
+        >>> from baccara.cards import parse_cards
+        >>> table = CheminTable(names=("A", "B"), bankrolls=(5_000,) * 2,
+        ...                     shoe=Shoe.stacked(parse_cards("2h 5s 3d Qc 9c 4d") * 9))
+        >>> _ = table.open_bank(1_000); dealt = table.banco(1)[-1]
+        >>> dealt.text
+        "B plays the hand: 2h,3d against the banker's 5s,Qc."
+        >>> table.seen(dealt), table.seen(dealt, 1), table.seen(dealt, 0)
+        ('B plays the hand against the bank.', 'B plays the hand with 2h,3d.', 'B plays the hand against your 5s,Qc.')
+        >>> table.seen(GameEvent(text="the banker holds 5s,Qc"), 1) is None
+        True
+        >>> table.log_for(None)[-2:]
+        ['Banco! B plays for the whole bank of 10.00.', 'B plays the hand against the bank.']
+        """
+        if seat is not None:
+            for holder, words in event.held:
+                if holder == seat:
+                    return words
+        return event.public
+
+    def log_for(self, seat: int | None = None, since: int = 0) -> list[str]:
+        """The words ``seat`` may read of the log's events from ``since`` on, in order
+        (the events it may read nothing of left out; `seen`'s example)."""
+        found = (self.seen(event, seat) for event in self.log[since:])
+        return [words for words in found if words is not None]
 
     def _seen(self, seat: int | None) -> dict[str, Any]:
         """The fields of `Observation` every game fills alike."""
@@ -437,12 +506,14 @@ class PlayersTable(Generic[Event]):
             return []
         return [Legal(act=Act.BANKER_DRAW, seat=seat), Legal(act=Act.BANKER_STAND, seat=seat)]
 
-    def _third_card(self, who: str, cards: list[Card], draws: bool) -> tuple[Card | None, str]:
-        """A hand draws (a card from the shoe onto ``cards``) or stands: the card, and
-        the words."""
+    def _third_card(self, who: str, cards: list[Card], draws: bool) -> tuple[Card | None, str, str]:
+        """A hand draws (a card from the shoe onto ``cards``) or stands: the card, the
+        words, and the words for the table (the third card face up, no total: the first
+        two cards lie face down)."""
         total = hand_total(cards)
         if not draws:
-            return None, f"{who} has {total} and stands."
+            return None, f"{who} has {total} and stands.", f"The {who.lower()} stands."
         card = self.shoe.draw()
         cards.append(card)
-        return card, f"{who} has {total} and draws {card}: {hand_total(cards)}."
+        words = f"{who} has {total} and draws {card}: {hand_total(cards)}."
+        return card, words, f"The {who.lower()} draws: {card}."

@@ -2,8 +2,9 @@
 
 Every action of a `baccara.table.engine.Table` returns one of these frozen events and
 appends it to ``table.log``; the terminal game, the web server and the store
-consume them. Events hold only what everybody at the table may see (no card of
-the shoe before it is dealt).
+consume them. Events hold no card of the shoe before it is dealt; a coup comes whole
+in `CoupDealt`, and the online table never sends an event to a page: it turns the cards
+one at a time (`baccara.table.narration.reveal`).
 
 >>> settings = TableSettings()
 >>> settings.limit(BetKind.BANKER)

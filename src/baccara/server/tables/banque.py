@@ -9,7 +9,8 @@ the shoe). The banker may retire between coups, before any stake; a banker who i
 retires at the next coup. Punters stake in turn from the banker's right on the left or
 the right tableau; each tableau is played by its largest stake. The first two cards of
 each hand lie face down: whoever plays a tableau sees it, the banker sees his own
-(``banque_hand``); a natural is shown at once, the third cards face up.
+(``banque_hand``); a natural is shown at once, the third cards face up. The news says
+each event as the engine lets everybody read it (`BanqueTable.seen`).
 """
 
 from __future__ import annotations
@@ -20,38 +21,16 @@ from typing import Any
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
-from baccara.money import format_money
 from baccara.server.tables.players import PlayersRunner
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
-from baccara.skill.banque import (
-    BankerDecided,
-    BanqueError,
-    BanqueEvent,
-    BanqueTable,
-    Phase,
-    TableauDecided,
-    TableauSettled,
-    TableauxDealt,
-)
+from baccara.skill.banque import BanqueError, BanqueTable, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 
 __all__ = ["BanqueRunner", "banque_pot"]
-
-
-def _public(event: BanqueEvent) -> str:
-    """An event in words for the whole table: nothing of a face-down hand."""
-    if isinstance(event, TableauxDealt):
-        return "Two cards to the left tableau, to the right, and to the banker."
-    if isinstance(event, TableauDecided):
-        name = f"The {event.tableau.word} punter"
-        return f"{name} stands." if event.card is None else f"{name} draws: {event.card}."
-    if isinstance(event, BankerDecided):
-        return "The banker stands." if event.card is None else f"The banker draws: {event.card}."
-    return event.text
 
 
 def _words(hands: Mapping[str, Sequence[Card]]) -> dict[str, list[str]]:
@@ -110,15 +89,6 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
 
     def pot(self, table: BanqueTable) -> int:
         return banque_pot(table)
-
-    def public(self, event: BanqueEvent, table: BanqueTable) -> str:
-        if isinstance(event, TableauSettled) and table.phase is Phase.PUNTER:
-            # a punter's natural, paid while the other punter still chooses: it beats
-            # the banker's two cards, which stay down
-            won = sum(amount for _, amount in event.payouts) // 2
-            side = f"{event.tableau.word.title()}: a natural {event.punter_total}"
-            return f"{side}, the punters win {format_money(won)}." if won else f"{side}."
-        return _public(event)
 
     def refusal(self, action: Action, table: BanqueTable) -> str:
         if action.act in (Act.BID, Act.RETIRE):

@@ -4,7 +4,8 @@ The engine is the terminal's, `baccara.skill.chemin.CheminTable`; `PlayersRunner
 (`baccara.server.tables.players`) adds the seats, the fair shoe, the clock, the ledger and the
 broadcast. The first two cards of each hand lie face down until the coup is settled:
 the punter and the banker see their own (``chemin_hand``, with teaching mode's advice
-to whoever must choose), everybody sees the third cards and the result.
+to whoever must choose), everybody sees the third cards and the result; the news says
+each event as the engine lets everybody read it (`CheminTable.seen`).
 """
 
 from __future__ import annotations
@@ -20,14 +21,7 @@ from baccara.skill import records
 from baccara.skill.actions import Action
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import (
-    CheminError,
-    CheminEvent,
-    CheminTable,
-    Dealt,
-    Phase,
-    PunterDecided,
-)
+from baccara.skill.chemin import CheminError, CheminTable, Phase
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -63,18 +57,6 @@ def _words(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _public(event: CheminEvent, table: CheminTable) -> str:
-    """An event in words for the whole table: nothing of a face-down hand before the
-    coup is settled (the punter on 5 and the banker choose on what they alone know)."""
-    if isinstance(event, Dealt):
-        return f"{table.names[event.seat]} plays the hand against the bank."
-    if isinstance(event, PunterDecided):
-        if event.card is None:
-            return "The punter stands."
-        return f"The punter draws: {event.card}."
-    return event.text
-
-
 class CheminRunner(PlayersRunner[CheminTable]):
     """One Chemin de Fer table of the server."""
 
@@ -86,9 +68,6 @@ class CheminRunner(PlayersRunner[CheminTable]):
 
     def pot(self, table: CheminTable) -> int:
         return table.bank + table.covered
-
-    def public(self, event: CheminEvent, table: CheminTable) -> str:
-        return _public(event, table)
 
     def bot_action(self, table: CheminTable) -> Action | None:
         seat = table.actor

@@ -21,6 +21,7 @@ from baccara.server.tables.turns import Taken
 from baccara.server.wire import protocol as P
 from baccara.skill.actions import Action, Legal
 from baccara.skill.game_rules import RecordedTable
+from baccara.skill.players import GameEvent
 
 __all__ = [
     "BOT_BUY_IN",
@@ -39,13 +40,15 @@ BOT_BUY_IN = 100_000
 
 class GameTable(RecordedTable, Protocol):
     """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
-    what its record is made from, its turns, and what each seat may do."""
+    what its record is made from, its turns, what each seat may do, and what each may
+    read of an event (`PlayersTable.seen`)."""
 
     @property
     def phase(self) -> StrEnum: ...
     @property
     def actor(self) -> int | None: ...
-    def apply(self, action: Action) -> tuple[Any, ...]: ...
+    def apply(self, action: Action) -> tuple[GameEvent, ...]: ...
+    def seen(self, event: GameEvent, seat: int | None = None) -> str | None: ...
     def default_action(self) -> Action | None: ...
     def legal_actions(self, seat: int) -> tuple[Legal, ...]: ...
     @property

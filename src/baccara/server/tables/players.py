@@ -333,17 +333,14 @@ class PlayersRunner(PlayersSeats[Engine]):
             raise
         self.taken.append(Taken(seat=action.seat, timed_out=timed_out, own=own))
         self.fault("after_decision")  # stored, not yet shown to anybody
-        self.news.extend(self.public(event, table) for event in events)
+        # the news: each event as the engine lets everybody read it (none: not told)
+        self.news.extend(words for event in events if (words := table.seen(event)) is not None)
         if not own or table.actor != actor:  # a seat's own act keeps the clock running
             self.deadline = self.clock.now() + self.timing.decision_seconds
         if not own:
             await self._let_leave()
         self.emit_state()
         self.wake.set()
-
-    def public(self, event: Any, table: Engine) -> str:
-        """An event in words for the whole table (a game hides what is face down)."""
-        return str(event.text)
 
     # -- shoes -------------------------------------------------------------------------------
 

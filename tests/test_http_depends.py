@@ -21,6 +21,7 @@ from tests.test_hardening_http import in_process
 from tests.test_openapi import published
 
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.cluster.relay import Moving
 from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, body_model
 from baccara.server.infra.edge import Refusal, problem
 from baccara.server.wire.protocol import Credentials
@@ -251,3 +252,34 @@ def test_a_refusal_raised_anywhere_is_answered_as_a_problem(app: FastAPI) -> Non
     assert reply.status_code == 429 and reply.headers["retry-after"] == "3"
     assert reply.json() == {"error": "rate_limited", "message": "slow down"}
     assert reply.headers["x-frame-options"] == "DENY"  # the security headers, as on all
+
+
+def test_a_table_moving_between_processes_is_answered_503(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table another process runs, while it passes to another (`Moving`, or no
+    answer to the view asked for): 503 ``table_moving`` with Retry-After, from the
+    exception handler, on each route that asks that process."""
+    hall = app.state.baccara.hall
+
+    async def moving(table: str, *args: object) -> Any:
+        raise Moving(table)
+
+    async def nobody(table: str, what: str) -> list[str]:
+        return []
+
+    monkeypatch.setattr(hall, "runner", lambda table: None)
+    monkeypatch.setattr(hall, "remote", lambda table: True)
+    monkeypatch.setattr(hall, "ask", nobody)
+    monkeypatch.setattr(hall, "edges", moving)
+    monkeypatch.setattr(hall, "shoe_records", moving)
+    replies = []
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        for path in ("/api/tables/t9", "/api/tables/t9/edges", "/api/tables/t9/shoes"):
+            replies.append(await client.get(path))
+
+    in_process(app, scenario)
+    for reply in replies:
+        assert reply.status_code == 503 and reply.headers["retry-after"] == "2"
+        assert reply.json()["error"] == "table_moving" and "t9" in reply.json()["message"]

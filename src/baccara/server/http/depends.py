@@ -8,7 +8,8 @@ A route declares what it needs and reads as: dependencies in, model out. A check
 fails raises `Refusal`, and the app answers it as every refusal is answered,
 ``{"error": code, "message": ...}`` with its status (`refusal_handlers`, which also
 answer the errors that mean one thing wherever they come from: a full hashing queue, an
-excluded player's login, a table moving between processes). Nothing of the route runs.
+excluded player's login, a table moving between processes). A dependency refuses
+before the route runs; a route refuses before it changes anything.
 
 The checks run in the order a route declares them: its ``dependencies=[...]`` first,
 then its parameters from left to right, each dependency's own dependencies before it; a
@@ -161,7 +162,9 @@ class JsonBody(Generic[_Model]):
     """The dependency that reads a post's body as ``model`` (in pydantic's JSON mode,
     strictly as the model says), after `same_site_json`. A body that is not such JSON
     is refused with 400 ``bad_request`` and ``refusal``, or the first field at fault
-    and why.
+    and why. (FastAPI parses a body parameter of its own before any dependency runs, so
+    a body that is not JSON would be answered before the site and the login are
+    checked; `document_bodies` documents this one as FastAPI documents its own.)
 
     >>> from baccara.server.wire.protocol import Credentials
     >>> JsonBody(Credentials).read(b'{"name": "ann", "password": "secret"}').name

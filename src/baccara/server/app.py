@@ -33,6 +33,7 @@ from baccara.db.protections import Protections
 from baccara.db.signals import open_signals
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
+from baccara.server.http.depends import document_bodies, refusal_handlers
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
 from baccara.server.http.tables import tables_router
@@ -130,35 +131,26 @@ def create_app(
             state.hashing.shutdown()
             ledger.engine.dispose()
 
-    app = FastAPI(title="baccara", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="baccara",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        exception_handlers=refusal_handlers(),  # a `Refusal` raised anywhere is answered
+    )
     app.state.baccara = state
     app.add_middleware(BodyLimit)  # inside: its 413 gets the security headers too
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    app.include_router(
-        learn_router(
-            STATIC,
-            records=DrillRecords(ledger.engine),
-            user=state.user_of,
-            guard=state.same_site_json,
-            run=state.run,
-        )
-    )
-    app.include_router(
-        me_router(
-            PlayerHistory(ledger.engine),
-            Protections(ledger.engine),
-            user=state.user_of,
-            started=state.session_started,
-            guard=state.same_site_json,
-            run=state.run,
-            revoked=watch.poke,
-            now=clock.now,
-        )
-    )
-    app.include_router(accounts_router(state))
-    app.include_router(tables_router(state))
+    # The routes check what they need by their dependencies (`baccara.server.http.depends`).
+    for router in (
+        learn_router(STATIC, records=DrillRecords(ledger.engine), run=state.run),
+        me_router(state, PlayerHistory(ledger.engine), Protections(ledger.engine)),
+        accounts_router(state),
+        tables_router(state),
+    ):
+        app.include_router(document_bodies(router))
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -1,6 +1,7 @@
 """What the running server holds (`ServerState`: its configuration, ledger, accounts,
-tables, session watch, limits and threads), and what every route asks of a request
-through it (its player, its client's address, whether it is a same-site JSON post)."""
+tables, session watch, limits and threads). The routes ask it of a request through
+their dependencies (`baccara.server.http.depends`: the player, the client's address,
+whether a post is same-site JSON)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,26 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
 
-from baccara.db.auth import Auth, User
+from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger
 from baccara.server.cluster.hall import Hall
 from baccara.server.infra.clock import Clock
 from baccara.server.infra.config import ServerConfig
-from baccara.server.infra.edge import Proxies, cross_site, problem
+from baccara.server.infra.edge import Proxies
 from baccara.server.infra.pool import BoundedPool
 from baccara.server.infra.revocation import SessionWatch
 from baccara.server.infra.throttle import LoginThrottle, RateLimiter
 
-__all__ = ["ServerState"]
+__all__ = ["SESSION_COOKIE", "ServerState"]
 
 _T = TypeVar("_T")
+
+SESSION_COOKIE = "baccara_session"
+"""The name of the session's cookie (HttpOnly, SameSite=Strict)."""
 
 
 @dataclass(slots=True)
@@ -55,7 +58,7 @@ class ServerState:
     hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
     """argon2 on its own threads, with a bounded queue (`baccara.server.infra.pool`)."""
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
-    cookie_name: str = "baccara_session"
+    cookie_name: ClassVar[str] = SESSION_COOKIE
     sockets: dict[str, int] = field(default_factory=dict)
     """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""
 
@@ -63,27 +66,7 @@ class ServerState:
         """Run a blocking call on the worker threads."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
 
-    # -- what every route asks of a request ---------------------------------------------------
-
-    async def user_of(self, request: Request) -> User | None:
-        """The player of the request's session cookie, if it is live."""
-        return await self.run(self.auth.user_for_token, request.cookies.get(self.cookie_name))
-
-    async def session_started(self, request: Request) -> float | None:
-        """When the request's live session began (epoch seconds), if any."""
-        return await self.run(self.auth.session_started, request.cookies.get(self.cookie_name))
-
     def client_address(self, request: Request) -> str:
         """The client's address (the trusted proxies' X-Forwarded-For read)."""
         peer = request.client.host if request.client else "?"
         return self.proxies.client(peer, request.headers.get("x-forwarded-for"))
-
-    def same_site_json(self, request: Request) -> JSONResponse | None:
-        """A refusal for an account post that is not JSON, or comes from another site."""
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind != "application/json":  # no form or text/plain posts from other sites
-            return problem(415, "bad_request", "send the request as application/json")
-        why = cross_site(request.headers, self.config.allowed_origins)
-        if why is not None:  # nor JSON from a page of another site (login CSRF)
-            return problem(403, "bad_origin", f"refused: {why}")
-        return None

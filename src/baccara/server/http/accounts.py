@@ -1,39 +1,56 @@
 """The players' accounts over HTTP: register, log in and out, change the password, and
 who am I (`accounts_router`).
 
-Every post is same-site JSON (`ServerState.same_site_json`); logins and registrations
-are limited per client address and hashed on their own bounded pool, and failed logins
-are throttled per name (`baccara.server.infra.throttle`). A session is a random token
-in an HttpOnly, SameSite=Strict cookie; a logout or a new password ends sessions, and
-their sockets close at once (`baccara.server.infra.revocation`).
+Every post is same-site JSON (`baccara.server.http.depends.same_site_json`); logins and
+registrations are limited per client address (`login_rate`) and hashed on their own
+bounded pool, and failed logins are throttled per name
+(`baccara.server.infra.throttle`). A session is a random token in an HttpOnly,
+SameSite=Strict cookie; a logout or a new password ends sessions, and their sockets
+close at once (`baccara.server.infra.revocation`).
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
-from pydantic import ValidationError
+from typing import Annotated
 
-from baccara.db.auth import AuthError, Excluded, User, good_password
-from baccara.server.infra.edge import problem, reply
+from fastapi import APIRouter, Depends, Response
+
+from baccara.db.auth import AuthError, Excluded, good_password
+from baccara.server.http.depends import (
+    SAME_SITE_JSON,
+    ClientAddress,
+    JsonBody,
+    Player,
+    SessionCookie,
+    State,
+)
+from baccara.server.infra.edge import Refusal
 from baccara.server.infra.pool import Busy
-from baccara.server.state import ServerState
+from baccara.server.state import SESSION_COOKIE, ServerState
 from baccara.server.wire.http import Done
 from baccara.server.wire.protocol import Account, Credentials, PasswordChange
 
-__all__ = ["accounts_router"]
+__all__ = ["accounts_router", "login_rate"]
 
 COOKIE_SECONDS = 7 * 24 * 3600
 
+CredentialsBody = Annotated[
+    Credentials,
+    Depends(JsonBody(Credentials, "expected a JSON body {name, password} of strings")),
+]
+PasswordBody = Annotated[
+    PasswordChange,
+    Depends(JsonBody(PasswordChange, "expected a JSON body {old, new} of strings")),
+]
 
-def busy(error: Busy) -> JSONResponse:
-    """503 with Retry-After: the password hashing's queue is full."""
-    return problem(
-        503,
-        "busy",
-        f"too many players are logging in: try again in {error.retry_after} s",
-        headers={"Retry-After": str(error.retry_after)},
-    )
+
+async def login_rate(state: State, address: ClientAddress) -> None:
+    """Refuse (429) a login or registration past the client address's rate."""
+    if not state.login_limiter.allow(address):
+        raise Refusal(429, "rate_limited", "too many attempts: wait a minute")
+
+
+LOGIN_RATE = Depends(login_rate)
 
 
 def accounts_router(state: ServerState) -> APIRouter:
@@ -41,25 +58,16 @@ def accounts_router(state: ServerState) -> APIRouter:
     router = APIRouter()
     config, ledger, watch = state.config, state.ledger, state.watch
 
-    async def credentials(request: Request) -> Credentials | JSONResponse:
-        if not state.login_limiter.allow(state.client_address(request)):
-            return problem(429, "rate_limited", "too many attempts: wait a minute")
-        refused = state.same_site_json(request)
-        if refused is not None:
-            return refused
-        try:
-            return Credentials.model_validate_json(await request.body())
-        except ValidationError:
-            return problem(400, "bad_request", "expected a JSON body {name, password} of strings")
-
-    def session_cookie(response: JSONResponse, token: str | None) -> JSONResponse:
+    def session_cookie(response: Response, token: str | None) -> None:
         """The session's cookie set on ``response`` (None: deleted)."""
-        name, secure = state.cookie_name, config.secure_cookies
+        secure = config.secure_cookies
         if token is None:
-            response.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="strict")
+            response.delete_cookie(
+                SESSION_COOKIE, path="/", secure=secure, httponly=True, samesite="strict"
+            )
         else:
             response.set_cookie(
-                name,
+                SESSION_COOKIE,
                 token,
                 max_age=COOKIE_SECONDS,
                 path="/",
@@ -67,97 +75,74 @@ def accounts_router(state: ServerState) -> APIRouter:
                 httponly=True,
                 samesite="strict",
             )
-        return response
 
-    def account(user: User, balance: int, token: str | None = None) -> JSONResponse:
-        response = reply(Account(name=user.name, balance=balance))
-        return response if token is None else session_cookie(response, token)
+    async def account(name: str, account: int) -> Account:
+        return Account(name=name, balance=await state.run(ledger.balance, account))
 
-    @router.post("/api/register", response_model=Account)
-    async def register(request: Request) -> JSONResponse:
-        got = await credentials(request)
-        if isinstance(got, JSONResponse):
-            return got
+    @router.post("/api/register", dependencies=[LOGIN_RATE, SAME_SITE_JSON])
+    async def register(
+        asked: CredentialsBody, address: ClientAddress, response: Response
+    ) -> Account:
         try:  # the password hashed on the bounded pool; the session needs no second hash
-            user = await state.hashing.run(state.auth.register, got.name, got.password)
+            user = await state.hashing.run(state.auth.register, asked.name, asked.password)
         except AuthError as error:
-            return problem(400, "bad_registration", str(error))
-        except Busy as error:
-            return busy(error)
-        state.login_throttle.remember(user.name, state.client_address(request))
-        token = await state.run(state.auth.start_session, user.id)
-        return account(user, await state.run(ledger.balance, user.account), token)
+            raise Refusal(400, "bad_registration", str(error)) from error
+        state.login_throttle.remember(user.name, address)
+        session_cookie(response, await state.run(state.auth.start_session, user.id))
+        return await account(user.name, user.account)
 
-    @router.post("/api/login", response_model=Account)
-    async def login(request: Request) -> JSONResponse:
-        got = await credentials(request)
-        if isinstance(got, JSONResponse):
-            return got
-        attempt = state.login_throttle.attempt(got.name, state.client_address(request))
+    @router.post("/api/login", dependencies=[LOGIN_RATE, SAME_SITE_JSON])
+    async def login(asked: CredentialsBody, address: ClientAddress, response: Response) -> Account:
+        attempt = state.login_throttle.attempt(asked.name, address)
         if attempt.refused is not None:
-            return problem(429, "rate_limited", attempt.refused)
+            raise Refusal(429, "rate_limited", attempt.refused)
         try:
-            token = await state.hashing.run(state.auth.login, got.name, got.password)
-        except Excluded as error:
+            token = await state.hashing.run(state.auth.login, asked.name, asked.password)
+        except Excluded:
             attempt.succeeded()  # the password was right
-            return problem(403, error.code, str(error))
+            raise
         except AuthError as error:
             attempt.failed()
-            return problem(401, "bad_login", str(error))
-        except Busy as error:
+            raise Refusal(401, "bad_login", str(error)) from error
+        except Busy:
             attempt.not_tried()
-            return busy(error)
+            raise
         attempt.succeeded()  # only failures count
         user = await state.run(state.auth.user_for_token, token)
         assert user is not None
-        return account(user, await state.run(ledger.balance, user.account), token)
+        session_cookie(response, token)
+        return await account(user.name, user.account)
 
-    @router.post("/api/logout", response_model=Done)
-    async def logout(request: Request) -> JSONResponse:
-        refused = state.same_site_json(request)
-        if refused is not None:
-            return refused
-        token = request.cookies.get(state.cookie_name)
+    @router.post("/api/logout", dependencies=[SAME_SITE_JSON])
+    async def logout(response: Response, token: SessionCookie = None) -> Done:
         if token:
             await state.run(state.auth.logout, token)
             watch.poke()  # this session's sockets close at once
-        return session_cookie(reply(Done(ok=True)), None)
+        session_cookie(response, None)
+        return Done(ok=True)
 
-    @router.post("/api/me/password", response_model=Done)
-    async def change_password(request: Request) -> JSONResponse:
+    @router.post("/api/me/password", dependencies=[SAME_SITE_JSON])
+    async def change_password(user: Player, asked: PasswordBody, address: ClientAddress) -> Done:
         """A new password (the old one checked): every other session ends, this one goes on."""
-        refused = state.same_site_json(request)
-        if refused is not None:
-            return refused
-        user = await state.user_of(request)
-        if user is None:
-            return problem(401, "not_logged_in", "log in first")
-        try:
-            asked = PasswordChange.model_validate_json(await request.body())
-        except ValidationError:
-            return problem(400, "bad_request", "expected a JSON body {old, new} of strings")
         if not good_password(asked.new):
-            return problem(400, "bad_password", "bad password: 8 to 128 characters")
-        attempt = state.login_throttle.attempt(user.name, state.client_address(request))
+            raise Refusal(400, "bad_password", "bad password: 8 to 128 characters")
+        attempt = state.login_throttle.attempt(user.name, address)
         if attempt.refused is not None:
-            return problem(429, "rate_limited", attempt.refused)
+            raise Refusal(429, "rate_limited", attempt.refused)
         try:
             await state.hashing.run(state.auth.change_password, user, asked.old, asked.new)
         except AuthError as error:
             attempt.failed()
-            return problem(400, "bad_password", str(error))
-        except Busy as error:
+            raise Refusal(400, "bad_password", str(error)) from error
+        except Busy:
             attempt.not_tried()
-            return busy(error)
+            raise
         attempt.succeeded()
         watch.poke()  # the other sessions' sockets close at once
-        return reply(Done(ok=True))
+        return Done(ok=True)
 
-    @router.get("/api/me", response_model=Account)
-    async def me(request: Request) -> JSONResponse:
-        user = await state.user_of(request)
-        if user is None:
-            return problem(401, "not_logged_in", "log in first")
-        return account(user, await state.run(ledger.balance, user.account))
+    @router.get("/api/me")
+    async def me(user: Player) -> Account:
+        return await account(user.name, user.account)
 
     return router

@@ -19,11 +19,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from baccara.db.auth import User
 from baccara.db.drills import DrillRecords
@@ -31,7 +31,8 @@ from baccara.learn import drills, glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.infra.edge import problem, reply
+from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, LoggedIn
+from baccara.server.infra.edge import Refusal
 from baccara.server.wire.http import (
     BookTerm,
     Decision,
@@ -82,6 +83,26 @@ class DrillAnswer(BaseModel):
     answer: str = Field(max_length=24)
 
 
+AnswerBody = Annotated[
+    DrillAnswer, Depends(JsonBody(DrillAnswer, 'expected a JSON body {"answer": "..."}'))
+]
+Learner = Annotated[
+    User,
+    Depends(LoggedIn("login_required", "log in to drill: your record is kept per account")),
+]
+"""The logged-in player at a drill that keeps their record (401 ``login_required``)."""
+
+
+async def known_drill(drill: str) -> str:
+    """The drill the path names (404 ``unknown_drill`` for another)."""
+    if drill not in CELLS:
+        raise Refusal(404, "unknown_drill", f"no drill {drill[:20]!r}: {' or '.join(CELLS)}")
+    return drill
+
+
+Drill = Annotated[str, Depends(known_drill)]
+
+
 class Drills:
     """The questions waiting for their answers, one a player and drill (the newest
     ``limit`` players kept), and the records in the database."""
@@ -119,14 +140,11 @@ def learn_router(
     static: Path,
     *,
     records: DrillRecords,
-    user: Callable[[Request], Awaitable[User | None]],
-    guard: Callable[[Request], JSONResponse | None],
     run: Callable[..., Awaitable[Any]],
 ) -> APIRouter:
     """The routes: ``/learn``, ``/api/learn``, ``/api/learn/terms/{name}``,
     ``/api/learn/tableau``, ``/api/learn/drills/...`` and ``/api/learn/progress``.
-    ``user`` finds the logged-in player, ``guard`` refuses a post from another site or
-    not in JSON, ``run`` runs a database call on the worker threads."""
+    ``run`` runs a database call on the worker threads."""
     router = APIRouter()
     book = _Book()
     state = Drills(records)
@@ -148,59 +166,49 @@ def learn_router(
             )
         return Response(plain, media_type="application/json")
 
-    @router.get("/api/learn/terms/{name}", response_model=BookTerm)
-    async def term(name: str) -> JSONResponse:
+    @router.get("/api/learn/terms/{name}")
+    async def term(name: str) -> BookTerm:
         """One term of the dictionary (any case, or another of its names)."""
         try:
             found = glossary.lookup(name[:64])
         except glossary.UnknownTerm as error:
-            return problem(404, "unknown_term", str(error))
-        return reply(
-            BookTerm(name=found.name, text=found.text, also=list(found.also), see=list(found.see))
+            raise Refusal(404, "unknown_term", str(error)) from error
+        return BookTerm(
+            name=found.name, text=found.text, also=list(found.also), see=list(found.see)
         )
 
-    @router.get("/api/learn/tableau", response_model=TableauAnswer)
-    async def tableau(player: str = "", banker: str = "", third: str = "") -> Response:
+    @router.get("/api/learn/tableau")
+    async def tableau(player: str = "", banker: str = "", third: str = "") -> TableauAnswer:
         """What the tableau says for two hands of two cards (and the Player's third card
         when it draws): each side's decision and its reason, from the rulebook."""
         if max(len(player), len(banker), len(third)) > LONGEST:
-            return problem(400, "bad_cards", "a hand is two cards, like '9h Kd'")
+            raise Refusal(400, "bad_cards", "a hand is two cards, like '9h Kd'")
         try:
             found = decide(player, banker, third or None)
         except TableauError as error:
-            return problem(400, "bad_cards", str(error))
+            raise Refusal(400, "bad_cards", str(error)) from error
         side = (
             None
             if found.banker is None
             else Decision(draws=found.banker.draws, reason=found.banker.reason)
         )
-        return reply(
-            TableauAnswer(
-                player_total=found.player_total,
-                banker_total=found.banker_total,
-                player=Decision(draws=found.player.draws, reason=found.player.reason),
-                banker=side,
-            )
+        return TableauAnswer(
+            player_total=found.player_total,
+            banker_total=found.banker_total,
+            player=Decision(draws=found.player.draws, reason=found.player.reason),
+            banker=side,
         )
-
-    async def learner(request: Request) -> User | JSONResponse:
-        found = await user(request)
-        if found is None:
-            return problem(
-                401, "login_required", "log in to drill: your record is kept per account"
-            )
-        return found
 
     dealing = [0]  # shoes being dealt now: anyone may ask, so at most SHOES at a time
 
-    @router.get("/api/learn/drills/shoe", response_model=ShoeDrill)
-    async def shoe(seed: str = "", upto: str = "0") -> Response:
+    @router.get("/api/learn/drills/shoe")
+    async def shoe(seed: str = "", upto: str = "0") -> ShoeDrill:
         """Shoe ``seed`` (8 decks) dealt up to coup ``upto``, with the exact edges of the
         cards not yet seen after each coup: the counting practice. No login."""
         if len(seed) > 20 or len(upto) > 4:
-            return problem(400, "bad_request", "seed and upto are whole numbers")
+            raise Refusal(400, "bad_request", "seed and upto are whole numbers")
         if dealing[0] >= SHOES:
-            return problem(
+            raise Refusal(
                 503, "busy", "many shoes are being dealt: try again", {"Retry-After": "1"}
             )
         dealing[0] += 1
@@ -212,41 +220,24 @@ def learn_router(
                 if isinstance(error, drills.DrillError)
                 else "seed and upto are whole numbers"
             )
-            return problem(400, "bad_request", text)
+            raise Refusal(400, "bad_request", text) from error
         finally:
             dealing[0] -= 1
-        return reply(ShoeDrill.model_validate(found))
+        return ShoeDrill.model_validate(found)
 
-    def no_drill(drill: str) -> JSONResponse | None:
-        if drill in CELLS:
-            return None
-        return problem(404, "unknown_drill", f"no drill {drill[:20]!r}: {' or '.join(CELLS)}")
-
-    @router.get("/api/learn/drills/{drill}", response_model=DrillQuestion)
-    async def ask(drill: str, request: Request) -> Response:
+    @router.get("/api/learn/drills/{drill}")
+    async def ask(drill: Drill, user: Learner) -> DrillQuestion:
         """The next question of ``drill`` (what this player misses comes back more)."""
-        found = no_drill(drill) or await learner(request)
-        if isinstance(found, JSONResponse):
-            return found
-        record = await run(records.record, found.id, drill)
-        return reply(state.ask(found, drill, record))
+        record = await run(records.record, user.id, drill)
+        return state.ask(user, drill, record)
 
-    @router.post("/api/learn/drills/{drill}", response_model=Graded)
-    async def answer(drill: str, request: Request) -> Response:
+    @router.post("/api/learn/drills/{drill}", dependencies=[Depends(known_drill), SAME_SITE_JSON])
+    async def answer(drill: Drill, user: Learner, asked: AnswerBody) -> Graded:
         """Grade the answer to the question waiting, count it, and say why."""
-        refused = no_drill(drill) or guard(request)
-        if refused is not None:
-            return refused
-        found = await learner(request)
-        if isinstance(found, JSONResponse):
-            return found
-        try:
-            given = DrillAnswer.model_validate_json(await request.body()).answer
-        except ValidationError:
-            return problem(400, "bad_request", 'expected a JSON body {"answer": "..."}')
-        question = state.waiting.get((found.id, drill))
+        given = asked.answer
+        question = state.waiting.get((user.id, drill))
         if question is None:
-            return problem(
+            raise Refusal(
                 409, "out_of_turn", f"no {drill} question is waiting for you: ask for one"
             )
         cell, seed = question
@@ -260,19 +251,16 @@ def learn_router(
                 right, back, why = drills.grade_payout(cell, seed, amount)
                 expected = format_money(back)
         except (drills.DrillError, MoneyError, ValueError) as error:
-            return problem(400, "bad_answer", str(error))  # the question still waits
-        del state.waiting[found.id, drill]
-        await run(partial(records.answered, found.id, drill, cell, correct=right))
-        record = await run(records.record, found.id, drill)
-        return reply(Graded(correct=right, expected=expected, why=why, record=_summary(record)))
+            raise Refusal(400, "bad_answer", str(error)) from error  # the question still waits
+        del state.waiting[user.id, drill]
+        await run(partial(records.answered, user.id, drill, cell, correct=right))
+        record = await run(records.record, user.id, drill)
+        return Graded(correct=right, expected=expected, why=why, record=_summary(record))
 
-    @router.get("/api/learn/progress", response_model=Progress)
-    async def progress(request: Request) -> Response:
+    @router.get("/api/learn/progress")
+    async def progress(user: Learner) -> Progress:
         """This player's record at each drill."""
-        found = await learner(request)
-        if isinstance(found, JSONResponse):
-            return found
-        done = {d: _summary(await run(records.record, found.id, d)) for d in CELLS}
-        return reply(Progress(**done))
+        done = {d: _summary(await run(records.record, user.id, d)) for d in CELLS}
+        return Progress(**done)
 
     return router

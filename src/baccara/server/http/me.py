@@ -8,15 +8,12 @@ login until it is over."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Annotated
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi import APIRouter, Depends, Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
@@ -25,7 +22,15 @@ from baccara.db.betting import MAX_AMOUNT
 from baccara.db.history import PlayerHistory
 from baccara.db.protections import DELAY, PlayerProtections, Protections
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.infra.edge import problem, reply
+from baccara.server.http.depends import (
+    SAME_SITE_JSON,
+    JsonBody,
+    LoggedIn,
+    Player,
+    SessionSince,
+)
+from baccara.server.infra.edge import Refusal
+from baccara.server.state import SESSION_COOKIE, ServerState
 from baccara.server.wire.http import (
     EXCLUSION_DAYS,
     REMINDER_MINUTES,
@@ -77,130 +82,89 @@ class ExclusionRequest(BaseModel):
     days: ExclusionDays
 
 
-def _limits(found: PlayerProtections, session: float | None) -> JSONResponse:
-    return reply(
-        LimitsAnswer(
-            loss_limit=found.loss_limit,
-            next_loss_limit=found.next_loss_limit,
-            next_from=found.next_from,
-            reminder_minutes=found.reminder_minutes,
-            excluded_until=found.excluded_until,
-            session_since=session,
-            choices=LimitChoices(
-                exclusion_days=list(EXCLUSION_DAYS),
-                reminder_minutes=list(REMINDER_MINUTES),
-                raise_after_hours=DELAY / 3600,  # a raised or removed loss limit waits this
-            ),
-        )
+LimitsBody = Annotated[LimitsRequest, Depends(JsonBody(LimitsRequest))]
+ExclusionBody = Annotated[ExclusionRequest, Depends(JsonBody(ExclusionRequest))]
+Reader = Annotated[User, Depends(LoggedIn(message="log in to see your records"))]
+"""The logged-in player reading their records (401 ``not_logged_in`` otherwise)."""
+
+
+def _limits(found: PlayerProtections, session: float | None) -> LimitsAnswer:
+    return LimitsAnswer(
+        loss_limit=found.loss_limit,
+        next_loss_limit=found.next_loss_limit,
+        next_from=found.next_from,
+        reminder_minutes=found.reminder_minutes,
+        excluded_until=found.excluded_until,
+        session_since=session,
+        choices=LimitChoices(
+            exclusion_days=list(EXCLUSION_DAYS),
+            reminder_minutes=list(REMINDER_MINUTES),
+            raise_after_hours=DELAY / 3600,  # a raised or removed loss limit waits this
+        ),
     )
 
 
-def me_router(
-    records: PlayerHistory,
-    limits: Protections,
-    *,
-    user: Callable[[Request], Awaitable[User | None]],
-    started: Callable[[Request], Awaitable[float | None]],
-    guard: Callable[[Request], JSONResponse | None],
-    run: Callable[..., Awaitable[Any]],
-    revoked: Callable[[], None] = lambda: None,
-    now: Callable[[], float] = time.time,
-) -> APIRouter:
-    """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion``; ``user`` finds
-    the logged-in player, ``started`` when their session began, ``guard`` refuses a post
-    from another site or not in JSON, ``run`` runs a database call on the worker threads,
-    ``revoked`` says that sessions have ended (their sockets close), ``now`` is the
-    server's clock."""
+def me_router(state: ServerState, records: PlayerHistory, limits: Protections) -> APIRouter:
+    """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion`` of the server whose
+    state is ``state`` (its worker threads, its clock, its session watch)."""
     router = APIRouter()
+    run, now = state.run, state.clock.now
 
-    async def posted(request: Request, model: type[BaseModel]) -> tuple[User, Any] | JSONResponse:
-        refused = guard(request)
-        if refused is not None:
-            return refused
-        found = await user(request)
-        if found is None:
-            return problem(401, "not_logged_in", "log in first")
-        try:
-            return found, model.model_validate_json(await request.body())
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "body"
-            return problem(400, "bad_request", f"{where}: {first['msg']}")
-
-    @router.get("/api/me/limits", response_model=LimitsAnswer)
-    async def my_limits(request: Request) -> JSONResponse:
+    @router.get("/api/me/limits")
+    async def my_limits(user: Player, since: SessionSince) -> LimitsAnswer:
         """The player's limits (a raise or a removal waits a day: ``next_...``)."""
-        found = await user(request)
-        if found is None:
-            return problem(401, "not_logged_in", "log in first")
-        return _limits(await run(partial(limits.get, found.id, now=now())), await started(request))
+        return _limits(await run(partial(limits.get, user.id, now=now())), since)
 
-    @router.post("/api/me/limits", response_model=LimitsAnswer)
-    async def set_limits(request: Request) -> JSONResponse:
+    @router.post("/api/me/limits", dependencies=[SAME_SITE_JSON])
+    async def set_limits(user: Player, asked: LimitsBody, since: SessionSince) -> LimitsAnswer:
         """Set the daily loss limit and the session reminder; a cut applies to the next
         bet or buy-in at every table (the money gate reads it there)."""
-        got = await posted(request, LimitsRequest)
-        if isinstance(got, JSONResponse):
-            return got
-        found, asked = got
         if "loss_limit" in asked.model_fields_set:
             try:
                 amount = None if asked.loss_limit is None else parse_money(asked.loss_limit)
             except MoneyError as error:
-                return problem(400, "bad_request", f"loss_limit: {error}")
+                raise Refusal(400, "bad_request", f"loss_limit: {error}") from error
             if amount is not None and amount < 0:
-                return problem(400, "bad_request", "loss_limit: a limit is zero or more")
+                raise Refusal(400, "bad_request", "loss_limit: a limit is zero or more")
             if amount is not None and amount > MAX_AMOUNT:
                 most = format_money(MAX_AMOUNT)
-                return problem(400, "bad_request", f"loss_limit: at most {most}")
-            await run(partial(limits.set_loss_limit, found.id, amount, now=now()))
+                raise Refusal(400, "bad_request", f"loss_limit: at most {most}")
+            await run(partial(limits.set_loss_limit, user.id, amount, now=now()))
         if "reminder_minutes" in asked.model_fields_set:
-            await run(limits.set_reminder, found.id, asked.reminder_minutes)
-        return _limits(await run(partial(limits.get, found.id, now=now())), await started(request))
+            await run(limits.set_reminder, user.id, asked.reminder_minutes)
+        return _limits(await run(partial(limits.get, user.id, now=now())), since)
 
-    @router.post("/api/me/exclusion", response_model=LimitsAnswer)
-    async def exclude(request: Request) -> JSONResponse:
+    @router.post("/api/me/exclusion", dependencies=[SAME_SITE_JSON])
+    async def exclude(user: Player, asked: ExclusionBody, response: Response) -> LimitsAnswer:
         """Exclude the player for ``days`` (never shortened): every session ends now."""
-        got = await posted(request, ExclusionRequest)
-        if isinstance(got, JSONResponse):
-            return got
-        found, asked = got
         moment = now()
-        done = await run(
-            partial(limits.exclude, found.id, moment + asked.days * 86_400, now=moment)
-        )
-        revoked()  # every socket of the player closes at once
-        response = _limits(done, None)
-        response.delete_cookie("baccara_session", path="/")
-        return response
+        done = await run(partial(limits.exclude, user.id, moment + asked.days * 86_400, now=moment))
+        state.watch.poke()  # every socket of the player closes at once
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return _limits(done, None)
 
-    @router.get("/api/me/records", response_model=MyRecords)
-    async def mine(request: Request, before: str = "") -> JSONResponse:
+    @router.get("/api/me/records")
+    async def mine(user: Reader, since: SessionSince, before: str = "") -> MyRecords:
         """Movements (50, newest first; ``before``: older than that movement's id), the
         last 10 rounds, this session's win or loss, the shoe records' addresses."""
-        found = await user(request)
-        if found is None:
-            return problem(401, "not_logged_in", "log in to see your records")
         if before and not (before.isascii() and before.isdigit() and len(before) < 19):
-            return problem(400, "bad_request", "before is a movement's id, a whole number")
-        since = await started(request) or 0.0
+            raise Refusal(400, "bad_request", "before is a movement's id, a whole number")
         moves = await run(
-            partial(records.movements, found.account, before=int(before) if before else None)
+            partial(records.movements, user.account, before=int(before) if before else None)
         )
-        rounds = await run(records.rounds, found.account)
-        session = await run(records.since, found.account, datetime.fromtimestamp(since, UTC))
+        rounds = await run(records.rounds, user.account)
+        start = since or 0.0
+        session = await run(records.since, user.account, datetime.fromtimestamp(start, UTC))
         played = []
         for one in rounds:
             bets = [PlayedBet(**bet, label=BetKind(bet["kind"]).label) for bet in one.pop("bets")]
             played.append(PlayedRound(**one, bets=bets, steps=_steps(one["coup"])))
         tables = sorted({one.table for one in played})
-        return reply(
-            MyRecords(
-                movements=[Movement.model_validate(move) for move in moves],
-                rounds=played,
-                session=SessionTally(**session, since=since),
-                shoes=[ShoeLink(table=t, url=f"/api/tables/{t}/shoes") for t in tables],
-            )
+        return MyRecords(
+            movements=[Movement.model_validate(move) for move in moves],
+            rounds=played,
+            session=SessionTally(**session, since=start),
+            shoes=[ShoeLink(table=t, url=f"/api/tables/{t}/shoes") for t in tables],
         )
 
     return router

@@ -1,7 +1,8 @@
 """The tables over HTTP: the lobby, a table's view, its roads, its shoes' records and the
 exact edges of its shoe, and the JSON Schema of the WebSocket's messages
 (`tables_router`). A table another process runs is asked there (`Hall.ask`); while a
-table passes between processes the answer is 503 with Retry-After.
+table passes between processes (`Moving`) the answer is 503 with Retry-After
+(`baccara.server.http.depends.refusal_handlers`).
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from baccara.server.cluster.relay import Moving
-from baccara.server.infra.edge import problem, reply
+from baccara.server.http.depends import Viewer
+from baccara.server.infra.edge import Refusal, reply
 from baccara.server.state import ServerState
 from baccara.server.tables import views
-from baccara.server.tables.dispatch import moving
 from baccara.server.wire.http import Edges, ProtocolSchema, ShoeRecord, TableView
 from baccara.server.wire.protocol import TableSummary, schema
 
@@ -40,12 +41,8 @@ def tables_router(state: ServerState) -> APIRouter:
     hall = state.hall
     lobby_body = views.Lobby(hall.lobby, seconds=1.0)
 
-    def unknown(table_id: str) -> JSONResponse:
-        return problem(404, "unknown_table", f"unknown table {table_id!r}")
-
-    def table_moving(table_id: str) -> JSONResponse:
-        error = moving(table_id)
-        return problem(503, error.code, error.message, headers={"Retry-After": "2"})
+    def unknown(table_id: str) -> Refusal:
+        return Refusal(404, "unknown_table", f"unknown table {table_id!r}")
 
     @router.get("/api/tables", response_model=list[TableSummary])
     async def lobby(request: Request) -> Response:
@@ -61,18 +58,17 @@ def tables_router(state: ServerState) -> APIRouter:
         return JSONResponse(schema())
 
     @router.get("/api/tables/{table_id}", response_model=TableView)
-    async def table_view(table_id: str, request: Request) -> Response:
+    async def table_view(table_id: str, user: Viewer) -> Response:
+        """The table as ``user`` sees it (anybody; a player sees their own hand)."""
         runner = hall.runner(table_id)
-        if runner is not None:
-            found = await runner.state(await state.user_of(request))
-            return reply(found)
+        if runner is not None:  # a model of `TableView`, as the runner's contract says
+            return reply(await runner.state(user))
         if not hall.remote(table_id):
-            return unknown(table_id)
-        try:  # a table another process runs
-            text = (await hall.ask(table_id, "view"))[0]
-        except (Moving, IndexError):
-            return table_moving(table_id)
-        return Response(text, media_type="application/json")
+            raise unknown(table_id)
+        texts = await hall.ask(table_id, "view")  # a table another process runs
+        if not texts:
+            raise Moving(table_id)
+        return Response(texts[0], media_type="application/json")
 
     @router.get(
         "/api/tables/{table_id}/roads.svg",
@@ -82,7 +78,7 @@ def tables_router(state: ServerState) -> APIRouter:
     async def roads_svg(table_id: str) -> Response:
         svg = hall.roads_svg(table_id)
         if svg is None:
-            return unknown(table_id)
+            raise unknown(table_id)
         return Response(svg, media_type="image/svg+xml")
 
     @router.get("/api/tables/{table_id}/shoes", response_model=list[ShoeRecord])
@@ -92,20 +88,14 @@ def tables_router(state: ServerState) -> APIRouter:
             and table_id not in hall.specs
             and not hall.remote(table_id)
         ):
-            return unknown(table_id)
-        try:
-            return JSONResponse(await hall.shoe_records(table_id))
-        except Moving:
-            return table_moving(table_id)
+            raise unknown(table_id)
+        return JSONResponse(await hall.shoe_records(table_id))
 
-    @router.get("/api/tables/{table_id}/edges", response_model=Edges)
-    async def edges(table_id: str) -> JSONResponse:
+    @router.get("/api/tables/{table_id}/edges")
+    async def edges(table_id: str) -> Edges:
         """Each bet's exact house edge for the cards this shoe has not yet shown."""
         if hall.runner(table_id) is None and not hall.remote(table_id):
-            return unknown(table_id)
-        try:
-            return reply(await hall.edges(table_id))
-        except Moving:
-            return table_moving(table_id)
+            raise unknown(table_id)
+        return await hall.edges(table_id)
 
     return router

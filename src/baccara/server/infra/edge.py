@@ -12,9 +12,11 @@ whose writes or close are stuck (a client that does not read) is reset
 (`guarded_websocket`).
 
 A browser's ``Origin`` must name this host (or an allowed origin, ``--allow-origin``)
-for the WebSocket and for the account posts (`origin_allowed`), and a browser's
-``Sec-Fetch-Site: cross-site`` is refused there too (`cross_site`); the account posts
-take JSON only, which no other site can send without the browser asking first.
+for the WebSocket and for every post (`origin_allowed`), and a browser's
+``Sec-Fetch-Site: cross-site`` is refused there too (`cross_site`, which the posts'
+dependency calls: `baccara.server.http.depends.same_site_json`); the posts take JSON
+only, which no other site can send without the browser asking first. A refusal is
+raised as a `Refusal` and answered as every one is (`problem`).
 
 The client's address is the socket's peer, unless that peer is one of the configured
 trusted proxies (`ServerConfig.trusted_proxies`, ``--trusted-proxy``; none by default):
@@ -46,6 +48,7 @@ __all__ = [
     "MAX_BODY",
     "BodyLimit",
     "Proxies",
+    "Refusal",
     "SecurityHeaders",
     "UvicornOptions",
     "cross_site",
@@ -62,6 +65,29 @@ def problem(
     """A refusal as every endpoint answers one: ``{"error": code, "message": ...}``."""
     body = Problem(error=code, message=message).model_dump()
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+class Refusal(Exception):
+    """A request refused, raised where the reason is found: the app answers it with
+    `problem` (``status``, ``code``, ``message`` and any ``headers``) and nothing of
+    the request is done.
+
+    >>> Refusal(401, "not_logged_in", "log in first").response().body
+    b'{"error":"not_logged_in","message":"log in first"}'
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+    def response(self) -> JSONResponse:
+        """The refusal as the client gets it."""
+        return problem(self.status, self.code, self.message, self.headers)
 
 
 def reply(model: BaseModel) -> JSONResponse:

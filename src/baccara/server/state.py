@@ -5,11 +5,11 @@ through it (its player, its client's address, whether it is a same-site JSON pos
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
@@ -24,9 +24,19 @@ from baccara.server.infra.pool import BoundedPool
 from baccara.server.infra.revocation import SessionWatch
 from baccara.server.infra.throttle import LoginThrottle, RateLimiter
 
-__all__ = ["ServerState"]
+__all__ = ["Blocking", "ServerState"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+
+class Blocking(Protocol):
+    """Runs a blocking call (the database's) on the worker threads: `ServerState.run`,
+    as the routes are given it."""
+
+    def __call__(
+        self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> Awaitable[_T]: ...
 
 
 @dataclass(slots=True)
@@ -59,9 +69,11 @@ class ServerState:
     sockets: dict[str, int] = field(default_factory=dict)
     """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+    async def run(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking call on the worker threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor, partial(fn, *args, **kwargs)
+        )
 
     # -- what every route asks of a request ---------------------------------------------------
 

@@ -26,7 +26,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from baccara.db.auth import User
 from baccara.db.shoes import ShoeBook
@@ -54,6 +54,7 @@ __all__ = ["Hall", "TableSpec", "table_specs"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +158,8 @@ class Hall:
 
     # -- starting and stopping -------------------------------------------------------------
 
-    async def _db(self, fn: Callable[..., _T], *args: Any) -> _T:
-        return await self.services.db(fn, *args)
+    async def _db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return await self.services.db(fn, *args, **kwargs)
 
     async def start(self) -> None:
         """Start the tables this process may run (and, on PostgreSQL, the cluster)."""

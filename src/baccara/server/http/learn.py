@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -32,6 +31,7 @@ from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.infra.edge import problem, reply
+from baccara.server.state import Blocking
 from baccara.server.wire.http import (
     BookTerm,
     Decision,
@@ -121,7 +121,7 @@ def learn_router(
     records: DrillRecords,
     user: Callable[[Request], Awaitable[User | None]],
     guard: Callable[[Request], JSONResponse | None],
-    run: Callable[..., Awaitable[Any]],
+    run: Blocking,
 ) -> APIRouter:
     """The routes: ``/learn``, ``/api/learn``, ``/api/learn/terms/{name}``,
     ``/api/learn/tableau``, ``/api/learn/drills/...`` and ``/api/learn/progress``.

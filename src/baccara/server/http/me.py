@@ -26,6 +26,7 @@ from baccara.db.history import PlayerHistory
 from baccara.db.protections import DELAY, PlayerProtections, Protections
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.infra.edge import problem, reply
+from baccara.server.state import Blocking
 from baccara.server.wire.http import (
     EXCLUSION_DAYS,
     REMINDER_MINUTES,
@@ -102,7 +103,7 @@ def me_router(
     user: Callable[[Request], Awaitable[User | None]],
     started: Callable[[Request], Awaitable[float | None]],
     guard: Callable[[Request], JSONResponse | None],
-    run: Callable[..., Awaitable[Any]],
+    run: Blocking,
     revoked: Callable[[], None] = lambda: None,
     now: Callable[[], float] = time.time,
 ) -> APIRouter:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, ParamSpec, TypeVar
 
 from baccara.db.auth import User
 from baccara.server.infra.services import TableServices
@@ -24,6 +24,7 @@ from baccara.variants import Variant
 __all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "TableBase", "missed_events"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 MAX_REPLAY = 200
 """The most events a ``join`` with ``since`` replays (more missed: the state alone)."""
 MAX_REPLAY_BYTES = 64 * 1024
@@ -114,11 +115,11 @@ class TableBase:
             texts += [text[:-1] + ',"missed":true}' for text in missed]
         return texts + self.private_texts(user)
 
-    async def db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking database read on the reader threads."""
         return await self.services.db(fn, *args, **kwargs)
 
-    async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db_write(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a database write on the writer (after any bets waiting)."""
         return await self.services.db_write(fn, *args, **kwargs)
 

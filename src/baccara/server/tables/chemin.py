@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
+from baccara.coup import Result
 from baccara.server.tables.players import PlayersRunner, PlayersTiming
 from baccara.server.wire import protocol as P
 from baccara.skill import records
@@ -28,6 +29,7 @@ from baccara.skill.chemin import (
     Phase,
     PunterDecided,
 )
+from baccara.skill.chemin_events import PHASES
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -55,7 +57,7 @@ def _last(table: CheminTable) -> P.LastCoup | None:
         banker_cards=[str(c) for c in coup.banker_cards],
         punter_total=hand_total(coup.punter_cards),
         banker_total=hand_total(coup.banker_cards),
-        result=coup.result,  # type: ignore[arg-type]
+        result=Result(coup.result),  # the record's letter
     )
 
 
@@ -75,11 +77,12 @@ def _public(event: CheminEvent, table: CheminTable) -> str:
     return event.text
 
 
-class CheminRunner(PlayersRunner[CheminTable]):
+class CheminRunner(PlayersRunner[CheminTable, Phase]):
     """One Chemin de Fer table of the server."""
 
     errors = (CheminError,)
     engine = CheminTable
+    phases = PHASES
 
     def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
         return records.chemin_coups(table.log)
@@ -117,6 +120,9 @@ class CheminRunner(PlayersRunner[CheminTable]):
                     **self.due().named(),
                 )
         return out
+
+    def phase_now(self) -> Phase:
+        return self.phase if self.table is None else self.table.phase
 
     def view(self) -> P.CheminState:
         """The table as everybody sees it (no card face down, no card of the shoe)."""

@@ -376,8 +376,10 @@ class Hall:
     async def rejoin(self, table: str) -> None:
         """Another process runs ``table`` now: join this process's players to it again."""
         audience = self.audiences.get(table)
-        for listener in [] if audience is None else list(audience.local):
-            await self.join_elsewhere(audience, listener)  # type: ignore[arg-type]
+        if audience is None:
+            return
+        for listener in list(audience.local):
+            await self.join_elsewhere(audience, listener)
 
     async def rejoin_here(self, table: str, runner: Runner) -> None:
         """This process has taken ``table`` over: its players here get it afresh."""

@@ -1,6 +1,6 @@
-"""Phases on the wire are literals (`baccara.server.wire.protocol`): each game's come from its
-engine's `Phase` and its runner's own, the published JSON Schema lists them, and the
-page's code (server/static/*.js) names no phase the schema does not list."""
+"""Phases on the wire are each game's one `Phase` enum (`baccara.server.wire.protocol`), the
+engine's and its runner's: sent as their values, listed by the published JSON Schema, and
+the page's code (server/static/*.js) names no phase the schema does not list."""
 
 from __future__ import annotations
 
@@ -71,12 +71,26 @@ def test_the_reader_finds_phases_however_the_page_names_them() -> None:
     }  # fmt: skip
 
 
-def test_each_game_lists_its_engines_phases_and_its_runners() -> None:
-    assert listed("Snapshot") == {p.value for p in HousePhase} | set(protocol.HOUSE_WAITS)
-    assert listed("CheminState") == {p.value for p in CheminPhase} | set(protocol.PLAYERS_WAITS)
-    assert listed("BanqueState") == {p.value for p in BanquePhase} | set(protocol.PLAYERS_WAITS)
+def test_each_game_lists_its_phases() -> None:
+    assert listed("Snapshot") == {p.value for p in HousePhase}
+    assert listed("CheminState") == {p.value for p in CheminPhase}
+    assert listed("BanqueState") == {p.value for p in BanquePhase}
+    assert {"starting", "closed", "closing", "squeeze"} <= listed("Snapshot")  # the runner's
+    assert {"starting", "shuffle", "waiting"} <= listed("CheminState") & listed("BanqueState")
     lobby = protocol.TableSummary.model_json_schema()["properties"]["phase"]["enum"]
     assert set(lobby) == listed("Snapshot") | listed("CheminState") | listed("BanqueState")
+
+
+def test_a_phase_is_sent_as_its_value_and_read_back_as_its_member() -> None:
+    line = {
+        "id": "t", "game": "banque", "variant": "banque", "title": "T", "description": "",
+        "players": 0, "seats": 2, "seated": 0, "squeeze": False, "bets": [], "limits": {},
+        "roads": None,
+    }  # fmt: skip
+    for phase in (HousePhase.SQUEEZE, CheminPhase.AFTER, BanquePhase.AUCTION):
+        sent = protocol.TableSummary(**line, phase=phase).model_dump_json()
+        assert f'"phase":"{phase.value}"' in sent
+        assert protocol.TableSummary.model_validate_json(sent).phase == phase.value
 
 
 @pytest.mark.parametrize("model", sorted(PAGES))

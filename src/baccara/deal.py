@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
+from typing import Literal
 
 from baccara import rules
 
@@ -69,9 +70,9 @@ class Side(StrEnum):
     BANKER = "B"
 
     @property
-    def word(self) -> str:
+    def word(self) -> Literal["player", "banker"]:
         """``'player'`` or ``'banker'``."""
-        return self.name.lower()
+        return "player" if self is Side.PLAYER else "banker"
 
     @property
     def other(self) -> Side:

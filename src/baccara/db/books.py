@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection
 
-from baccara.db.schema import accounts, bets, entries, rounds, transactions
+from baccara.db.schema import RoundPhase, accounts, bets, entries, rounds, transactions
 from baccara.money import format_money
 
 __all__ = [
@@ -331,7 +331,7 @@ def check_invariants(conn: Connection) -> list[str]:
     )
     finished = conn.execute(
         sa.select(rounds.c.id, escrow.scalar_subquery()).where(
-            rounds.c.phase.in_(["settled", "voided"])
+            rounds.c.phase.in_([RoundPhase.SETTLED, RoundPhase.VOIDED])
         )
     ).all()
     problems.extend(f"round {r} escrow holds {v}" for r, v in finished if v)
@@ -340,8 +340,14 @@ def check_invariants(conn: Connection) -> list[str]:
         .join(rounds, rounds.c.id == bets.c.round_id)
         .where(
             sa.or_(
-                sa.and_(bets.c.status == "placed", rounds.c.phase.in_(["settled", "voided"])),
-                sa.and_(bets.c.status != "placed", rounds.c.phase.in_(["open", "closed"])),
+                sa.and_(
+                    bets.c.status == "placed",
+                    rounds.c.phase.in_([RoundPhase.SETTLED, RoundPhase.VOIDED]),
+                ),
+                sa.and_(
+                    bets.c.status != "placed",
+                    rounds.c.phase.in_([RoundPhase.OPEN, RoundPhase.CLOSED]),
+                ),
             )
         )
     ).all()

@@ -6,11 +6,11 @@ whether a post is same-site JSON)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, ParamSpec, Protocol, TypeVar
 
 from fastapi import Request
 
@@ -24,9 +24,20 @@ from baccara.server.infra.pool import BoundedPool
 from baccara.server.infra.revocation import SessionWatch
 from baccara.server.infra.throttle import LoginThrottle, RateLimiter
 
-__all__ = ["SESSION_COOKIE", "ServerState"]
+__all__ = ["SESSION_COOKIE", "Blocking", "ServerState"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+
+class Blocking(Protocol):
+    """Runs a blocking call (the database's) on the worker threads: `ServerState.run`,
+    as the routes are given it."""
+
+    def __call__(
+        self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> Awaitable[_T]: ...
+
 
 SESSION_COOKIE = "baccara_session"
 """The name of the session's cookie (HttpOnly, SameSite=Strict)."""
@@ -62,9 +73,11 @@ class ServerState:
     sockets: dict[str, int] = field(default_factory=dict)
     """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+    async def run(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking call on the worker threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, partial(fn, *args))
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor, partial(fn, *args, **kwargs)
+        )
 
     def client_address(self, request: Request) -> str:
         """The client's address (the trusted proxies' X-Forwarded-For read)."""

@@ -39,6 +39,7 @@ from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.banque_events import (
+    PHASES,
     BankAuctioned,
     BankerDecided,
     BankerLeft,
@@ -80,7 +81,7 @@ _ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO
 _COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
 
 
-class BanqueTable(PlayersTable[BanqueEvent]):
+class BanqueTable(PlayersTable[BanqueEvent, Phase]):
     """A Baccarat Banque table: seats with bankrolls (minor units), a shoe, one bank."""
 
     error = BanqueError
@@ -88,10 +89,9 @@ class BanqueTable(PlayersTable[BanqueEvent]):
     user = "the Banque table"
     family = Family.BANQUE
     default_variant = "banque"
-    phases = Phase
+    phases = PHASES
     no_punter = "no punter has a choice now: a punter chooses only on 5"
     no_banker = "the banker decides once both tableaux have played"
-    phase: Phase
 
     def start(self) -> None:
         """The bank up for auction (the table's arguments are `PlayersTable`'s)."""

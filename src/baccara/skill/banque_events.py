@@ -10,9 +10,10 @@ from enum import StrEnum
 
 from baccara.cards import Card
 from baccara.coup import Result
-from baccara.skill.players import GameError, GameEvent, Observation
+from baccara.skill.players import GameError, GameEvent, Observation, PlayersPhases
 
 __all__ = [
+    "PHASES",
     "BankAuctioned",
     "BankerDecided",
     "BankerLeft",
@@ -34,13 +35,29 @@ class BanqueError(GameError):
 
 
 class Phase(StrEnum):
-    """Where the table is; the value is its name."""
+    """Where the table is; the value is its name. One enum for the engine, the table
+    online and the wire: the first three are the online table's, before a shoe is dealt
+    (the engine never takes them)."""
 
-    AUCTION = "auction"
-    STAKES = "stakes"
-    PUNTER = "punter"
-    BANKER = "banker"
-    OVER = "over"
+    STARTING = "starting"  # the table opens
+    SHUFFLE = "shuffle"  # a shoe is committed: the seated players send their seeds
+    WAITING = "waiting"  # for players: two, one of them a person
+    AUCTION = "auction"  # the bank is auctioned
+    STAKES = "stakes"  # the punters stake on a tableau in turn
+    PUNTER = "punter"  # a tableau's punter chooses on 5
+    BANKER = "banker"  # the banker chooses
+    OVER = "over"  # the shoe is finished
+
+
+PHASES = PlayersPhases(
+    starting=Phase.STARTING,
+    shuffle=Phase.SHUFFLE,
+    waiting=Phase.WAITING,
+    stakes=Phase.STAKES,
+    punter=Phase.PUNTER,
+    over=Phase.OVER,
+)
+"""The phases every players' game has (`PlayersPhases`), as Baccarat Banque names them."""
 
 
 class Tableau(StrEnum):

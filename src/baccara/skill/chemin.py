@@ -43,6 +43,7 @@ from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.chemin_events import (
+    PHASES,
     BancoCalled,
     BankerDecided,
     BankOpened,
@@ -83,7 +84,7 @@ __all__ = [
 _ACTS = frozenset(Act) - {Act.BID, Act.CLOSE_AUCTION, Act.RETIRE}
 
 
-class CheminTable(PlayersTable[CheminEvent]):
+class CheminTable(PlayersTable[CheminEvent, Phase]):
     """A Chemin de Fer table: seats with bankrolls (minor units), a shoe, the bank."""
 
     error = CheminError
@@ -91,10 +92,9 @@ class CheminTable(PlayersTable[CheminEvent]):
     user = "the Chemin de Fer table"
     family = Family.CHEMIN_DE_FER
     default_variant = "chemin-de-fer"
-    phases = Phase
+    phases = PHASES
     no_punter = "the punter chooses only on 5, when it is his turn"
     no_banker = "the banker chooses only in a free cell of the tableau, when it is his turn"
-    phase: Phase
     banker: int
 
     def __init__(

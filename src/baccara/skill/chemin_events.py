@@ -13,9 +13,10 @@ from enum import StrEnum
 
 from baccara.cards import Card
 from baccara.coup import Result
-from baccara.skill.players import GameError, GameEvent, Observation
+from baccara.skill.players import GameError, GameEvent, Observation, PlayersPhases
 
 __all__ = [
+    "PHASES",
     "BancoCalled",
     "BankOpened",
     "BankPassed",
@@ -37,14 +38,30 @@ class CheminError(GameError):
 
 
 class Phase(StrEnum):
-    """Where the table is; the value is its name."""
+    """Where the table is; the value is its name. One enum for the engine, the table
+    online and the wire: the first three are the online table's, before a shoe is dealt
+    (the engine never takes them)."""
 
+    STARTING = "starting"  # the table opens
+    SHUFFLE = "shuffle"  # a shoe is committed: the seated players send their seeds
+    WAITING = "waiting"  # for players: two, one of them a person
     BANK = "bank"  # the seat holding the shoe sets the bank (or declines it)
     STAKES = "stakes"  # the punters cover the bank in turn, or call banco
     PUNTER = "punter"  # the punter chooses on 5
     BANKER = "banker"  # the banker chooses in a free cell
     AFTER = "after"  # the banker won: he keeps the bank or passes it
     OVER = "over"  # the shoe is finished
+
+
+PHASES = PlayersPhases(
+    starting=Phase.STARTING,
+    shuffle=Phase.SHUFFLE,
+    waiting=Phase.WAITING,
+    stakes=Phase.STAKES,
+    punter=Phase.PUNTER,
+    over=Phase.OVER,
+)
+"""The phases every players' game has (`PlayersPhases`), as Chemin de Fer names them."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

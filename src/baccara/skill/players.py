@@ -39,7 +39,9 @@ from baccara.variants import Family, Variant, find_variant, require_family
 __all__ = [
     "GameError",
     "GameEvent",
+    "GamePhase",
     "Observation",
+    "PlayersPhases",
     "PlayersTable",
     "PublicWords",
     "largest_stake",
@@ -131,11 +133,34 @@ def outcome(punter: int, banker: int) -> Result:
 
 
 Event = TypeVar("Event", bound=GameEvent)
+GamePhase = TypeVar("GamePhase", bound=StrEnum)
+"""A players' game's `Phase` (`baccara.skill.chemin_events.Phase`, `baccara.skill.banque_events.Phase`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayersPhases(Generic[GamePhase]):
+    """The phases every players' game has, as its own `Phase` names them (one enum per
+    game, for its engine, its table online and the wire): the online table's before a
+    shoe is dealt (the engine never takes them) and the skeleton's.
+
+    ``starting``: the table opens. ``shuffle``: a shoe is committed, the seated players
+    send their seeds. ``waiting``: for players (two, one of them a person). ``stakes``:
+    the punters stake in turn. ``punter``: a punter chooses on 5. ``over``: the shoe is
+    finished.
+    """
+
+    starting: GamePhase
+    shuffle: GamePhase
+    waiting: GamePhase
+    stakes: GamePhase
+    punter: GamePhase
+    over: GamePhase
+
 
 _PUNTER_ACTS = (Act.DRAW, Act.STAND)
 
 
-class PlayersTable(Generic[Event]):
+class PlayersTable(Generic[Event, GamePhase]):
     """The skeleton of a players' table; a game fills in its phases and its rules."""
 
     error: ClassVar[type[GameError]] = GameError
@@ -143,11 +168,11 @@ class PlayersTable(Generic[Event]):
     user: ClassVar[str] = "the players' table"  # how a wrong variant's refusal names it
     family: ClassVar[Family]
     default_variant: ClassVar[str]
-    phases: ClassVar[type[StrEnum]]  # the game's Phase: its "stakes", "punter", "over"
     no_punter: ClassVar[str] = "no punter has a choice now"
     no_banker: ClassVar[str] = "the banker has no choice now"
 
-    phase: Any  # the game's Phase
+    phases: PlayersPhases[GamePhase]  # the game's (on its class)
+    phase: GamePhase
     banker: int | None
 
     def __init__(
@@ -204,12 +229,17 @@ class PlayersTable(Generic[Event]):
     @property
     def to_act(self) -> int | None:
         """The punter whose turn it is to stake, or None."""
-        return self.turn[0] if self.phase is self.phases("stakes") and self.turn else None
+        return self.turn[0] if self.phase is self.phases.stakes and self.turn else None
 
     @property
     def actor(self) -> int | None:
         """The seat that must act now, or None."""
         raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        """Whether the shoe is finished."""
+        return self.phase is self.phases.over
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < self.seats else f"seat {seat}"
@@ -245,7 +275,7 @@ class PlayersTable(Generic[Event]):
     def choices(self) -> tuple[Act, ...]:
         """What the seat to act is offered now, as everybody sees it: as the rules allow
         it, but a punter's draw and stand both, whatever his hidden total."""
-        if self.phase is self.phases("punter") and self.actor is not None:
+        if self.phase is self.phases.punter and self.actor is not None:
             return _PUNTER_ACTS
         return () if self.actor is None else tuple(x.act for x in self.legal_actions(self.actor))
 
@@ -331,7 +361,7 @@ class PlayersTable(Generic[Event]):
         if self.banker is not None:
             self.bankrolls[self.banker] += self.bank
         self.bank = 0
-        self.phase = self.phases("over")
+        self.phase = self.phases.over
         return []
 
     def _seat_changed(self, text: str, seat: int, amount: int) -> Event:
@@ -349,7 +379,7 @@ class PlayersTable(Generic[Event]):
             raise self.error(f"no seat {seat}")
         if seat in self.gone:
             raise self.error(f"{self.names[seat]} has left the table")
-        if self.phase is self.phases("over"):
+        if self.over:
             raise self.error("the shoe is over")
         if self.in_play(seat):
             raise self.error(f"{self.names[seat]} has money in the coup being played")
@@ -375,7 +405,7 @@ class PlayersTable(Generic[Event]):
         own = [self._seat_changed(text, seat, -chips)]
         left = [s for s in range(self.seats) if s not in self.gone]
         playing = [s for s in left if self.bankrolls[s] > 0 or self.in_play(s)]
-        if len(playing) < 2 and self.phase is not self.phases("over"):
+        if len(playing) < 2 and not self.over:
             own.extend(self._close())
         return (*released, *self._record(own))
 
@@ -403,7 +433,7 @@ class PlayersTable(Generic[Event]):
         if not self.turn:
             self.bankrolls[self.banker] += self.bank
             self.bank = 0
-            self.phase = self.phases("over")
+            self.phase = self.phases.over
 
     def _check_funds(self, seat: int, amount: int) -> None:
         """Raise unless ``seat`` has ``amount`` (0 included) to stake."""

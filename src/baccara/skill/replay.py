@@ -237,7 +237,7 @@ def _end_problems(
         problems.append(
             f"the record holds {len(rec.coups)} coups, the replay gives {len(replayed)} coups"
         )
-    if table.phase.value != "over":
+    if not table.over:
         if isinstance(table, BanqueTable) and table.phase is BanquePhase.AUCTION and not table.bids:
             notes.append("the shoe ended at an auction nobody bid at")
         else:

@@ -102,18 +102,28 @@ class SettingsError(TableError):
 
 
 class Phase(StrEnum):
-    """Where the table is in its cycle; the value is the JSON name.
+    """Where the table is in its cycle; the value is the JSON name. One enum for the
+    engine, the online table's runner and the wire.
 
-    ``BETTING``: bets are open. ``DEALING``: the cards are out, bets are locked until
-    the settlement. ``SETTLED``: the last coup is paid; bets for the next are open
-    (the first bet starts ``BETTING``). ``SHOE_CHANGE``: the shoe is finished (or
-    there is none yet): only a new shoe, seats and withdrawals.
+    The engine's: ``BETTING``: bets are open. ``DEALING``: the cards are out, bets are
+    locked until the settlement. ``SETTLED``: the last coup is paid; bets for the next
+    are open (the first bet starts ``BETTING``). ``SHOE_CHANGE``: the shoe is finished
+    (or there is none yet): only a new shoe, seats and withdrawals.
+
+    The online table's own, around the engine's (the engine never takes them):
+    ``STARTING``: the table opens (its recovery). ``CLOSED``: the table is closed (its
+    recovery failed, or a round is being finished after a failure). ``CLOSING``: no
+    more bets, the ledger closing the round. ``SQUEEZE``: a hand is being squeezed.
     """
 
     BETTING = "betting"
     DEALING = "dealing"
     SETTLED = "settled"
     SHOE_CHANGE = "shoe_change"
+    STARTING = "starting"
+    CLOSED = "closed"
+    CLOSING = "closing"
+    SQUEEZE = "squeeze"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,7 +26,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from baccara.db.auth import User
 from baccara.db.shoes import ShoeBook
@@ -55,6 +55,7 @@ __all__ = ["Hall", "TableSpec", "table_specs"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +161,8 @@ class Hall:
 
     # -- starting and stopping -------------------------------------------------------------
 
-    async def _db(self, fn: Callable[..., _T], *args: Any) -> _T:
-        return await self.services.db(fn, *args)
+    async def _db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        return await self.services.db(fn, *args, **kwargs)
 
     async def start(self) -> None:
         """Start the tables this process may run (and, where other processes hear its
@@ -377,8 +378,10 @@ class Hall:
     async def rejoin(self, table: str) -> None:
         """Another process runs ``table`` now: join this process's players to it again."""
         audience = self.audiences.get(table)
-        for listener in [] if audience is None else list(audience.local):
-            await self.join_elsewhere(audience, listener)  # type: ignore[arg-type]
+        if audience is None:
+            return
+        for listener in list(audience.local):
+            await self.join_elsewhere(audience, listener)
 
     async def rejoin_here(self, table: str, runner: Runner) -> None:
         """This process has taken ``table`` over: its players here get it afresh."""

@@ -15,11 +15,10 @@ import gzip
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, Response
@@ -33,6 +32,7 @@ from baccara.learn.lessons import TableauError, decide
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, LoggedIn
 from baccara.server.infra.edge import Refusal
+from baccara.server.state import Blocking
 from baccara.server.wire.http import (
     BookTerm,
     Decision,
@@ -140,7 +140,7 @@ def learn_router(
     static: Path,
     *,
     records: DrillRecords,
-    run: Callable[..., Awaitable[Any]],
+    run: Blocking,
 ) -> APIRouter:
     """The routes: ``/learn``, ``/api/learn``, ``/api/learn/terms/{name}``,
     ``/api/learn/tableau``, ``/api/learn/drills/...`` and ``/api/learn/progress``.

@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 __all__ = ["BoundedPool", "Busy"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 class Busy(RuntimeError):
@@ -53,21 +54,23 @@ class BoundedPool:
         self.pending = 0  # running and waiting (the event loop's count: no lock needed)
         self.seconds = 0.05  # a job's recent duration (moving average)
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
+    async def run(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run ``fn(*args)`` on the pool; `Busy` at once when it is full."""
         if self.pending >= self.limit:
             raise Busy(max(1, math.ceil(self.pending * self.seconds / self.workers)))
         self.pending += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, partial(self._timed, fn, *args))
+            return await loop.run_in_executor(
+                self.executor, partial(self._timed, partial(fn, *args, **kwargs))
+            )
         finally:
             self.pending -= 1
 
-    def _timed(self, fn: Callable[..., _T], *args: Any) -> _T:
+    def _timed(self, job: Callable[[], _T]) -> _T:
         started = time.monotonic()
         try:
-            return fn(*args)
+            return job()
         finally:
             self.seconds = 0.8 * self.seconds + 0.2 * (time.monotonic() - started)
 

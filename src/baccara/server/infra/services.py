@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from baccara.db.ledger import Ledger
 from baccara.server.infra.clock import Clock, RealClock
@@ -21,6 +21,7 @@ from baccara.server.infra.writer import BetBatcher
 __all__ = ["Fault", "TableServices", "no_fault"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 Fault = Callable[[str], None]
 """A hook a table calls at its named points (``after_debit``, ``mid_deal``,
@@ -43,11 +44,11 @@ class TableServices:
     clock: Clock = field(default_factory=RealClock)
     fault: Fault = no_fault
 
-    async def db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking database call on the reader threads."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, partial(fn, *args, **kwargs))
 
-    async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db_write(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a database write on the writer (after any bets waiting)."""
         return await self.batcher.call(fn, *args, **kwargs)

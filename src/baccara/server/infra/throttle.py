@@ -126,7 +126,9 @@ class RateLimiter:
     (True, False)
     """
 
-    def __init__(self, *, rate: float, burst: float, clock: object = time.monotonic) -> None:
+    def __init__(
+        self, *, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self._clock = clock
@@ -135,7 +137,7 @@ class RateLimiter:
 
     def allow(self, key: str) -> bool:
         """Take one token for ``key`` if there is one."""
-        now = float(self._clock())  # type: ignore[operator]
+        now = float(self._clock())
         with self._lock:
             tokens, last = self._buckets.get(key, (self.burst, now))
             tokens = min(self.burst, tokens + (now - last) * self.rate)

@@ -8,13 +8,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from baccara.db.ledger import BetReceipt, BetRequest, Ledger
 
 __all__ = ["BetBatcher"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 class BetBatcher:
@@ -86,7 +87,7 @@ class BetBatcher:
             self.ready.notify()
         return await future
 
-    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def call(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run another write on a writer thread, alone, after the bets waiting."""
         future: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
         with self.ready:

@@ -16,11 +16,12 @@ each event as the engine lets everybody read it (`BanqueTable.seen`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
+from baccara.coup import Result
 from baccara.server.tables.players import PlayersRunner
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe
@@ -28,13 +29,27 @@ from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
 from baccara.skill.banque import BanqueError, BanqueTable, Phase
+from baccara.skill.banque_events import PHASES
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 
 __all__ = ["BanqueRunner", "banque_pot"]
 
 
-def _words(hands: Mapping[str, Sequence[Card]]) -> dict[str, list[str]]:
-    return {key: [str(c) for c in cards] for key, cards in hands.items()}
+_V = TypeVar("_V")
+
+
+def _by_hand(found: Mapping[str, _V]) -> dict[P.Hand, _V]:
+    """The engine's ``found``, keyed by hand (``L``, ``R``, ``B``), as the wire keys it."""
+    return {key: found[key] for key in P.HANDS if key in found}
+
+
+def _by_tableau(found: Mapping[str, _V]) -> dict[P.Tableau, _V]:
+    """The engine's ``found``, keyed by tableau (``L``, ``R``), as the wire keys it."""
+    return {key: found[key] for key in P.TABLEAUX}
+
+
+def _words(hands: Mapping[str, Sequence[Card]]) -> dict[P.Hand, list[str]]:
+    return {key: [str(c) for c in cards] for key, cards in _by_hand(hands).items()}
 
 
 def banque_pot(table: BanqueTable) -> int:
@@ -65,17 +80,18 @@ def _last(table: BanqueTable) -> P.BanqueLastCoup | None:
     return P.BanqueLastCoup(
         banker=table.names[coup.banker],
         players={"L": player(coup.left_stakes), "R": player(coup.right_stakes)},
-        cards={k: [str(c) for c in v] for k, v in cards.items()},  # type: ignore[misc]
-        totals={k: hand_total(v) for k, v in cards.items()},  # type: ignore[misc]
-        result=coup.result,  # type: ignore[arg-type]
+        cards=_words(cards),
+        totals={key: hand_total(hand) for key, hand in _by_hand(cards).items()},
+        result={key: Result(letter) for key, letter in _by_tableau(coup.result).items()},
     )
 
 
-class BanqueRunner(PlayersRunner[BanqueTable]):
+class BanqueRunner(PlayersRunner[BanqueTable, Phase]):
     """One Baccarat Banque table of the server."""
 
     errors = (BanqueError,)
     engine = BanqueTable
+    phases = PHASES
     _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
 
     def new_engine(
@@ -144,18 +160,21 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
                 advice, choices = found.text, [legal.act.value for legal in seen.legal]
             out[table.names[seat]] = P.BanqueHand(
                 table=self.id,
-                cards=_words(seen.hands),  # type: ignore[arg-type]
-                totals=seen.totals,  # type: ignore[arg-type]
+                cards=_words(seen.hands),
+                totals=_by_hand(seen.totals),
                 advice=advice,
                 choices=choices,
                 **self.due().named(),
             )
         return out
 
+    def phase_now(self) -> Phase:
+        return self.phase if self.table is None else self.table.phase
+
     def view(self) -> P.BanqueState:
         """The table as everybody sees it (no card face down, no card of the shoe)."""
         table = self.table
-        empty: dict[str, list[str]] = {"L": [], "R": [], "B": []}
+        empty: dict[P.Hand, list[str]] = {"L": [], "R": [], "B": []}
         if table is None:
             return P.BanqueState(
                 **self.shown(),
@@ -168,7 +187,7 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
                 stakes={"L": {}, "R": {}},
                 playing={"L": None, "R": None},
                 live=None,
-                cards=empty,  # type: ignore[arg-type]
+                cards=empty,
                 hidden={"L": 0, "R": 0, "B": 0},
             )
         seen, names = table.observation(), table.names  # a spectator's view
@@ -181,15 +200,14 @@ class BanqueRunner(PlayersRunner[BanqueTable]):
             next_bid=seen.next_bid,
             can_retire=seen.can_retire,
             stakes={
-                key: {names[s]: a for s, a in stakes}  # type: ignore[misc]
-                for key, stakes in seen.stakes.items()
+                key: {names[s]: a for s, a in stakes}
+                for key, stakes in _by_tableau(seen.stakes).items()
             },
             playing={
-                key: None if s is None else names[s]  # type: ignore[misc]
-                for key, s in seen.playing.items()
+                key: None if s is None else names[s] for key, s in _by_tableau(seen.playing).items()
             },
-            live=None if seen.live is None else seen.live.value,
-            cards=_words(seen.shown),  # type: ignore[arg-type]
-            hidden=seen.hidden,  # type: ignore[arg-type]
+            live=seen.live,
+            cards=_words(seen.shown),
+            hidden=_by_hand(seen.hidden),
             last=_last(table),
         )

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
 
 from baccara.db.auth import User
 from baccara.server.infra.services import TableServices
@@ -24,6 +25,8 @@ from baccara.variants import Variant
 __all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "TableBase", "missed_events"]
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+_Phase = TypeVar("_Phase", bound=StrEnum)  # the game's Phase: engine, runner and wire's
 MAX_REPLAY = 200
 """The most events a ``join`` with ``since`` replays (more missed: the state alone)."""
 MAX_REPLAY_BYTES = 64 * 1024
@@ -52,8 +55,9 @@ def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> l
     return picked
 
 
-class TableBase:
-    """A table's id, game, services, listeners and sent events."""
+class TableBase(Generic[_Phase]):
+    """A table's id, game, services, listeners and sent events, and its phase (it opens
+    in ``phase``: its game's ``STARTING``)."""
 
     movable: ClassVar[bool] = False
     """Whether the table may pass to another process between two rounds (a cluster's
@@ -67,6 +71,7 @@ class TableBase:
         services: TableServices,
         audience: Audience | None,
         kept: int,
+        phase: _Phase,
     ) -> None:
         self.id = table_id
         self.variant = variant
@@ -79,16 +84,17 @@ class TableBase:
         # dicts, so that thousands of them give the garbage collector nothing to scan.
         self.events: deque[tuple[int, str]] = deque(maxlen=kept)
         self.seq = 0
-        self.phase = "starting"
+        self.phase = phase
         self.stopping = False
         self.handing_over = False  # to another process of the cluster, after this round
         services.ledger.fault = services.fault
 
-    def lobby_line(self, **game: Any) -> P.TableSummary:
-        """The table's line in the lobby: what every table says of itself, and its
-        game's own fields (``game``)."""
+    def lobby_line(self, *, phase: P.AnyPhase, **game: Any) -> P.TableSummary:
+        """The table's line in the lobby: what every table says of itself, its phase
+        and its game's own fields (``game``)."""
         return P.TableSummary(
             id=self.id,
+            phase=phase,
             game=self.variant.family.value,
             variant=self.variant.name,
             title=self.variant.title,
@@ -114,11 +120,11 @@ class TableBase:
             texts += [text[:-1] + ',"missed":true}' for text in missed]
         return texts + self.private_texts(user)
 
-    async def db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking database read on the reader threads."""
         return await self.services.db(fn, *args, **kwargs)
 
-    async def db_write(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    async def db_write(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a database write on the writer (after any bets waiting)."""
         return await self.services.db_write(fn, *args, **kwargs)
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
+from baccara.coup import Result
 from baccara.server.tables.players import PlayersRunner, PlayersTiming
 from baccara.server.wire import protocol as P
 from baccara.skill import records
@@ -22,6 +23,7 @@ from baccara.skill.actions import Action
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
 from baccara.skill.chemin import CheminError, CheminTable, Phase
+from baccara.skill.chemin_events import PHASES
 
 __all__ = ["CheminRunner", "PlayersTiming"]
 
@@ -49,7 +51,7 @@ def _last(table: CheminTable) -> P.LastCoup | None:
         banker_cards=[str(c) for c in coup.banker_cards],
         punter_total=hand_total(coup.punter_cards),
         banker_total=hand_total(coup.banker_cards),
-        result=coup.result,  # type: ignore[arg-type]
+        result=Result(coup.result),  # the record's letter
     )
 
 
@@ -57,11 +59,12 @@ def _words(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-class CheminRunner(PlayersRunner[CheminTable]):
+class CheminRunner(PlayersRunner[CheminTable, Phase]):
     """One Chemin de Fer table of the server."""
 
     errors = (CheminError,)
     engine = CheminTable
+    phases = PHASES
 
     def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
         return records.chemin_coups(table.log)
@@ -96,6 +99,9 @@ class CheminRunner(PlayersRunner[CheminTable]):
                     **self.due().named(),
                 )
         return out
+
+    def phase_now(self) -> Phase:
+        return self.phase if self.table is None else self.table.phase
 
     def view(self) -> P.CheminState:
         """The table as everybody sees it (no card face down, no card of the shoe)."""

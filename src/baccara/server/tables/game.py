@@ -10,8 +10,7 @@ engine's interface, where its money is, how long each part lasts.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from pydantic import JsonValue
 
@@ -20,6 +19,8 @@ from baccara.fair import FairShoe
 from baccara.server.tables.turns import Taken
 from baccara.server.wire import protocol as P
 from baccara.skill.actions import Action, Legal
+from baccara.skill.banque_events import Phase as BanquePhase
+from baccara.skill.chemin_events import Phase as CheminPhase
 from baccara.skill.game_rules import RecordedTable
 from baccara.skill.players import GameEvent
 
@@ -28,6 +29,7 @@ __all__ = [
     "Engine",
     "GameTable",
     "Labelled",
+    "PlayersPhase",
     "PlayersTiming",
     "Recovered",
     "Shown",
@@ -40,13 +42,16 @@ BOT_BUY_IN = 100_000
 
 class GameTable(RecordedTable, Protocol):
     """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
-    what its record is made from, its turns, what each seat may do, and what each may
-    read of an event (`PlayersTable.seen`)."""
+    what its record is made from, its turns (whether the shoe is over, the seat to act,
+    the punter to stake), what each seat may do, and what each may read of an event
+    (`PlayersTable.seen`)."""
 
     @property
-    def phase(self) -> StrEnum: ...
+    def over(self) -> bool: ...
     @property
     def actor(self) -> int | None: ...
+    @property
+    def to_act(self) -> int | None: ...
     def apply(self, action: Action) -> tuple[GameEvent, ...]: ...
     def seen(self, event: GameEvent, seat: int | None = None) -> str | None: ...
     def default_action(self) -> Action | None: ...
@@ -57,6 +62,8 @@ class GameTable(RecordedTable, Protocol):
 
 
 Engine = TypeVar("Engine", bound=GameTable)
+PlayersPhase = TypeVar("PlayersPhase", bound=CheminPhase | BanquePhase)
+"""A players' game's `Phase`: one enum for its engine, its runner and the wire."""
 
 
 def money_state(table: GameTable, pot: int) -> dict[str, int]:
@@ -93,13 +100,13 @@ class Labelled(TypedDict):
     labels: dict[str, str]
 
 
-class Shown(TypedDict):
+class Shown(TypedDict, Generic[PlayersPhase]):
     """The fields every players' table shows (`P.PlayersState`)."""
 
     table: str
     seq: int
     time: float
-    phase: str
+    phase: PlayersPhase
     players: list[str]
     in_shoe: list[str]
     chips: dict[str, int] | None

@@ -32,7 +32,7 @@ from baccara.bets import BetKind
 from baccara.cards import hand_total
 from baccara.coup import Coup
 from baccara.db.auth import User
-from baccara.db.ledger import BetError, BetRequest, BetRow
+from baccara.db.ledger import BetError, BetRequest, BetRow, RoundPhase
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe
 from baccara.server.infra.services import TableServices
@@ -75,7 +75,7 @@ class Timing:
     layout_seconds: float = 0.5  # the layout (everybody's stakes) sent at most this often
 
 
-class HouseRunner(TableBase):
+class HouseRunner(TableBase[Phase]):
     """One table of the server: its engine, its round loop and its listeners."""
 
     movable: ClassVar[bool] = True
@@ -93,7 +93,12 @@ class HouseRunner(TableBase):
         behind: int = 0,
     ) -> None:
         super().__init__(
-            table_id=table_id, variant=variant, services=services, audience=audience, kept=1000
+            table_id=table_id,
+            variant=variant,
+            services=services,
+            audience=audience,
+            kept=1000,
+            phase=Phase.STARTING,
         )
         self.squeeze = squeeze
         self.squeezing: Squeezing | None = None  # the squeeze under way, if any
@@ -145,7 +150,7 @@ class HouseRunner(TableBase):
             else:
                 self.table.change_shoe(pending=True)
         for row in self.ledger.unfinished_rounds(self.id):
-            if row["phase"] == "open":
+            if row["phase"] == RoundPhase.OPEN:
                 self.ledger.void_round(row["id"])
                 notes.append(f"round {row['number']} was open: voided, bets refunded")
                 continue
@@ -221,7 +226,7 @@ class HouseRunner(TableBase):
                 self.id,
                 self.id,
             )
-            self.phase = "closed"
+            self.phase = Phase.CLOSED
             raise
         for note in notes:
             log.warning("table %s: %s", self.id, note)
@@ -234,7 +239,7 @@ class HouseRunner(TableBase):
                 raise
             except Exception:  # the round is finished as a restart would, before the next
                 log.exception("table %s: round failed", self.id)
-                self.phase = "closed"
+                self.phase = Phase.CLOSED
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
 
@@ -275,7 +280,7 @@ class HouseRunner(TableBase):
         before = self.phase
 
         def stuck() -> None:
-            self.phase = "closed"
+            self.phase = Phase.CLOSED
             self.emit(P.Notice, text=f"the table is closed: {what} failed; retrying until done")
 
         def unstuck() -> None:
@@ -310,7 +315,7 @@ class HouseRunner(TableBase):
             coup_index=len(self.table.coups) + 1 if self.fair.sealed else 1,
             closes_at=self.closes_at,
         )
-        self.phase = "betting"
+        self.phase = Phase.BETTING
         self._announce_round()
         while (left := self.closes_at - self.clock.now()) > 0:
             if self.audience.empty and not self.table.on_layout and not self.handing_over:
@@ -319,9 +324,9 @@ class HouseRunner(TableBase):
             self.seats.free_absent()  # the seats of players gone (with no bet) are freed
             await self.clock.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()
-        self.phase = "closing"
+        self.phase = Phase.CLOSING
         await self.db_write(self.ledger.close_round, self.round_id)
-        self.phase = "dealing"
+        self.phase = Phase.DEALING
         self.emit(P.NoMoreBets, round=self.round_id)
         assert self.fair is not None
         if not self.fair.sealed:
@@ -334,7 +339,7 @@ class HouseRunner(TableBase):
             squeezed = await squeeze.squeeze_before(self, coup, step) if self.squeeze else 0
             shown = P.Shown(
                 card=None if step.card is None else str(step.card),
-                side=None if step.side is None else step.side.word,  # type: ignore[arg-type]
+                side=None if step.side is None else step.side.word,
                 player=[str(c) for c in step.player],
                 banker=[str(c) for c in step.banker],
                 player_total=hand_total(step.player) if step.player else None,
@@ -362,7 +367,7 @@ class HouseRunner(TableBase):
         if self.table.phase is Phase.SHOE_CHANGE:
             record = await self.db_write(self._finish_shoe)
             self.emit(P.ShoeEnd, record=record)
-        self.phase = "settled"
+        self.phase = Phase.SETTLED
         await self.clock.sleep(self.timing.result_seconds)
 
     def relay(self, message: BaseModel) -> None:
@@ -447,7 +452,7 @@ class HouseRunner(TableBase):
                     balance=balances[account],
                     staked=sum(bet["staked"] for bet in bets.values()),
                     returned=sum(bet["returned"] for bet in bets.values()),
-                    bets=bets,  # type: ignore[arg-type]
+                    bets=bets,
                 ),
             )
 
@@ -519,7 +524,7 @@ class HouseRunner(TableBase):
             kind = BetKind.parse(message.kind)
         except ValueError as error:
             raise BetError("unknown_bet", str(error)) from None
-        open_now = self.phase == "betting" and self.clock.now() < self.closes_at
+        open_now = self.phase is Phase.BETTING and self.clock.now() < self.closes_at
         if not open_now or message.round not in (None, self.round_id):
             stored = await self.db(self.ledger.find_bet, user.account, bet_id)
             if stored is not None and (stored.amount, stored.kind) == (amount, kind.value):

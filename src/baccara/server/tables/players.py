@@ -39,6 +39,7 @@ from baccara.server.tables.game import (
     Engine,
     GameTable,
     Labelled,
+    PlayersPhase,
     PlayersTiming,
     Shown,
     money_state,
@@ -57,7 +58,7 @@ log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
 
 
-class PlayersRunner(PlayersSeats[Engine]):
+class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
     """One players' table of the server; a game subclasses it."""
 
     errors: tuple[type[Exception], ...] = (ValueError,)
@@ -94,6 +95,11 @@ class PlayersRunner(PlayersSeats[Engine]):
         """The table as everybody sees it (no card of the shoe before it is dealt)."""
         raise NotImplementedError
 
+    def phase_now(self) -> PlayersPhase:
+        """The phase the table shows: its engine's while a shoe is dealt, else the
+        runner's own (a game says it, its engine's phase being its `Phase`)."""
+        raise NotImplementedError
+
     def hands(self) -> dict[str, BaseModel]:
         """Each player's private message now (their own cards, teaching's advice)."""
         raise NotImplementedError
@@ -105,8 +111,8 @@ class PlayersRunner(PlayersSeats[Engine]):
     def house_action(self, table: Engine) -> Action | None:
         """What the house does at once, asking nobody: a punter whose chips are under the
         table's minimum is not offered a stake (he declines; more chips let him play)."""
-        seat = table.actor
-        if seat is None or table.phase.value != "stakes" or table.bankrolls[seat] >= self.minimum:
+        seat = table.to_act  # a punter to stake
+        if seat is None or table.bankrolls[seat] >= self.minimum:
             return None
         action = table.default_action()
         reason = "his chips are under the table's minimum"
@@ -125,7 +131,7 @@ class PlayersRunner(PlayersSeats[Engine]):
         for name, hand in self.hands().items():
             self.audience.send_to(name, hand)
 
-    def shown(self) -> Shown:
+    def shown(self) -> Shown[PlayersPhase]:
         """The fields every players' table shows (`P.PlayersState`)."""
         table = self.table
         who = None if table is None else table.actor
@@ -133,7 +139,7 @@ class PlayersRunner(PlayersSeats[Engine]):
             "table": self.id,
             "seq": self.seq,
             "time": self.clock.now(),
-            "phase": self.phase if table is None else table.phase.value,
+            "phase": self.phase_now(),
             "players": list(self.players),
             "in_shoe": []
             if table is None
@@ -168,7 +174,7 @@ class PlayersRunner(PlayersSeats[Engine]):
     @staticmethod
     def over(table: GameTable) -> bool:
         """Whether ``table``'s shoe is finished."""
-        return table.phase.value == "over"
+        return table.over
 
     # -- the contract (`baccara.server.tables.contract`) -------------------------------------
 
@@ -190,7 +196,7 @@ class PlayersRunner(PlayersSeats[Engine]):
     def summary(self) -> P.TableSummary:
         """The lobby's line (no layout of bets, no roads)."""
         return self.lobby_line(
-            phase=self.phase if self.table is None else self.table.phase.value,
+            phase=self.phase_now(),
             seats=self.max_seats,
             seated=len(self.players),
             squeeze=False,
@@ -390,7 +396,7 @@ class PlayersRunner(PlayersSeats[Engine]):
         self.fair = self.new_fair()
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
-        self.phase = "shuffle"
+        self.phase = self.phases.shuffle
         self.deadline = self.clock.now() + self.timing.seed_seconds
         self.news.append("A new shoe: send your seeds to shuffle it.")
         self.emit_state()
@@ -470,7 +476,7 @@ class PlayersRunner(PlayersSeats[Engine]):
         if table is None or self.over(table) or self.shoe_ended:
             if table is not None:
                 await self._finish_shoe()
-            self.phase = "waiting"
+            self.phase = self.phases.waiting
             if not await self._new_shoe():
                 await self._sleep(self.PAUSE_SECONDS)  # a sit or a return wakes it
                 return

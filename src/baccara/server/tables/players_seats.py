@@ -29,19 +29,23 @@ from baccara.server.infra.services import TableServices
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record
-from baccara.server.tables.game import Engine, PlayersTiming
+from baccara.server.tables.game import Engine, PlayersPhase, PlayersTiming
 from baccara.server.tables.turns import Taken
 from baccara.shoe import ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
+from baccara.skill.players import PlayersPhases
 from baccara.variants import Variant
 
 __all__ = ["PlayersSeats"]
 
 
-class PlayersSeats(TableBase, Generic[Engine]):
+class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     """The seats of a players' table and the players' presence; `PlayersRunner` plays
     the shoes."""
+
+    phases: PlayersPhases[PlayersPhase]
+    """The game's phases the runner names (`baccara.skill.players.PlayersPhases`)."""
 
     def __init__(
         self,
@@ -57,7 +61,12 @@ class PlayersSeats(TableBase, Generic[Engine]):
         audience: Audience | None = None,
     ) -> None:
         super().__init__(
-            table_id=table_id, variant=variant, services=services, audience=audience, kept=200
+            table_id=table_id,
+            variant=variant,
+            services=services,
+            audience=audience,
+            kept=200,
+            phase=self.phases.starting,
         )
         self.timing = timing
         self.shoe_settings = records.default_shoe_settings(variant)

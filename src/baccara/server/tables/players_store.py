@@ -7,12 +7,12 @@ records, rebuilt from their seeds and decisions.
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from baccara.db.ledger import wallet_account
 from baccara.fair import FairShoe
 from baccara.server.tables.contract import Record
-from baccara.server.tables.game import BOT_BUY_IN, Engine, Recovered
+from baccara.server.tables.game import BOT_BUY_IN, Engine, PlayersPhase, Recovered
 from baccara.skill import records
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["fund_bots", "read_recovery", "rebuild", "shoe_records"]
 
 
-def fund_bots(runner: PlayersRunner[Any]) -> None:
+def fund_bots(runner: PlayersRunner[Engine, PlayersPhase]) -> None:
     """Fund the table's bots (their chips come from the outside world, as a player's
     welcome does); on the writer thread, touching only the database."""
     stacks = runner.chips.stacks(runner.bots)
@@ -33,7 +33,7 @@ def fund_bots(runner: PlayersRunner[Any]) -> None:
             runner.chips.buy_in(name, short)
 
 
-def read_recovery(runner: PlayersRunner[Any]) -> Recovered:
+def read_recovery(runner: PlayersRunner[Engine, PlayersPhase]) -> Recovered:
     """On the writer thread: who holds chips here, and the shoe a crash left, rebuilt
     with its decisions (a shoe never dealt is set aside)."""
     fund_bots(runner)
@@ -55,7 +55,9 @@ def read_recovery(runner: PlayersRunner[Any]) -> Recovered:
     return found
 
 
-def rebuild(runner: PlayersRunner[Engine], fair: FairShoe | None, shoe_id: int | None) -> Engine:
+def rebuild(
+    runner: PlayersRunner[Engine, PlayersPhase], fair: FairShoe | None, shoe_id: int | None
+) -> Engine:
     """Shoe ``shoe_id`` dealt again from its seeds with every decision stored."""
     assert fair is not None and shoe_id is not None
     seats = runner.chips.seats(shoe_id)
@@ -70,7 +72,7 @@ def rebuild(runner: PlayersRunner[Engine], fair: FairShoe | None, shoe_id: int |
     return table
 
 
-def shoe_records(runner: PlayersRunner[Any], limit: int = 20) -> list[Record]:
+def shoe_records(runner: PlayersRunner[Engine, PlayersPhase], limit: int = 20) -> list[Record]:
     """The finished shoes' records, every decision in them, for ``baccara verify``
     (rebuilt from the database, so they outlive a restart), newest first."""
     out = []

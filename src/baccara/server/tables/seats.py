@@ -75,7 +75,7 @@ class Seats:
         layout (only while bets are open; the places behind once a round); return how
         many seats were freed."""
         runner = self.runner
-        if runner.phase != "betting":
+        if runner.phase is not Phase.BETTING:
             return 0
         now = runner.clock.now() if now is None else now
         present = runner.audience.names()

@@ -18,11 +18,10 @@ from pydantic import JsonValue
 
 from baccara.cards import Card
 from baccara.coup import Coup
-from baccara.coup import Side as CoupSide
 from baccara.db.auth import User
 from baccara.db.ledger import BetError
 from baccara.server.wire import protocol as P
-from baccara.table.events import Reveal
+from baccara.table.events import Phase, Reveal
 
 if TYPE_CHECKING:
     from baccara.server.tables.house import HouseRunner
@@ -91,7 +90,7 @@ async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
     together: its second card's step follows at once)."""
     if step.card is None or step.side is None:
         return 0
-    side: Side = "player" if step.side is CoupSide.PLAYER else "banker"  # the wire's words
+    side: Side = step.side.word
     shown = len(step.player if side == "player" else step.banker)
     if shown == 2 or (squeezer := _squeezer(runner, side)) is None:
         return 0
@@ -107,12 +106,12 @@ async def squeeze_before(runner: HouseRunner, coup: Coup, step: Reveal) -> int:
         seconds=seconds,
         ends_at=runner.clock.now() + seconds,
     )
-    runner.squeezing, runner.phase = squeezing, "squeeze"
+    runner.squeezing, runner.phase = squeezing, Phase.SQUEEZE
     runner.emit(P.SqueezeStart, **squeezing.shown())
     try:
         await _peeled(runner, squeezing)
     finally:  # over, or the table stopped under it
-        runner.squeezing, runner.phase = None, "dealing"
+        runner.squeezing, runner.phase = None, Phase.DEALING
     return len(cards)
 
 

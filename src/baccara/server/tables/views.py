@@ -22,7 +22,7 @@ from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
-from baccara.table.events import CoupSettled, TableSettings
+from baccara.table.events import CoupSettled, Phase, TableSettings
 from baccara.variants import Variant
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def roads_view(roads: Roads) -> P.RoadsView:
     """The roads as drawn, the ask road's predictions and the statistics."""
     return P.RoadsView(
         svg=render_svg(roads, cell=18),
-        predictions={side.word: p.to_json() for side, p in roads.predictions().items()},  # type: ignore[misc]
+        predictions={side.word: p.to_json() for side, p in roads.predictions().items()},
         statistics=P.Statistics(**roads.statistics().to_json()),
         results="".join(cell.result.value for cell in roads.bead_plate),
     )
@@ -91,13 +91,13 @@ def bet_spots(variant: Variant, settings: TableSettings) -> list[P.BetSpot]:
 
 def result(
     runner: HouseRunner, coup: Coup, settled: CoupSettled
-) -> tuple[dict[str, JsonValue], dict[str, dict[str, dict[str, int]]]]:
+) -> tuple[dict[str, JsonValue], dict[str, dict[str, P.Returned]]]:
     """A settled round as everybody sees it (each spot won, what it paid, or lost or
     pushed, with the table's stakes on it and what came back), and each player's
     stakes and returns by bet."""
     staked: Counter[str] = Counter()
     returned: Counter[str] = Counter()
-    by_player: dict[str, dict[str, dict[str, int]]] = {}
+    by_player: dict[str, dict[str, P.Returned]] = {}
     for r in settled.results:
         mine = by_player.setdefault(runner.table.player_at(r.seat), {})
         bet = mine.setdefault(r.kind.value, {"staked": 0, "returned": 0})
@@ -105,7 +105,7 @@ def result(
         bet["returned"] += r.returned
         staked[r.kind.value] += r.stake
         returned[r.kind.value] += r.returned
-    spots = {}
+    spots: dict[str, JsonValue] = {}
     for kind in bets_for(runner.variant):
         pay = payout(kind, coup, runner.variant)
         spots[kind.value] = P.SpotResult(
@@ -124,7 +124,7 @@ def result(
         "banker_total": coup.banker_total,
         "announcement": coup.announcement(),
         "steps": [step.model_dump() for step in runner.revealed],
-        "spots": spots,  # type: ignore[dict-item]
+        "spots": spots,
     }
     return found, by_player
 
@@ -178,7 +178,7 @@ async def snapshot(runner: HouseRunner, user: User | None) -> P.Snapshot:
         number=runner.round_number,
         closes_at=runner.closes_at,
         server_time=now,
-        time_left=max(0.0, runner.closes_at - now) if runner.phase == "betting" else 0.0,
+        time_left=max(0.0, runner.closes_at - now) if runner.phase is Phase.BETTING else 0.0,
         bet_seconds=runner.timing.bet_seconds,
         squeeze=runner.squeeze,
         squeeze_seconds=runner.timing.squeeze_seconds if runner.squeeze else 0.0,

@@ -16,10 +16,12 @@ at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+from enum import StrEnum
+from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, WithJsonSchema
 
+from baccara.coup import Result
 from baccara.server.wire.client import (
     CLIENT,
     MAX_AMOUNT,
@@ -41,6 +43,7 @@ from baccara.server.wire.client import (
     read_client,
 )
 from baccara.skill.banque_events import Phase as BanquePhaseEnum
+from baccara.skill.banque_events import Tableau as BanqueTableau
 from baccara.skill.chemin_events import Phase as CheminPhaseEnum
 from baccara.table.events import Phase as HousePhaseEnum
 
@@ -81,28 +84,31 @@ __all__ = [
 
 # -- phases ------------------------------------------------------------------------------
 
-HOUSE_WAITS = ("starting", "closed", "closing", "squeeze")
-"""A house table's runner's own phases, beside its engine's (`baccara.table.events.Phase`):
-opening, closed (no shoe), bets closing, a squeeze under way."""
-PLAYERS_WAITS = ("starting", "shuffle", "waiting")
-"""A players' table's runner's own phases before its engine's: opening, the shuffle (the
-seated players' seeds), waiting for players."""
-HOUSE_PHASES = (*(p.value for p in HousePhaseEnum), *HOUSE_WAITS)
-CHEMIN_PHASES = (*PLAYERS_WAITS, *(p.value for p in CheminPhaseEnum))
-BANQUE_PHASES = (*PLAYERS_WAITS, *(p.value for p in BanquePhaseEnum))
 
-ALL_PHASES = tuple(dict.fromkeys((*HOUSE_PHASES, *CHEMIN_PHASES, *BANQUE_PHASES)))
+def _listed(*enums: type[StrEnum]) -> WithJsonSchema:
+    """The JSON Schema of a field that takes the members of ``enums``: their values,
+    listed as a literal's are (pydantic sends a member as its value)."""
+    values = list(dict.fromkeys(member.value for enum in enums for member in enum))
+    return WithJsonSchema({"enum": values, "type": "string"})
 
-if TYPE_CHECKING:  # built from the engines' enums when the module runs: strings to the checker
-    HousePhase: TypeAlias = str
-    CheminPhase: TypeAlias = str
-    BanquePhase: TypeAlias = str
-    AnyPhase: TypeAlias = str
-else:
-    HousePhase = Literal[HOUSE_PHASES]
-    CheminPhase = Literal[CHEMIN_PHASES]
-    BanquePhase = Literal[BANQUE_PHASES]
-    AnyPhase = Literal[ALL_PHASES]  # the lobby's: any game's
+
+HousePhase: TypeAlias = Annotated[HousePhaseEnum, _listed(HousePhaseEnum)]
+"""A house table's phase (`baccara.table.events.Phase`: the engine's and its runner's)."""
+CheminPhase: TypeAlias = Annotated[CheminPhaseEnum, _listed(CheminPhaseEnum)]
+"""A Chemin de Fer table's phase (`baccara.skill.chemin_events.Phase`)."""
+BanquePhase: TypeAlias = Annotated[BanquePhaseEnum, _listed(BanquePhaseEnum)]
+"""A Baccarat Banque table's phase (`baccara.skill.banque_events.Phase`)."""
+AnyPlayersPhase: TypeAlias = Annotated[
+    CheminPhaseEnum | BanquePhaseEnum, _listed(CheminPhaseEnum, BanquePhaseEnum)
+]
+"""A players' table's phase, whichever its game."""
+AnyPhase: TypeAlias = Annotated[
+    HousePhaseEnum | CheminPhaseEnum | BanquePhaseEnum,
+    _listed(HousePhaseEnum, CheminPhaseEnum, BanquePhaseEnum),
+]
+"""The lobby's: any table's phase."""
+Outcome: TypeAlias = Annotated[Result, _listed(Result)]
+"""A coup's result on the wire: ``"B"``, ``"P"`` or ``"T"`` (`baccara.coup.Result`)."""
 
 # -- server to client ---------------------------------------------------------------------
 
@@ -289,7 +295,7 @@ class LastCoup(_Out):
     banker_cards: list[str]
     punter_total: int
     banker_total: int
-    result: Literal["P", "B", "T"]
+    result: Outcome
 
 
 class CheminHand(_Out):
@@ -315,7 +321,7 @@ class PlayersState(Event):
     who plays this shoe and their chips, the bank, whose turn it is with the choices and
     the deadline, the latest news, and this shoe's last coups with every decision."""
 
-    phase: str  # each game names its own (`CheminPhase`, `BanquePhase`)
+    phase: AnyPlayersPhase  # each game names its own (`CheminPhase`, `BanquePhase`)
     players: list[str]
     in_shoe: list[str]  # who plays the shoe in play (those who left it are gone)
     chips: dict[str, int] | None
@@ -353,16 +359,22 @@ class CheminState(PlayersState):
 
 Hand = Literal["L", "R", "B"]
 """A Banque hand: the left tableau, the right one, the banker's."""
+HANDS: tuple[Hand, ...] = ("L", "R", "B")
+Tableau = Literal["L", "R"]
+"""A Banque tableau: the left, the right (`baccara.skill.banque_events.Tableau`'s values)."""
+TABLEAUX: tuple[Tableau, ...] = ("L", "R")
+LiveTableau: TypeAlias = Annotated[BanqueTableau, _listed(BanqueTableau)]
+"""A Banque tableau as its engine names it (`baccara.skill.banque_events.Tableau`)."""
 
 
 class BanqueLastCoup(_Out):
     """A settled Baccarat Banque coup: the three hands and each tableau's result."""
 
     banker: str
-    players: dict[Literal["L", "R"], str | None]  # who played each tableau (None: unstaked)
+    players: dict[Tableau, str | None]  # who played each tableau (None: unstaked)
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
-    result: dict[Literal["L", "R"], Literal["P", "B", "T"]]
+    result: dict[Tableau, Outcome]
 
 
 class BanqueHand(_Out):
@@ -390,9 +402,9 @@ class BanqueState(PlayersState):
     bids: dict[str, int]
     next_bid: int | None  # at the auction: the least bid that beats the best
     can_retire: bool  # the banker may retire now (between coups, before any stake)
-    stakes: dict[Literal["L", "R"], dict[str, int]]
-    playing: dict[Literal["L", "R"], str | None]
-    live: Literal["L", "R"] | None  # the tableau whose punter chooses on 5
+    stakes: dict[Tableau, dict[str, int]]
+    playing: dict[Tableau, str | None]
+    live: LiveTableau | None  # the tableau whose punter chooses on 5
     cards: dict[Hand, list[str]]  # face up: third cards, and a settled hand whole
     hidden: dict[Hand, int]  # cards of each hand face down
     last: BanqueLastCoup | None = None
@@ -427,6 +439,10 @@ class BetAck(_Out):
     behind: bool = False  # behind the seats: the main bets only
 
 
+Returned: TypeAlias = dict[Literal["staked", "returned"], int]
+"""A player's bet in a round: staked, and returned at the settlement."""
+
+
 class Payout(_Out):
     """A player's round: staked, returned and the balance after the settlement."""
 
@@ -436,7 +452,7 @@ class Payout(_Out):
     balance: int
     staked: int
     returned: int
-    bets: dict[str, dict[Literal["staked", "returned"], int]] = {}  # by bet kind
+    bets: dict[str, Returned] = {}  # by bet kind
 
 
 class ErrorMessage(_Out):

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from baccara import rules
+from baccara import deal, rules
 from baccara.cards import Card, format_cards, hand_total
 from baccara.coup import Result
 from baccara.money import format_money
@@ -79,6 +79,7 @@ __all__ = [
 
 _ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO}
 _COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
+_DRAWING = tableaux.chance_tableau()  # the punters' row (free on 5); no banker's cell binds
 
 
 class BanqueTable(PlayersTable[BanqueEvent, Phase]):
@@ -143,7 +144,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             return Action(act=Act.STAKE, seat=seat, tableau="L", reason="a silent punter sits out")
         if phase is Phase.PUNTER and self.live_tableau is not None:
             total = self.total(self.live_tableau)
-            act = Act.DRAW if tableaux.house_punter_draws(total) else Act.STAND
+            act = Act.DRAW if self._house_draws(self.live_tableau) else Act.STAND
             rule = "house default" if total == 5 else "the rule"
             return Action(act=act, seat=seat, reason=f"the punter {act.word} on {total} ({rule})")
         if phase is Phase.BANKER:
@@ -524,8 +525,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             tableau = self.pending[0]
             if self._asks(tableau):
                 return events
-            draws = tableaux.house_punter_draws(self.total(tableau))
-            events.extend(self._punter_acts(tableau, draws))
+            events.extend(self._punter_acts(tableau, self._house_draws(tableau)))
         if self.phase is Phase.PUNTER:
             live = [t for t in Tableau if t not in self.settled]
             if live:
@@ -534,10 +534,29 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
                 events.extend(self._end_coup())
         return events
 
+    def rule(self, tableau: Tableau) -> bool | None:
+        """What the tableau has ``tableau``'s punter do on his two cards: draw (True),
+        stand (False), or None where he is free (on 5), as the dealer's model of
+        several tableaux says (`baccara.deal.step_tableaux`, the tableau alone against
+        the banker's two cards: one tableau's rule does not depend on the other's)."""
+        alone = deal.TableauxState(
+            punters=(tuple(card.points for card in self.hands[tableau][:2]),),
+            banker=tuple(card.points for card in self.banker_cards[:2]),
+        )
+        now = deal.step_tableaux(alone, _DRAWING)
+        if isinstance(now, deal.Over) or now.side is deal.Side.BANKER:
+            return False
+        return None if isinstance(now, deal.Choose) else True
+
+    def _house_draws(self, tableau: Tableau) -> bool:
+        """The rule, or on a free cell the house's default (to draw)."""
+        bound = self.rule(tableau)
+        return tableaux.House.FRENCH.punter_draws_on_five if bound is None else bound
+
     def _asks(self, tableau: Tableau) -> bool:
         """Whether ``tableau``'s punter is asked to choose: a played tableau, on 5 (on
         any total when he speaks)."""
-        free = tableaux.punter_cell(self.total(tableau)) is tableaux.Cell.FREE
+        free = self.rule(tableau) is None
         return (self.punter_speaks or free) and self.player_of(tableau) is not None
 
     def _choosing_total(self) -> int | None:
@@ -549,8 +568,8 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
 
     def _punter_acts(self, tableau: Tableau, draws: bool) -> list[BanqueEvent]:
         self.pending.remove(tableau)
-        total, seat = self.total(tableau), self.player_of(tableau)
-        free = seat is not None and tableaux.punter_cell(total) is tableaux.Cell.FREE
+        seat = self.player_of(tableau)
+        free = seat is not None and self.rule(tableau) is None
         name = f"{tableau.word.title()} punter"
         card, text, public = self._third_card(name, self.hands[tableau], draws)
         held = () if seat is None else ((seat, text),)  # his total is his own

@@ -115,6 +115,9 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         except ValueError as error:
             raise CheminError(str(error)) from None
         self.free_banker = free_banker
+        self.drawing = tableaux.chance_tableau(self.tableau, banker_free=free_banker)
+        """Who draws when, for the dealer's model (`baccara.deal.step`): free cells None."""
+        self.punter_choice: bool | None = None  # what the punter said in the coup
         super().__init__(
             names=names,
             bankrolls=bankrolls,
@@ -164,6 +167,24 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         """The points of the punter's third card, or None if he stood."""
         return self.punter_cards[2].points if len(self.punter_cards) == 3 else None
 
+    def next_step(self) -> deal.Step:
+        """What the dealer's model says comes next in the coup being played: a card to a
+        hand, a choice in a free cell, or the end (`baccara.deal.step`)."""
+        coup = deal.DealState(
+            player=tuple(card.points for card in self.punter_cards),
+            banker=tuple(card.points for card in self.banker_cards),
+            player_choice=self.punter_choice,
+        )
+        return deal.step(coup, self.drawing)
+
+    def _bound(self, side: deal.Side) -> bool | None:
+        """What the tableau has ``side`` do now: draw (True), stand (False), or None
+        where the cell is free. Asked when it is ``side``'s turn."""
+        now = self.next_step()
+        if isinstance(now, deal.Over) or now.side is not side:
+            return False  # the model has gone past it: it stands
+        return None if isinstance(now, deal.Choose) else True
+
     @property
     def actor(self) -> int | None:
         """The seat that must act now (the banker, the punter to speak or to choose)."""
@@ -190,8 +211,8 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         if phase is Phase.STAKES:
             return Action(act=Act.STAKE, seat=seat, reason="a silent punter declines")
         if phase is Phase.PUNTER:
-            total = self.punter_total
-            draws = tableaux.house_punter_draws(total, self.tableau)
+            total, bound = self.punter_total, self._bound(deal.Side.PLAYER)
+            draws = self.tableau.punter_draws_on_five if bound is None else bound
             act = Act.DRAW if draws else Act.STAND
             rule = "house default" if total == 5 else "the tableau"
             return Action(act=act, seat=seat, reason=f"the punter {act.word} on {total} ({rule})")
@@ -472,6 +493,7 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         for side in deal.FIRST_CARDS:  # the dealer's order: punter, banker, punter, banker
             first[side].append(self.shoe.draw())
         self.punter_cards, self.banker_cards = first[deal.Side.PLAYER], first[deal.Side.BANKER]
+        self.punter_choice = None
         p1, p2 = self.punter_cards
         b1, b2 = self.banker_cards
         punter, banker = format_cards(self.punter_cards), format_cards(self.banker_cards)
@@ -501,10 +523,9 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
                 *self._settle(),
             ]
         self.phase = Phase.PUNTER
-        bound = tableaux.punter_cell(self.punter_total) is not tableaux.Cell.FREE
-        if bound and not self.punter_speaks:
-            draws = tableaux.house_punter_draws(self.punter_total, self.tableau)
-            events.extend(self._punter_acts(draws))
+        bound = self._bound(deal.Side.PLAYER)
+        if bound is not None and not self.punter_speaks:
+            events.extend(self._punter_acts(bound))
         return events
 
     def _choosing_total(self) -> int | None:
@@ -515,7 +536,8 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
 
     def _punter_acts(self, draws: bool) -> list[CheminEvent]:
         seat = self.player_seat if self.player_seat is not None else -1
-        free = tableaux.punter_cell(self.punter_total) is tableaux.Cell.FREE
+        free = self._bound(deal.Side.PLAYER) is None
+        self.punter_choice = draws
         card, text, public = self._third_card("Punter", self.punter_cards, draws)
         if not free:
             text += " (bound by the tableau)"
@@ -530,19 +552,14 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         )
         events: list[CheminEvent] = [decided]
         self.phase = Phase.BANKER
-        if not self.banker_free():
-            draws_b = tableaux.house_banker_draws(
-                self.banker_total, self.punter_third, self.tableau
-            )
-            events.extend(self._banker_acts(draws_b, free=False))
+        bound = self._bound(deal.Side.BANKER)
+        if bound is not None:
+            events.extend(self._banker_acts(bound, free=False))
         return events
 
     def banker_free(self) -> bool:
         """Whether the banker has a choice in the present cell."""
-        if self.phase is not Phase.BANKER:
-            return False
-        cell = tableaux.banker_cell(self.banker_total, self.punter_third, self.tableau)
-        return self.free_banker or cell is tableaux.Cell.FREE
+        return self.phase is Phase.BANKER and self._bound(deal.Side.BANKER) is None
 
     def _banker_decides(self, draws: bool) -> list[CheminEvent]:
         return self._banker_acts(draws, free=True)

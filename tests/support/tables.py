@@ -173,14 +173,16 @@ async def house_table(
     timing: Timing | None = None,
     squeeze: bool = False,
     behind: int = 0,
+    write_seconds: float = 0,
 ) -> AsyncIterator[Tables]:
-    """A house table ``t1`` of ``variant``, running on a simulated clock."""
+    """A house table ``t1`` of ``variant``, running on a simulated clock (each of its
+    database writes taking ``write_seconds`` on it, if given: a busy database)."""
     clock, ledger = SimulatedClock(), Ledger.connect("sqlite://")
     make = partial(
         HouseRunner,
         table_id="t1",
         variant=find_variant(variant),
-        services=inline_services(ledger, clock),
+        services=inline_services(ledger, clock, write_seconds=write_seconds),
         timing=timing or Timing(),
         squeeze=squeeze,
         behind=behind,

@@ -304,27 +304,30 @@ class Cluster:
         import psycopg
 
         conn: Any = None
-        while True:
-            batch = [await self.outbox.get()]
-            while not self.outbox.empty() and len(batch) < 500:
-                batch.append(self.outbox.get_nowait())
-            rows = [(channel, payload) for channel, parts in batch for payload in parts]
-            try:
-                if conn is None or conn.closed:
-                    conn = await psycopg.AsyncConnection.connect(self.conninfo)
-                async with conn.transaction(), conn.cursor() as cursor:  # one commit for all
-                    await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
-            except asyncio.CancelledError:
-                if conn is not None:
+        try:  # stopped (cancelled) anywhere, waiting for messages too: the connection closes
+            while True:
+                batch = [await self.outbox.get()]
+                while not self.outbox.empty() and len(batch) < 500:
+                    batch.append(self.outbox.get_nowait())
+                rows = [(channel, payload) for channel, parts in batch for payload in parts]
+                try:
+                    if conn is None or conn.closed:
+                        conn = await psycopg.AsyncConnection.connect(self.conninfo)
+                    async with conn.transaction(), conn.cursor() as cursor:  # one commit
+                        await cursor.executemany("SELECT pg_notify(%s, %s)", rows)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    log.warning("cluster: %d messages not sent (%s)", len(batch), error)
+                    if conn is not None:
+                        with contextlib.suppress(Exception):
+                            await conn.close()
+                    conn = None
+                    await asyncio.sleep(0.2)
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
                     await conn.close()
-                raise
-            except Exception as error:
-                log.warning("cluster: %d messages not sent (%s)", len(batch), error)
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
-                conn = None
-                await asyncio.sleep(0.2)
 
     async def _beat(self) -> None:
         while True:

@@ -499,3 +499,48 @@ def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+# -- from the server's edges (tests/test_hardening_edges.py, finding 13): the guesser
+# spends its budget faster than it refills, which takes a process of its own to race
+
+
+def test_wrong_passwords_for_someone_elses_name_do_not_lock_the_owner_out(
+    database_url: str, tmp_path: Path
+) -> None:
+    """One wrong password every 6 s for someone else's name kept that player's right
+    password answered 429 (7 of 7 over 70 s): failed logins were counted per name,
+    whatever the address, and that count was checked before the password. Here the
+    attacker's budget is spent at once rather than over 70 s (its rate refilled it one
+    guess at a time): 40 wrong passwords from one address, the owner logging in from
+    another after every fourth. Now failures count per name and address: the guesser
+    is stopped after its budget, the owner is let in every time."""
+    config = ServerConfig(
+        database_url=database_url,
+        tables=("t1=punto-banco",),
+        trusted_proxies=("127.0.0.1", "::1"),  # so that each login names its address
+        logins_per_minute=6000,  # the per-address limit out of the way: not what is tested
+        **FAST,
+    )
+    owner = {"name": "Owner_Olga", "password": "olga's password"}
+    with (
+        ServerProcess(config, log=tmp_path / "server.log") as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        assert _post(client, "/api/register", owner).status_code == 200
+
+        def login(password: str, address: str) -> int:
+            reply = client.post(
+                "/api/login",
+                json={"name": "owner_olga", "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+            return reply.status_code
+
+        guesses, logins = [], []
+        for n in range(40):
+            guesses.append(login(f"guess {n:04}", "198.51.100.7"))
+            if n % 4 == 3:
+                logins.append(login(owner["password"], "203.0.113.5"))
+    assert logins == [200] * 10, logins
+    assert guesses.count(401) <= 5 and guesses[-10:] == [429] * 10, guesses

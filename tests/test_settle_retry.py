@@ -1,6 +1,6 @@
 """A round whose settlement (or deal) fails is settled before the next round opens.
 
-A real server process whose fault hook raises (``BACCARA_FAIL_AT``, see
+A real server (in the test's process) whose fault hook raises (``BACCARA_FAIL_AT``, see
 `tests.support.harness.CrashPoints`) inside the settlement transaction, or in the
 middle of the deal: the runner must store the round's settlement, exactly once,
 before it opens another round; a write that keeps failing closes the table (the
@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 import sqlalchemy as sa
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
@@ -50,7 +51,7 @@ def _config(database_url: str, table: str) -> ServerConfig:
 
 
 async def _bet_one_round(
-    process: ServerProcess, table: str, prefix: str
+    process: ServerThread, table: str, prefix: str
 ) -> tuple[dict[str, Player], int]:
     """Both players join ``table`` and bet `STAKES` in the next round; its id."""
     players = {name: Player(process, f"{prefix}_{name}") for name in STAKES}
@@ -131,7 +132,7 @@ def test_failed_settlement_is_retried_before_the_next_round(
     """The first settlement write raises: it is retried and stored, the round's result
     and payouts go out, and only then does the next round open."""
     table, prefix = "rs1", "retry"
-    process = ServerProcess(_config(database_url, table), log=tmp_path / "server.log")
+    process = ServerThread(_config(database_url, table), log=tmp_path / "server.log")
 
     async def scenario() -> int:
         players, round_id = await _bet_one_round(process, table, prefix)
@@ -166,7 +167,7 @@ def test_settlement_that_keeps_failing_closes_the_table_until_recovery(
     stopped and restarted, recovery settles the round once, with the coup dealt."""
     table, prefix = "rs2", "stuck"
     config = _config(database_url, table)
-    process = ServerProcess(config, log=tmp_path / "server.log")
+    process = ServerThread(config, log=tmp_path / "server.log")
 
     async def stuck() -> tuple[int, list[str]]:
         players, round_id = await _bet_one_round(process, table, prefix)
@@ -214,7 +215,7 @@ def test_round_that_fails_mid_deal_is_settled_before_the_next(
     """The round loop fails after the close (mid-deal): before the next round opens the
     table recovers in place, dealing the same coup from the stored shoe and settling it."""
     table, prefix = "rs3", "middeal"
-    process = ServerProcess(_config(database_url, table), log=tmp_path / "server.log")
+    process = ServerThread(_config(database_url, table), log=tmp_path / "server.log")
 
     async def scenario() -> tuple[int, list[str], list[str]]:
         players, round_id = await _bet_one_round(process, table, prefix)

@@ -173,6 +173,7 @@ async def house_table(
     timing: Timing | None = None,
     squeeze: bool = False,
     behind: int = 0,
+    decks: int | None = None,
     write_seconds: float = 0,
 ) -> AsyncIterator[Tables]:
     """A house table ``t1`` of ``variant``, running on a simulated clock (each of its
@@ -186,6 +187,7 @@ async def house_table(
         timing=timing or Timing(),
         squeeze=squeeze,
         behind=behind,
+        decks=decks,
     )
     async with _running(make, clock, ledger) as tables:
         yield tables

@@ -41,10 +41,19 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("slow")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# A slow test at full size (``--slow``) may take this long before it counts as hung
+# (the suite's own limit, pyproject.toml's ``timeout``, is for the sized-down runs).
+FULL_SIZE_TIMEOUT = 3600
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Long tests that mostly wait (a soak) start first, so that they run beside the
-    others rather than after them."""
+    others rather than after them; with ``--slow``, slow tests get a longer timeout."""
     items.sort(key=lambda item: item.get_closest_marker("early") is None)
+    if config.getoption("--slow"):
+        for item in items:
+            if item.get_closest_marker("slow") is not None:
+                item.add_marker(pytest.mark.timeout(FULL_SIZE_TIMEOUT))
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 
 # tests.support (harnesses shared with bench/) imports from the repository's root
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.forker import Forker
 from tests.support.services import need_service, private_schema
 
 # Scripts that make test data run against an old commit: not tests, not collected.
@@ -84,3 +85,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         need_service("PostgreSQL", f"set {POSTGRES_URL_VAR} (.ci/run does)")
     with private_schema(base) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def forker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forker]:
+    """One helper per test process that imports the server once and forks each server
+    process a test starts (`tests.support.forker`): a start costs no imports."""
+    with Forker(tmp_path_factory.mktemp("forker") / "forker.log") as helper:
+        yield helper

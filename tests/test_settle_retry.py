@@ -1,6 +1,6 @@
 """A round whose settlement (or deal) fails is settled before the next round opens.
 
-A real server (in the test's process) whose fault hook raises (``BACCARA_FAIL_AT``, see
+A real server process whose fault hook raises (``BACCARA_FAIL_AT``, see
 `tests.support.harness.CrashPoints`) inside the settlement transaction, or in the
 middle of the deal: the runner must store the round's settlement, exactly once,
 before it opens another round; a write that keeps failing closes the table (the
@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 import sqlalchemy as sa
-from tests.support.harness import Player
-from tests.support.inprocess import ServerThread
+from tests.support.forker import Forker
+from tests.support.harness import Player, ServerProcess
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
@@ -51,7 +51,7 @@ def _config(database_url: str, table: str) -> ServerConfig:
 
 
 async def _bet_one_round(
-    process: ServerThread, table: str, prefix: str
+    process: ServerProcess, table: str, prefix: str
 ) -> tuple[dict[str, Player], int]:
     """Both players join ``table`` and bet `STAKES` in the next round; its id."""
     players = {name: Player(process, f"{prefix}_{name}") for name in STAKES}
@@ -127,12 +127,14 @@ def _check_books(url: str, table: str, prefix: str, round_id: int, *, settled: b
 
 
 def test_failed_settlement_is_retried_before_the_next_round(
-    database_url: str, tmp_path: Path
+    forker: Forker, database_url: str, tmp_path: Path
 ) -> None:
     """The first settlement write raises: it is retried and stored, the round's result
     and payouts go out, and only then does the next round open."""
     table, prefix = "rs1", "retry"
-    process = ServerThread(_config(database_url, table), log=tmp_path / "server.log")
+    process = ServerProcess(
+        _config(database_url, table), log=tmp_path / "server.log", launcher=forker
+    )
 
     async def scenario() -> int:
         players, round_id = await _bet_one_round(process, table, prefix)
@@ -161,13 +163,13 @@ def test_failed_settlement_is_retried_before_the_next_round(
 
 
 def test_settlement_that_keeps_failing_closes_the_table_until_recovery(
-    database_url: str, tmp_path: Path
+    forker: Forker, database_url: str, tmp_path: Path
 ) -> None:
     """Every settlement write raises: the table closes with a notice and opens no round;
     stopped and restarted, recovery settles the round once, with the coup dealt."""
     table, prefix = "rs2", "stuck"
     config = _config(database_url, table)
-    process = ServerThread(config, log=tmp_path / "server.log")
+    process = ServerProcess(config, log=tmp_path / "server.log", launcher=forker)
 
     async def stuck() -> tuple[int, list[str]]:
         players, round_id = await _bet_one_round(process, table, prefix)
@@ -210,12 +212,14 @@ def test_settlement_that_keeps_failing_closes_the_table_until_recovery(
 
 
 def test_round_that_fails_mid_deal_is_settled_before_the_next(
-    database_url: str, tmp_path: Path
+    forker: Forker, database_url: str, tmp_path: Path
 ) -> None:
     """The round loop fails after the close (mid-deal): before the next round opens the
     table recovers in place, dealing the same coup from the stored shoe and settling it."""
     table, prefix = "rs3", "middeal"
-    process = ServerThread(_config(database_url, table), log=tmp_path / "server.log")
+    process = ServerProcess(
+        _config(database_url, table), log=tmp_path / "server.log", launcher=forker
+    )
 
     async def scenario() -> tuple[int, list[str], list[str]]:
         players, round_id = await _bet_one_round(process, table, prefix)

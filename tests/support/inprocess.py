@@ -7,7 +7,8 @@ typed client, httpx and the ``websockets`` client talk to it over real sockets a
 server process. A start costs no new interpreter (no imports, no forking); what the
 server logs at WARNING and above goes to the log, with its tracebacks. Use a process
 where the process is the point: a crash (SIGKILL), several processes on one database,
-the serve lock, a browser, a soak.
+the serve lock, clients that must outpace the server (a flood, a throttle raced: here
+they share its interpreter), a browser, a soak.
 """
 
 from __future__ import annotations

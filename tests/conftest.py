@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 
 # tests.support (harnesses shared with bench/) imports from the repository's root
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.forker import Forker
 from tests.support.services import need_service, private_schema
 
 # Scripts that make test data run against an old commit: not tests, not collected.
@@ -41,10 +42,19 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("slow")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# A slow test at full size (``--slow``) may take this long before it counts as hung
+# (the suite's own limit, pyproject.toml's ``timeout``, is for the sized-down runs).
+FULL_SIZE_TIMEOUT = 3600
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Long tests that mostly wait (a soak) start first, so that they run beside the
-    others rather than after them."""
+    others rather than after them; with ``--slow``, slow tests get a longer timeout."""
     items.sort(key=lambda item: item.get_closest_marker("early") is None)
+    if config.getoption("--slow"):
+        for item in items:
+            if item.get_closest_marker("slow") is not None:
+                item.add_marker(pytest.mark.timeout(FULL_SIZE_TIMEOUT))
 
 
 @pytest.fixture
@@ -75,3 +85,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         need_service("PostgreSQL", f"set {POSTGRES_URL_VAR} (.ci/run does)")
     with private_schema(base) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def forker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forker]:
+    """One helper per test process that imports the server once and forks each server
+    process a test starts (`tests.support.forker`): a start costs no imports."""
+    with Forker(tmp_path_factory.mktemp("forker") / "forker.log") as helper:
+        yield helper

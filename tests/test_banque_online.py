@@ -1,4 +1,4 @@
-"""Baccarat Banque online: players at a real server process, the bank auctioned, the money
+"""Baccarat Banque online: players at a real server (in the test's process), the bank auctioned, the money
 on the ledger.
 
 The script: at each auction two players raise in steps of 10.00 up to their limits (so
@@ -24,7 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess, act
+from tests.support.harness import Player, act
+from tests.support.inprocess import ServerThread
 
 from baccara import rules
 from baccara.db.books import HOUSE
@@ -49,7 +50,7 @@ LIMITS = {"bq_ann": 6_000, "bq_bob": 9_000}  # how far each raises at an auction
 
 
 @pytest.fixture
-def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerThread]:
     config = ServerConfig(
         database_url=database_url,
         tables=("b1=banque",),
@@ -59,7 +60,7 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
         seed_seconds=1.0,
         result_seconds=0.05,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         yield process
 
 
@@ -99,7 +100,7 @@ def _choose(state: dict[str, Any], me: str, retired: set[str]) -> dict[str, Any]
     return None
 
 
-def test_three_players_a_shoe_of_baccarat_banque(server: ServerProcess) -> None:
+def test_three_players_a_shoe_of_baccarat_banque(server: ServerThread) -> None:
     names = ("bq_ann", "bq_bob", "bq_cy")
     players = {name: Player(server, name) for name in names}
 

@@ -1,4 +1,4 @@
-"""Chemin de Fer online: three players at a real server process, the money on the ledger.
+"""Chemin de Fer online: three players at a real server (in the test's process), the money on the ledger.
 
 Every player follows a simple script when the table says it is their turn: the banker
 sets a bank of 50.00 and passes it after a win, the first punter calls banco, the
@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess, act
+from tests.support.harness import Player, act
+from tests.support.inprocess import ServerThread
 
 from baccara import rules
 from baccara.cards import parse_cards
@@ -44,7 +45,7 @@ BUY_IN = 20_000
 
 
 @pytest.fixture
-def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerThread]:
     config = ServerConfig(
         database_url=database_url,
         tables=("c1=chemin-de-fer",),
@@ -54,7 +55,7 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
         seed_seconds=1.0,
         result_seconds=0.05,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         yield process
 
 
@@ -107,7 +108,7 @@ async def _hand_after(player: Player, state: dict[str, Any]) -> dict[str, Any]:
     return await player.expect(lambda m: m["type"] == "chemin_hand")
 
 
-def test_three_players_a_shoe_of_chemin_de_fer(server: ServerProcess) -> None:
+def test_three_players_a_shoe_of_chemin_de_fer(server: ServerThread) -> None:
     names = ("cdf_ann", "cdf_bob", "cdf_cy")
     players = {name: Player(server, name) for name in names}
 
@@ -221,7 +222,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
         bot_seconds=0.01,
     )
 
-    async def scenario(process: ServerProcess) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    async def scenario(process: ServerThread) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         solo = Player(process, "solo_sam")
         try:
             return await play(solo)
@@ -247,7 +248,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
             if message is not None:
                 await solo.send(await _as_punter(solo, state, message))
 
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
     # whenever the solo player held a hand at a free choice, the cards came privately
     held = [s for s in states if s["phase"] in ("punter", "banker")]

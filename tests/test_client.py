@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
-from tests.support.harness import ServerProcess
+from tests.support.inprocess import ServerThread
 
 from baccara.client import Client, ClientError
 from baccara.db.ledger import Ledger
@@ -67,7 +67,7 @@ def bots_table(folder: Path) -> ServerConfig:
 
 def test_two_bots_play_chemin_de_fer_through_the_typed_client(tmp_path: Path) -> None:
     config = bots_table(tmp_path)
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerThread(config, log=tmp_path / "server.log") as server:
 
         async def play() -> list[int]:
             bots = [Client(server.url, f"bot_{n}", "a bot's password") for n in range(2)]

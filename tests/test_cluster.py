@@ -337,3 +337,34 @@ def test_a_process_started_later_gets_its_share_of_the_tables(
         book.engine.dispose()
     for log in ("first.log", "second.log"):
         assert "Traceback" not in (tmp_path / log).read_text()
+
+
+# moved from tests/test_server.py: two processes are its point
+SERVER_FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
+
+
+def test_two_processes_share_postgres_by_advisory_lock(database_url: str, tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL: each table is run by the process holding its lock,
+    by one process at a time (s1 is the first's when the second starts; the first may
+    then hand it over, its fair share being one table of two, `baccara.server.cluster.hall`)."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("advisory locks are PostgreSQL's; SQLite serves one process")
+    first = ServerConfig(
+        database_url=database_url, tables=("a1=punto-banco", "s1=ez"), **SERVER_FAST
+    )
+    second = ServerConfig(database_url=database_url, tables=("b1=super6", "s1=ez"), **SERVER_FAST)
+    with (
+        ServerProcess(first, log=tmp_path / "first.log") as one,
+        ServerProcess(second, log=tmp_path / "second.log") as two,
+    ):
+        for _ in range(100):  # s1 may be between the two (handed over) for a moment
+            tables_one = httpx.get(f"{one.url}/api/health").json()["tables"]
+            tables_two = httpx.get(f"{two.url}/api/health").json()["tables"]
+            run = tables_one + tables_two
+            assert len(run) == len(set(run)), run  # never run by both
+            if sorted(run) == ["a1", "b1", "s1"]:
+                break
+            time.sleep(0.1)
+    assert "a1" in tables_one and "b1" in tables_two
+    assert sorted(tables_one + tables_two) == ["a1", "b1", "s1"]
+    assert "table s1 is run by another process" in (tmp_path / "second.log").read_text()

@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from tests.support.harness import ServerProcess
+from tests.support.inprocess import ServerThread
 from tests.test_client import _bot, bots_table
 
 from baccara.client import Client
@@ -34,7 +34,7 @@ def test_cfr_learns_the_punter_s_nine_elevenths_and_plays_at_the_table(tmp_path:
     example = _example()
     learned = example.train(64)
     assert learned["punter 5"] == pytest.approx(9 / 11, abs=0.02), learned["punter 5"]
-    with ServerProcess(bots_table(tmp_path), log=tmp_path / "server.log") as server:
+    with ServerThread(bots_table(tmp_path), log=tmp_path / "server.log") as server:
 
         async def both() -> list[int]:
             other = Client(server.url, "other_bot", "its password")

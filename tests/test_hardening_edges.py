@@ -2,7 +2,7 @@
 against the server before the fix (docs/server.md, "Hardening", 11, 13 and 14; 12, a
 WebSocket that does not read, is in tests/test_hardening_table.py).
 
-Real server processes on loopback (`tests.support.harness`), on SQLite and on
+Real servers on loopback, in the test's process (`tests.support.inprocess`), on SQLite and on
 PostgreSQL where the database matters. No test measures time: they count answers,
 bytes and connections.
 """
@@ -10,6 +10,7 @@ bytes and connections.
 from __future__ import annotations
 
 import json
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from tests.support.harness import ServerProcess
+from tests.support.inprocess import ServerThread
 from tests.test_hardening_http import FAST, _read_until_closed
 
 from baccara.db.betting import MAX_AMOUNT
@@ -28,7 +29,7 @@ from baccara.server.infra.throttle import LoginThrottle
 
 
 @pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+def server(database_url: str, tmp_path: Path) -> Iterator[ServerThread]:
     """A server on SQLite and on PostgreSQL, its login limit out of the way."""
     config = ServerConfig(
         database_url=database_url,
@@ -36,7 +37,7 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
         logins_per_minute=6000,
         **FAST,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         yield process
     book = Ledger.connect(database_url)
     try:
@@ -75,9 +76,8 @@ def test_a_request_head_over_the_limit_is_refused_as_it_arrives(
     )
     clients, size = (20, 20_000_000) if full_size else (4, 16_000_000)
     piece = b"a" * 65536
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
-        assert server.proc is not None
-        before = _rss(server.proc.pid)
+    with ServerThread(config, log=tmp_path / "server.log") as server:
+        before = _rss(os.getpid())  # the server runs in this process
         sockets, sent = [], []
         for _ in range(clients):  # each connection held open until the end
             sock = socket.create_connection(("127.0.0.1", server.port))
@@ -91,7 +91,7 @@ def test_a_request_head_over_the_limit_is_refused_as_it_arrives(
             except OSError:  # answered and closed before the rest was read
                 pass
             sent.append(count)
-        grown = _rss(server.proc.pid) - before
+        grown = _rss(os.getpid()) - before
         answers = []
         for sock, count in zip(sockets, sent, strict=True):
             answers.append(_read_until_closed(sock) if count < size else b"")
@@ -111,47 +111,7 @@ def test_a_request_head_over_the_limit_is_refused_as_it_arrives(
 
 
 # -- 13. login throttling that cannot lock a player out ---------------------------------
-
-
-def test_wrong_passwords_for_someone_elses_name_do_not_lock_the_owner_out(
-    database_url: str, tmp_path: Path
-) -> None:
-    """One wrong password every 6 s for someone else's name kept that player's right
-    password answered 429 (7 of 7 over 70 s): failed logins were counted per name,
-    whatever the address, and that count was checked before the password. Here the
-    attacker's budget is spent at once rather than over 70 s (its rate refilled it one
-    guess at a time): 40 wrong passwords from one address, the owner logging in from
-    another after every fourth. Now failures count per name and address: the guesser
-    is stopped after its budget, the owner is let in every time."""
-    config = ServerConfig(
-        database_url=database_url,
-        tables=("t1=punto-banco",),
-        trusted_proxies=("127.0.0.1", "::1"),  # so that each login names its address
-        logins_per_minute=6000,  # the per-address limit out of the way: not what is tested
-        **FAST,
-    )
-    owner = {"name": "Owner_Olga", "password": "olga's password"}
-    with (
-        ServerProcess(config, log=tmp_path / "server.log") as server,
-        httpx.Client(base_url=server.url, timeout=60) as client,
-    ):
-        assert _post(client, "/api/register", owner).status_code == 200
-
-        def login(password: str, address: str) -> int:
-            reply = client.post(
-                "/api/login",
-                json={"name": "owner_olga", "password": password},
-                headers={"X-Forwarded-For": address},
-            )
-            return reply.status_code
-
-        guesses, logins = [], []
-        for n in range(40):
-            guesses.append(login(f"guess {n:04}", "198.51.100.7"))
-            if n % 4 == 3:
-                logins.append(login(owner["password"], "203.0.113.5"))
-    assert logins == [200] * 10, logins
-    assert guesses.count(401) <= 5 and guesses[-10:] == [429] * 10, guesses
+# (the guesser against a server process, whose time it races: tests/test_hardening_http.py)
 
 
 def test_the_audits_seventy_seconds_on_the_throttle_with_a_given_clock() -> None:
@@ -190,7 +150,7 @@ ODD_TEXT = [
 ODD_JSON: list[object] = [10**30, -(10**30), 1.5, None, True, [], {}, *ODD_TEXT]
 
 
-def test_hostile_values_get_a_4xx_never_a_500(server: ServerProcess) -> None:
+def test_hostile_values_get_a_4xx_never_a_500(server: ServerThread) -> None:
     """A loss limit of 20 nines (or 19) was an HTTP 500 (an integer overflow in the
     database), and so was ``GET /api/me/records?before=²`` (``str.isdigit`` takes a
     superscript two, ``int`` does not). Now a loss limit above the largest amount

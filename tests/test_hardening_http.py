@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from tests.support.forker import Forker
 from tests.support.harness import ServerProcess, free_port
 
 from baccara.db.ledger import Ledger
@@ -32,12 +33,12 @@ FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
 
 
 @pytest.fixture
-def server(database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+def server(forker: Forker, database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
     """A server on SQLite and on PostgreSQL, its login limit out of the way."""
     config = ServerConfig(
         database_url=database_url, tables=("t1=punto-banco",), logins_per_minute=6000, **FAST
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as process:
         yield process
     book = Ledger.connect(database_url)
     try:
@@ -157,7 +158,7 @@ def test_the_lobby_draws_each_tables_roads_once_until_they_change(
     assert len(drawn) <= 3, len(drawn)
 
 
-def test_the_lobby_is_sent_compressed(tmp_path: Path) -> None:
+def test_the_lobby_is_sent_compressed(forker: Forker, tmp_path: Path) -> None:
     """The lobby's roads went out as 167 kB of SVG per request. Measured in bytes on the
     wire: gzipped, a fraction of the body."""
     config = ServerConfig(
@@ -165,7 +166,10 @@ def test_the_lobby_is_sent_compressed(tmp_path: Path) -> None:
         tables=("t1=punto-banco", "t2=ez", "t3=super6", "t4=mini"),
         **FAST,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+    with (
+        ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server,
+        httpx.Client() as client,
+    ):
         reply = client.get(f"{server.url}/api/tables", headers={"Accept-Encoding": "gzip"})
         plain = client.get(f"{server.url}/api/tables", headers={"Accept-Encoding": "identity"})
     assert reply.json() and len(reply.content) == len(plain.content) > 10_000
@@ -179,7 +183,9 @@ def test_the_lobby_is_sent_compressed(tmp_path: Path) -> None:
 # -- 4. login throttling ----------------------------------------------------------------
 
 
-def test_login_is_throttled_per_address_whatever_x_forwarded_for_says(tmp_path: Path) -> None:
+def test_login_is_throttled_per_address_whatever_x_forwarded_for_says(
+    forker: Forker, tmp_path: Path
+) -> None:
     """``X-Forwarded-For`` was trusted from loopback: 40 wrong passwords, each with
     another header, were all tried. Now the header is read only from a configured proxy
     (``--trusted-proxy``; none by default), so the 40 come from one address and are
@@ -187,7 +193,10 @@ def test_login_is_throttled_per_address_whatever_x_forwarded_for_says(tmp_path: 
     config = ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'login.db'}", tables=("t1=punto-banco",), **FAST
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+    with (
+        ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server,
+        httpx.Client() as client,
+    ):
         codes = [
             client.post(
                 f"{server.url}/api/login",
@@ -200,7 +209,7 @@ def test_login_is_throttled_per_address_whatever_x_forwarded_for_says(tmp_path: 
     assert codes.count(401) <= 25 and codes[-5:] == [429] * 5, codes
 
 
-def test_login_is_throttled_per_name_behind_a_trusted_proxy(tmp_path: Path) -> None:
+def test_login_is_throttled_per_name_behind_a_trusted_proxy(forker: Forker, tmp_path: Path) -> None:
     """Behind a trusted proxy each attempt may come from another address: the failures
     on one name are throttled all the same; other names, from their own addresses,
     are not (the proxy's own address is not what is limited). The owner, from an
@@ -214,7 +223,10 @@ def test_login_is_throttled_per_name_behind_a_trusted_proxy(tmp_path: Path) -> N
         failed_logins_per_name_per_minute=2,  # bursts of 2, then one every 30 s
         **FAST,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+    with (
+        ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server,
+        httpx.Client() as client,
+    ):
 
         def login(name: str, password: str, address: str) -> httpx.Response:
             return client.post(
@@ -261,7 +273,7 @@ NOT_JSON = {
 
 @pytest.mark.parametrize("path", ["/api/register", "/api/login", "/api/logout"])
 def test_account_posts_refuse_other_sites_and_bodies_other_than_json(
-    path: str, tmp_path: Path
+    forker: Forker, path: str, tmp_path: Path
 ) -> None:
     """``/api/login``, ``/api/register`` and ``/api/logout`` took a JSON body from a
     foreign ``Origin`` (and logout anything at all): login CSRF. Now each refuses a
@@ -274,7 +286,7 @@ def test_account_posts_refuse_other_sites_and_bodies_other_than_json(
         **FAST,
     )
     body = {"name": "csrf_cara", "password": "long enough"}
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         with httpx.Client(base_url=server.url) as client:
             assert client.post("/api/register", json=body).status_code == 200
         with httpx.Client(base_url=server.url) as client:
@@ -300,14 +312,17 @@ def test_account_posts_refuse_other_sites_and_bodies_other_than_json(
 # -- 6. headers and cookies -------------------------------------------------------------
 
 
-def test_every_response_carries_the_security_headers(tmp_path: Path) -> None:
+def test_every_response_carries_the_security_headers(forker: Forker, tmp_path: Path) -> None:
     """No CSP, X-Frame-Options, X-Content-Type-Options or Referrer-Policy were sent.
     Now every response has them (pages, modules, the API, refusals, 404s), and the CSP
     fits the page: ES modules and a stylesheet from /static, nothing inline."""
     config = ServerConfig(
         database_url=f"sqlite:///{tmp_path / 'headers.db'}", tables=("t1=punto-banco",), **FAST
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as server, httpx.Client() as client:
+    with (
+        ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server,
+        httpx.Client() as client,
+    ):
         replies = [
             client.get(f"{server.url}{path}")
             for path in ("/", "/static/app.js", "/static/table.css", "/api/tables", "/api/me")
@@ -377,7 +392,7 @@ def _read_until_closed(sock: socket.socket) -> bytes:
     return got
 
 
-def test_slow_or_silent_http_connections_are_closed(tmp_path: Path) -> None:
+def test_slow_or_silent_http_connections_are_closed(forker: Forker, tmp_path: Path) -> None:
     """A connection that sends nothing, or its headers a byte at a time, was never
     closed (uvicorn closes only idle keep-alive connections). Now each request's
     headers must all come within ``header_seconds``."""
@@ -387,7 +402,7 @@ def test_slow_or_silent_http_connections_are_closed(tmp_path: Path) -> None:
         header_seconds=1.0,
         **FAST,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         address = ("127.0.0.1", server.port)
         with socket.create_connection(address) as silent, socket.create_connection(address) as slow:
             header = f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Slow: "
@@ -408,7 +423,7 @@ def test_slow_or_silent_http_connections_are_closed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("chunked", [False, True], ids=["content-length", "chunked"])
 def test_a_body_over_the_limit_is_refused_unread(
-    chunked: bool, tmp_path: Path, full_size: bool
+    forker: Forker, chunked: bool, tmp_path: Path, full_size: bool
 ) -> None:
     """A 50 MB body was read in full. Now a body over 64 KiB gets 413 as soon as the
     limit is passed (or at once from its ``Content-Length``), and the connection is
@@ -418,7 +433,7 @@ def test_a_body_over_the_limit_is_refused_unread(
     )
     claimed = 50_000_000
     send = 200_000 if full_size else 70_000  # what is sent of it before the answer
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
             answer = _post_large(sock, server.port, chunked, claimed, send)
         assert httpx.get(f"{server.url}/api/health").status_code == 200
@@ -449,7 +464,7 @@ def _post_large(sock: socket.socket, port: int, chunked: bool, claimed: int, sen
 
 
 def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
-    tmp_path: Path, full_size: bool
+    forker: Forker, tmp_path: Path, full_size: bool
 ) -> None:
     """1,000 players registering at once timed out: argon2 ran on the few threads the
     database calls share, and every request queued behind it. Now passwords are
@@ -479,7 +494,7 @@ def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
                 )
             )
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         replies = asyncio.run(storm(server.url))
         busy = [n for n, reply in enumerate(replies) if reply.status_code == 503]
         with httpx.Client(base_url=server.url, timeout=60) as client:
@@ -499,3 +514,48 @@ def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
+
+
+# -- from the server's edges (tests/test_hardening_edges.py, finding 13): the guesser
+# spends its budget faster than it refills, which takes a process of its own to race
+
+
+def test_wrong_passwords_for_someone_elses_name_do_not_lock_the_owner_out(
+    forker: Forker, database_url: str, tmp_path: Path
+) -> None:
+    """One wrong password every 6 s for someone else's name kept that player's right
+    password answered 429 (7 of 7 over 70 s): failed logins were counted per name,
+    whatever the address, and that count was checked before the password. Here the
+    attacker's budget is spent at once rather than over 70 s (its rate refilled it one
+    guess at a time): 40 wrong passwords from one address, the owner logging in from
+    another after every fourth. Now failures count per name and address: the guesser
+    is stopped after its budget, the owner is let in every time."""
+    config = ServerConfig(
+        database_url=database_url,
+        tables=("t1=punto-banco",),
+        trusted_proxies=("127.0.0.1", "::1"),  # so that each login names its address
+        logins_per_minute=6000,  # the per-address limit out of the way: not what is tested
+        **FAST,
+    )
+    owner = {"name": "Owner_Olga", "password": "olga's password"}
+    with (
+        ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        assert _post(client, "/api/register", owner).status_code == 200
+
+        def login(password: str, address: str) -> int:
+            reply = client.post(
+                "/api/login",
+                json={"name": "owner_olga", "password": password},
+                headers={"X-Forwarded-For": address},
+            )
+            return reply.status_code
+
+        guesses, logins = [], []
+        for n in range(40):
+            guesses.append(login(f"guess {n:04}", "198.51.100.7"))
+            if n % 4 == 3:
+                logins.append(login(owner["password"], "203.0.113.5"))
+    assert logins == [200] * 10, logins
+    assert guesses.count(401) <= 5 and guesses[-10:] == [429] * 10, guesses

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+from tests.support.forker import Forker
 from tests.support.harness import Player, ServerProcess
 from websockets.exceptions import ConnectionClosed
 
@@ -44,7 +45,9 @@ def _check_invariants(url: str) -> Ledger:
 # -- 1. seats are released --------------------------------------------------------------
 
 
-def test_a_seat_is_freed_when_its_player_is_gone_with_no_bet(tmp_path: Path) -> None:
+def test_a_seat_is_freed_when_its_player_is_gone_with_no_bet(
+    forker: Forker, tmp_path: Path
+) -> None:
     """Seven throwaway accounts join a 7-seat mini table and go: the eighth player was
     refused (``table_full``) in every round until a restart, and the lobby said 7/7
     seated. Now a seat whose player has been gone for the grace period, with no bet in
@@ -98,7 +101,7 @@ def test_a_seat_is_freed_when_its_player_is_gone_with_no_bet(tmp_path: Path) -> 
         await lea.close()
         return {"during": during, "answers": answers, "lobby": lobby, "after": after}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     assert "ghost_6" in got["during"]["seats"]  # a bet in play keeps the seat
     assert got["answers"][-1]["type"] == "bet_ack", got["answers"]
@@ -134,7 +137,9 @@ async def _join_bytes(player: Player, since: int) -> tuple[int, int, int, int]:
             return snapshot, replayed, count, seq
 
 
-def test_a_join_replays_a_bounded_number_of_bytes(tmp_path: Path, full_size: bool) -> None:
+def test_a_join_replays_a_bounded_number_of_bytes(
+    forker: Forker, tmp_path: Path, full_size: bool
+) -> None:
     """A 40-byte ``join`` with ``since: 0`` replayed every event the table kept (up to
     1,000: megabytes, with the roads in each result). Now the replay is at most
     `MAX_REPLAY` events and `MAX_REPLAY_BYTES`, and only when every event missed is
@@ -167,7 +172,7 @@ def test_a_join_replays_a_bounded_number_of_bytes(tmp_path: Path, full_size: boo
         await eve.close()
         return {"first": first, "recent": recent, "answers": answers}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     snapshot, replayed, count, _ = got["first"]
     assert replayed <= MAX_REPLAY_BYTES and count <= MAX_REPLAY, got["first"]
@@ -181,7 +186,9 @@ def test_a_join_replays_a_bounded_number_of_bytes(tmp_path: Path, full_size: boo
 # -- 7. protocol edges ------------------------------------------------------------------
 
 
-def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(tmp_path: Path) -> None:
+def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(
+    forker: Forker, tmp_path: Path
+) -> None:
     """A binary frame (``KeyError: 'text'``) and JSON nested 1,000 deep dropped the
     connection with a server traceback. Now each gets an ``error`` and the connection
     carries on; and a bet refused by the per-player message limit is answered with its
@@ -223,7 +230,7 @@ def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(tmp_pa
         await eve.close()
         return {"answers": answers, "bets": bets}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     kinds = [(a["type"], a.get("code")) for a in got["answers"]]
     assert kinds == [("error", "bad_message"), ("pong", None)] + [("error", "bad_message")] * 3 + [
@@ -236,7 +243,7 @@ def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(tmp_pa
     _check_invariants(config.database_url).engine.dispose()
 
 
-def test_silent_websockets_are_reaped(tmp_path: Path) -> None:
+def test_silent_websockets_are_reaped(forker: Forker, tmp_path: Path) -> None:
     """Silent sockets were never reaped (73 of 100 still open after 210 s). Now a
     WebSocket that sends no message for ``idle_seconds`` is closed (the page
     reconnects by itself), one that does not even read (nor answer the protocol's
@@ -274,7 +281,7 @@ def test_silent_websockets_are_reaped(tmp_path: Path) -> None:
         raw.close()
         return {"closed": closed, "pongs": pongs}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     assert got["closed"] is not None and got["closed"].code == 1001, got["closed"]
     assert "idle" in got["closed"].reason
@@ -295,7 +302,7 @@ def _raw_websocket(server: ServerProcess, token: str) -> socket.socket:
     return sock
 
 
-def test_one_account_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+def test_one_account_holds_a_bounded_number_of_sockets(forker: Forker, tmp_path: Path) -> None:
     """One account could open sockets without end (each holds a queue of 2,000 messages
     and a task at the server). Now an account holds `ServerConfig.sockets_per_player` at
     once; the next is closed with 1008 ``too many connections``, and a socket closed
@@ -327,7 +334,7 @@ def test_one_account_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
             await tab.close()
         return {"refused": refused, "again": again}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     assert got["refused"] is not None, "a fourth socket of one account was accepted"
     assert (got["refused"].code, got["refused"].reason) == (1008, "too many connections")
@@ -370,7 +377,9 @@ def _tcp_state(sock: socket.socket) -> int:
     return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
 
 
-def test_a_websocket_that_does_not_read_is_closed_and_its_place_freed(tmp_path: Path) -> None:
+def test_a_websocket_that_does_not_read_is_closed_and_its_place_freed(
+    forker: Forker, tmp_path: Path
+) -> None:
     """A WebSocket that never reads and never answers pings was never closed (0 of 100
     after 360 s): with its buffers full, the server's writes waited for ever, and so
     did every close behind them (the ping timeout's, the idle one, the app's own):
@@ -412,7 +421,7 @@ def test_a_websocket_that_does_not_read_is_closed_and_its_place_freed(tmp_path: 
             sock.close()
         return {"states": states, "again": again}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerProcess(config, log=tmp_path / "server.log", launcher=forker) as server:
         got = run(scenario(server))
     assert got["states"] == [7, 7], got["states"]  # reset by the server
     assert got["again"]["type"] == "snapshot", got["again"]

@@ -1,4 +1,5 @@
-"""Load: many concurrent WebSocket players on loopback betting, resending and reconnecting.
+"""Load: many concurrent WebSocket players on loopback betting, resending and reconnecting
+(the server in the test's process: what is checked is the books, not the throughput).
 
 At full size (``pytest --slow``) 200 clients play over 20 tables; in CI 40 clients over
 4 tables. Every loop is bounded in rounds and time, and traffic stays on 127.0.0.1.
@@ -15,7 +16,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 from websockets.exceptions import ConnectionClosed
 
 from baccara.db.ledger import Ledger, bets, wallet_account
@@ -71,7 +73,7 @@ def test_many_clients_keep_the_books_right(tmp_path: Path, full_size: bool) -> N
         logins_per_minute=60_000,
     )
 
-    async def scenario(process: ServerProcess) -> list[tuple[Player, dict[str, Any]]]:
+    async def scenario(process: ServerThread) -> list[tuple[Player, dict[str, Any]]]:
         players = [Player(process, f"load{i}") for i in range(clients)]
         await asyncio.gather(*(p.register() for p in players))
         records = await asyncio.gather(
@@ -85,7 +87,7 @@ def test_many_clients_keep_the_books_right(tmp_path: Path, full_size: bool) -> N
         await asyncio.gather(*(_settled_round(w) for w in watchers))
         return list(zip(players, records, strict=True))
 
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         results = asyncio.run(asyncio.wait_for(scenario(process), 300))
     book = Ledger.connect(config.database_url)
     try:

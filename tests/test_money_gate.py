@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.support.forker import Forker
 from tests.support.harness import Player, ServerProcess
 
 from baccara.db.ledger import Ledger, wallet_account
@@ -49,21 +50,26 @@ def _config(url: str, tables: tuple[str, ...]) -> ServerConfig:
 
 
 @pytest.fixture
-def two_processes(database_url: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ...]]:
+def two_processes(
+    forker: Forker, database_url: str, tmp_path: Path
+) -> Iterator[tuple[ServerProcess, ...]]:
     """On PostgreSQL, two processes: ``c`` (Chemin de Fer) and ``t1`` (Punto Banco) run by
     one, ``b`` (Banque) by the other. On SQLite, one process runs the three."""
     if database_url.startswith("sqlite"):
         tables = ("c=chemin-de-fer", "t1=punto-banco", "b=banque")
         servers: tuple[ServerProcess, ...] = (
-            ServerProcess(_config(database_url, tables), log=tmp_path / "one.log"),
+            ServerProcess(_config(database_url, tables), log=tmp_path / "one.log", launcher=forker),
         )
     else:
         servers = (
             ServerProcess(
                 _config(database_url, ("c=chemin-de-fer", "t1=punto-banco")),
                 log=tmp_path / "first.log",
+                launcher=forker,
             ),
-            ServerProcess(_config(database_url, ("b=banque",)), log=tmp_path / "second.log"),
+            ServerProcess(
+                _config(database_url, ("b=banque",)), log=tmp_path / "second.log", launcher=forker
+            ),
         )
     for server in servers:
         server.start()

@@ -1,31 +1,34 @@
 """One engine: the same shoe and the same bets give the same coups and the same money at
 the terminal's table (`baccara.table.engine.Table`) and at the web server.
 
-Three players bet a fixed script at a real server process for several rounds (two bets
-on one spot, odd amounts whose commission rounds, Tie bets that push the main bets).
-The server's fair shoes are then read back from its database and dealt at a terminal
-table with the same bets: every coup and every balance must agree to the cent.
+Three players bet a fixed script at the server's table (its runner, its ledger, in
+process on a simulated clock: `tests.support.tables`) for several rounds (two bets on
+one spot, odd amounts whose commission rounds, Tie bets that push the main bets). The
+server's fair shoes are then read back from its database and dealt at a terminal table
+with the same bets: every coup and every balance must agree to the cent.
 """
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+import uuid
 from typing import Any
 
 import sqlalchemy as sa
-from tests.support.harness import Player, ServerProcess
+from tests.support.tables import house_table
 
 from baccara.bets import BetKind
-from baccara.db.ledger import Ledger, rounds, wallet_account
+from baccara.db.ledger import Ledger, rounds
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairShoe
-from baccara.server.app import ServerConfig
+from baccara.server.tables.house import Timing
+from baccara.server.wire import protocol as P
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table, TableSettings
 from baccara.variants import find_variant
 
 WELCOME = 100_000
+NAMES = ("ann", "bob", "cid")
 # Each round: (player, kind, amount) in the order sent. Amounts chosen so that the 5%
 # commission rounds (1_010 -> 50.5), and a split bet (two 1_010 on one spot) settles as
 # one stake of 2_020 (101 commission), as the engine settles a seat's spot.
@@ -39,59 +42,47 @@ SCRIPT: list[list[tuple[str, str, int]]] = [
 ]
 
 
-def test_terminal_and_web_tables_agree(tmp_path: Path) -> None:
-    config = ServerConfig(
-        database_url=f"sqlite:///{tmp_path / 'parity.db'}",
-        tables=("p1=punto-banco",),
-        decks=1,
-        welcome=WELCOME,
-        bet_seconds=1.5,
-        card_seconds=0.01,
-        result_seconds=0.1,
-        bets_per_second=1000,
-        bet_burst=1000,
-    )
+def test_terminal_and_web_tables_agree() -> None:
+    timing = Timing(bet_seconds=1.5, card_seconds=0.01, result_seconds=0.1)
 
-    async def play(process: ServerProcess) -> dict[int, str]:
-        players = {name: Player(process, f"par_{name}") for name in ("ann", "bob", "cid")}
-        for player in players.values():
-            await player.register()
-            await player.join("p1")
-        coups: dict[int, str] = {}  # round id -> coup, for the rounds we bet on
-        first = players["ann"]
-        while len(coups) < len(SCRIPT):
-            opened = await first.expect(lambda m: m["type"] == "round_open", 30)
-            if opened["closes_at"] - opened["time"] < 1.0:
-                continue  # joined too late in this round: wait for the next
-            for name, kind, amount in SCRIPT[len(coups)]:
-                ack = await players[name].bet(kind, amount, round=opened["round"])
-                assert ack["type"] == "bet_ack", ack
-            result = await first.expect(
-                lambda m, r=opened["round"]: m["type"] == "result" and m["round"] == r, 30
-            )
-            coups[opened["round"]] = result["coup"]
-        for player in players.values():
-            await player.close()
-        return coups
+    async def play() -> tuple[dict[int, str], dict[str, int], list[Any], list[Any]]:
+        async with house_table(timing=timing, decks=1) as tables:
+            players = {name: await tables.join(f"par_{name}", WELCOME) for name in NAMES}
+            await tables.start()
+            coups: dict[int, str] = {}  # round id -> coup, for the rounds we bet on
+            first = players["ann"]
+            runner = tables.runner
+            while len(coups) < len(SCRIPT):
+                await tables.clock.run_until(
+                    lambda: runner.phase == "betting" and runner.round_id not in coups
+                )
+                round_id = int(runner.round_id)
+                for name, kind, amount in SCRIPT[len(coups)]:
+                    ack = await players[name].send(
+                        P.BetMessage(
+                            type="bet", bet_id=uuid.uuid4().hex[:16], kind=kind, amount=amount,
+                            round=round_id,
+                        )
+                    )  # fmt: skip
+                    assert ack is not None and ack["type"] == "bet_ack", ack
+                await tables.clock.run_until(
+                    lambda r=round_id: any(m["round"] == r for m in first.of("result"))
+                )
+                (result,) = (m for m in first.of("result") if m["round"] == round_id)
+                coups[round_id] = result["coup"]
+            await tables.stop()
+            book = tables.ledger
+            balances = {name: tables.balance(f"par_{name}") for name in NAMES}
+            assert book.check_invariants() == []
+            with book.engine.connect() as conn:
+                dealt = conn.execute(
+                    sa.select(rounds.c.id, rounds.c.coup)
+                    .where(rounds.c.table_id == "t1", rounds.c.phase == "settled")
+                    .order_by(rounds.c.number)
+                ).all()
+            return coups, balances, _shoes(book, "t1"), list(dealt)
 
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
-        web_coups = asyncio.run(asyncio.wait_for(play(process), 120))
-    book = Ledger.connect(config.database_url)
-    try:
-        web_balances = {
-            name: book.balance(book.create_account(wallet_account(f"par_{name}")))
-            for name in ("ann", "bob", "cid")
-        }
-        assert book.check_invariants() == []
-        shoes = _shoes(book, "p1")
-        with book.engine.connect() as conn:
-            dealt = conn.execute(
-                sa.select(rounds.c.id, rounds.c.coup)
-                .where(rounds.c.table_id == "p1", rounds.c.phase == "settled")
-                .order_by(rounds.c.number)
-            ).all()
-    finally:
-        book.engine.dispose()
+    web_coups, web_balances, shoes, dealt = asyncio.run(play())
 
     # The terminal's table: the same shoes, the same bets, seats with the welcome stack.
     variant = find_variant("punto-banco")

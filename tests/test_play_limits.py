@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 from tests.test_hardening_http import in_process
 
 from baccara.db.ledger import Ledger
@@ -22,7 +23,7 @@ async def _post(client: httpx.AsyncClient, path: str, body: object) -> httpx.Res
     )
 
 
-async def _limited(server: ServerProcess, name: str, limit: str) -> Player:
+async def _limited(server: ServerThread, name: str, limit: str) -> Player:
     """A registered player who has set a daily loss limit of ``limit``."""
     player = Player(server, name)
     await player.register()
@@ -79,7 +80,7 @@ def test_the_table_keeps_a_player_within_their_daily_loss_limit(tmp_path: Path) 
         card_seconds=0.01, result_seconds=0.1,
     )  # fmt: skip
 
-    async def scenario(server: ServerProcess) -> dict[str, Any]:
+    async def scenario(server: ServerThread) -> dict[str, Any]:
         player = await _limited(server, "limited", "30.00")
         await player.join("t1")  # the limit comes with the connection
         opened = await player.expect(lambda m: m["type"] == "round_open", 30)
@@ -91,7 +92,7 @@ def test_the_table_keeps_a_player_within_their_daily_loss_limit(tmp_path: Path) 
         await player.close()
         return got
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerThread(config, log=tmp_path / "server.log") as server:
         got = asyncio.run(scenario(server))
     assert got["first"]["type"] == "bet_ack"
     assert (got["second"]["type"], got["second"]["code"]) == ("error", "loss_limit")
@@ -110,7 +111,7 @@ def test_a_players_game_counts_the_chips_bought_against_the_limit(tmp_path: Path
     url = f"sqlite:///{tmp_path / 'cdf.db'}"
     config = ServerConfig(database_url=url, tables=("c1=chemin-de-fer",))
 
-    async def scenario(server: ServerProcess) -> dict[str, Any]:
+    async def scenario(server: ServerThread) -> dict[str, Any]:
         player = await _limited(server, "careful_cdf", "50.00")
         await player.join("c1", first="chemin")
         await player.send({"type": "sit", "buy_in": 6_000})
@@ -122,7 +123,7 @@ def test_a_players_game_counts_the_chips_bought_against_the_limit(tmp_path: Path
         await player.close()
         return {"over": over, "seated": seated}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerThread(config, log=tmp_path / "server.log") as server:
         got = asyncio.run(scenario(server))
     assert got["over"]["code"] == "loss_limit" and "50.00" in got["over"]["message"]
     assert "careful_cdf" in got["seated"]["players"]

@@ -28,7 +28,8 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 
 from baccara.cli import main
 from baccara.coup import Coup, deal_shoe
@@ -140,7 +141,7 @@ def test_the_race_leaves_a_table_whose_recovery_fails(database_url: str, tmp_pat
     """A start on the state the race left: the recovery fails, and says what repairs it."""
     broken = break_table(database_url)
     log = tmp_path / "server.log"
-    with ServerProcess(_config(database_url), log=log) as server:
+    with ServerThread(_config(database_url), log=log) as server:
         line = _wait_for_line(log, FAILED)
         view = httpx.get(f"{server.url}/api/tables/t1").json()
     assert "run `baccara db repair t1`" in line
@@ -154,7 +155,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
 ) -> None:
     broken = break_table(database_url)
     # the table's server still runs (its recovery failed): the repair waits for its stop
-    with ServerProcess(_config(database_url), log=tmp_path / "failed.log"):
+    with ServerThread(_config(database_url), log=tmp_path / "failed.log"):
         _wait_for_line(tmp_path / "failed.log", FAILED)
         code, out, err = _cli(["db", "repair", "t1", "--db", database_url], capsys)
         assert (code, out) == (2, "")
@@ -211,7 +212,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
     assert out.strip() == "table t1: nothing to repair (no unfinished round, no shoe in play)"
 
     log = tmp_path / "server.log"
-    with ServerProcess(_config(database_url), log=log) as server:
+    with ServerThread(_config(database_url), log=log) as server:
         paid = asyncio.run(asyncio.wait_for(_play_one_round(server), 90))
     assert FAILED not in log.read_text()
     assert paid["returned"] in (0, 1_000, 2_000)  # a 10.00 Player bet: lost, a tie, won
@@ -224,7 +225,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
         ledger.engine.dispose()
 
 
-async def _play_one_round(server: ServerProcess) -> dict[str, Any]:
+async def _play_one_round(server: ServerThread) -> dict[str, Any]:
     """A new player bets 10.00 on Player at t1; the payout."""
     player = Player(server)
     await player.register()

@@ -1,4 +1,5 @@
-"""The online table end to end: a real server process, real HTTP and WebSocket clients.
+"""The online table end to end: a real server (in the test's process, on loopback), real
+HTTP and WebSocket clients.
 
 The ledger's invariants are checked after every test. Rounds are fast here (1.2 s of
 betting, a one-deck shoe) so that whole shoes finish and can be verified.
@@ -10,14 +11,14 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -37,7 +38,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     folder = tmp_path_factory.mktemp("server")
     config = ServerConfig(
         database_url=f"sqlite:///{folder / 'table.db'}",
@@ -48,7 +49,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         logins_per_minute=6000,
         **FAST,
     )
-    with ServerProcess(config, log=folder / "server.log") as process:
+    with ServerThread(config, log=folder / "server.log") as process:
         yield process
 
 
@@ -56,7 +57,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def _invariants(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if "server" in request.fixturenames:
-        process: ServerProcess = request.getfixturevalue("server")
+        process: ServerThread = request.getfixturevalue("server")
         book = Ledger.connect(process.config.database_url)
         try:
             assert book.check_invariants() == []
@@ -64,7 +65,7 @@ def _invariants(request: pytest.FixtureRequest) -> Iterator[None]:
             book.engine.dispose()
 
 
-def _balance(server: ServerProcess, name: str) -> int:
+def _balance(server: ServerThread, name: str) -> int:
     book = Ledger.connect(server.config.database_url)
     try:
         return book.balance(book.create_account(wallet_account(name)))
@@ -72,7 +73,7 @@ def _balance(server: ServerProcess, name: str) -> int:
         book.engine.dispose()
 
 
-def test_accounts_and_cookies(server: ServerProcess) -> None:
+def test_accounts_and_cookies(server: ServerThread) -> None:
     with httpx.Client(base_url=server.url) as client:
         reply = client.post("/api/register", json={"name": "cookie_ann", "password": "long enough"})
         assert reply.status_code == 200
@@ -99,7 +100,7 @@ def test_accounts_and_cookies(server: ServerProcess) -> None:
         assert good.status_code == 200
 
 
-def test_credentials_are_typed_json_only(server: ServerProcess) -> None:
+def test_credentials_are_typed_json_only(server: ServerThread) -> None:
     """A form or text/plain post (what another site can send) logs nobody in; the body is
     validated by the protocol's `Credentials` model."""
     body = '{"name": "csrf_cat", "password": "long enough"}'
@@ -122,7 +123,7 @@ def test_credentials_are_typed_json_only(server: ServerProcess) -> None:
         assert {"client", "server"} <= set(schema) and "oneOf" in json.dumps(schema["client"])
 
 
-def test_websocket_needs_a_session_and_a_good_origin(server: ServerProcess) -> None:
+def test_websocket_needs_a_session_and_a_good_origin(server: ServerThread) -> None:
     async def scenario() -> None:
         with pytest.raises(InvalidStatus):
             async with connect(server.ws_url) as ws:
@@ -142,7 +143,7 @@ def test_websocket_needs_a_session_and_a_good_origin(server: ServerProcess) -> N
     assert origin_allowed("https://a.example", "b", ("https://a.example",))
 
 
-def test_two_players_bet_deal_and_get_paid(server: ServerProcess) -> None:
+def test_two_players_bet_deal_and_get_paid(server: ServerThread) -> None:
     async def scenario() -> None:
         ann, bob = Player(server, "round_ann"), Player(server, "round_bob")
         await ann.register()
@@ -199,7 +200,7 @@ BAD_BETS: list[tuple[Any, Any, str]] = [
 ]
 
 
-def test_bad_input_gets_a_clear_error_and_changes_nothing(server: ServerProcess) -> None:
+def test_bad_input_gets_a_clear_error_and_changes_nothing(server: ServerThread) -> None:
     async def scenario() -> None:
         eve = Player(server, "bad_eve")
         await eve.register()
@@ -248,7 +249,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: ServerProcess)
         book.engine.dispose()
 
 
-def test_parallel_connections_cannot_pass_a_limit(server: ServerProcess) -> None:
+def test_parallel_connections_cannot_pass_a_limit(server: ServerThread) -> None:
     """One player on three connections sends 300.00 on Tie from each at once, against a
     500.00 maximum: the limit holds where the player's bets are serialised (the ledger's
     bet transaction), so one bet is placed and two are refused."""
@@ -279,7 +280,7 @@ def test_parallel_connections_cannot_pass_a_limit(server: ServerProcess) -> None
         book.engine.dispose()
 
 
-def test_reconnect_gets_snapshot_and_missed_events(server: ServerProcess) -> None:
+def test_reconnect_gets_snapshot_and_missed_events(server: ServerThread) -> None:
     async def scenario() -> None:
         kim = Player(server, "recon_kim")
         await kim.register()
@@ -307,7 +308,7 @@ def test_reconnect_gets_snapshot_and_missed_events(server: ServerProcess) -> Non
     run(scenario())
 
 
-def test_shoe_ends_with_a_verifiable_record(server: ServerProcess) -> None:
+def test_shoe_ends_with_a_verifiable_record(server: ServerThread) -> None:
     async def scenario() -> dict[str, Any]:
         sam = Player(server, "seed_sam")
         await sam.register()
@@ -336,7 +337,7 @@ def test_shoe_ends_with_a_verifiable_record(server: ServerProcess) -> None:
 JAVASCRIPT = ("text/javascript", "application/javascript")
 
 
-def test_page_is_served(server: ServerProcess) -> None:
+def test_page_is_served(server: ServerThread) -> None:
     page = httpx.get(server.url + "/")
     assert page.status_code == 200 and "<title>" in page.text
     for name in ("table.css", "app.js", "protocol.js", "reducer.js", "render.js", "squeeze.js"):
@@ -357,7 +358,7 @@ def test_postgres_round(database_url: str, tmp_path: Path) -> None:
     """The same server on PostgreSQL (and on SQLite): a bet, a deal, a payout."""
     config = ServerConfig(database_url=database_url, tables=("pg1=super6",), decks=1, **FAST)
 
-    async def scenario(process: ServerProcess) -> tuple[dict[str, Any], int]:
+    async def scenario(process: ServerThread) -> tuple[dict[str, Any], int]:
         pat = Player(process, "pg_pat")
         await pat.register()
         await pat.join("pg1")
@@ -368,7 +369,7 @@ def test_postgres_round(database_url: str, tmp_path: Path) -> None:
         await pat.close()
         return paid, ack["balance"]
 
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         paid, after_bet = run(scenario(process))
     assert paid["balance"] == after_bet + paid["returned"]
     assert paid["returned"] in (0, 10_000, 15_000, 20_000)
@@ -377,31 +378,6 @@ def test_postgres_round(database_url: str, tmp_path: Path) -> None:
         assert book.check_invariants() == []
     finally:
         book.engine.dispose()
-
-
-def test_two_processes_share_postgres_by_advisory_lock(database_url: str, tmp_path: Path) -> None:
-    """Two servers on one PostgreSQL: each table is run by the process holding its lock,
-    by one process at a time (s1 is the first's when the second starts; the first may
-    then hand it over, its fair share being one table of two, `baccara.server.cluster.hall`)."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("advisory locks are PostgreSQL's; SQLite serves one process")
-    first = ServerConfig(database_url=database_url, tables=("a1=punto-banco", "s1=ez"), **FAST)
-    second = ServerConfig(database_url=database_url, tables=("b1=super6", "s1=ez"), **FAST)
-    with (
-        ServerProcess(first, log=tmp_path / "first.log") as one,
-        ServerProcess(second, log=tmp_path / "second.log") as two,
-    ):
-        for _ in range(100):  # s1 may be between the two (handed over) for a moment
-            tables_one = httpx.get(f"{one.url}/api/health").json()["tables"]
-            tables_two = httpx.get(f"{two.url}/api/health").json()["tables"]
-            run = tables_one + tables_two
-            assert len(run) == len(set(run)), run  # never run by both
-            if sorted(run) == ["a1", "b1", "s1"]:
-                break
-            time.sleep(0.1)
-    assert "a1" in tables_one and "b1" in tables_two
-    assert sorted(tables_one + tables_two) == ["a1", "b1", "s1"]
-    assert "table s1 is run by another process" in (tmp_path / "second.log").read_text()
 
 
 def testtable_specs() -> None:
@@ -439,7 +415,7 @@ def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
         result_seconds=0.1,
     )
 
-    async def scenario(server: ServerProcess) -> None:
+    async def scenario(server: ServerThread) -> None:
         rex = Player(server, "rate_rex")
         start = await rex.register()
         await rex.join("r1")
@@ -465,7 +441,7 @@ def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
         assert 40 <= pongs <= 70 and all(m["message"] for m in replies if m["type"] == "error")
         await rex.close()
 
-    with ServerProcess(config, log=tmp_path / "server.log") as server:
+    with ServerThread(config, log=tmp_path / "server.log") as server:
         run(scenario(server))
         book = Ledger.connect(config.database_url)
         try:
@@ -474,7 +450,7 @@ def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
             book.engine.dispose()
 
 
-def test_every_tab_of_a_player_sees_its_bets_and_balance(server: ServerProcess) -> None:
+def test_every_tab_of_a_player_sees_its_bets_and_balance(server: ServerThread) -> None:
     """Two tabs of one account at one table: a bet placed in one is acknowledged in
     both, with the balance after it (a repeat of it in neither)."""
 

@@ -1,72 +1,87 @@
 """A round whose settlement (or deal) fails is settled before the next round opens.
 
-A real server process whose fault hook raises (``BACCARA_FAIL_AT``, see
-`tests.support.harness.CrashPoints`) inside the settlement transaction, or in the
-middle of the deal: the runner must store the round's settlement, exactly once,
-before it opens another round; a write that keeps failing closes the table (the
-players get a ``notice``) until it succeeds or a restart's recovery settles it.
-Each test runs on SQLite and on PostgreSQL (the ``database_url`` fixture).
+The server's table (its runner and ledger, in process on a simulated clock:
+`tests.support.tables`) with a fault hook that raises (`tests.support.harness.CrashPoints`'
+failures) inside the settlement transaction, or in the middle of the deal: the runner
+must store the round's settlement, exactly once, before it opens another round; a
+write that keeps failing closes the table (the players get a ``notice``) until it
+succeeds or a restart's recovery settles it. Each test runs on SQLite and on
+PostgreSQL (the ``database_url`` fixture).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
-from pathlib import Path
-from typing import Any, TypeVar
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import CrashPoints
+from tests.support.tables import Seat, Tables, house_table
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
 from baccara.db.ledger import Ledger, bets, rounds, wallet_account
 from baccara.db.schema import accounts, settlements, transactions
-from baccara.server.app import ServerConfig
+from baccara.server.tables.house import Timing
+from baccara.server.wire import protocol as P
 from baccara.variants import find_variant
 
-T = TypeVar("T")
-FAST = {"bet_seconds": 1.2, "card_seconds": 0.02, "result_seconds": 0.1}
+FAST = Timing(bet_seconds=1.2, card_seconds=0.02, result_seconds=0.1)
 WELCOME = 100_000
 # Banker's 5% commission on 10.10 is 0.505: the cents must come out right.
 STAKES = {"ann": [("banker", 1_010)], "bob": [("player", 2_000), ("tie", 500)]}
 
 
-def run(coro: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(asyncio.wait_for(coro, 90))
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), 120))
 
 
-def _config(database_url: str, table: str) -> ServerConfig:
-    return ServerConfig(
-        database_url=database_url,
-        tables=(f"{table}=punto-banco",),
-        decks=1,
-        bets_per_second=1000,
-        bet_burst=1000,
-        **FAST,
+def failing(at: str, times: int) -> CrashPoints:
+    """The fault hook failing at ``at`` its first ``times`` times (-1: every time)."""
+    points = CrashPoints()
+    points.fail_at, points.fail_times = at, times
+    return points
+
+
+@asynccontextmanager
+async def table(url: str, table_id: str, fault: CrashPoints) -> AsyncIterator[Tables]:
+    """The one-deck Punto Banco table ``table_id`` on the database at ``url``."""
+    async with house_table(
+        timing=FAST, decks=1, table_id=table_id, database_url=url, fault=fault
+    ) as tables:
+        yield tables
+
+
+def bet(kind: str, amount: int, round_id: int | None = None) -> P.BetMessage:
+    return P.BetMessage(
+        type="bet", bet_id=uuid.uuid4().hex[:16], kind=kind, amount=amount, round=round_id
     )
 
 
-async def _bet_one_round(
-    process: ServerProcess, table: str, prefix: str
-) -> tuple[dict[str, Player], int]:
-    """Both players join ``table`` and bet `STAKES` in the next round; its id."""
-    players = {name: Player(process, f"{prefix}_{name}") for name in STAKES}
-    for player in players.values():
-        await player.register()
-        await player.join(table)
-    opened = await players["ann"].expect(lambda m: m["type"] == "round_open")
+async def _bet_one_round(tables: Tables, prefix: str) -> tuple[dict[str, Seat], int]:
+    """Both players join the table and bet `STAKES` in the next round; its id."""
+    players = {name: await tables.join(f"{prefix}_{name}", WELCOME) for name in STAKES}
+    await tables.start()
+    runner = tables.runner
+    await tables.clock.run_until(lambda: runner.phase == "betting")
+    round_id = int(runner.round_id)
     for name, placed in STAKES.items():
         for kind, amount in placed:
-            ack = await players[name].bet(kind, amount, round=opened["round"])
-            assert ack["type"] == "bet_ack", ack
-    return players, int(opened["round"])
+            ack = await players[name].send(bet(kind, amount, round_id))
+            assert ack is not None and ack["type"] == "bet_ack", ack
+    return players, round_id
 
 
-def _shown(player: Player, round_id: int) -> list[str]:
-    return [m["card"] for m in player.inbox if m["type"] == "card" and m["round"] == round_id]
+def _of(seat: Seat, kind: str, round_id: int) -> list[dict[str, Any]]:
+    return [m for m in seat.of(kind) if m.get("round") == round_id]
+
+
+def _shown(seat: Seat, round_id: int) -> list[str]:
+    return [m["card"] for m in _of(seat, "card", round_id)]
 
 
 def _check_books(url: str, table: str, prefix: str, round_id: int, *, settled: bool) -> Coup | None:
@@ -126,114 +141,98 @@ def _check_books(url: str, table: str, prefix: str, round_id: int, *, settled: b
 
 
 def test_failed_settlement_is_retried_before_the_next_round(
-    database_url: str, tmp_path: Path
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The first settlement write raises: it is retried and stored, the round's result
     and payouts go out, and only then does the next round open."""
-    table, prefix = "rs1", "retry"
-    process = ServerProcess(_config(database_url, table), log=tmp_path / "server.log")
+    table_id, prefix = "rs1", "retry"
 
-    async def scenario() -> int:
-        players, round_id = await _bet_one_round(process, table, prefix)
-        ann = players["ann"]
-        await ann.expect(lambda m: m["type"] == "round_open" and m["round"] != round_id, 30)
-        kinds = [(m["type"], m.get("round")) for m in ann.inbox]
-        assert ("result", round_id) in kinds, "the next round opened before this one was settled"
-        assert ("payout", round_id) in kinds
-        (payout,) = [m for m in ann.inbox if m["type"] == "payout" and m["round"] == round_id]
-        (result,) = [m for m in ann.inbox if m["type"] == "result" and m["round"] == round_id]
-        coup = Coup.parse(result["coup"])
-        returned = settle(BetKind.BANKER, 1_010, coup, find_variant("punto-banco")).returned
-        assert (payout["returned"], payout["balance"]) == (returned, WELCOME - 1_010 + returned)
-        for player in players.values():
-            await player.close()
-        return round_id
+    async def test() -> None:
+        async with table(database_url, table_id, failing("settling", 1)) as tables:
+            players, round_id = await _bet_one_round(tables, prefix)
+            ann = players["ann"]
+            await tables.clock.run_until(
+                lambda: any(m["round"] != round_id for m in ann.of("round_open"))
+            )
+            kinds = [(m["type"], m.get("round")) for m in ann.seen]
+            assert ("result", round_id) in kinds, "the next round opened before it was settled"
+            assert ("payout", round_id) in kinds
+            (payout,) = _of(ann, "payout", round_id)
+            (result,) = _of(ann, "result", round_id)
+            coup = Coup.parse(result["coup"])
+            returned = settle(BetKind.BANKER, 1_010, coup, find_variant("punto-banco")).returned
+            assert (payout["returned"], payout["balance"]) == (
+                returned,
+                WELCOME - 1_010 + returned,
+            )
+            await tables.stop()
+        assert "injected failure 1 at settling" in caplog.text
+        _check_books(database_url, table_id, prefix, round_id, settled=True)
 
-    try:
-        process.start(BACCARA_FAIL_AT="settling", BACCARA_FAIL_TIMES="1")
-        round_id = run(scenario())
-        process.stop()
-    finally:
-        process.kill()
-    assert "injected failure 1 at settling" in (tmp_path / "server.log").read_text()
-    _check_books(database_url, table, prefix, round_id, settled=True)
+    run(test)
 
 
 def test_settlement_that_keeps_failing_closes_the_table_until_recovery(
-    database_url: str, tmp_path: Path
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every settlement write raises: the table closes with a notice and opens no round;
     stopped and restarted, recovery settles the round once, with the coup dealt."""
-    table, prefix = "rs2", "stuck"
-    config = _config(database_url, table)
-    process = ServerProcess(config, log=tmp_path / "server.log")
+    table_id, prefix = "rs2", "stuck"
+    fault = failing("settling", -1)
 
-    async def stuck() -> tuple[int, list[str]]:
-        players, round_id = await _bet_one_round(process, table, prefix)
-        ann = players["ann"]
-        notice = await ann.expect(lambda m: m["type"] == "notice", 30)
-        assert "closed" in notice["text"] and "settle" in notice["text"], notice
-        with pytest.raises(TimeoutError):  # no round opens while this one is unsettled
-            await ann.expect(lambda m: m["type"] == "round_open", 2.5)
-        lobby = httpx.get(f"{process.url}/api/tables").json()
-        assert [t["phase"] for t in lobby] == ["closed"]
-        late = await players["bob"].bet("banker", 1_000)
-        assert late["code"] == "betting_closed"
-        assert not [m for m in ann.inbox if m["type"] == "result" and m["round"] == round_id]
-        for player in players.values():
-            await player.close()
-        return round_id, _shown(ann, round_id)
+    async def test() -> None:
+        async with table(database_url, table_id, fault) as tables:
+            players, round_id = await _bet_one_round(tables, prefix)
+            ann = players["ann"]
+            await tables.clock.run_until(lambda: bool(ann.of("notice")))
+            (notice,) = ann.of("notice")
+            assert "closed" in notice["text"] and "settle" in notice["text"], notice
+            opened = len(ann.of("round_open"))
+            await tables.clock.advance(2.5)  # no round opens while this one is unsettled
+            assert len(ann.of("round_open")) == opened
+            assert tables.runner.summary().phase == "closed"
+            late = await players["bob"].send(bet("banker", 1_000))
+            assert late is not None and late["code"] == "betting_closed"
+            assert not _of(ann, "result", round_id)
+            shown = _shown(ann, round_id)
+            await tables.stop()
+            assert _check_books(database_url, table_id, prefix, round_id, settled=False) is None
+            fault.fail_at = None  # no fault now: recovery settles it before the first round
+            await tables.restart()
+            viewer = await tables.join(f"{prefix}_viewer")
+            await tables.clock.run_until(lambda: bool(viewer.of("round_open")))
+            assert viewer.of("round_open")[0]["round"] != round_id
+            await tables.stop()
+        assert "injected failure 3 at settling" in caplog.text
+        coup = _check_books(database_url, table_id, prefix, round_id, settled=True)
+        assert coup is not None
+        assert [str(card) for card in coup.deal_order()] == [card for card in shown if card]
 
-    async def reopened() -> dict[str, Any]:
-        viewer = Player(process, f"{prefix}_viewer")
-        await viewer.register()
-        await viewer.join(table)
-        opened = await viewer.expect(lambda m: m["type"] == "round_open", 30)
-        await viewer.close()
-        return opened
-
-    try:
-        process.start(BACCARA_FAIL_AT="settling", BACCARA_FAIL_TIMES="-1")
-        round_id, shown = run(stuck())
-        process.stop()
-        assert _check_books(database_url, table, prefix, round_id, settled=False) is None
-        process.start()  # no fault now: recovery settles the round before the first round
-        assert run(reopened())["round"] != round_id
-        process.stop()
-    finally:
-        process.kill()
-    assert "injected failure 3 at settling" in (tmp_path / "server.log").read_text()
-    coup = _check_books(database_url, table, prefix, round_id, settled=True)
-    assert coup is not None
-    assert [str(card) for card in coup.deal_order()] == [card for card in shown if card]
+    run(test)
 
 
 def test_round_that_fails_mid_deal_is_settled_before_the_next(
-    database_url: str, tmp_path: Path
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The round loop fails after the close (mid-deal): before the next round opens the
     table recovers in place, dealing the same coup from the stored shoe and settling it."""
-    table, prefix = "rs3", "middeal"
-    process = ServerProcess(_config(database_url, table), log=tmp_path / "server.log")
+    table_id, prefix = "rs3", "middeal"
 
-    async def scenario() -> tuple[int, list[str], list[str]]:
-        players, round_id = await _bet_one_round(process, table, prefix)
-        ann = players["ann"]
-        await ann.expect(lambda m: m["type"] == "round_open" and m["round"] != round_id, 30)
-        notes = [m["text"] for m in ann.inbox if m["type"] == "notice"]
-        for player in players.values():
-            await player.close()
-        return round_id, _shown(ann, round_id), notes
+    async def test() -> None:
+        async with table(database_url, table_id, failing("mid_deal", 1)) as tables:
+            players, round_id = await _bet_one_round(tables, prefix)
+            ann = players["ann"]
+            await tables.clock.run_until(
+                lambda: any(m["round"] != round_id for m in ann.of("round_open"))
+            )
+            notes = [m["text"] for m in ann.of("notice")]
+            shown = _shown(ann, round_id)
+            await tables.stop()
+        assert "injected failure 1 at mid_deal" in caplog.text
+        coup = _check_books(database_url, table_id, prefix, round_id, settled=True)
+        assert coup is not None
+        assert any("dealt" in text and "settled" in text for text in notes), notes
+        assert len([card for card in shown if card]) == 3
+        assert [str(card) for card in coup.deal_order()[:3]] == [card for card in shown if card]
 
-    try:
-        process.start(BACCARA_FAIL_AT="mid_deal", BACCARA_FAIL_TIMES="1")
-        round_id, shown, notes = run(scenario())
-        process.stop()
-    finally:
-        process.kill()
-    assert "injected failure 1 at mid_deal" in (tmp_path / "server.log").read_text()
-    coup = _check_books(database_url, table, prefix, round_id, settled=True)
-    assert coup is not None
-    assert any("dealt" in text and "settled" in text for text in notes), notes
-    assert len([card for card in shown if card]) == 3
-    assert [str(card) for card in coup.deal_order()[:3]] == [card for card in shown if card]
+    run(test)

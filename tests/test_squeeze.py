@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import Player, ServerProcess
+from tests.support.harness import Player
+from tests.support.inprocess import ServerThread
 from tests.test_server import run
 
 from baccara.coup import Coup
@@ -32,7 +33,7 @@ def test_squeeze_table(tmp_path: Path) -> None:
         squeeze_seconds=12.0,
     )
 
-    async def scenario(process: ServerProcess) -> dict[str, Any]:
+    async def scenario(process: ServerThread) -> dict[str, Any]:
         ann, bob = Player(process, "sq_ann"), Player(process, "sq_bob")
         await ann.register()
         await bob.register()
@@ -98,7 +99,7 @@ def test_squeeze_table(tmp_path: Path) -> None:
         await bob.close()
         return {"ann": ann.inbox, "bob": bob.inbox, "result": result, "late": late, "over": over}
 
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    with ServerThread(config, log=tmp_path / "server.log") as process:
         got = run(scenario(process))
         lobby = httpx.get(f"{process.url}/api/tables").json()
     assert [(t["id"], t["squeeze"]) for t in lobby] == [("s1", True)]

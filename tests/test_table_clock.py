@@ -269,3 +269,41 @@ def test_a_table_nobody_watches_deals_nothing_until_someone_comes() -> None:
             assert stored(tables) == 1 and tables.runner.seq <= seq + 1
 
     run(test)
+
+
+def test_the_edges_and_the_history_count_the_same_coups_at_every_moment() -> None:
+    """The edges of the cards left (``/api/tables/{id}/edges``) and the table's history
+    (``/api/tables/{id}``) read at one moment count the same coups, through the deal
+    card by card and a settlement the database takes a second to store: a coup counts
+    in the edges when its result is out, never before (a page that joined then showed
+    the edges of a coup its history did not have yet)."""
+    from baccara.exact.odds import full_shoe
+
+    timing = Timing(bet_seconds=1, card_seconds=0.5, result_seconds=1)
+
+    async def test() -> None:
+        async with house_table(timing=timing, write_seconds=1) as tables:
+            await tables.join("ann")
+            await tables.start()
+            moments = {"dealt": 0, "storing": 0}
+            while len(tables.runner.history) < 3:
+                await tables.clock.advance(0.1)
+                runner = tables.runner
+                if runner.phase == "dealing" and runner.revealed:
+                    moments["dealt" if runner.table.current else "storing"] += 1
+                edges = await runner.edges()
+                history = (await runner.state(None)).history
+                left = list(full_shoe(8))
+                for result in history:
+                    for hand in str(result["coup"]).split():
+                        for card in hand[2:].split(","):
+                            left["TA23456789".index(card[0]) if card[0] in "TA23456789" else 0] -= 1
+                assert (edges.coups, edges.left) == (len(history), sum(left)), (
+                    runner.phase,
+                    edges,
+                    history,
+                )
+            # the test went through both moments where the two could part
+            assert moments["dealt"] > 0 and moments["storing"] > 0, moments
+
+    run(test)

@@ -31,7 +31,14 @@ from baccara.db.ledger import BetReceipt, BetRequest, Ledger
 from baccara.server.infra.services import Fault, TableServices, no_fault
 from baccara.server.infra.writer import BetBatcher
 
-__all__ = ["InlineExecutor", "InlineWriter", "SimulatedClock", "inline_services", "settle"]
+__all__ = [
+    "InlineExecutor",
+    "InlineWriter",
+    "SimulatedClock",
+    "SlowWriter",
+    "inline_services",
+    "settle",
+]
 
 _T = TypeVar("_T")
 
@@ -138,15 +145,30 @@ class InlineWriter(BetBatcher):
         return partial(fn, *args, **kwargs)()
 
 
+class SlowWriter(InlineWriter):
+    """`InlineWriter` on a busy database: each write takes ``seconds`` on the clock
+    before it is done (bets are still placed at once)."""
+
+    def __init__(self, ledger: Ledger, clock: SimulatedClock, seconds: float) -> None:
+        super().__init__(ledger)
+        self.clock = clock
+        self.seconds = seconds
+
+    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """The write, done ``seconds`` from now."""
+        await self.clock.sleep(self.seconds)
+        return partial(fn, *args, **kwargs)()
+
+
 def inline_services(
-    ledger: Ledger, clock: SimulatedClock, fault: Fault = no_fault
+    ledger: Ledger, clock: SimulatedClock, fault: Fault = no_fault, *, write_seconds: float = 0
 ) -> TableServices:
-    """A table's services for a test: the ledger, the database's work done at once, and
-    the simulated clock."""
+    """A table's services for a test: the ledger, the database's work done at once (each
+    write ``write_seconds`` on the clock, if given), and the simulated clock."""
     return TableServices(
         ledger=ledger,
         executor=InlineExecutor(),
-        batcher=InlineWriter(ledger),
+        batcher=SlowWriter(ledger, clock, write_seconds) if write_seconds else InlineWriter(ledger),
         clock=clock,
         fault=fault,
     )

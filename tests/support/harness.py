@@ -37,6 +37,7 @@ __all__ = [
     "InjectedFault",
     "Launcher",
     "Player",
+    "Served",
     "ServerProcess",
     "act",
     "free_port",
@@ -171,10 +172,20 @@ def act(state: dict[str, Any], action: str, **fields: Any) -> dict[str, Any]:
     }
 
 
+class Served(Protocol):
+    """A server the players reach: a `ServerProcess`, or one in the test's process
+    (`tests.support.inprocess.ServerThread`)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def ws_url(self) -> str: ...
+
+
 class Player:
     """One player: an HTTP session (cookie) and a WebSocket at one table."""
 
-    def __init__(self, server: ServerProcess, name: str | None = None) -> None:
+    def __init__(self, server: Served, name: str | None = None) -> None:
         self.server = server
         self.name = name or f"p{uuid.uuid4().hex[:10]}"
         self.password = "pw-" + self.name
@@ -337,7 +348,7 @@ if __name__ == "__main__":
 
 
 @contextlib.contextmanager
-def watching(server: ServerProcess, table: str) -> Iterator[None]:
+def watching(server: Served, table: str) -> Iterator[None]:
     """Someone watching ``table`` (a table nobody watches waits for players): a spectator's
     socket, read on a thread until the block ends."""
     from websockets.sync.client import connect

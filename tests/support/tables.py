@@ -22,6 +22,7 @@ from tests.support.clock import SimulatedClock, inline_services, settle
 
 from baccara.db.auth import User
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.server.infra.services import Fault, no_fault
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.audience import END, Listener
 from baccara.server.tables.banque import BanqueRunner
@@ -173,17 +174,26 @@ async def house_table(
     timing: Timing | None = None,
     squeeze: bool = False,
     behind: int = 0,
+    decks: int | None = None,
+    write_seconds: float = 0,
+    table_id: str = "t1",
+    database_url: str = "sqlite://",
+    fault: Fault = no_fault,
 ) -> AsyncIterator[Tables]:
-    """A house table ``t1`` of ``variant``, running on a simulated clock."""
-    clock, ledger = SimulatedClock(), Ledger.connect("sqlite://")
+    """A house table ``table_id`` of ``variant``, running on a simulated clock (each of
+    its database writes taking ``write_seconds`` on it, if given: a busy database), on
+    a database of its own in memory or the one at ``database_url``, with the fault hook
+    ``fault`` (`tests.support.harness.CrashPoints`' failures, say)."""
+    clock, ledger = SimulatedClock(), Ledger.connect(database_url)
     make = partial(
         HouseRunner,
-        table_id="t1",
+        table_id=table_id,
         variant=find_variant(variant),
-        services=inline_services(ledger, clock),
+        services=inline_services(ledger, clock, fault, write_seconds=write_seconds),
         timing=timing or Timing(),
         squeeze=squeeze,
         behind=behind,
+        decks=decks,
     )
     async with _running(make, clock, ledger) as tables:
         yield tables

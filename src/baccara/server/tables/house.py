@@ -103,6 +103,7 @@ class HouseRunner(TableBase[Phase]):
         self.squeeze = squeeze
         self.squeezing: Squeezing | None = None  # the squeeze under way, if any
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
+        self.showing: Coup | None = None  # dealt, its cards shown one by one, no result yet
         self.edges_found: Edges | None = None
         self.batcher = services.batcher
         self.timing = timing
@@ -333,7 +334,7 @@ class HouseRunner(TableBase[Phase]):
             await self.db_write(self._seal)
         self.set_layout(await self.db(self.ledger.round_bets, self.round_id))
         had_bets = bool(self.table.on_layout)
-        coup = self.table.deal().coup
+        coup = self.showing = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         for index, step in enumerate(reveal(coup, by_hand=self.squeeze)):
             squeezed = await squeeze.squeeze_before(self, coup, step) if self.squeeze else 0
@@ -439,6 +440,7 @@ class HouseRunner(TableBase[Phase]):
         assert self.round_id is not None
         result, by_player = views.result(self, coup, settled)
         self.history.appendleft(result)
+        self.showing = None
         self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
         here = self.audience.accounts(by_player)
         balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
@@ -495,10 +497,15 @@ class HouseRunner(TableBase[Phase]):
 
     async def edges(self) -> Edges:
         """Each bet's exact edge for the cards the shoe has not yet shown
-        (`views.cards_left_edges`, on a worker thread, kept until the next coup)."""
-        key = (self.table.shoe_number, len(self.table.coups))
+        (`views.cards_left_edges`, on a worker thread, kept until the next coup): the
+        coups whose result is out, as the history lists them; the coup being shown
+        counts once its result is (its cards are not all shown before, and a third
+        card's coming would show in the cards left)."""
+        coups = list(self.table.coups)
+        if self.showing is not None and coups and coups[-1] is self.showing:
+            coups.pop()
+        key = (self.table.shoe_number, len(coups))
         if self.edges_key != key or self.edges_found is None:
-            coups = list(self.table.coups)
             found = await asyncio.to_thread(
                 views.cards_left_edges, self.variant, self.shoe_settings.decks, coups
             )

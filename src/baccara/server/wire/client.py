@@ -13,7 +13,7 @@ baccara.server.wire.client.ProtocolError: bad amount: a positive whole number of
 >>> read_client('{"type": "fly"}').code
 Traceback (most recent call last):
 ...
-baccara.server.wire.client.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, act, ping
+baccara.server.wire.client.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, sit_out, act, ping
 >>> read_client('{"type": "act", "action": "stake", "amount": 500, "tableau": "X"}')
 Traceback (most recent call last):
 ...
@@ -25,13 +25,15 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from typing import Annotated, Literal
+from types import UnionType
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, TypeAdapter
 from pydantic import ValidationError as _ValidationError
 
 __all__ = [
     "CLIENT",
+    "CLIENT_TYPES",
     "MAX_AMOUNT",
     "MAX_MESSAGE",
     "ActMessage",
@@ -48,6 +50,7 @@ __all__ = [
     "SitMessage",
     "SitOutMessage",
     "SqueezeMessage",
+    "message_types",
     "read_client",
 ]
 
@@ -176,6 +179,25 @@ ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 """Validates any client message."""
 
+
+def message_types(union: UnionType | type[BaseModel]) -> tuple[str, ...]:
+    """The ``type`` tags of a message model or a union of them (their discriminator's
+    values), in order.
+
+    >>> message_types(SitMessage | SitOutMessage), message_types(PingMessage)
+    (('sit', 'sit_out'), ('ping',))
+    """
+    tags: list[str] = []
+    for model in get_args(union) or (union,):
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise TypeError(f"{model!r} is not a message model")
+        tags.extend(get_args(model.model_fields["type"].annotation))
+    return tuple(tags)
+
+
+CLIENT_TYPES = message_types(AnyClientMessage)
+"""Every client message's ``type``, from the union (never a list kept by hand)."""
+
 # Which code a bad field gets, and what people are told.
 _FIELD_ERRORS = {
     "amount": ("bad_amount", "bad amount: a positive whole number of cents is required"),
@@ -188,6 +210,8 @@ _FIELD_ERRORS = {
     "side": ("bad_side", "bad side: player or banker"),
     "peel": ("bad_peel", "peel must be a number from 0 to 1"),
     "buy_in": ("bad_amount", "bad buy-in: a positive whole number of cents is required"),
+    "out": ("bad_message", "bad out: true (sit out) or false (come back)"),
+    "stay": ("bad_message", "bad stay: true (stay at the table) or false"),
     "action": (
         "bad_action",
         "bad decision: open_bank, pass_bank, keep_bank, stake, banco, "
@@ -203,9 +227,6 @@ _FIELD_ERRORS = {
 }
 
 
-_TYPES = ("join", "bet", "seed", "squeeze", "sit", "leave", "act", "ping")
-
-
 def read_client(text: str) -> AnyClientMessage:
     """Parse and validate one client message; raise `ProtocolError` naming the problem."""
     if len(text) > MAX_MESSAGE:
@@ -219,9 +240,9 @@ def read_client(text: str) -> AnyClientMessage:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "malformed message: expected an object with a 'type'")
     kind = data["type"]
-    if kind not in _TYPES:
+    if kind not in CLIENT_TYPES:
         raise ProtocolError(
-            "bad_message", f"unknown message type {kind[:32]!r}: {', '.join(_TYPES)}"
+            "bad_message", f"unknown message type {kind[:32]!r}: {', '.join(CLIENT_TYPES)}"
         )
     try:
         message = CLIENT.validate_python(data)

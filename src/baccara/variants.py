@@ -19,7 +19,7 @@ Traceback (most recent call last):
 baccara.variants.VariantError: unknown variant 'chemmy-x': choose from punto-banco, tie-9, commission-4, super6, ez, mini...
 >>> chemmy = find_variant("chemmy")
 >>> chemmy.family, chemmy.drawing, chemmy.banking, chemmy.commission
-(<Family.CHEMIN_DE_FER: 'chemin-de-fer'>, <Drawing.HOUSE_TABLEAU: 'house-tableau'>, <Banking.PLAYERS: 'players'>, Fraction(1, 20))
+(find_family('chemin-de-fer'), <Drawing.HOUSE_TABLEAU: 'house-tableau'>, <Banking.PLAYERS: 'players'>, Fraction(1, 20))
 >>> require_family(chemmy, Family.PUNTO_BANCO, user="the exact engine")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -32,8 +32,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
+from typing import ClassVar
 
 __all__ = [
+    "FAMILIES",
     "VARIANTS",
     "Banking",
     "Drawing",
@@ -41,7 +43,9 @@ __all__ = [
     "FamilyError",
     "Variant",
     "VariantError",
+    "find_family",
     "find_variant",
+    "register_family",
     "register_variant",
     "require_family",
     "variants_of",
@@ -96,38 +100,85 @@ class Banking(StrEnum):
     PLAYERS = "players"
 
 
-class Family(StrEnum):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Family:
     """A game: its title, drawing rules and money model come with it.
+
+    The families are registered (`register_family`, `FAMILIES`), as the variants are:
+    a new game adds its family and its variants, and the registries of each face
+    (`baccara.skill.games`, the server's tables, the terminal's games) key their parts
+    by it.
 
     >>> Family.BANQUE.label, Family.BANQUE.drawing, Family.BANQUE.banking
     ('Baccarat Banque', <Drawing.BANKER_FREE: 'banker-free'>, <Banking.PLAYERS: 'players'>)
+    >>> Family.BANQUE, str(Family.BANQUE), find_family("banque") is Family.BANQUE
+    (find_family('banque'), 'banque', True)
     """
 
-    PUNTO_BANCO = "punto-banco"
-    CHEMIN_DE_FER = "chemin-de-fer"
-    BANQUE = "banque"
+    value: str
+    label: str
+    drawing: Drawing
+    banking: Banking
 
-    @property
-    def label(self) -> str:
-        """The game's name."""
-        return _FAMILIES[self][0]
+    PUNTO_BANCO: ClassVar[Family]
+    CHEMIN_DE_FER: ClassVar[Family]
+    BANQUE: ClassVar[Family]
 
-    @property
-    def drawing(self) -> Drawing:
-        """Who decides a third card."""
-        return _FAMILIES[self][1]
+    def __repr__(self) -> str:
+        return f"find_family({self.value!r})"
 
-    @property
-    def banking(self) -> Banking:
-        """Who holds the bank."""
-        return _FAMILIES[self][2]
+    def __str__(self) -> str:
+        return self.value
 
 
-_FAMILIES: dict[Family, tuple[str, Drawing, Banking]] = {
-    Family.PUNTO_BANCO: ("Punto Banco", Drawing.PUNTO_BANCO, Banking.HOUSE),
-    Family.CHEMIN_DE_FER: ("Chemin de Fer", Drawing.HOUSE_TABLEAU, Banking.PLAYERS),
-    Family.BANQUE: ("Baccarat Banque", Drawing.BANKER_FREE, Banking.PLAYERS),
-}
+FAMILIES: dict[str, Family] = {}
+"""Every game family, by its name (`Family.value`), in registration order."""
+
+
+def register_family(family: Family) -> Family:
+    """Add ``family`` to `FAMILIES` under its name."""
+    FAMILIES[family.value] = family
+    return family
+
+
+def find_family(name: str) -> Family:
+    """The family called ``name``; `FamilyError` naming the families otherwise.
+
+    >>> find_family("pai-gow")
+    Traceback (most recent call last):
+    ...
+    baccara.variants.FamilyError: unknown game family 'pai-gow': punto-banco, chemin-de-fer, banque
+    """
+    found = FAMILIES.get(name)
+    if found is None:
+        raise FamilyError(f"unknown game family {name!r}: {', '.join(FAMILIES)}")
+    return found
+
+
+Family.PUNTO_BANCO = register_family(
+    Family(
+        value="punto-banco",
+        label="Punto Banco",
+        drawing=Drawing.PUNTO_BANCO,
+        banking=Banking.HOUSE,
+    )
+)
+Family.CHEMIN_DE_FER = register_family(
+    Family(
+        value="chemin-de-fer",
+        label="Chemin de Fer",
+        drawing=Drawing.HOUSE_TABLEAU,
+        banking=Banking.PLAYERS,
+    )
+)
+Family.BANQUE = register_family(
+    Family(
+        value="banque",
+        label="Baccarat Banque",
+        drawing=Drawing.BANKER_FREE,
+        banking=Banking.PLAYERS,
+    )
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

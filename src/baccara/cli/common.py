@@ -10,6 +10,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from baccara.variants import (
+    FAMILIES,
     VARIANTS,
     Family,
     FamilyError,
@@ -103,19 +104,23 @@ _WHERE = {
         "`baccara play --variant banque` (bots alone with --seats 0)"
     ),
 }
-"""Where each family is played or computed, for the one-line refusals."""
+"""Where each family is played or computed, for the one-line refusals (a family not
+listed is refused without a pointer)."""
 
 
-def refuse_family(variant: Variant, families: tuple[Family, ...], command: str) -> Variant:
-    """``variant`` if ``command`` plays its family; else stop with one line naming what it does."""
+def refuse_family(variant: Variant, families: tuple[Family, ...] | None, command: str) -> Variant:
+    """``variant`` if ``command`` plays its family (None: every registered family); else
+    stop with one line naming what it does."""
+    wanted = tuple(FAMILIES.values()) if families is None else families
     try:
-        return require_family(variant, families, user=f"`{command}`")
+        return require_family(variant, wanted, user=f"`{command}`")
     except FamilyError as error:
-        fail(f"{error}; for {variant.family.label} use {_WHERE[variant.family]}")
+        where = _WHERE.get(variant.family)
+        fail(str(error) if where is None else f"{error}; for {variant.family.label} use {where}")
 
 
 def variant_option(
-    default: str = "punto-banco", *, families: tuple[Family, ...] = tuple(Family)
+    default: str = "punto-banco", *, families: tuple[Family, ...] | None = None
 ) -> Callable[[F], F]:
     """The ``--variant NAME`` option: any registered name or alias, given as a `Variant`.
 
@@ -137,7 +142,7 @@ def variant_option(
         show_default=True,
         callback=convert,
         help="Game variant: "
-        + ", ".join(v.name for v in VARIANTS.values() if v.family in families)
+        + ", ".join(v.name for v in VARIANTS.values() if families is None or v.family in families)
         + " ('baccara rules --variant NAME' shows one's rules and pays).",
     )
 

@@ -46,6 +46,7 @@ from baccara.skill.banque_events import Phase as BanquePhaseEnum
 from baccara.skill.banque_events import Tableau as BanqueTableau
 from baccara.skill.chemin_events import Phase as CheminPhaseEnum
 from baccara.table.events import Phase as HousePhaseEnum
+from baccara.variants import FAMILIES
 
 __all__ = [
     "MAX_AMOUNT",
@@ -109,6 +110,8 @@ AnyPhase: TypeAlias = Annotated[
 """The lobby's: any table's phase."""
 Outcome: TypeAlias = Annotated[Result, _listed(Result)]
 """A coup's result on the wire: ``"B"``, ``"P"`` or ``"T"`` (`baccara.coup.Result`)."""
+GameName: TypeAlias = Annotated[str, WithJsonSchema({"enum": list(FAMILIES), "type": "string"})]
+"""A table's game, as the lobby names it: a family's name (`baccara.variants.FAMILIES`)."""
 
 # -- server to client ---------------------------------------------------------------------
 
@@ -479,7 +482,7 @@ class TableSummary(_Out):
     """The lobby's line for a table (``/api/tables``)."""
 
     id: str
-    game: Literal["punto-banco", "chemin-de-fer", "banque"]
+    game: GameName
     variant: str
     title: str
     description: str

@@ -55,7 +55,10 @@ from baccara.skill.banque_events import (
     TableauSettled,
     TableauxDealt,
 )
+from baccara.skill.game_rules import GameRules, Seating
+from baccara.skill.games import PlayersGame, register_game
 from baccara.skill.players import PlayersTable, largest_stake, outcome, public_text
+from baccara.skill.records import BanqueCoup, banque_coups
 from baccara.variants import Family
 
 __all__ = [
@@ -658,3 +661,36 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             return self._banker_leaves("broke")
         self._start_stakes()
         return []
+
+
+def _from_rules(game: GameRules, seating: Seating, shoe: Shoe) -> BanqueTable:
+    """The table a shoe's committed rules and seating make (`game_rules.game_table`)."""
+    return BanqueTable(
+        names=seating.names,
+        bankrolls=seating.chips,
+        variant=game.variant,
+        shoe=shoe,
+        minimum=seating.minimum,
+        punter_speaks=game.punter_speaks,
+    )
+
+
+def _end_note(table: BanqueTable) -> str | None:
+    """A shoe that ended at an auction nobody bid at: the one end a record cannot prove."""
+    if table.phase is Phase.AUCTION and not table.bids:
+        return "the shoe ended at an auction nobody bid at"
+    return None
+
+
+register_game(
+    PlayersGame(
+        family=Family.BANQUE,
+        engine=BanqueTable,
+        table=_from_rules,
+        burn=False,
+        house_tableau=False,
+        coups=banque_coups,
+        read_coup=BanqueCoup.from_json,
+        end_note=_end_note,
+    )
+)

@@ -59,7 +59,10 @@ from baccara.skill.chemin_events import (
     SeatChanged,
     StakePlaced,
 )
+from baccara.skill.game_rules import GameRules, Seating
+from baccara.skill.games import PlayersGame, register_game
 from baccara.skill.players import PlayersTable, largest_stake, outcome, public_text
+from baccara.skill.records import CheminCoup, chemin_coups
 from baccara.variants import Family, Variant
 
 __all__ = [
@@ -621,3 +624,30 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         else:
             self._start_stakes()
         return events
+
+
+def _from_rules(game: GameRules, seating: Seating, shoe: Shoe) -> CheminTable:
+    """The table a shoe's committed rules and seating make (`game_rules.game_table`)."""
+    return CheminTable(
+        names=seating.names,
+        bankrolls=seating.chips,
+        variant=game.variant,
+        shoe=shoe,
+        free_banker=game.free_banker,
+        tableau=game.house,
+        minimum=seating.minimum,
+        punter_speaks=game.punter_speaks,
+    )
+
+
+register_game(
+    PlayersGame(
+        family=Family.CHEMIN_DE_FER,
+        engine=CheminTable,
+        table=_from_rules,
+        burn=True,
+        house_tableau=True,
+        coups=chemin_coups,
+        read_coup=CheminCoup.from_json,
+    )
+)

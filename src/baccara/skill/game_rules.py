@@ -19,19 +19,17 @@ server plays on it and ``baccara verify`` plays a record again on it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
 from baccara.fair import ACTIONS_VERSION, FairError
 from baccara.fair import rules_hash as hash_rules
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
-from baccara.skill.actions import Action
-from baccara.skill.banque import BanqueTable
-from baccara.skill.chemin import CheminTable
-from baccara.variants import Family, Variant, find_variant, require_family
+from baccara.skill.games import GameEngine, RecordedTable, game_names, players_game
+from baccara.variants import Variant, find_variant
 
 __all__ = [
     "GameEngine",
@@ -44,27 +42,7 @@ __all__ = [
     "whole_number",
 ]
 
-_FAMILIES = (Family.CHEMIN_DE_FER, Family.BANQUE)
-GameEngine = CheminTable | BanqueTable
-
-
-class RecordedTable(Protocol):
-    """What a shoe's record is made from: a players' game engine (`GameEngine`)."""
-
-    @property
-    def names(self) -> Sequence[str]: ...
-    @property
-    def chips_at_start(self) -> Sequence[int]: ...
-    @property
-    def minimum(self) -> int: ...
-    @property
-    def bankrolls(self) -> Sequence[int]: ...
-    @property
-    def house(self) -> int: ...
-    @property
-    def log(self) -> Sequence[Any]: ...
-    @property
-    def actions(self) -> Sequence[Action]: ...
+_USER = "a record with decisions"
 
 
 def whole_number(value: object) -> TypeGuard[int]:
@@ -77,8 +55,9 @@ def whole_number(value: object) -> TypeGuard[int]:
 
 
 def default_shoe_settings(variant: Variant) -> ShoeSettings:
-    """How the game's tables make their shoe: Chemin de Fer burns, Banque does not."""
-    return ShoeSettings(decks=variant.decks, burn=variant.family is Family.CHEMIN_DE_FER)
+    """How the game's tables make their shoe (`PlayersGame.burn`: Chemin de Fer burns,
+    Banque does not)."""
+    return ShoeSettings(decks=variant.decks, burn=players_game(variant, user=_USER).burn)
 
 
 def game_rules_document(
@@ -100,9 +79,8 @@ def game_rules_document(
     >>> doc["variant"], doc["record"]
     ({'name': 'chemin-de-fer', 'family': 'chemin-de-fer', 'decks': 6, 'commission': '1/20', 'house': 'french', 'free_banker': False, 'punter_speaks': False}, 3)
     """
-    require_family(variant, _FAMILIES, user="a record with decisions")
+    chemin = players_game(variant, user=_USER).house_tableau  # its options: Chemin de Fer's
     settings = shoe_settings or default_shoe_settings(variant)
-    chemin = variant.family is Family.CHEMIN_DE_FER
     shoe_keys = ("decks", "cut_card", "burn", "ten_burns", "ace_burns")
     return {
         "variant": {
@@ -145,11 +123,11 @@ class GameRules:
         data = document.get("variant")
         if not isinstance(data, Mapping):
             raise FairError("bad rules: no 'variant' object")
-        family = data.get("family")
-        if family not in [f.value for f in _FAMILIES]:
+        family, games = data.get("family"), game_names()
+        if family not in games:
             raise FairError(
                 "bad record: a record with decisions is a players' game's "
-                f"(family chemin-de-fer or banque), not {family!r}"
+                f"(family {' or '.join(games)}), not {family!r}"
             )
         try:
             variant = find_variant(str(data.get("name")))
@@ -232,23 +210,4 @@ def game_table(rules: Mapping[str, Any], seating: Seating, shoe: Shoe) -> GameEn
     The server plays on it and `baccara.skill.replay.verify` plays the record again on it.
     """
     game = GameRules.read(rules)
-    names, chips, minimum = seating.names, seating.chips, seating.minimum
-    if game.variant.family is Family.CHEMIN_DE_FER:
-        return CheminTable(
-            names=names,
-            bankrolls=chips,
-            variant=game.variant,
-            shoe=shoe,
-            free_banker=game.free_banker,
-            tableau=game.house,
-            minimum=minimum,
-            punter_speaks=game.punter_speaks,
-        )
-    return BanqueTable(
-        names=names,
-        bankrolls=chips,
-        variant=game.variant,
-        shoe=shoe,
-        minimum=minimum,
-        punter_speaks=game.punter_speaks,
-    )
+    return players_game(game.variant, user=_USER).table(game, seating, shoe)

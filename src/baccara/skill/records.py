@@ -40,21 +40,21 @@ from baccara.skill import banque_events as bq
 from baccara.skill import chemin_events as ch
 from baccara.skill import tableaux
 from baccara.skill.actions import Action, ActionError
-from baccara.skill.chemin import CheminTable
 from baccara.skill.game_rules import (
     GameRules,
-    RecordedTable,
     Seating,
     default_shoe_settings,
     game_rules_document,
     whole_number,
 )
+from baccara.skill.games import GameCoup, RecordedTable, players_game
 from baccara.variants import Variant
 
 __all__ = [
     "BanqueCoup",
     "CheminCoup",
     "Decision",
+    "GameCoup",
     "action_from_json",
     "action_json",
     "banque_coups",
@@ -176,6 +176,11 @@ class CheminCoup:
         """The hands as ``P:… B:…``."""
         return _hands_notation({"P": self.punter_cards, "B": self.banker_cards})
 
+    @property
+    def dealt(self) -> int:
+        """How many cards the coup took from the shoe."""
+        return len(self.punter_cards) + len(self.banker_cards)
+
     def to_json(self) -> dict[str, Any]:
         """The coup as a JSON-ready document."""
         return {
@@ -233,6 +238,11 @@ class BanqueCoup:
             {"L": self.left_cards, "R": self.right_cards, "B": self.banker_cards}
         )
 
+    @property
+    def dealt(self) -> int:
+        """How many cards the coup took from the shoe."""
+        return len(self.left_cards) + len(self.right_cards) + len(self.banker_cards)
+
     def to_json(self) -> dict[str, Any]:
         """The coup as a JSON-ready document."""
         return {
@@ -270,9 +280,6 @@ class BanqueCoup:
             decisions=tuple(Decision.from_json(d, "LRB") for d in decisions),
             result={str(k): str(v) for k, v in result.items()},
         )
-
-
-GameCoup = CheminCoup | BanqueCoup
 
 
 def chemin_coups(events: Iterable[ch.CheminEvent]) -> list[CheminCoup]:
@@ -364,10 +371,9 @@ def banque_coups(events: Iterable[bq.BanqueEvent]) -> list[BanqueCoup]:
 
 
 def table_coups(table: RecordedTable) -> list[GameCoup]:
-    """The finished coups of a table's shoe (`chemin_coups` or `banque_coups` of its log)."""
-    if isinstance(table, CheminTable):
-        return list(chemin_coups(table.log))
-    return list(banque_coups(table.log))
+    """The finished coups of a table's shoe, as its game reads its log
+    (`PlayersGame.coups`: `chemin_coups`, `banque_coups`)."""
+    return list(players_game(table.variant).coups(table.log))
 
 
 def action_json(action: Action) -> dict[str, Any]:

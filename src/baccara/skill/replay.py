@@ -36,17 +36,9 @@ from baccara.fair import verify as verify_v1
 from baccara.money import format_money
 from baccara.shoe import ShoeError
 from baccara.skill.actions import Action
-from baccara.skill.banque import BanqueTable
-from baccara.skill.banque import Phase as BanquePhase
-from baccara.skill.game_rules import GameEngine, GameRules, Seating, game_table, whole_number
-from baccara.skill.records import (
-    BanqueCoup,
-    CheminCoup,
-    GameCoup,
-    action_from_json,
-    table_coups,
-)
-from baccara.variants import Family
+from baccara.skill.game_rules import GameRules, Seating, game_table, whole_number
+from baccara.skill.games import GameCoup, GameEngine, players_game
+from baccara.skill.records import action_from_json, table_coups
 
 __all__ = ["verify"]
 
@@ -143,8 +135,7 @@ class _Record:
         if not isinstance(rules, Mapping):
             raise FairError("bad record: rules must be an object")
         game = GameRules.read(rules)
-        chemin = game.variant.family is Family.CHEMIN_DE_FER
-        read = CheminCoup.from_json if chemin else BanqueCoup.from_json
+        read = players_game(game.variant).read_coup
         actions, end = record["actions"], record["end"]
         if not isinstance(actions, list):
             raise FairError("bad record: actions must be a list")
@@ -202,13 +193,6 @@ def _shown(key: str, value: object) -> str:
     return format_money(value) if key in _MONEY and whole_number(value) else repr(value)
 
 
-def _cards(coup: GameCoup) -> int:
-    """How many cards a coup took from the shoe."""
-    if isinstance(coup, CheminCoup):
-        return len(coup.punter_cards) + len(coup.banker_cards)
-    return len(coup.left_cards) + len(coup.right_cards) + len(coup.banker_cards)
-
-
 def _compare(recorded: Sequence[GameCoup], replayed: Sequence[GameCoup]) -> list[tuple[int, str]]:
     """Each recorded coup against the replay's, field by field."""
     found: list[tuple[int, str]] = []
@@ -222,7 +206,7 @@ def _compare(recorded: Sequence[GameCoup], replayed: Sequence[GameCoup]) -> list
             else:
                 text = f"recorded {key} {_shown(key, value)}, "
                 found.append((number, text + f"the replay gives {_shown(key, theirs[key])}"))
-        if _cards(given) != _cards(got) and number < len(recorded):
+        if given.dealt != got.dealt and number < len(recorded):
             found.append((number, "the shoe is out of step from here: later coups not compared"))
             break
     return found
@@ -238,8 +222,8 @@ def _end_problems(
             f"the record holds {len(rec.coups)} coups, the replay gives {len(replayed)} coups"
         )
     if not table.over:
-        if isinstance(table, BanqueTable) and table.phase is BanquePhase.AUCTION and not table.bids:
-            notes.append("the shoe ended at an auction nobody bid at")
+        if (note := players_game(table.variant).end_note(table)) is not None:
+            notes.append(note)
         else:
             seat = table.actor
             who = "the auction to close" if seat is None else table.names[seat]

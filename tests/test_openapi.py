@@ -17,10 +17,10 @@ from tests.test_hardening_http import in_process
 from baccara.learn import drills
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.learn import CELLS
+from baccara.server.tables.make import protocol_schema
 from baccara.server.wire import http as http_models
 from baccara.server.wire import protocol
 from baccara.server.wire.http import Progress
-from baccara.server.wire.protocol import schema
 
 JSON = {"Content-Type": "application/json"}
 
@@ -123,7 +123,7 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         await fits("POST", "/api/register", body={"name": "olga", "password": "olga password"})
         assert (await fits("GET", "/api/me")).name == "olga"
         assert (await fits("GET", "/api/health")).tables == ["t1"]
-        assert (await fits("GET", "/api/protocol")).model_dump() == schema()
+        assert (await fits("GET", "/api/protocol")).model_dump() == protocol_schema()
         await fits("GET", "/api/me/limits")
         await fits("POST", "/api/me/limits", body={"reminder_minutes": 30})
         await fits("GET", "/api/me/records")

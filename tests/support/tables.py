@@ -25,15 +25,13 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.infra.services import Fault, no_fault
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.audience import END, Listener
-from baccara.server.tables.banque import BanqueRunner
-from baccara.server.tables.chemin import CheminRunner
 from baccara.server.tables.contract import Runner, TableMessage
 from baccara.server.tables.dispatch import answer
 from baccara.server.tables.game import PlayersTiming
 from baccara.server.tables.house import HouseRunner, Timing
-from baccara.server.tables.players import PlayersRunner
+from baccara.server.tables.make import table_kind
 from baccara.server.wire import protocol as P
-from baccara.variants import Family, find_variant
+from baccara.variants import find_variant
 
 __all__ = ["Seat", "Tables", "act", "house_table", "players_table"]
 
@@ -208,14 +206,12 @@ async def players_table(
     minimum: int = 1_000,
     decks: int | None = None,
 ) -> AsyncIterator[Tables]:
-    """A players' table ``c1`` of ``variant`` (Chemin de Fer or Banque), on a simulated clock."""
+    """A players' table ``c1`` of ``variant`` (a players' game the server plays: its
+    runner from `baccara.server.tables.make.TABLE_KINDS`), on a simulated clock."""
     clock, ledger = SimulatedClock(), Ledger.connect("sqlite://")
     game = find_variant(variant)
-    kind: type[PlayersRunner[Any]] = (
-        CheminRunner if game.family is Family.CHEMIN_DE_FER else BanqueRunner
-    )
     make = partial(
-        kind,
+        table_kind(game).runner,
         table_id="c1",
         variant=game,
         services=inline_services(ledger, clock),
@@ -238,7 +234,7 @@ async def state_where(
 ) -> dict[str, Any]:
     """The latest state of a players' table sent to ``seat`` that passes ``test`` (or
     the ``first``), moving the simulated clock on until there is one."""
-    kind = "banque" if tables.runner.variant.family is Family.BANQUE else "chemin"
+    kind = tables.runner.view().type  # the table's state message: chemin, banque...
 
     def found() -> dict[str, Any] | None:
         sent = seat.of(kind)

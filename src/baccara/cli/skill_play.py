@@ -1,7 +1,8 @@
 """``baccara play --variant chemin-de-fer|banque``: the players' games in the terminal.
 
 `baccara play` hands the variants of these families to `play_skill`; the games and
-their equilibrium bots live in `baccara.tui.chemin` and `baccara.tui.banque`. Amounts
+their equilibrium bots live in `baccara.tui.chemin` and `baccara.tui.banque`, found by
+family in `baccara.tui.games`. Amounts
 are typed and shown as money (``25``, ``12.50``), kept in minor units inside.
 
 Every game is saved as it goes (`baccara.db.players`: the seed, the seats and each
@@ -19,15 +20,14 @@ from rich.console import Console
 
 from baccara.db.players import PlayersGame, PlayersStore
 from baccara.db.store import Store
-from baccara.tui.banque import play_banque
-from baccara.tui.chemin import play_chemin
+from baccara.tui.games import TERMINAL_GAMES, TerminalSeats, terminal_game
 from baccara.tui.prompts import GameResult, Quit, seat_names
-from baccara.variants import Family, Variant, find_variant, require_family, variants_of
+from baccara.variants import Variant, find_variant, variants_of
 
 __all__ = ["SKILL_FAMILIES", "SKILL_VARIANTS", "play_skill"]
 
-SKILL_FAMILIES = (Family.CHEMIN_DE_FER, Family.BANQUE)
-"""The families `play_skill` runs."""
+SKILL_FAMILIES = tuple(TERMINAL_GAMES)
+"""The families `play_skill` runs (`baccara.tui.games`)."""
 SKILL_VARIANTS = tuple(v.name for v in variants_of(SKILL_FAMILIES))
 """The variants `play_skill` runs (by registry name)."""
 
@@ -89,7 +89,7 @@ def play_skill(
     `tableaux.House`). An unfinished game of the same family in ``store`` is resumed
     (its seats, seed and set-up win over the arguments) unless ``new``.
     """
-    require_family(variant, SKILL_FAMILIES, user="the terminal's players' games")
+    terminal_game(variant)  # one line for a family the terminal does not play
     console = Console(highlight=False)
 
     def say(text: str) -> None:
@@ -143,31 +143,17 @@ def _run(
 ) -> GameResult:
     humans = tuple(n for n, h in zip(game.names, game.humans, strict=True) if h)
     bots = len(game.names) - len(humans)
-    ask = _ask(console)
-    if variant.family is Family.CHEMIN_DE_FER:
-        return play_chemin(
-            variant=variant,
-            humans=humans,
-            bots=bots,
-            seed=game.seed,
-            bankroll=game.bankroll,
-            teach=teach,
-            free_banker=bool(game.setup["free_banker"]),
-            tableau=str(game.setup["tableau"]),
-            ask=ask,
-            say=say,
-            replay=game.decisions,
-            journal=journal,
-        )
-    return play_banque(
+    seats = TerminalSeats(
         variant=variant,
         humans=humans,
         bots=bots,
         seed=game.seed,
         bankroll=game.bankroll,
         teach=teach,
-        ask=ask,
+        setup=game.setup,
+        ask=_ask(console),
         say=say,
         replay=game.decisions,
         journal=journal,
     )
+    return terminal_game(variant)(seats)

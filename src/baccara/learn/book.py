@@ -13,6 +13,7 @@ the server sends it as JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -86,6 +87,31 @@ def figures() -> Figures:
     )
 
 
+def _chemin_words(found: Figures) -> str:
+    return (
+        f"With cards dealt as if replaced (the Kemeny-Snell model), before the house's "
+        f"commission, both sides playing their best: the banker's advantage is "
+        f"{pct(found.chemin['value'], 3)} of the punter's stake, and the punter draws on 5 "
+        f"with probability {found.chemin['player_draw_on_5']:.4f}; when both follow the "
+        f"house tableau it is {pct(found.chemin['house_value'], 3)}."
+    )
+
+
+def _banque_words(found: Figures) -> str:
+    return (
+        f"Cards dealt as if replaced, both sides at their best: the banker's advantage is "
+        f"{pct(found.banque['value'], 3)} of the stakes, and each punter draws on 5 with "
+        f"probability {found.banque['player_draw_on_5']:.4f}."
+    )
+
+
+_SOLVER_WORDS: dict[Family, Callable[[Figures], str]] = {
+    Family.CHEMIN_DE_FER: _chemin_words,
+    Family.BANQUE: _banque_words,
+}
+"""What the solver says of each players' game (a game without it: no such paragraph)."""
+
+
 def _variant_page(variant: Variant, found: Figures) -> dict[str, Any]:
     page: dict[str, Any] = {
         "name": variant.name,
@@ -107,20 +133,8 @@ def _variant_page(variant: Variant, found: Figures) -> dict[str, Any]:
             }
             for kind in bets_for(variant)
         ]
-    elif variant.family is Family.CHEMIN_DE_FER:
-        page["solver"] = (
-            f"With cards dealt as if replaced (the Kemeny-Snell model), before the house's "
-            f"commission, both sides playing their best: the banker's advantage is "
-            f"{pct(found.chemin['value'], 3)} of the punter's stake, and the punter draws on 5 "
-            f"with probability {found.chemin['player_draw_on_5']:.4f}; when both follow the "
-            f"house tableau it is {pct(found.chemin['house_value'], 3)}."
-        )
-    else:
-        page["solver"] = (
-            f"Cards dealt as if replaced, both sides at their best: the banker's advantage is "
-            f"{pct(found.banque['value'], 3)} of the stakes, and each punter draws on 5 with "
-            f"probability {found.banque['player_draw_on_5']:.4f}."
-        )
+    elif (words := _SOLVER_WORDS.get(variant.family)) is not None:
+        page["solver"] = words(found)
     return page
 
 

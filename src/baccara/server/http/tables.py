@@ -15,8 +15,9 @@ from baccara.server.http.depends import Viewer
 from baccara.server.infra.edge import Refusal, reply
 from baccara.server.state import ServerState
 from baccara.server.tables import views
+from baccara.server.tables.make import protocol_schema
 from baccara.server.wire.http import Edges, ProtocolSchema, ShoeRecord, TableView
-from baccara.server.wire.protocol import TableSummary, schema
+from baccara.server.wire.protocol import TableSummary
 
 __all__ = ["accepts_gzip", "tables_router"]
 
@@ -54,8 +55,9 @@ def tables_router(state: ServerState) -> APIRouter:
 
     @router.get("/api/protocol", response_model=ProtocolSchema)
     async def protocol() -> JSONResponse:
-        """The JSON Schema of every WebSocket message, both ways."""
-        return JSONResponse(schema())
+        """The JSON Schema of every WebSocket message, both ways, and of the messages each
+        kind of table takes."""
+        return JSONResponse(protocol_schema())
 
     @router.get("/api/tables/{table_id}", response_model=TableView)
     async def table_view(table_id: str, user: Viewer) -> Response:

@@ -1,6 +1,7 @@
 """What a table this process runs answers to a player's message, wherever the player
 is connected: here (`baccara.server.realtime.sockets`) or on another process of the cluster
-(`baccara.server.cluster.relay`, which forwards the message to the table's process). The
+(`baccara.server.cluster.relay`, which forwards the message to the table's process). A
+message the table's kind does not take is refused first, with ``wrong_table``; the
 table answers through its contract (`baccara.server.tables.contract.Runner`); a refusal
 becomes an ``error`` that changed nothing, and nothing else reaches the player as a
 traceback.
@@ -18,6 +19,7 @@ from baccara.db.auth import User
 from baccara.db.ledger import BetError
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.contract import Runner, TableMessage
+from baccara.server.tables.make import table_kind
 from baccara.server.wire.protocol import BetMessage, ErrorMessage
 
 __all__ = ["answer", "first_seq", "moving"]
@@ -50,9 +52,19 @@ async def answer(
     runner: Runner, user: User, message: TableMessage, bets: RateLimiter
 ) -> BaseModel | None:
     """The answer to one message (not a join) at a table this process runs: an
-    acknowledgement, an ``error`` (nothing changed), or None. ``bets`` limits each
-    player's bets a second."""
+    acknowledgement, an ``error`` (nothing changed), or None. A message the table's kind
+    does not take (`baccara.server.tables.make.TableKind.takes`) is refused here as
+    ``wrong_table``, before the table sees it; ``bets`` limits each player's bets a
+    second."""
     bet_id = message.bet_id if isinstance(message, BetMessage) else None
+    kind = table_kind(runner.variant)
+    if not kind.accepts(message):
+        takes = ", ".join(kind.message_types)
+        return ErrorMessage(
+            code="wrong_table",
+            message=f"a {kind.family.label} table does not take {message.type}: it takes {takes}",
+            bet_id=bet_id,
+        )
     if bet_id is not None and not bets.allow(user.name):
         return ErrorMessage(code="rate_limited", message="too many bets: slow down", bet_id=bet_id)
     try:

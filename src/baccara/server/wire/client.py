@@ -198,6 +198,8 @@ def message_types(union: UnionType | type[BaseModel]) -> tuple[str, ...]:
 CLIENT_TYPES = message_types(AnyClientMessage)
 """Every client message's ``type``, from the union (never a list kept by hand)."""
 
+*_FIRST_ACTIONS, _LAST_ACTION = get_args(ActMessage.model_fields["action"].annotation)
+_ACTIONS = f"{', '.join(_FIRST_ACTIONS)} or {_LAST_ACTION}"  # from the model, not by hand
 # Which code a bad field gets, and what people are told.
 _FIELD_ERRORS = {
     "amount": ("bad_amount", "bad amount: a positive whole number of cents is required"),
@@ -212,11 +214,7 @@ _FIELD_ERRORS = {
     "buy_in": ("bad_amount", "bad buy-in: a positive whole number of cents is required"),
     "out": ("bad_message", "bad out: true (sit out) or false (come back)"),
     "stay": ("bad_message", "bad stay: true (stay at the table) or false"),
-    "action": (
-        "bad_action",
-        "bad decision: open_bank, pass_bank, keep_bank, stake, banco, "
-        "draw, stand, banker_draw, banker_stand, bid or retire",
-    ),
+    "action": ("bad_action", "bad decision: " + _ACTIONS),
     "tableau": ("bad_tableau", "bad tableau: L (left) or R (right)"),
     "shoe": ("bad_decision", "a decision names its shoe, coup and decision, as the state shows"),
     "coup": ("bad_decision", "a decision names its shoe, coup and decision, as the state shows"),

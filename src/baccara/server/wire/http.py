@@ -79,10 +79,12 @@ class Done(_Answer):
 
 
 class ProtocolSchema(_Answer):
-    """``/api/protocol``: the JSON Schema of every WebSocket message, each way."""
+    """``/api/protocol``: the JSON Schema of every WebSocket message, each way, and of
+    the messages each kind of table takes (by game family)."""
 
     client: dict[str, JsonValue]
     server: dict[str, JsonValue]
+    tables: dict[str, JsonValue]
 
 
 TableView = Annotated[Snapshot | CheminState | BanqueState, Field(discriminator="type")]

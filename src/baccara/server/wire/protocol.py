@@ -16,7 +16,9 @@ at ``/api/protocol``) describes exactly what is sent. Amounts are integer minor 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import UnionType
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, WithJsonSchema
@@ -40,6 +42,7 @@ from baccara.server.wire.client import (
     SitMessage,
     SitOutMessage,
     SqueezeMessage,
+    message_types,
     read_client,
 )
 from baccara.skill.banque_events import Phase as BanquePhaseEnum
@@ -79,6 +82,7 @@ __all__ = [
     "SitOutMessage",
     "SqueezeMessage",
     "TableSummary",
+    "message_types",
     "read_client",
     "schema",
 ]
@@ -564,10 +568,20 @@ SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 """Validates any server message (the tests check every message they receive with it)."""
 
 
-def schema() -> dict[str, dict[str, JsonValue]]:
-    """The JSON Schema of both directions, as served at ``/api/protocol``.
+def schema(tables: Mapping[str, UnionType] | None = None) -> dict[str, dict[str, JsonValue]]:
+    """The JSON Schema of both directions and, under ``tables``, of the messages each
+    kind of table takes (``tables``: a game family's name to a union of client
+    messages; `baccara.server.tables.make.protocol_schema` serves them at
+    ``/api/protocol``).
 
-    >>> sorted(schema())
-    ['client', 'server']
+    >>> sorted(schema()), sorted(schema({"house": BetMessage | SeedMessage})["tables"])
+    (['client', 'server'], ['house'])
     """
-    return {"client": CLIENT.json_schema(), "server": SERVER.json_schema()}
+    both: dict[str, dict[str, JsonValue]] = {
+        "client": CLIENT.json_schema(),
+        "server": SERVER.json_schema(),
+    }
+    for game, takes in (tables or {}).items():
+        tagged: Any = Annotated[takes, Field(discriminator="type")]  # a union known at run time
+        both.setdefault("tables", {})[game] = TypeAdapter(tagged).json_schema()
+    return both

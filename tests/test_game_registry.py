@@ -4,7 +4,8 @@ terminal's games (`baccara.tui.games`). Every family is played by each face or r
 by it in one line; the messages each table takes come from its kind, refused at the
 edge otherwise and published in the schema. A third game registered from the tests
 only (`tests.support.top_card`) is built by the server's table factory, played through
-the dispatcher and its record verified, with no front end edited."""
+the dispatcher and its record verified by ``baccara verify``, with no front end edited;
+``baccara play`` refuses it in one line (no terminal game is registered for it)."""
 
 from __future__ import annotations
 
@@ -100,7 +101,9 @@ def _played_record() -> dict[str, Any]:
     return records.game_record(fair, table)
 
 
-def test_a_registered_game_is_recorded_and_verified(tmp_path: Path) -> None:
+def test_a_registered_game_is_recorded_and_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with registered():
         record = _played_record()
         assert record["rules"]["variant"]["family"] == "top-card"
@@ -113,6 +116,14 @@ def test_a_registered_game_is_recorded_and_verified(tmp_path: Path) -> None:
         path = tmp_path / "top-card.json"
         path.write_text(json.dumps(record))
         assert main(["verify", str(path)]) == 0
+        capsys.readouterr()
+        db = str(tmp_path / "play.db")
+        assert main(["play", "--variant", "top-card", "--db", db, "--seats", "0"]) == 2
+        refused = capsys.readouterr().err  # no terminal game registered for it: one line
+        assert refused == (
+            "baccara: error: top-card is a players' game (Top Card); the terminal's players' "
+            "games covers Chemin de Fer and Baccarat Banque: chemin-de-fer, banque\n"
+        )
     with pytest.raises(FamilyError, match="Top Card"):  # gone with its registration
         players_game(find_variant("banque").with_changes(family=TOP_CARD))
 

@@ -32,7 +32,9 @@ TableMessage = (
     | P.ActMessage
 )
 """The messages a player sends to a table (a join is `Runner.join`; pings and leaving
-a table are the connection's)."""
+a table are the connection's). Each kind of table takes part of them
+(`baccara.server.tables.make.TableKind.takes`); the dispatcher refuses the rest before
+`Runner.handle` sees them."""
 Record: TypeAlias = dict[str, JsonValue]
 """A finished shoe's record for ``baccara verify`` (`baccara.fair`, `baccara.skill.records`)."""
 

@@ -28,7 +28,7 @@ baccara.variants.FamilyError: chemin-de-fer is a players' game (Chemin de Fer); 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -100,9 +100,9 @@ class Banking(StrEnum):
     PLAYERS = "players"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Family:
-    """A game: its title, drawing rules and money model come with it.
+class Family(str):
+    """A game: its title, drawing rules and money model come with it; the value (the
+    string itself, as an enum's) is its name.
 
     The families are registered (`register_family`, `FAMILIES`), as the variants are:
     a new game adds its family and its variants, and the registries of each face
@@ -111,11 +111,10 @@ class Family:
 
     >>> Family.BANQUE.label, Family.BANQUE.drawing, Family.BANQUE.banking
     ('Baccarat Banque', <Drawing.BANKER_FREE: 'banker-free'>, <Banking.PLAYERS: 'players'>)
-    >>> Family.BANQUE, str(Family.BANQUE), find_family("banque") is Family.BANQUE
+    >>> Family.BANQUE, Family.BANQUE.value, find_family("banque") is Family.BANQUE
     (find_family('banque'), 'banque', True)
     """
 
-    value: str
     label: str
     drawing: Drawing
     banking: Banking
@@ -124,11 +123,31 @@ class Family:
     CHEMIN_DE_FER: ClassVar[Family]
     BANQUE: ClassVar[Family]
 
+    def __new__(cls, value: str, *, label: str, drawing: Drawing, banking: Banking) -> Family:
+        family = super().__new__(cls, value)
+        for name, given in (("label", label), ("drawing", drawing), ("banking", banking)):
+            object.__setattr__(family, name, given)
+        return family
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a game family is frozen: cannot set {name}")
+
+    @property
+    def value(self) -> str:
+        """The family's name."""
+        return str.__str__(self)
+
     def __repr__(self) -> str:
         return f"find_family({self.value!r})"
 
-    def __str__(self) -> str:
-        return self.value
+    def __reduce__(self) -> tuple[Callable[[str], Family], tuple[str]]:
+        """Pickled by name: the registered family in the process that loads it.
+
+        >>> import pickle
+        >>> pickle.loads(pickle.dumps(Family.BANQUE)) is Family.BANQUE
+        True
+        """
+        return find_family, (self.value,)
 
 
 FAMILIES: dict[str, Family] = {}
@@ -157,7 +176,7 @@ def find_family(name: str) -> Family:
 
 Family.PUNTO_BANCO = register_family(
     Family(
-        value="punto-banco",
+        "punto-banco",
         label="Punto Banco",
         drawing=Drawing.PUNTO_BANCO,
         banking=Banking.HOUSE,
@@ -165,7 +184,7 @@ Family.PUNTO_BANCO = register_family(
 )
 Family.CHEMIN_DE_FER = register_family(
     Family(
-        value="chemin-de-fer",
+        "chemin-de-fer",
         label="Chemin de Fer",
         drawing=Drawing.HOUSE_TABLEAU,
         banking=Banking.PLAYERS,
@@ -173,7 +192,7 @@ Family.CHEMIN_DE_FER = register_family(
 )
 Family.BANQUE = register_family(
     Family(
-        value="banque",
+        "banque",
         label="Baccarat Banque",
         drawing=Drawing.BANKER_FREE,
         banking=Banking.PLAYERS,

@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 TOP_CARD = Family(
-    value="top-card", label="Top Card", drawing=Drawing.BANKER_FREE, banking=Banking.PLAYERS
+    "top-card", label="Top Card", drawing=Drawing.BANKER_FREE, banking=Banking.PLAYERS
 )
 """The test game's family (registered only inside `registered`)."""
 VARIANT = Variant(

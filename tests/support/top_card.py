@@ -45,6 +45,7 @@ from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import SEAT_ACTS, Act, Action, Legal
 from baccara.skill.game_rules import GameRules, Seating
 from baccara.skill.games import GAMES, PlayersGame, register_game
+from baccara.skill.players import GameEvent, public_text
 from baccara.variants import (
     _ALIASES,
     FAMILIES,
@@ -94,12 +95,7 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Event:
-    text: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CoupPlayed(Event):
+class CoupPlayed(GameEvent):
     seat: int
     stake: int
     punter_card: Card
@@ -186,7 +182,7 @@ class TopCardTable:
         self.minimum = minimum
         self.shoe = shoe or Shoe.shuffled(ShoeSettings(decks=1, burn=False), seed=seed)
         self.house = 0
-        self.log: list[Event] = []
+        self.log: list[GameEvent] = []
         self.actions: list[Action] = []
         self.gone: set[int] = set()
         self.punter: int | None = 0
@@ -222,10 +218,14 @@ class TopCardTable:
             return None
         return Action(act=Act.STAKE, seat=seat, amount=1, reason="the least stake")
 
+    def seen(self, event: GameEvent, seat: int | None = None) -> str | None:
+        """Every card is dealt face up: everybody reads every event's words."""
+        return event.public
+
     def can_leave(self, seat: int) -> bool:
         return seat not in self.gone and self.phase is not Phase.OVER
 
-    def apply(self, action: Action) -> tuple[Event, ...]:
+    def apply(self, action: Action) -> tuple[GameEvent, ...]:
         seat = action.seat
         if seat is None or not 0 <= seat < len(self.names):
             raise TopCardError(f"no seat {seat}")
@@ -239,7 +239,7 @@ class TopCardTable:
         self.log.extend(events)
         return events
 
-    def _stake(self, seat: int, amount: int) -> tuple[Event, ...]:
+    def _stake(self, seat: int, amount: int) -> tuple[GameEvent, ...]:
         if not 1 <= amount <= self._most(seat):
             raise TopCardError(f"bad stake {format_money(amount)}")
         punter, banker = self.shoe.draw(), self.shoe.draw()
@@ -253,7 +253,7 @@ class TopCardTable:
             self.bankrolls[0] -= won
         text = f"{self.names[seat]} stakes {format_money(amount)}: {punter} against {banker}."
         event = CoupPlayed(
-            text=text,
+            **public_text(text),
             seat=seat,
             stake=amount,
             punter_card=punter,
@@ -263,17 +263,17 @@ class TopCardTable:
         self._next_punter()
         return (event,)
 
-    def _seat_act(self, act: Act, seat: int, amount: int) -> tuple[Event, ...]:
+    def _seat_act(self, act: Act, seat: int, amount: int) -> tuple[GameEvent, ...]:
         if not self.can_leave(seat):
             raise TopCardError(f"{self.names[seat]} cannot {act.value} now")
         if act is Act.ADD_CHIPS:
             self.bankrolls[seat] += amount
-            return (Event(text=f"{self.names[seat]} adds {format_money(amount)}."),)
+            return (GameEvent(**public_text(f"{self.names[seat]} adds {format_money(amount)}.")),)
         self.gone.add(seat)
         self.bankrolls[seat] = 0
         if seat == self.punter or seat == 0:
             self._next_punter()
-        return (Event(text=f"{self.names[seat]} leaves the table."),)
+        return (GameEvent(**public_text(f"{self.names[seat]} leaves the table.")),)
 
 
 def _from_rules(game: GameRules, seating: Seating, shoe: Shoe) -> TopCardTable:

@@ -45,7 +45,7 @@ from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import SEAT_ACTS, Act, Action, Legal
 from baccara.skill.game_rules import GameRules, Seating
 from baccara.skill.games import GAMES, PlayersGame, register_game
-from baccara.skill.players import GameEvent, public_text
+from baccara.skill.players import GameEvent, PlayersPhases, public_text
 from baccara.variants import (
     _ALIASES,
     FAMILIES,
@@ -90,8 +90,25 @@ class TopCardError(ValueError):
 
 
 class Phase(StrEnum):
-    STAKES = "stakes"
+    """One enum for the engine, its table online and the wire (the first three are the
+    online table's, before a shoe is dealt)."""
+
+    STARTING = "starting"
+    SHUFFLE = "shuffle"
+    WAITING = "waiting"
+    STAKES = "stakes"  # the punter to act stakes: his card and the banker's are dealt
+    PUNTER = "punter"  # a players' game's punter choosing on 5: never in Top Card
     OVER = "over"
+
+
+PHASES = PlayersPhases(
+    starting=Phase.STARTING,
+    shuffle=Phase.SHUFFLE,
+    waiting=Phase.WAITING,
+    stakes=Phase.STAKES,
+    punter=Phase.PUNTER,
+    over=Phase.OVER,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -204,6 +221,15 @@ class TopCardTable:
     def actor(self) -> int | None:
         return self.punter if self.phase is Phase.STAKES else None
 
+    @property
+    def to_act(self) -> int | None:
+        """The punter whose turn it is to stake."""
+        return self.actor
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
     def legal_actions(self, seat: int) -> tuple[Legal, ...]:
         if seat != self.actor:
             return ()
@@ -290,19 +316,24 @@ class TopCardState(P.PlayersState):
     """A Top Card table as everybody sees it (its own message: no front end knows it)."""
 
     type: Literal["top_card"] = "top_card"
+    phase: Phase
 
 
-class TopCardRunner(PlayersRunner[TopCardTable]):
+class TopCardRunner(PlayersRunner[TopCardTable, Phase]):
     """A Top Card table of the server: everything but the game is `PlayersRunner`'s."""
 
     errors = (TopCardError,)
     engine = TopCardTable
+    phases = PHASES
 
     def coups(self, table: TopCardTable) -> Sequence[TopCardCoup]:
         return top_card_coups(table.log)
 
     def pot(self, table: TopCardTable) -> int:
         return 0  # a coup is settled as it is staked
+
+    def phase_now(self) -> Phase:
+        return self.phase if self.table is None else self.table.phase
 
     def view(self) -> TopCardState:
         table = self.table

@@ -1,5 +1,5 @@
 """The HTTP server's edges (issue 23, finding 9): each test here reproduced its fault
-against the server before the fix (docs/server.md, "Hardening", 11, 13 and 14; 12, a
+against the server before the fix (docs/hardening.md, 11, 13 and 14; 12, a
 WebSocket that does not read, is in tests/test_hardening_table.py).
 
 Real servers on loopback, in the test's process (`tests.support.inprocess`), on SQLite and on

@@ -1,5 +1,5 @@
 """The online table hardened against abuse, over HTTP (issue 16): each test here
-reproduced its finding against the server before the fix (docs/server.md, "Hardening").
+reproduced its finding against the server before the fix (docs/hardening.md).
 
 Real server processes on loopback (`tests.support.harness`) on SQLite, and on
 PostgreSQL where the database matters; sizes of abuse are sized down unless

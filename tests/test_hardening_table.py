@@ -1,5 +1,5 @@
 """The online table hardened against abuse, at the table (issue 16): each test here
-reproduced its finding against the server before the fix (docs/server.md, "Hardening").
+reproduced its finding against the server before the fix (docs/hardening.md).
 
 Real server processes on loopback (`tests.support.harness`); sizes of abuse are sized
 down unless ``--slow`` is given. No test measures time: they wait for the table's

@@ -61,7 +61,8 @@ class Runner(Protocol):
 
     async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
         """The answer to ``message`` (an acknowledgement, or None); a refusal raises
-        `baccara.db.ledger.BetError` and changes nothing."""
+        `baccara.db.ledger.BetError` (money) or `baccara.server.tables.refusal.Refused` (the
+        table's rules) and changes nothing."""
         ...
 
     async def state(self, user: User | None) -> BaseModel:

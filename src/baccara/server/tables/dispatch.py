@@ -20,6 +20,7 @@ from baccara.db.ledger import BetError
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.contract import Runner, TableMessage
 from baccara.server.tables.make import table_kind
+from baccara.server.tables.refusal import Refused
 from baccara.server.wire.protocol import BetMessage, ErrorMessage
 
 __all__ = ["answer", "first_seq", "moving"]
@@ -69,7 +70,7 @@ async def answer(
         return ErrorMessage(code="rate_limited", message="too many bets: slow down", bet_id=bet_id)
     try:
         return await runner.handle(user, message)
-    except BetError as error:
+    except (BetError, Refused) as error:
         return ErrorMessage(code=error.code, message=str(error), bet_id=bet_id)
     except Exception:  # never a traceback for the player, never the connection dropped
         log.exception("a %s message failed", message.type)

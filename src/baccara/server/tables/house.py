@@ -40,6 +40,7 @@ from baccara.server.tables import squeeze, views
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record, TableMessage
+from baccara.server.tables.refusal import Refused
 from baccara.server.tables.retry import until_done
 from baccara.server.tables.seats import Seats
 from baccara.server.tables.squeeze import Squeezing
@@ -205,9 +206,9 @@ class HouseRunner(TableBase[Phase]):
         """A player's seed for the shoe not yet shuffled (stored before it is used): one
         seed per account a shoe, so that no account fills the shoe's places alone."""
         if self.fair is None or self.fair.sealed or self.shoe_id is None:
-            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+            raise Refused("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
         if user.account in self.seeders:
-            raise BetError("seed_given", "you have given this shoe its seed: one per player")
+            raise Refused("seed_given", "you have given this shoe its seed: one per player")
         self.fair.add_client_seed(seed)
         self.seeders.add(user.account)
         self.shoes.update(self.shoe_id, self.fair, seeders=self.seeders)
@@ -487,9 +488,9 @@ class HouseRunner(TableBase[Phase]):
                 try:
                     await self.db_write(self.add_client_seed, user, seed)
                 except FairError as error:
-                    raise BetError("bad_seed", str(error)) from None
+                    raise Refused("bad_seed", str(error)) from None
                 return P.SeedAck(table=self.id, seed=seed)
-        raise BetError("wrong_table", f"{message.type} is for the players' games, not this table")
+        raise Refused("wrong_table", f"{message.type} is for the players' games, not this table")
 
     async def shoe_records(self) -> list[Record]:
         """The table's last finished shoes' records (from the database)."""
@@ -543,7 +544,7 @@ class HouseRunner(TableBase[Phase]):
             raise BetError("betting_closed", "no more bets: wait for the next round")
         seat = self.take_seat(user)
         if seat is None:
-            raise BetError(
+            raise Refused(
                 "table_full",
                 f"all {self.settings.seats} seats and the places behind them are taken",
             )

@@ -45,6 +45,7 @@ from baccara.server.tables.game import (
     money_state,
 )
 from baccara.server.tables.players_seats import PlayersSeats
+from baccara.server.tables.refusal import Refused
 from baccara.server.tables.turns import Due, Taken
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe
@@ -221,7 +222,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
                 self.add_client_seed(user, seed)
                 return P.SeedAck(table=self.id, seed=seed)
             case _:
-                raise BetError(
+                raise Refused(
                     "wrong_table",
                     f"{message.type} is for the house-banked games, not a players' table",
                 )
@@ -255,12 +256,12 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
 
     async def act(self, user: User, asked: P.ActMessage) -> None:
         """``user`` decides (an `Act`), naming the decision they answer; refused with
-        `BetError` if it is not the decision due (`baccara.server.tables.turns`), not theirs to
+        `Refused` if it is not the decision due (`baccara.server.tables.turns`), not theirs to
         take now, or the engine does not allow it."""
         async with self.lock:
             table = self.table
             if table is None or user.name not in table.names:
-                raise BetError("not_your_turn", "you are not playing this shoe")
+                raise Refused("not_your_turn", "you are not playing this shoe")
             seat = list(table.names).index(user.name)
             self.due().check(
                 shoe=asked.shoe,
@@ -273,7 +274,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
                 act=Act(asked.action), seat=seat, amount=asked.amount or 0, tableau=asked.tableau
             )
             if action.act in SEAT_ACTS:
-                raise BetError("not_allowed", "leave or add chips with their own messages")
+                raise Refused("not_allowed", "leave or add chips with their own messages")
             await self._decide_locked(action, timed_out=False)
             self._back(user.name)
             self.defaults = 0  # a person decided: the table is played
@@ -310,12 +311,12 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         table = self.table
         assert table is not None and self.shoe_id is not None
         if self.shoe_ended:
-            raise BetError("not_allowed", "the shoe is over")
+            raise Refused("not_allowed", "the shoe is over")
         before, actor = self.money(table), table.actor
         try:
             events = table.apply(action)
         except self.errors as error:
-            raise BetError(self.refusal(action, table), str(error)) from None
+            raise Refused(self.refusal(action, table), str(error)) from None
         after = self.money(table)
         moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
         own = action.act in SEAT_ACTS
@@ -332,7 +333,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
                 {key: amount for key, amount in moves.items() if amount},
             )
         except Exception as error:
-            if not isinstance(error, BetError):  # the money gate's refusal is expected
+            if not isinstance(error, BetError | Refused):  # a refusal is expected
                 log.exception("table %s: a decision was not stored: replaying the shoe", self.id)
             self.table = await self.db_write(store.rebuild, self, self.fair, self.shoe_id)
             self.taken = await self.db(self.taken_in, self.shoe_id)
@@ -497,11 +498,11 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         if bot is not None:
             self.emit_state()
             await self.clock.sleep(self.timing.bot_seconds)
-            with contextlib.suppress(BetError):
+            with contextlib.suppress(BetError, Refused):
                 await self._decide(bot, timed_out=False)
         elif (house := self.house_action(table)) is not None:
             self.defaults += 1
-            with contextlib.suppress(BetError):
+            with contextlib.suppress(BetError, Refused):
                 await self._decide(house, timed_out=True)
         else:
             await self._wait(table)
@@ -522,7 +523,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         while self.decisions == due and self.clock.now() < waiting_on and not self.stopping:
             await self._sleep(waiting_on - self.clock.now())
         if self.decisions == due and not self.stopping:
-            with contextlib.suppress(BetError):
+            with contextlib.suppress(BetError, Refused):
                 await self._default(due)
 
     async def _pause(self) -> None:

@@ -30,6 +30,7 @@ from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record
 from baccara.server.tables.game import Engine, PlayersPhase, PlayersTiming
+from baccara.server.tables.refusal import Refused
 from baccara.server.tables.turns import Taken
 from baccara.shoe import ShoeSettings
 from baccara.skill import records
@@ -146,14 +147,14 @@ class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
         coups. The chips at the table now."""
         name = user.name
         if name not in self.players and len(self.players) >= self.max_seats:
-            raise BetError("table_full", f"all {self.max_seats} seats are taken")
+            raise Refused("table_full", f"all {self.max_seats} seats are taken")
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
         async with self.lock:
             seat = self.seat_of(name)
             if seat is not None and self.table is not None:
                 if not self.table.can_leave(seat):
-                    raise BetError(
+                    raise Refused(
                         "in_play", "you have money in the coup being played: add chips after it"
                     )
                 await self._decide_locked(
@@ -187,7 +188,7 @@ class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
 
     async def _leave(self, name: str) -> None:
         if name not in self.players or name in self.leaving:
-            raise BetError("not_seated", "you are not seated at this table")
+            raise Refused("not_seated", "you are not seated at this table")
         seat = self.seat_of(name)
         if seat is None:  # not in the shoe in play (a shoe being shuffled deals without)
             await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
@@ -201,9 +202,9 @@ class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
 
     async def _stay(self, name: str) -> None:
         if name not in self.players:  # the coup was settled first: gone with the chips
-            raise BetError("not_seated", "you have already left the table: sit down to play")
+            raise Refused("not_seated", "you have already left the table: sit down to play")
         if name not in self.leaving:
-            raise BetError("not_leaving", "you are not leaving: there is nothing to cancel")
+            raise Refused("not_leaving", "you are not leaving: there is nothing to cancel")
         self.leaving.discard(name)
         self.news.append(f"{name} stays at the table.")
 
@@ -228,7 +229,7 @@ class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
         """Sit out (the player's turns are passed at once by the house's rule) or come back."""
         name = user.name
         if name not in self.players:
-            raise BetError("not_seated", "you are not seated at this table")
+            raise Refused("not_seated", "you are not seated at this table")
         if out == (name in self.away):
             return  # as it is already
         if out:
@@ -263,11 +264,11 @@ class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     def add_client_seed(self, user: User, seed: str) -> None:
         """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
         if user.name not in self.players:
-            raise BetError("not_seated", "sit down to shuffle: only players' seeds count")
+            raise Refused("not_seated", "sit down to shuffle: only players' seeds count")
         if self.fair is None or self.fair.sealed:
-            raise BetError("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+            raise Refused("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
         try:
             check_client_seed(seed)
         except FairError as error:
-            raise BetError("bad_seed", str(error)) from None
+            raise Refused("bad_seed", str(error)) from None
         self.client_seeds[user.name] = seed

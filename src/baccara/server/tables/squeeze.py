@@ -19,7 +19,7 @@ from pydantic import JsonValue
 from baccara.cards import Card
 from baccara.coup import Coup
 from baccara.db.auth import User
-from baccara.db.ledger import BetError
+from baccara.server.tables.refusal import Refused
 from baccara.server.wire import protocol as P
 from baccara.table.events import Phase, Reveal
 
@@ -143,7 +143,7 @@ def peel(
     squeezed) keeps a late peel of the pair off the third card's squeeze."""
     squeezing = runner.squeezing
     if squeezing is None or squeezing.side != side or first not in (None, squeezing.first):
-        raise BetError("not_squeezing", f"no {side} card is being squeezed now")
+        raise Refused("not_squeezing", f"no {side} card is being squeezed now")
     if squeezing.squeezer != user.name:
-        raise BetError("not_squeezer", f"the {side} cards are squeezed by {squeezing.squeezer}")
+        raise Refused("not_squeezer", f"the {side} cards are squeezed by {squeezing.squeezer}")
     squeezing.peel = max(squeezing.peel, amount)

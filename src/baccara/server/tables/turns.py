@@ -15,15 +15,15 @@ of a shoe that has ended, is ``stale_decision``; one not asked yet is ``bad_deci
 >>> due.check(shoe=7, coup=1, decision=1, seat=1, now=99.0)
 Traceback (most recent call last):
 ...
-baccara.db.betting.BetError: decision 1 was taken by the clock: the house's rule decided for you
+baccara.server.tables.refusal.Refused: decision 1 was taken by the clock: the house's rule decided for you
 >>> due.check(shoe=7, coup=1, decision=0, seat=0, now=99.0)
 Traceback (most recent call last):
 ...
-baccara.db.betting.BetError: you already took decision 0
+baccara.server.tables.refusal.Refused: you already took decision 0
 >>> due.check(shoe=7, coup=1, decision=2, seat=0, now=101.0)
 Traceback (most recent call last):
 ...
-baccara.db.betting.BetError: the clock ran out on decision 2: the house's rule decides
+baccara.server.tables.refusal.Refused: the clock ran out on decision 2: the house's rule decides
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from baccara.db.betting import BetError
+from baccara.server.tables.refusal import Refused
 
 __all__ = ["Due", "Named", "Taken"]
 
@@ -76,29 +76,29 @@ class Due:
         return Named(shoe=self.shoe, coup=self.coup, decision=len(self.decisions))
 
     def check(self, *, shoe: int, coup: int, decision: int, seat: int, now: float) -> None:
-        """Refuse (`BetError`) a decision by ``seat`` at ``now``, naming ``decision`` of
+        """Refuse (`Refused`) a decision by ``seat`` at ``now``, naming ``decision`` of
         ``coup`` of ``shoe``, that does not answer the one due (see the module)."""
         taken = self.decisions
         number = len(taken)
         if shoe != self.shoe:
-            raise BetError("stale_decision", f"shoe {shoe} is not the shoe in play")
+            raise Refused("stale_decision", f"shoe {shoe} is not the shoe in play")
         if decision < number:
             past = taken[decision]
             if past.seat == seat and past.timed_out:
-                raise BetError(
+                raise Refused(
                     "too_late",
                     f"decision {decision} was taken by the clock: the house's rule decided for you",
                 )
             if past.seat == seat:
-                raise BetError("already_decided", f"you already took decision {decision}")
-            raise BetError("stale_decision", f"decision {decision} was taken: the table moved on")
+                raise Refused("already_decided", f"you already took decision {decision}")
+            raise Refused("stale_decision", f"decision {decision} was taken: the table moved on")
         if decision > number or coup != self.coup:
-            raise BetError(
+            raise Refused(
                 "bad_decision",
                 f"the decision due is number {number} of coup {self.coup}, "
                 f"not {decision} of coup {coup}",
             )
         if now > self.deadline:
-            raise BetError(
+            raise Refused(
                 "too_late", f"the clock ran out on decision {number}: the house's rule decides"
             )

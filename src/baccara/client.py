@@ -78,7 +78,7 @@ class Client:
         return first
 
     async def send(self, message: BaseModel) -> None:
-        """Send one client message (a model of `baccara.server.wire.client`)."""
+        """Send one client message (a model of `baccara.server.wire.inbound`)."""
         if self.ws is None:
             raise ClientError("join a table first")
         await self.ws.send(message.model_dump_json(exclude_none=True))

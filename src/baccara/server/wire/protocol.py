@@ -1,6 +1,6 @@
 """The wire: every message in and out of the online table, as pydantic models.
 
-Client messages (`baccara.server.wire.client`, re-exported here) are validated at
+Client messages (`baccara.server.wire.inbound`, re-exported here) are validated at
 the edge, before anything else reads them: a message that does not fit gets one
 ``error`` with a ``code`` naming what was wrong and a ``message`` for people, and
 changes nothing. Server messages are built from the models here, so `schema` (served
@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, WithJsonSchema
 
 from baccara.coup import Result
-from baccara.server.wire.client import (
+from baccara.server.wire.inbound import (
     CLIENT,
     MAX_AMOUNT,
     MAX_MESSAGE,

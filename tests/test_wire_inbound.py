@@ -1,4 +1,4 @@
-"""The client's half of the wire (`baccara.server.wire.client`): the message types are
+"""The client's half of the wire (`baccara.server.wire.inbound`): the message types are
 the tagged union's, so a known type with a bad field is answered with the bad field
 named, never as an unknown type."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from baccara.server.wire.client import CLIENT_TYPES, ProtocolError, read_client
+from baccara.server.wire.inbound import CLIENT_TYPES, ProtocolError, read_client
 
 
 def test_a_sit_out_with_a_bad_field_names_the_field() -> None:

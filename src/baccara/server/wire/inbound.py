@@ -1,4 +1,4 @@
-"""The client's half of the wire: every message a client may send, validated at the edge.
+"""What a client sends in (the inbound half of the wire): every message, validated at the edge.
 
 A message that does not fit gets one `ProtocolError` with a ``code`` naming what was
 wrong and a message for people, and changes nothing (`read_client`). The server's half
@@ -9,15 +9,15 @@ and the schema of both are in `baccara.server.wire.protocol`, which re-exports t
 >>> read_client('{"type": "bet", "bet_id": "b1", "kind": "tie", "amount": 2.5}')
 Traceback (most recent call last):
 ...
-baccara.server.wire.client.ProtocolError: bad amount: a positive whole number of cents is required
+baccara.server.wire.inbound.ProtocolError: bad amount: a positive whole number of cents is required
 >>> read_client('{"type": "fly"}').code
 Traceback (most recent call last):
 ...
-baccara.server.wire.client.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, sit_out, act, ping
+baccara.server.wire.inbound.ProtocolError: unknown message type 'fly': join, bet, seed, squeeze, sit, leave, sit_out, act, ping
 >>> read_client('{"type": "act", "action": "stake", "amount": 500, "tableau": "X"}')
 Traceback (most recent call last):
 ...
-baccara.server.wire.client.ProtocolError: bad tableau: L (left) or R (right)
+baccara.server.wire.inbound.ProtocolError: bad tableau: L (left) or R (right)
 """
 
 from __future__ import annotations

@@ -36,19 +36,19 @@ from baccara.db.ledger import BetError, BetRequest, BetRow, RoundPhase
 from baccara.db.shoes import ShoeBook
 from baccara.fair import FairError, FairShoe
 from baccara.server.infra.services import TableServices
-from baccara.server.tables import squeeze, views
+from baccara.server.tables import views
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.refusal import Refused
 from baccara.server.tables.retry import until_done
 from baccara.server.tables.seats import Seats
-from baccara.server.tables.squeeze import Squeezing
+from baccara.server.tables.squeeze import Side, Squeezes, Squeezing, squeezer_of
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table, TableSettings
-from baccara.table.events import CoupSettled, Phase, TableError
+from baccara.table.events import CoupSettled, Phase, Reveal, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
 
@@ -102,7 +102,7 @@ class HouseRunner(TableBase[Phase]):
             phase=Phase.STARTING,
         )
         self.squeeze = squeeze
-        self.squeezing: Squeezing | None = None  # the squeeze under way, if any
+        self.squeezes = Squeezes(seconds=timing.squeeze_seconds, clock=services.clock)
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
         self.showing: Coup | None = None  # dealt, its cards shown one by one, no result yet
         self.edges_found: Edges | None = None
@@ -271,7 +271,7 @@ class HouseRunner(TableBase[Phase]):
         """Rebuild the engine from the database as a restart does: a round whose betting
         had closed is dealt from its stored shoe and settled, an open one voided."""
         self.table = Table(variant=self.variant, settings=self.settings)
-        self.fair, self.shoe_id, self.squeezing = None, None, None
+        self.fair, self.shoe_id, self.squeezes.under_way = None, None, None
         for note in await self.db_write(self.recover):
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
@@ -338,7 +338,7 @@ class HouseRunner(TableBase[Phase]):
         coup = self.showing = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         for index, step in enumerate(reveal(coup, by_hand=self.squeeze)):
-            squeezed = await squeeze.squeeze_before(self, coup, step) if self.squeeze else 0
+            squeezed = await self._squeeze(coup, step) if self.squeeze else 0
             shown = P.Shown(
                 card=None if step.card is None else str(step.card),
                 side=None if step.side is None else step.side.word,
@@ -371,6 +371,44 @@ class HouseRunner(TableBase[Phase]):
             self.emit(P.ShoeEnd, record=record)
         self.phase = Phase.SETTLED
         await self.clock.sleep(self.timing.result_seconds)
+
+    @property
+    def squeezing(self) -> Squeezing | None:
+        """The squeeze under way, if any."""
+        return self.squeezes.under_way
+
+    async def _squeeze(self, coup: Coup, step: Reveal) -> int:
+        """Before ``step`` turns a hand's first card or its third, that hand's biggest
+        bettor here squeezes them (the first two together), for the squeeze's clock or
+        until they are turned. The number of cards squeezed (a pair is turned together:
+        its second card's step follows at once)."""
+
+        def squeezer(side: Side) -> str | None:
+            return squeezer_of(self.layout(), self.audience.names(), side)
+
+        squeezing = self.squeezes.start(coup, step, round=self.round_id, squeezer=squeezer)
+        if squeezing is None:
+            return 0
+        self.phase = Phase.SQUEEZE
+        self.emit(P.SqueezeStart, **squeezing.shown())
+
+        def peeled(squeezing: Squeezing) -> None:
+            self.relay(
+                P.Peel(
+                    table=self.id,
+                    round=self.round_id,
+                    side=squeezing.side,
+                    by=squeezing.squeezer,
+                    peel=squeezing.peel,
+                    cards=squeezing.values(),
+                )
+            )
+
+        try:
+            await self.squeezes.watch(peeled)
+        finally:  # over, or the table stopped under it
+            self.phase = Phase.DEALING
+        return len(squeezing.cards)
 
     def relay(self, message: BaseModel) -> None:
         """Send ``message`` to everybody, not logged (a squeezer's peel)."""
@@ -482,7 +520,7 @@ class HouseRunner(TableBase[Phase]):
             case P.BetMessage():
                 return await self.place_bet(user, message)
             case P.SqueezeMessage(side=side, peel=peel, first=first):
-                squeeze.peel(self, user, side, float(peel), first)
+                self.squeezes.peel(user, side, float(peel), first)
                 return None
             case P.SeedMessage(seed=seed):
                 try:

@@ -271,6 +271,35 @@ def test_a_table_nobody_watches_deals_nothing_until_someone_comes() -> None:
     run(test)
 
 
+def test_bets_made_while_an_idle_table_wakes_are_shown_at_once() -> None:
+    """The first to come to a table nobody was at find its window open (the page says
+    "Place your bets") while the table pauses before opening it again with its whole
+    clock; bets made in that pause are on everybody's layout within a layout's beat
+    (they were shown only when the window opened again: the page test's second player
+    waited up to the pause for the first's chips)."""
+
+    async def test() -> None:
+        async with house_table(timing=TIMING) as tables:
+            await tables.start()
+            round_id = await opened(tables)
+            await tables.clock.advance(2)  # nobody came yet: the window waits
+            ann = await tables.join("ann", 100_000)
+            bob = await tables.join("bob", 100_000)
+            got = await ann.send(bet(round_id, "a1", "banker"))
+            assert got is not None and got["type"] == "bet_ack", got
+            assert (await bob.send(bet(round_id, "b1", "player")) or {}).get("type") == "bet_ack"
+            await tables.clock.advance(TIMING.layout_seconds)
+            assert ann.last("round_open") is None  # still in the pause
+            for seen in (ann, bob):
+                layout = seen.last("bets")
+                assert layout is not None and layout["players"] == {
+                    "ann": {"banker": 1_000},
+                    "bob": {"player": 1_000},
+                }
+
+    run(test)
+
+
 def test_the_edges_and_the_history_count_the_same_coups_at_every_moment() -> None:
     """The edges of the cards left (``/api/tables/{id}/edges``) and the table's history
     (``/api/tables/{id}``) read at one moment count the same coups, through the deal

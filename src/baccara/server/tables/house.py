@@ -263,7 +263,10 @@ class HouseRunner(TableBase[Phase]):
         while self.audience.empty and not self.handing_over:
             if await self.clock.wait(self.audience.arrived, IDLE_LOOK_SECONDS):
                 break
-        await self.clock.sleep(self.timing.result_seconds)
+        pause_ends = self.clock.now() + self.timing.result_seconds
+        while (left := pause_ends - self.clock.now()) > 0:  # the window is still open:
+            await self.clock.sleep(min(left, self.timing.layout_seconds))
+            self._send_bets()  # a bet made in the pause is on everybody's layout
         self.closes_at = self.clock.now() + self.timing.bet_seconds
         self._announce_round()
 

@@ -10,7 +10,10 @@ revocations of sessions and the operator's changes all travel on it, each on its
   (``<namespace>_<process>``). A lost connection is opened again; the `Signals.on_gap`
   hooks are told when it is lost and when it is back, since what was sent meanwhile is
   missed (whoever may not miss a signal reads the database again then). `publish` and
-  `send` queue a message, and a task sends the queue in order, many in one transaction.
+  `send` queue a message, and a task sends the queue in order, many in one transaction;
+  a batch that cannot be sent (the database away) is dropped with one warning: a signal
+  is delivered at most once, so what must not be lost is in the database and is read
+  again (the revocations, every half second).
 - **SQLite** (`LocalSignals`; one server process per file, `baccara.db.serve_lock`): the
   same interface within the process: a signal reaches every `Signals` started on the
   same database here. A command run in another process (``baccara account suspend``)

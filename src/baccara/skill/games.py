@@ -8,7 +8,7 @@ record (`baccara.skill.records`, `baccara.skill.replay`), and what its replay ma
 at the shoe's end. Each game registers itself in its own module
 (`baccara.skill.chemin`, `baccara.skill.banque`); the faces keep their own parts keyed
 by the same `baccara.variants.Family` (the server's runners in
-`baccara.server.tables.kinds`, the terminal's games in `baccara.tui.games`). A family
+`baccara.server.tables.make`, the terminal's games in `baccara.tui.games`). A family
 that is not registered here is refused in one line:
 
 >>> from baccara.skill.game_rules import default_shoe_settings, game_rules_document

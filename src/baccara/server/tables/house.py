@@ -392,8 +392,6 @@ class HouseRunner(TableBase[Phase]):
         squeezing = self.squeezes.start(coup, step, round=self.round_id, squeezer=squeezer)
         if squeezing is None:
             return 0
-        self.phase = Phase.SQUEEZE
-        self.emit(P.SqueezeStart, **squeezing.shown())
 
         def peeled(squeezing: Squeezing) -> None:
             self.relay(
@@ -408,8 +406,11 @@ class HouseRunner(TableBase[Phase]):
             )
 
         try:
+            self.phase = Phase.SQUEEZE
+            self.emit(P.SqueezeStart, **squeezing.shown())
             await self.squeezes.watch(peeled)
-        finally:  # over, or the table stopped under it
+        finally:  # over, or the table stopped under it: no squeeze is left under way
+            self.squeezes.under_way = None
             self.phase = Phase.DEALING
         return len(squeezing.cards)
 
@@ -567,7 +568,8 @@ class HouseRunner(TableBase[Phase]):
         return self.seats.take(user)
 
     async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
-        """Check and place one bet (validated at the edge); its ack, or raise `BetError`."""
+        """Check and place one bet (validated at the edge); its ack, or raise `BetError`
+        (the money gate's refusal) or `Refused` (no seat free)."""
         bet_id, amount = message.bet_id, message.amount
         try:
             kind = BetKind.parse(message.kind)

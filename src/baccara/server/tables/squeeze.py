@@ -6,7 +6,8 @@ then a third card of the Player, then one of the Banker, each by its hand's sque
 (the seated player at the table with the largest stake on it; the lower seat, on equal
 stakes). A hand no such player bet on is turned by the croupier at once. No card's value leaves the server
 before its squeezer has bent it past the corner (`CORNER`): then the values go to all
-in the ``peel`` relay, so every page shows the index and pips as they are peeled.
+in the ``peel`` relay (the table sends it, told of each new peel by `Squeezes.watch`),
+so every page shows the index and pips as they are peeled.
 """
 
 from __future__ import annotations

@@ -61,6 +61,10 @@ def test_limits_and_a_self_exclusion_over_http(tmp_path: Path) -> None:
         other_site = await client.post("/api/me/exclusion", content="days=1")
         assert other_site.status_code == 415
         assert (await _post(client, "/api/me/exclusion", {"days": 2})).status_code == 400
+        for not_a_day in (True, False, "7"):  # true was taken as 1: a day's exclusion
+            refused = await _post(client, "/api/me/exclusion", {"days": not_a_day})
+            assert refused.status_code == 400 and "days" in refused.json()["message"], not_a_day
+        assert (await client.get("/api/me")).status_code == 200  # still here: not excluded
         out = await _post(client, "/api/me/exclusion", {"days": 7})
         assert out.status_code == 200 and out.json()["excluded_until"] > first["session_since"]
         assert (await client.get("/api/me")).status_code == 401  # the session ended

@@ -13,7 +13,7 @@ from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from baccara.bets import BetKind
 from baccara.coup import Coup, CoupError
@@ -75,11 +75,20 @@ class LimitsRequest(BaseModel):
     reminder_minutes: ReminderMinutes | None = None
 
 
+def _not_a_boolean(value: object) -> object:
+    """Refuse JSON's ``true`` and ``false`` where a number is asked: pydantic takes them
+    as 1 and 0 against a literal of numbers, strict or not (``true`` excluded a player
+    for a day)."""
+    if isinstance(value, bool):
+        raise ValueError("a number is required, not true or false")
+    return value
+
+
 class ExclusionRequest(BaseModel):
     """A self-exclusion for one of `EXCLUSION_DAYS` (a number: ``true`` is not a day)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    days: ExclusionDays
+    days: Annotated[ExclusionDays, BeforeValidator(_not_a_boolean)]
 
 
 LimitsBody = Annotated[LimitsRequest, Depends(JsonBody(LimitsRequest))]

@@ -101,14 +101,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-PHASES = PlayersPhases(
-    starting=Phase.STARTING,
-    shuffle=Phase.SHUFFLE,
-    waiting=Phase.WAITING,
-    stakes=Phase.STAKES,
-    punter=Phase.PUNTER,
-    over=Phase.OVER,
-)
+PHASES = PlayersPhases.of(Phase)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

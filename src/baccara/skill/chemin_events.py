@@ -53,14 +53,7 @@ class Phase(StrEnum):
     OVER = "over"  # the shoe is finished
 
 
-PHASES = PlayersPhases(
-    starting=Phase.STARTING,
-    shuffle=Phase.SHUFFLE,
-    waiting=Phase.WAITING,
-    stakes=Phase.STAKES,
-    punter=Phase.PUNTER,
-    over=Phase.OVER,
-)
+PHASES = PlayersPhases.of(Phase)
 """The phases every players' game has (`PlayersPhases`), as Chemin de Fer names them."""
 
 

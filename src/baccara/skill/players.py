@@ -156,6 +156,11 @@ class PlayersPhases(Generic[GamePhase]):
     punter: GamePhase
     over: GamePhase
 
+    @classmethod
+    def of(cls, phases: type[GamePhase]) -> PlayersPhases[GamePhase]:
+        """The shared phases out of a game's `Phase`, each the member of the same name."""
+        return cls(**{name: phases[name.upper()] for name in cls.__dataclass_fields__})
+
 
 _PUNTER_ACTS = (Act.DRAW, Act.STAND)
 

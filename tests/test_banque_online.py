@@ -34,8 +34,8 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
 from baccara.server.infra.services import TableServices
 from baccara.server.infra.writer import BetBatcher
-from baccara.server.tables.banque import BanqueRunner, banque_pot
-from baccara.server.tables.players import PlayersTiming, money_state
+from baccara.server.tables.banque import BanqueGame, banque_pot
+from baccara.server.tables.players import PlayersRunner, PlayersTiming, money_state
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
@@ -246,7 +246,8 @@ def test_the_public_state_does_not_tell_a_punter_s_total() -> None:
     hidden 5. Now each played tableau's punter is asked whatever his total (the same
     public state on 4 as on 5), his own message saying what he may do."""
     ledger = Ledger.connect("sqlite://")
-    runner = BanqueRunner(
+    runner = PlayersRunner(
+        game=BanqueGame,
         table_id="b1",
         variant=find_variant("banque"),
         services=TableServices(

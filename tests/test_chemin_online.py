@@ -31,8 +31,8 @@ from baccara.fair import FairShoe
 from baccara.server.app import ServerConfig
 from baccara.server.infra.services import TableServices
 from baccara.server.infra.writer import BetBatcher
-from baccara.server.tables.chemin import CheminRunner
-from baccara.server.tables.players import PlayersTiming, money_state
+from baccara.server.tables.chemin import CheminGame
+from baccara.server.tables.players import PlayersRunner, PlayersTiming, money_state
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
@@ -295,10 +295,11 @@ def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: 
         book.engine.dispose()
 
 
-def _runner() -> CheminRunner:
+def _runner() -> PlayersRunner[CheminTable, Phase]:
     """A Chemin de Fer table of the server, not started: its views of an engine set by hand."""
     ledger = Ledger.connect("sqlite://")
-    return CheminRunner(
+    return PlayersRunner(
+        game=CheminGame,
         table_id="c1",
         variant=find_variant("chemin-de-fer"),
         services=TableServices(
@@ -334,9 +335,9 @@ def test_the_public_state_does_not_tell_the_punter_s_total() -> None:
             hands.setdefault(table.punter_total, []).append(hand)
             # a bot in his seat is asked the same way (the same thinking time before it
             # answers, `PlayersRunner.step`) and answers as the tableau lets him
-            runner.bots = ["bob"]
+            runner.seats.bots = ["bob"]
             bot = runner.bot_action(table)
-            runner.bots = []
+            runner.seats.bots = []
             assert bot is not None and bot.act.value in (hand.choices or ())
     phases = {total: {seen[0] for seen in states} for total, states in public.items()}
     assert phases == {total: {"punter"} for total in range(8)}  # was "punter" only on 5

@@ -17,12 +17,13 @@ from typing import Any
 import pytest
 from tests.support.clock import SimulatedClock, inline_services
 from tests.support.tables import act, house_table, players_table, state_where
-from tests.support.top_card import TOP_CARD, TopCardRunner, TopCardTable, registered
+from tests.support.top_card import TOP_CARD, TopCardGame, TopCardTable, registered
 
 from baccara.cli import main
 from baccara.db.ledger import Ledger
 from baccara.server.infra.config import ServerConfig
 from baccara.server.tables.make import TABLE_KINDS, make_runner, protocol_schema, table_kind
+from baccara.server.tables.players import PlayersRunner
 from baccara.server.wire import protocol as P
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
@@ -139,7 +140,7 @@ def test_the_server_builds_and_plays_a_registered_game() -> None:
                     ServerConfig(database_url="sqlite://"),
                     inline_services(ledger, clock),
                 )
-                assert isinstance(made, TopCardRunner)
+                assert isinstance(made, PlayersRunner) and isinstance(made.game, TopCardGame)
             finally:
                 ledger.engine.dispose()
             async with players_table("top-card", minimum=100) as tables:

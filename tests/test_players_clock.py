@@ -129,7 +129,7 @@ def test_two_leaves_at_once_are_answered() -> None:
             answers = await asyncio.gather(ann.send(leave), other.send(leave))
             errors = [a for a in answers if a is not None]
             assert [e["code"] for e in errors] == ["not_seated"], answers
-            assert "ann" not in tables.runner.players
+            assert "ann" not in tables.runner.seats.players
             assert tables.balance("ann") == 100_000
 
     run(test)

@@ -7,9 +7,11 @@ card from the shoe; the higher point value wins the stake, equal points push. Th
 ends when it is finished, the banker is broke or nobody is left to punt.
 
 Its parts: the engine (`TopCardTable`, the `baccara.skill.games.GameEngine` protocol),
-its coups as a record holds them (`TopCardCoup`, `top_card_coups`), its server runner
-(`TopCardRunner`, a `PlayersRunner` with its own state message), each registered by
-family in `baccara.variants`, `baccara.skill.games` and `baccara.server.tables.make`.
+its coups as a record holds them (`TopCardCoup`, `top_card_coups`), its part of a table
+on the server (`TopCardGame`, a `baccara.server.tables.game.PlayersGame` with its own
+state message, which the one players' table composes: no runner of its own), each
+registered by family in `baccara.variants`, `baccara.skill.games` and
+`baccara.server.tables.make`.
 
 >>> with registered():
 ...     table = TopCardTable(names=("ann", "bob"), bankrolls=(1_000, 1_000), seed=1)
@@ -21,7 +23,8 @@ True
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -33,13 +36,14 @@ from baccara.cards import Card, parse_cards
 from baccara.coup import Result
 from baccara.fair import FairError
 from baccara.money import format_money
+from baccara.server.tables.game import Shown, labelled
 from baccara.server.tables.make import (
     PLAYERS_MESSAGES,
     TABLE_KINDS,
     players_kind,
     register_table_kind,
 )
-from baccara.server.tables.players import PlayersRunner
+from baccara.server.tables.turns import Named
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import SEAT_ACTS, Act, Action, Legal
@@ -62,7 +66,7 @@ from baccara.variants import (
 __all__ = [
     "TOP_CARD",
     "TopCardCoup",
-    "TopCardRunner",
+    "TopCardGame",
     "TopCardState",
     "TopCardTable",
     "registered",
@@ -312,12 +316,13 @@ class TopCardState(P.PlayersState):
     phase: Phase
 
 
-class TopCardRunner(PlayersRunner[TopCardTable, Phase]):
-    """A Top Card table of the server: everything but the game is `PlayersRunner`'s."""
+class TopCardGame:
+    """Top Card's part of a table on the server: all the rest is the players' table's."""
 
-    errors = (TopCardError,)
     engine = TopCardTable
     phases = PHASES
+    errors = (TopCardError,)
+    anytime: frozenset[Act] = frozenset()
 
     def coups(self, table: TopCardTable) -> Sequence[TopCardCoup]:
         return top_card_coups(table.log)
@@ -325,19 +330,20 @@ class TopCardRunner(PlayersRunner[TopCardTable, Phase]):
     def pot(self, table: TopCardTable) -> int:
         return 0  # a coup is settled as it is staked
 
-    def phase_now(self) -> Phase:
-        return self.phase if self.table is None else self.table.phase
-
-    def view(self) -> TopCardState:
-        table = self.table
+    def view(self, table: TopCardTable | None, shown: Shown[Any]) -> TopCardState:
         choices = [] if table is None or table.actor is None else ["stake"]
         banker = None if table is None else table.names[0]
-        return TopCardState(**self.shown(), banker=banker, bank=0, **self.labelled(choices))
+        return TopCardState(**shown, banker=banker, bank=0, **labelled(choices))
 
-    def hands(self) -> dict[str, BaseModel]:
+    def hands(self, table: TopCardTable, table_id: str, due: Named) -> dict[str, BaseModel]:
         return {}  # every card is dealt face up
 
-    def bot_action(self, table: TopCardTable) -> Action | None:
+    def bot_action(
+        self, table: TopCardTable, bots: frozenset[int], rng: random.Random
+    ) -> Action | None:
+        return None
+
+    def house_action(self, table: TopCardTable, absent: Callable[[str], bool]) -> Action | None:
         return None
 
 
@@ -358,7 +364,7 @@ def registered() -> Iterator[Family]:
             read_coup=TopCardCoup.from_json,
         )
     )
-    kind = players_kind(TOP_CARD, TopCardRunner)
+    kind = players_kind(TOP_CARD, TopCardGame)
     assert kind.takes == PLAYERS_MESSAGES
     register_table_kind(kind)
     try:

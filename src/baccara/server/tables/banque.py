@@ -1,8 +1,9 @@
 """One online Baccarat Banque table: the bank auctioned, two tableaux, one banker's hand.
 
-The engine is the terminal's, `baccara.skill.banque.BanqueTable`; `PlayersRunner`
-(`baccara.server.tables.players`) adds the seats, the fair shoe, the clock, the ledger and the
-broadcast. At each shoe (and when a banker retires or is broke) the bank is auctioned
+The engine is the terminal's, `baccara.skill.banque.BanqueTable`; `BanqueGame` is the
+game's part of its table (`baccara.server.tables.game.PlayersGame`), which the one
+players' table, `baccara.server.tables.players.PlayersRunner`, composes with the seats,
+the fair shoe, the clock, the ledger and the broadcast. At each shoe (and when a banker retires or is broke) the bank is auctioned
 in the open: every seated player sees the best bid and may raise it; each bid starts
 the clock again, and when it runs out the best bid takes the bank (nobody bidding ends
 the shoe). The banker may retire between coups, before any stake; a banker who is gone
@@ -15,16 +16,17 @@ each event as the engine lets everybody read it (`BanqueTable.seen`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from pydantic import BaseModel
 
 from baccara.cards import Card, hand_total
 from baccara.coup import Result
-from baccara.server.tables.players import PlayersRunner
+from baccara.server.tables.game import Shown, labelled
+from baccara.server.tables.turns import Named
 from baccara.server.wire import protocol as P
-from baccara.shoe import Shoe
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
@@ -32,7 +34,7 @@ from baccara.skill.banque import BanqueError, BanqueTable, Phase
 from baccara.skill.banque_events import PHASES
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 
-__all__ = ["BanqueRunner", "banque_pot"]
+__all__ = ["BanqueGame", "banque_pot"]
 
 
 _V = TypeVar("_V")
@@ -86,67 +88,55 @@ def _last(table: BanqueTable) -> P.BanqueLastCoup | None:
     )
 
 
-class BanqueRunner(PlayersRunner[BanqueTable, Phase]):
-    """One Baccarat Banque table of the server."""
+class BanqueGame:
+    """Baccarat Banque's part of its table online (`baccara.server.tables.game.PlayersGame`):
+    one a table, for it keeps its bots' budgets at the auction under way."""
 
-    errors = (BanqueError,)
     engine = BanqueTable
     phases = PHASES
-    _budgets: dict[int, int] | None = None  # the bots' budgets at the auction under way
+    errors = (BanqueError,)
+    anytime = frozenset({Act.BID, Act.RETIRE})  # nobody's turn: refused as not allowed
 
-    def new_engine(
-        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
-    ) -> BanqueTable:
-        self._budgets = None  # a new shoe: no auction under way
-        return super().new_engine(names, chips, shoe, rules)
+    def __init__(self) -> None:
+        # the bots' budgets at the auction under way, and the engine that holds it
+        self._budgets: tuple[BanqueTable, dict[int, int]] | None = None
 
     def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
+        """The shoe's finished coups."""
         return records.banque_coups(table.log)
 
     def pot(self, table: BanqueTable) -> int:
+        """The bank and the stakes still at risk (`banque_pot`)."""
         return banque_pot(table)
 
-    def refusal(self, action: Action, table: BanqueTable) -> str:
-        if action.act in (Act.BID, Act.RETIRE):
-            return "not_allowed"
-        return super().refusal(action, table)
-
-    def bot_action(self, table: BanqueTable) -> Action | None:
+    def bot_action(
+        self, table: BanqueTable, bots: frozenset[int], rng: random.Random
+    ) -> Action | None:
+        """At an auction, a bot's bid up to its budget for it (drawn once an auction);
+        after it, the bot to act stakes or plays as the equilibrium says."""
         if table.phase is not Phase.AUCTION:
             self._budgets = None
-            seat = table.actor
-            if seat is None or table.names[seat] not in self.bots:
-                return None
-            return banque_bot_action(table, self.rng)
-        if self._budgets is None:  # a new auction: each bot's budget for it
-            self._budgets = {
-                seat: banque_bot_budget(table, seat, self.rng)
-                for seat, name in enumerate(table.names)
-                if name in self.bots
-            }
-        for seat, budget in self._budgets.items():
+            return banque_bot_action(table, rng) if table.actor in bots else None
+        if self._budgets is None or self._budgets[0] is not table:  # a new auction
+            budgets = {seat: banque_bot_budget(table, seat, rng) for seat in sorted(bots)}
+            self._budgets = (table, budgets)
+        for seat, budget in self._budgets[1].items():
             amount = banque_bot_bid(table, seat, budget)
             if amount:
                 return Action(act=Act.BID, seat=seat, amount=amount)
         return None
 
-    def house_action(self, table: BanqueTable) -> Action | None:
-        """A banker who is gone retires before the next coup's stakes (and the house's
-        rule for every table: `PlayersRunner.house_action`)."""
-        if (action := super().house_action(table)) is not None:
-            return action
+    def house_action(self, table: BanqueTable, absent: Callable[[str], bool]) -> Action | None:
+        """A banker who is gone (a person absent) retires before the next coup's stakes."""
         banker = table.banker
-        if banker is None or not table.can_retire() or table.names[banker] in self.bots:
-            return None
-        if self.present(table.names[banker]):
+        if banker is None or not table.can_retire() or not absent(table.names[banker]):
             return None
         return Action(act=Act.RETIRE, seat=banker, reason="the banker has left the table")
 
-    def hands(self) -> dict[str, BaseModel]:
+    def hands(self, table: BanqueTable, table_id: str, due: Named) -> dict[str, BaseModel]:
         """Each hand in play to whoever holds it: a tableau to its largest stake, the
         banker's to the banker; teaching mode's advice to whoever must choose."""
-        table = self.table
-        if table is None or table.banker is None:
+        if table.banker is None:
             return {}
         public = table.observation()
         out: dict[str, BaseModel] = {}
@@ -159,25 +149,20 @@ class BanqueRunner(PlayersRunner[BanqueTable, Phase]):
                 found = banque_punter_advice(table) if punter else banque_banker_advice(table)
                 advice, choices = found.text, [legal.act.value for legal in seen.legal]
             out[table.names[seat]] = P.BanqueHand(
-                table=self.id,
+                table=table_id,
                 cards=_words(seen.hands),
                 totals=_by_hand(seen.totals),
                 advice=advice,
                 choices=choices,
-                **self.due().named(),
+                **due,
             )
         return out
 
-    def phase_now(self) -> Phase:
-        return self.phase if self.table is None else self.table.phase
-
-    def view(self) -> P.BanqueState:
+    def view(self, table: BanqueTable | None, shown: Shown[Phase]) -> P.BanqueState:
         """The table as everybody sees it (no card face down, no card of the shoe)."""
-        table = self.table
-        empty: dict[P.Hand, list[str]] = {"L": [], "R": [], "B": []}
         if table is None:
             return P.BanqueState(
-                **self.shown(),
+                **shown,
                 banker=None,
                 bank=0,
                 choices=[],
@@ -187,15 +172,15 @@ class BanqueRunner(PlayersRunner[BanqueTable, Phase]):
                 stakes={"L": {}, "R": {}},
                 playing={"L": None, "R": None},
                 live=None,
-                cards=empty,
+                cards={"L": [], "R": [], "B": []},
                 hidden={"L": 0, "R": 0, "B": 0},
             )
         seen, names = table.observation(), table.names  # a spectator's view
         return P.BanqueState(
-            **self.shown(),
+            **shown,
             banker=None if seen.banker is None else names[seen.banker],
             bank=seen.bank,
-            **self.labelled([act.value for act in seen.choices], "retire"),
+            **labelled([act.value for act in seen.choices], "retire"),
             bids={names[seat]: amount for seat, amount in seen.bids},
             next_bid=seen.next_bid,
             can_retire=seen.can_retire,

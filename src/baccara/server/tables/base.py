@@ -1,6 +1,9 @@
 """What every table of the server has, whatever its game: its id and game, the services
 it is given (`baccara.server.infra.services`), its listeners and the log of the events it
-sent, and the join that answers with them (`baccara.server.tables.contract`).
+sent, and the join that answers with them (`baccara.server.tables.contract`). The house's
+table (`baccara.server.tables.house`) and the one players' table
+(`baccara.server.tables.players`) are built on `TableBase`; each says its own state for
+a player arriving (`Arriving`), which the join sends first.
 
 A join is answered with the table's state (a house table's ``snapshot``, a players'
 table's ``chemin`` or ``banque`` state), then the events missed since ``since`` (at
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, ParamSpec, TypeVar
+from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
 from baccara.db.auth import User
 from baccara.server.infra.services import TableServices
@@ -22,7 +25,7 @@ from baccara.server.tables.audience import Audience
 from baccara.server.wire import protocol as P
 from baccara.variants import Variant
 
-__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "TableBase", "missed_events"]
+__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "Arriving", "TableBase", "missed_events"]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -53,6 +56,17 @@ def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> l
     if len(picked) > MAX_REPLAY or sum(len(t.encode()) for t in picked) > MAX_REPLAY_BYTES:
         return []
     return picked
+
+
+class Arriving(Protocol):
+    """A table that answers a join (`TableBase.join`): its state for a player arriving
+    (a house table seats them first), its events kept, and what the player is sent
+    privately after the state."""
+
+    @property
+    def events(self) -> deque[tuple[int, str]]: ...
+    async def arrival(self, user: User | None) -> P.Snapshot | P.PlayersState: ...
+    def private_texts(self, user: User | None) -> list[str]: ...
 
 
 class TableBase(Generic[_Phase]):
@@ -103,16 +117,12 @@ class TableBase(Generic[_Phase]):
             **game,
         )
 
-    async def arrival(self, user: User | None) -> P.Snapshot | P.PlayersState:
-        """The table's state for a player joining (a house table seats them first)."""
-        raise NotImplementedError
-
     def private_texts(self, user: User | None) -> list[str]:
         """What a player joining is sent privately after the table's state (nothing here)."""
         return []
 
-    async def join(self, user: User | None, since: int | None) -> list[str]:
-        """A join's answer (see the module)."""
+    async def join(self: Arriving, user: User | None, since: int | None) -> list[str]:
+        """A join's answer (see the module): the table's `Arriving.arrival` first."""
         first = await self.arrival(user)
         texts = [first.model_dump_json()]
         if since is not None:

@@ -1,5 +1,12 @@
-"""What the players' tables' runner (`baccara.server.tables.players`) needs of a game: the
-engine's interface, where its money is, how long each part lasts.
+"""What the players' table (`baccara.server.tables.players`) needs of a game: the
+engine's interface (`GameTable`), the game's own part (`PlayersGame`: its coups, its pot,
+its state and private messages, its bots and the house's moves), where its money is and
+how long each part lasts.
+
+A players' game online is one small object that keeps `PlayersGame` (Chemin de Fer's
+`baccara.server.tables.chemin.CheminGame`, Banque's `baccara.server.tables.banque.BanqueGame`,
+the tests' Top Card): the table is the one `PlayersRunner`, given the game's class
+(`baccara.server.tables.make.players_kind` registers it by family).
 
 >>> from baccara.skill.chemin import CheminTable
 >>> table = CheminTable(names=("ann", "bob"), bankrolls=(5_000, 7_000), seed=1)
@@ -9,30 +16,36 @@ engine's interface, where its money is, how long each part lasts.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
-from pydantic import JsonValue
+from pydantic import BaseModel, JsonValue
 
 from baccara.db.chips import HOUSE_KEY, POT
 from baccara.fair import FairShoe
-from baccara.server.tables.turns import Taken
+from baccara.server.tables.turns import Named, Taken
 from baccara.server.wire import protocol as P
-from baccara.skill.actions import Action, Legal
+from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin_events import Phase as CheminPhase
 from baccara.skill.game_rules import RecordedTable
-from baccara.skill.players import GameEvent
+from baccara.skill.games import GameCoup
+from baccara.skill.players import GameEvent, PlayersPhases
 
 __all__ = [
     "BOT_BUY_IN",
     "Engine",
     "GameTable",
     "Labelled",
+    "PlayersGame",
     "PlayersPhase",
     "PlayersTiming",
     "Recovered",
     "Shown",
+    "labelled",
     "money_state",
 ]
 
@@ -46,6 +59,8 @@ class GameTable(RecordedTable, Protocol):
     the punter to stake), what each seat may do, and what each may read of an event
     (`PlayersTable.seen`)."""
 
+    @property
+    def phase(self) -> StrEnum: ...
     @property
     def over(self) -> bool: ...
     @property
@@ -100,6 +115,15 @@ class Labelled(TypedDict):
     labels: dict[str, str]
 
 
+def labelled(choices: list[str], *more: str) -> Labelled:
+    """``choices`` and the words their buttons (and ``more``'s) say, for a view.
+
+    >>> labelled(["draw", "stand"])
+    {'choices': ['draw', 'stand'], 'labels': {'draw': 'Draw', 'stand': 'Stand'}}
+    """
+    return {"choices": choices, "labels": {c: Act(c).label for c in (*choices, *more)}}
+
+
 class Shown(TypedDict, Generic[PlayersPhase]):
     """The fields every players' table shows (`P.PlayersState`)."""
 
@@ -123,3 +147,67 @@ class Shown(TypedDict, Generic[PlayersPhase]):
     history: list[dict[str, JsonValue]]
     minimum: int
     fair: P.Commitment | None
+
+
+class PlayersGame(Protocol[Engine, PlayersPhase]):
+    """A players' game's own part of its table online: one object a table, made by the
+    game's class (`baccara.server.tables.players.PlayersRunner` is given the class and
+    holds the object; the table does everything else: the seats, the shoes, the clock,
+    the ledger, the broadcast).
+
+    It answers, of the engine in play, what only the game knows: its finished coups, the
+    money on its felt, the state everybody sees and each player's private message, what
+    a bot does, and what the house does at once beyond the rule of every players' table
+    (Banque: a banker who has left retires). Its phases are its ``Phase``'s
+    (`PlayersPhases`); the engine's refusals are its ``errors``, each answered
+    ``not_your_turn`` when another seat is to act, except for the acts in ``anytime``
+    (a Banque bid, retiring), which are nobody's turn and answered ``not_allowed``.
+    """
+
+    @property
+    def engine(self) -> type[Engine]:
+        """The engine's class (`baccara.skill`), as the shoe's committed rules make it."""
+        ...
+
+    @property
+    def phases(self) -> PlayersPhases[PlayersPhase]:
+        """The game's shared phases (the table's before a shoe is dealt among them)."""
+        ...
+
+    @property
+    def errors(self) -> tuple[type[Exception], ...]:
+        """The engine's refusals (answered ``not_allowed`` or ``not_your_turn``)."""
+        ...
+
+    @property
+    def anytime(self) -> frozenset[Act]:
+        """The acts taken out of turn: refused as ``not_allowed``, never ``not_your_turn``."""
+        ...
+
+    def coups(self, table: Engine) -> Sequence[GameCoup]:
+        """The finished coups of the shoe, as its record holds them."""
+        ...
+
+    def pot(self, table: Engine) -> int:
+        """The money on the felt: the bank and the stakes still at risk."""
+        ...
+
+    def view(self, table: Engine | None, shown: Shown[PlayersPhase]) -> P.PlayersState:
+        """The table as everybody sees it (``shown``: what every players' table shows;
+        ``table``: the shoe in play, if any): no card face down, no card of the shoe."""
+        ...
+
+    def hands(self, table: Engine, table_id: str, due: Named) -> dict[str, BaseModel]:
+        """Each player's private message now (their own cards, teaching's advice), naming
+        the decision ``due``."""
+        ...
+
+    def bot_action(self, table: Engine, bots: frozenset[int], rng: random.Random) -> Action | None:
+        """What a bot (one of the seats ``bots``) does now, if a bot has something to do;
+        its choices drawn from ``rng``."""
+        ...
+
+    def house_action(self, table: Engine, absent: Callable[[str], bool]) -> Action | None:
+        """What the house does at once for the game, asking nobody, given who is a person
+        ``absent`` from the table (the rule of every table is the runner's)."""
+        ...

@@ -6,7 +6,10 @@ and speaks only to the `Runner` it gets; the dispatcher
 the published schema (`protocol_schema`, ``/api/protocol``) says what each takes.
 
 The keys are the families of `baccara.variants`; a family no runner plays is refused in
-one line (`table_kind`), and a new game registers its kind (`register_table_kind`).
+one line (`table_kind`), and a new game registers its kind (`register_table_kind`). A
+players' game registers the class of its part of the table (`players_kind`: a
+`baccara.server.tables.game.PlayersGame`), which the one players' table,
+`baccara.server.tables.players.PlayersRunner`, is given: no runner of its own.
 
 >>> [(family.value, kind.message_types) for family, kind in TABLE_KINDS.items()]
 [('punto-banco', ('bet', 'squeeze', 'seed')), ('chemin-de-fer', ('sit', 'leave', 'sit_out', 'act', 'seed')), ('banque', ('sit', 'leave', 'sit_out', 'act', 'seed'))]
@@ -16,17 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from types import UnionType
-from typing import Any, Protocol
+from typing import TypedDict
 
 from pydantic import JsonValue
 
 from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.services import TableServices
 from baccara.server.tables.audience import Audience
-from baccara.server.tables.banque import BanqueRunner
-from baccara.server.tables.chemin import CheminRunner
+from baccara.server.tables.banque import BanqueGame
+from baccara.server.tables.chemin import CheminGame
 from baccara.server.tables.contract import Runner, TableMessage
+from baccara.server.tables.game import Engine, PlayersGame, PlayersPhase
 from baccara.server.tables.house import HouseRunner, Timing
 from baccara.server.tables.players import PlayersRunner, PlayersTiming
 from baccara.server.wire import protocol as P
@@ -37,6 +42,8 @@ __all__ = [
     "PLAYERS_MESSAGES",
     "TABLE_KINDS",
     "MakeRunner",
+    "NewTable",
+    "TableArgs",
     "TableKind",
     "make_runner",
     "players_kind",
@@ -51,26 +58,50 @@ PLAYERS_MESSAGES = P.SitMessage | P.LeaveMessage | P.SitOutMessage | P.ActMessag
 """What a players' table takes: sitting down and leaving, sitting out, a decision, a seed."""
 
 
-class MakeRunner(Protocol):
-    """How a kind of table makes the runner of ``table``, a table of ``game``."""
+class TableArgs(TypedDict):
+    """What every table's runner is made with: its id, its game, its services, its
+    shoe's decks (None: the game's) and its connections (kept on a takeover)."""
 
-    def __call__(
-        self,
-        table: str,
-        game: Variant,
-        config: ServerConfig,
-        services: TableServices,
-        *,
-        squeeze: bool,
-        audience: Audience | None,
-    ) -> Runner: ...
+    table_id: str
+    variant: Variant
+    services: TableServices
+    decks: int | None
+    audience: Audience | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewTable:
+    """A table to make: ``table`` (its id), a table of ``game``, as ``config`` sets it,
+    given ``services``; whether it is a squeeze table; its connections (``audience``)."""
+
+    table: str
+    game: Variant
+    config: ServerConfig
+    services: TableServices
+    squeeze: bool = False
+    audience: Audience | None = None
+
+    def args(self) -> TableArgs:
+        """What every runner is made with (`TableArgs`)."""
+        return TableArgs(
+            table_id=self.table,
+            variant=self.game,
+            services=self.services,
+            decks=self.config.decks,
+            audience=self.audience,
+        )
+
+
+MakeRunner = Callable[[NewTable], Runner]
+"""How a kind of table makes the runner of a `NewTable`."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableKind:
-    """One game's table on the server: its runner class (``runner``), how the
-    configuration makes one (``make``), and the messages it takes (``takes``: a union of
-    the client's table messages, `TableMessage`)."""
+    """One game's table on the server: how to make its runner from its arguments
+    (``runner``: a class, or the players' runner given its game), how the configuration
+    makes one (``make``), and the messages it takes (``takes``: a union of the client's
+    table messages, `TableMessage`)."""
 
     family: Family
     runner: Callable[..., Runner]
@@ -114,7 +145,10 @@ def make_runner(
     audience: Audience | None = None,
 ) -> Runner:
     """The runner of ``table``, a table of ``game``, as ``config`` times it."""
-    return table_kind(game).make(table, game, config, services, squeeze=squeeze, audience=audience)
+    new = NewTable(
+        table=table, game=game, config=config, services=services, squeeze=squeeze, audience=audience
+    )
+    return table_kind(game).make(new)
 
 
 def protocol_schema() -> dict[str, dict[str, JsonValue]]:
@@ -123,15 +157,8 @@ def protocol_schema() -> dict[str, dict[str, JsonValue]]:
     return P.schema(tables={f.value: kind.takes for f, kind in TABLE_KINDS.items()})
 
 
-def _house(
-    table: str,
-    game: Variant,
-    config: ServerConfig,
-    services: TableServices,
-    *,
-    squeeze: bool,
-    audience: Audience | None,
-) -> Runner:
+def _house(new: NewTable) -> Runner:
+    config = new.config
     timing = Timing(
         bet_seconds=config.bet_seconds,
         card_seconds=config.card_seconds,
@@ -139,52 +166,32 @@ def _house(
         squeeze_seconds=config.squeeze_seconds,
         seat_grace_seconds=config.seat_grace_seconds,
     )
-    return HouseRunner(
-        table_id=table,
-        variant=game,
-        services=services,
-        decks=config.decks,
-        audience=audience,
-        timing=timing,
-        squeeze=squeeze,
-        behind=config.behind,
-    )
+    return HouseRunner(**new.args(), timing=timing, squeeze=new.squeeze, behind=config.behind)
 
 
-def players_kind(family: Family, runner: Callable[..., PlayersRunner[Any, Any]]) -> TableKind:
-    """The kind of table of a players' game played by ``runner`` (a `PlayersRunner`),
-    timed by the configuration's decision, seed, result and bot clocks."""
+def players_kind(
+    family: Family, game: Callable[[], PlayersGame[Engine, PlayersPhase]]
+) -> TableKind:
+    """The kind of table of a players' game: the one `PlayersRunner`, given ``game`` (the
+    class of the game's part, `baccara.server.tables.game.PlayersGame`), timed by the
+    configuration's decision, seed, result and bot clocks."""
 
-    def make(
-        table: str,
-        game: Variant,
-        config: ServerConfig,
-        services: TableServices,
-        *,
-        squeeze: bool,
-        audience: Audience | None,
-    ) -> Runner:
-        clock = PlayersTiming(
+    def make(new: NewTable) -> Runner:
+        config = new.config
+        timing = PlayersTiming(
             decision_seconds=config.decision_seconds,
             seed_seconds=config.seed_seconds,
             result_seconds=config.result_seconds,
             bot_seconds=config.bot_seconds,
         )
-        return runner(
-            table_id=table,
-            variant=game,
-            services=services,
-            decks=config.decks,
-            audience=audience,
-            timing=clock,
-            bots=config.bots,
-        )
+        return PlayersRunner(game=game, **new.args(), timing=timing, bots=config.bots)
 
+    runner = partial(PlayersRunner, game=game)
     return TableKind(family=family, runner=runner, make=make, takes=PLAYERS_MESSAGES)
 
 
 register_table_kind(
     TableKind(family=Family.PUNTO_BANCO, runner=HouseRunner, make=_house, takes=HOUSE_MESSAGES)
 )
-register_table_kind(players_kind(Family.CHEMIN_DE_FER, CheminRunner))
-register_table_kind(players_kind(Family.BANQUE, BanqueRunner))
+register_table_kind(players_kind(Family.CHEMIN_DE_FER, CheminGame))
+register_table_kind(players_kind(Family.BANQUE, BanqueGame))

@@ -1,14 +1,22 @@
 """The players' tables online: seats in order, shoes every seat shuffles, decisions on a clock.
 
-`PlayersRunner` is what a Chemin de Fer table (`baccara.server.tables.chemin`) and a Baccarat
-Banque table (`baccara.server.tables.banque`) share; each game adds its engine (the terminal's,
-from `baccara.skill`), what the table shows, and its bots. Players buy chips from their
-wallets and sit in order; each shoe is provably fair (`baccara.fair`), shuffled from the
-server's committed seed and every seated player's client seed in seat order, and played
-by the players seated when it starts. Whoever the engine says must act is asked, with a
-deadline shown to all; a player who does not answer in time (or is not connected) gets
-the house's fixed rule (the engine's ``default_action``). Each finished shoe's record,
-with every decision, is published for ``baccara verify``.
+`PlayersRunner` is the one players' table, whatever its game: it composes the game's own
+part (a `baccara.server.tables.game.PlayersGame`: Chemin de Fer's
+`baccara.server.tables.chemin.CheminGame`, Banque's `baccara.server.tables.banque.BanqueGame`),
+the seating (`baccara.server.tables.players_seats.PlayersSeats`, a state that says what
+each change means) and the decision due (`baccara.server.tables.turns`), and does the rest
+itself: the fair shoe, the clock, the ledger and the broadcast. The engine is the
+terminal's (`baccara.skill`). A new players' game is a small object of its own, no
+subclass: ``tests/support/top_card.py``'s Top Card is one, registered by family
+(`baccara.server.tables.make.players_kind`).
+
+Players buy chips from their wallets and sit in order; each shoe is provably fair
+(`baccara.fair`), shuffled from the server's committed seed and every seated player's
+client seed in seat order, and played by the players seated when it starts. Whoever the
+engine says must act is asked, with a deadline shown to all; a player who does not
+answer in time (or is not connected) gets the house's fixed rule (the engine's
+``default_action``). Each finished shoe's record, with every decision, is published for
+``baccara verify``.
 
 Every decision is one database transaction (`baccara.db.chips.Chips.record`): its row
 and the money it moved, mirrored from the engine (each player's chips, the pot on the
@@ -23,52 +31,109 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+import random
+import secrets
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Generic
 
 from pydantic import BaseModel
 
 from baccara.db.auth import User
-from baccara.db.chips import SeatRow
+from baccara.db.chips import Chips, SeatRow
 from baccara.db.ledger import BetError
-from baccara.fair import FairShoe
+from baccara.db.shoes import ShoeBook
+from baccara.fair import FairError, FairShoe, check_client_seed
+from baccara.server.infra.services import TableServices
 from baccara.server.tables import players_store as store
+from baccara.server.tables.audience import Audience
+from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.game import (
     Engine,
-    GameTable,
-    Labelled,
+    PlayersGame,
     PlayersPhase,
     PlayersTiming,
     Shown,
     money_state,
 )
-from baccara.server.tables.players_seats import PlayersSeats
+from baccara.server.tables.players_seats import Leave, PlayersSeats, seat_in
 from baccara.server.tables.refusal import Refused
 from baccara.server.tables.turns import Due, Taken
 from baccara.server.wire import protocol as P
-from baccara.shoe import Shoe
+from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records
 from baccara.skill.actions import SEAT_ACTS, Act, Action
 from baccara.skill.game_rules import Seating, game_table
+from baccara.variants import Variant
 
 __all__ = ["PlayersRunner", "PlayersTiming", "money_state"]
 
 log = logging.getLogger("baccara.server")
-_T = TypeVar("_T")
 
 
-class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
-    """One players' table of the server; a game subclasses it."""
+class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
+    """One players' table of the server (see the module): ``game`` makes its game's part
+    (`PlayersGame`, held as ``self.game``), ``self.seats`` holds its seating."""
 
-    errors: tuple[type[Exception], ...] = (ValueError,)
-    """The engine's refusals (answered as ``not_allowed`` or ``not_your_turn``)."""
+    PAUSE_SECONDS = 30.0
+    """How often a paused table looks again without being woken (a restart's grace ends)."""
 
-    # -- what a game adds ----------------------------------------------------------------
+    def __init__(
+        self,
+        *,
+        game: Callable[[], PlayersGame[Engine, PlayersPhase]],
+        table_id: str,
+        variant: Variant,
+        services: TableServices,
+        timing: PlayersTiming,
+        decks: int | None = None,
+        minimum: int = 1_000,
+        seats: int = 12,
+        bots: int = 0,
+        audience: Audience | None = None,
+    ) -> None:
+        self.game = game()
+        super().__init__(
+            table_id=table_id,
+            variant=variant,
+            services=services,
+            audience=audience,
+            kept=200,
+            phase=self.game.phases.starting,
+        )
+        self.timing = timing
+        self.shoe_settings = records.default_shoe_settings(variant)
+        if decks:
+            self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
+        self.minimum = minimum
+        max_seats = min(seats, variant.seats)
+        self.seats = PlayersSeats(
+            max_seats=max_seats,
+            minimum=minimum,
+            # a space: no player can register a bot's name
+            bots=[f"bot {n}" for n in range(1, min(bots, max_seats) + 1)],
+            connected=self.audience.connected,
+        )
+        self.chips = Chips(self.ledger, table_id)
+        self.shoes = ShoeBook(self.ledger, table_id)
+        self.paused = False  # nobody who plays the shoe is at the table
+        self.defaults = 0  # the house's decisions for absent players since a coup or a wake
+        self.client_seeds: dict[str, str] = {}
+        self.table: Engine | None = None
+        self.fair: FairShoe | None = None
+        self.shoe_id: int | None = None
+        self.taken: list[Taken] = []  # the decisions of the shoe in play, stored
+        self.deadline = 0.0
+        self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
+        self.news: deque[str] = deque(maxlen=12)
+        self.records: deque[Record] = deque(maxlen=20)
+        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
+        self.wake = asyncio.Event()
+        self.lock = asyncio.Lock()
 
-    engine: type[Engine]
-    """The game's engine (`baccara.skill`), as the shoe's committed rules make it."""
+    # -- the game's engine -------------------------------------------------------------------
 
     def new_engine(
         self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
@@ -76,7 +141,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         """The game's engine for a shoe, as its committed ``rules`` say."""
         seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
         table = game_table(rules, seating, shoe)
-        assert isinstance(table, self.engine)
+        assert isinstance(table, self.game.engine)
         return table
 
     def new_fair(self) -> FairShoe:
@@ -84,45 +149,50 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         punter always speaks, so that being asked tells nobody his cards)."""
         return records.new_game_shoe(self.variant, self.shoe_settings, punter_speaks=True)
 
-    def coups(self, table: Engine) -> Sequence[records.GameCoup]:
-        """The finished coups of the shoe, as its record holds them."""
-        raise NotImplementedError
-
-    def pot(self, table: Engine) -> int:
-        """The money on the felt: the bank and the stakes still at risk."""
-        raise NotImplementedError
-
-    def view(self) -> P.PlayersState:
-        """The table as everybody sees it (no card of the shoe before it is dealt)."""
-        raise NotImplementedError
-
     def phase_now(self) -> PlayersPhase:
-        """The phase the table shows: its engine's while a shoe is dealt, else the
-        runner's own (a game says it, its engine's phase being its `Phase`)."""
-        raise NotImplementedError
-
-    def hands(self) -> dict[str, BaseModel]:
-        """Each player's private message now (their own cards, teaching's advice)."""
-        raise NotImplementedError
+        """The phase the table shows: its engine's while a shoe is dealt (the game's own
+        `Phase`), else the table's own."""
+        table = self.table
+        return self.phase if table is None else type(self.phase)(table.phase)
 
     def bot_action(self, table: Engine) -> Action | None:
-        """What a bot does now, if a bot has something to do."""
-        raise NotImplementedError
+        """What a bot does now, if a bot has something to do (the game says)."""
+        return self.game.bot_action(table, self.seats.bot_seats(table), self.rng)
 
     def house_action(self, table: Engine) -> Action | None:
         """What the house does at once, asking nobody: a punter whose chips are under the
-        table's minimum is not offered a stake (he declines; more chips let him play)."""
+        table's minimum is not offered a stake (he declines; more chips let him play);
+        then what the game's own rule does (`PlayersGame.house_action`)."""
         seat = table.to_act  # a punter to stake
-        if seat is None or table.bankrolls[seat] >= self.minimum:
-            return None
-        action = table.default_action()
-        reason = "his chips are under the table's minimum"
-        return None if action is None else dataclasses.replace(action, reason=reason)
+        if seat is not None and table.bankrolls[seat] < self.minimum:
+            action = table.default_action()
+            if action is not None:
+                reason = "his chips are under the table's minimum"
+                return dataclasses.replace(action, reason=reason)
+        return self.game.house_action(table, partial(self.seats.absent, now=self.clock.now()))
 
-    @staticmethod
-    def labelled(choices: list[str], *more: str) -> Labelled:
-        """``choices`` and the words their buttons (and ``more``'s) say, for a view."""
-        return {"choices": choices, "labels": {c: Act(c).label for c in (*choices, *more)}}
+    def refusal(self, action: Action, table: Engine) -> str:
+        """The error code of an action the engine refused."""
+        if action.act in self.game.anytime:
+            return "not_allowed"
+        if table.actor is not None and action.seat != table.actor:
+            return "not_your_turn"
+        return "not_allowed"
+
+    def money(self, table: Engine) -> dict[str, int]:
+        """Where the engine's money is (`money_state`)."""
+        return money_state(table, self.game.pot(table))
+
+    # -- what the table shows --------------------------------------------------------------
+
+    def view(self) -> P.PlayersState:
+        """The table as everybody sees it (no card of the shoe before it is dealt)."""
+        return self.game.view(self.table, self.shown())
+
+    def hands(self) -> dict[str, BaseModel]:
+        """Each player's private message now (their own cards, teaching's advice)."""
+        table = self.table
+        return {} if table is None else self.game.hands(table, self.id, self.due().named())
 
     def emit_state(self) -> None:
         """Log the table's state as an event and send it to every listener; whoever holds
@@ -132,19 +202,24 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         for name, hand in self.hands().items():
             self.audience.send_to(name, hand)
 
+    def tell(self, news: Sequence[str]) -> None:
+        """Add ``news`` to what the table says."""
+        self.news.extend(news)
+
     def shown(self) -> Shown[PlayersPhase]:
         """The fields every players' table shows (`P.PlayersState`)."""
-        table = self.table
+        table, seats = self.table, self.seats
         who = None if table is None else table.actor
+        in_shoe = (
+            [] if table is None else [n for s, n in enumerate(table.names) if s not in table.gone]
+        )
         return {
             "table": self.id,
             "seq": self.seq,
             "time": self.clock.now(),
             "phase": self.phase_now(),
-            "players": list(self.players),
-            "in_shoe": []
-            if table is None
-            else [name for seat, name in enumerate(table.names) if seat not in table.gone],
+            "players": list(seats.players),
+            "in_shoe": in_shoe,
             "chips": None
             if table is None
             else {
@@ -152,36 +227,29 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
                 for seat, (name, chips) in enumerate(zip(table.names, table.bankrolls, strict=True))
                 if seat not in table.gone
             },
-            "away": sorted(self.away & set(self.players)),
-            "leaving": sorted(self.leaving),
+            "away": sorted(seats.away & set(seats.players)),
+            "leaving": sorted(seats.leaving),
             "paused": self.paused,
             "to_act": None if who is None or table is None else table.names[who],
             # what the seat to act may stake or bid: its chips, the bank's open part
             "ranges": {}
             if who is None or table is None
             else {x.act.value: [x.low, x.high] for x in table.legal_actions(who) if x.high},
-            "deadline": None if table is None or self.over(table) or self.paused else self.deadline,
+            "deadline": None if table is None or table.over or self.paused else self.deadline,
             **self.due().named(),
             "news": list(self.news),
-            "history": [] if table is None else [c.to_json() for c in self.coups(table)][::-1][:10],
+            "history": []
+            if table is None
+            else [c.to_json() for c in self.game.coups(table)][::-1][:10],
             "minimum": self.minimum,
             "fair": None if self.fair is None else P.Commitment(**self.fair.commitment()),
         }
-
-    def money(self, table: Engine) -> dict[str, int]:
-        """Where the engine's money is (`money_state`)."""
-        return money_state(table, self.pot(table))
-
-    @staticmethod
-    def over(table: GameTable) -> bool:
-        """Whether ``table``'s shoe is finished."""
-        return table.over
 
     # -- the contract (`baccara.server.tables.contract`) -------------------------------------
 
     async def arrival(self, user: User | None) -> P.PlayersState:
         """The table's state (whoever joins: a player of a paused shoe wakes it)."""
-        if user is not None and user.name in self.players:
+        if user is not None and user.name in self.seats.players:
             self.wake.set()
         return self.view()
 
@@ -198,8 +266,8 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         """The lobby's line (no layout of bets, no roads)."""
         return self.lobby_line(
             phase=self.phase_now(),
-            seats=self.max_seats,
-            seated=len(self.players),
+            seats=self.seats.max_seats,
+            seated=len(self.seats.players),
             squeeze=False,
             bets=[],
             limits={},
@@ -236,10 +304,117 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         """None: a players' table draws no roads."""
         return
 
+    async def shoe_records(self) -> list[Record]:
+        """The last finished shoes' records, rebuilt from the database."""
+        return await self.db(store.shoe_records, self)
+
+    # -- the seats (`baccara.server.tables.players_seats`) -----------------------------------
+
+    def present(self, name: str) -> bool:
+        """Whether ``name`` is at the table to decide now (`PlayersSeats.present`)."""
+        return self.seats.present(name, self.clock.now())
+
+    def seat_of(self, name: str) -> int | None:
+        """``name``'s seat in the shoe in play, unless they are not in it or have left it."""
+        return seat_in(self.table, name)
+
+    async def sit(self, user: User, buy_in: int) -> int:
+        """Buy ``buy_in`` of chips from the wallet: a new player takes the next seat (play
+        starts at the next shoe); one who plays this shoe adds them at once, between
+        coups. The chips at the table now."""
+        name = user.name
+        self.seats.check_sit(name, buy_in)
+        async with self.lock:
+            seat = self.seat_of(name)
+            if seat is not None and self.table is not None:
+                if not self.table.can_leave(seat):
+                    raise Refused(
+                        "in_play", "you have money in the coup being played: add chips after it"
+                    )
+                await self._decide_locked(
+                    Action(act=Act.ADD_CHIPS, seat=seat, amount=buy_in), timed_out=False
+                )
+                self.tell(self.seats.back(name))
+                return int(self.table.bankrolls[seat])
+            chips = await self.db_write(  # the money gate: protections, loss limit, balance
+                partial(self.chips.buy_in, name, buy_in, now=self.clock.now())
+            )
+            self.tell(self.seats.sat(name, buy_in, chips=chips))
+        self.emit_state()
+        self.wake.set()
+        return chips
+
+    async def leave(self, user: User, *, stay: bool = False) -> None:
+        """Leave the table with the chips, at once; with money in the coup being played, as
+        soon as it is settled (until then ``stay`` cancels it). Two leaves at once: the
+        second is told the player is not seated."""
+        name = user.name
+        async with self.lock:
+            if stay:
+                self.tell(self.seats.stay(name))
+            else:
+                seat, table = self.seat_of(name), self.table
+                can_leave = seat is not None and table is not None and table.can_leave(seat)
+                match self.seats.leave(name, seat, can_leave=can_leave):
+                    case Leave.NOW:  # not in the shoe in play (one being shuffled deals without)
+                        await self.db_write(
+                            partial(self.chips.cash_out, name, now=self.clock.now())
+                        )
+                        self.tell(self.seats.cashed_out(name))
+                    case Leave.FROM_SHOE:
+                        assert seat is not None
+                        await self._seat_leaves(seat)
+                    case Leave.AFTER_COUP:
+                        self.tell(self.seats.waits(name))
+        self.emit_state()
+        self.wake.set()
+
+    async def _seat_leaves(self, seat: int) -> None:
+        """The seat leaves the shoe in play with its chips, cashed out in the same
+        transaction (`Act.LEAVE`)."""
+        assert self.table is not None
+        name = self.table.names[seat]
+        self.seats.leaving.discard(name)
+        await self._decide_locked(Action(act=Act.LEAVE, seat=seat), timed_out=False)
+        self.seats.unseat(name)
+
+    async def _let_leave(self) -> None:
+        """Those who asked to leave during a coup go, now that they may."""
+        for seat in self.seats.going(self.table):
+            await self._seat_leaves(seat)
+
+    async def _let_go(self) -> None:
+        """Cash out the players who asked to leave and are not in the shoe in play."""
+        for name in self.seats.not_playing(() if self.table is None else self.table.names):
+            await self.db_write(self.chips.cash_out, name)
+            self.tell(self.seats.cashed_out(name))
+
+    def sit_out(self, user: User, out: bool) -> None:
+        """Sit out (the player's turns are passed at once by the house's rule) or come back."""
+        news = self.seats.sit_out(user.name, out)
+        if news:  # else as it is already
+            self.tell(news)
+            self.emit_state()
+            self.wake.set()
+
+    def add_client_seed(self, user: User, seed: str) -> None:
+        """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
+        if user.name not in self.seats.players:
+            raise Refused("not_seated", "sit down to shuffle: only players' seeds count")
+        if self.fair is None or self.fair.sealed:
+            raise Refused("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
+        try:
+            check_client_seed(seed)
+        except FairError as error:
+            raise Refused("bad_seed", str(error)) from None
+        self.client_seeds[user.name] = seed
+
+    # -- decisions (`baccara.server.tables.turns`) -------------------------------------------
+
     def due(self) -> Due:
         """The decision due (`baccara.server.tables.turns`): the shoe, the coup, its number."""
         table = self.table
-        shoe, coup = (None, 0) if table is None else (self.shoe_id, len(self.coups(table)) + 1)
+        shoe, coup = (None, 0) if table is None else (self.shoe_id, len(self.game.coups(table)) + 1)
         return Due(shoe=shoe, coup=coup, taken=self.taken, deadline=self.deadline)
 
     @property
@@ -276,7 +451,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
             if action.act in SEAT_ACTS:
                 raise Refused("not_allowed", "leave or add chips with their own messages")
             await self._decide_locked(action, timed_out=False)
-            self._back(user.name)
+            self.tell(self.seats.back(user.name))
             self.defaults = 0  # a person decided: the table is played
 
     async def _decide(self, action: Action, *, timed_out: bool) -> None:
@@ -293,21 +468,16 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
             action = table.default_action()
             if action is not None:
                 if action.seat is not None and self.present(name := table.names[action.seat]):
-                    self._missed(name)  # there, and silent
+                    self.tell(self.seats.timed_out(name))  # there, and silent
                 else:
                     self.defaults += 1  # for somebody away
                 await self._decide_locked(action, timed_out=True)
-            elif table.actor is None and not self.over(table):
+            elif table.actor is None and not table.over:
                 self.shoe_ended = True
                 self.news.append("Nobody bid for the bank: the shoe ends.")
 
-    def refusal(self, action: Action, table: Engine) -> str:
-        """The error code of an action the engine refused."""
-        if table.actor is not None and action.seat != table.actor:
-            return "not_your_turn"
-        return "not_allowed"
-
     async def _decide_locked(self, action: Action, *, timed_out: bool) -> None:
+        """Apply and store ``action`` (the table's lock held)."""
         table = self.table
         assert table is not None and self.shoe_id is not None
         if self.shoe_ended:
@@ -315,7 +485,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         before, actor = self.money(table), table.actor
         try:
             events = table.apply(action)
-        except self.errors as error:
+        except self.game.errors as error:
             raise Refused(self.refusal(action, table), str(error)) from None
         after = self.money(table)
         moves = {key: after[key] - before[key] for key in after if after[key] != before[key]}
@@ -351,53 +521,35 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
 
     # -- shoes -------------------------------------------------------------------------------
 
-    def _seat(self, names: Sequence[str]) -> None:
-        for name in names:
-            if name not in self.players and len(self.players) < self.max_seats:
-                self.players.append(name)
-
     async def recover(self) -> None:
         """Seat again everybody with chips here, and resume the shoe in play."""
         found = await self.db_write(store.read_recovery, self)
-        self._seat([*found.players, *self.bots])
+        self.seats.seat([*found.players, *self.seats.bots])
         if found.shoe is not None:
             self.shoe_id, self.fair, self.table, self.taken = found.shoe
             # the players reconnect: the decision due waits a whole clock for them
-            self.grace_until = self.clock.now() + self.timing.decision_seconds
+            self.seats.grace_until = self.clock.now() + self.timing.decision_seconds
         for note in found.notes:
             log.warning("table %s: %s", self.id, note)
             self.news.append(note)
 
-    async def shoe_records(self) -> list[Record]:
-        """The last finished shoes' records, rebuilt from the database."""
-        return await self.db(store.shoe_records, self)
-
     async def _ready(self) -> tuple[list[str], dict[str, int]]:
-        seated = list(self.players)
-        stacks = await self.db(self.chips.stacks, seated)
-        ready = [p for p in seated if p not in self.leaving and stacks[p] >= self.minimum]
-        return ready, stacks
-
-    def _playable(self, ready: list[str]) -> bool:
-        """Two players or more, one of them a person at the table (bots never play alone,
-        and nobody is dealt a shoe while away)."""
-        return len(ready) >= 2 and any(
-            name not in self.bots and self.present(name) for name in ready
-        )
+        stacks = await self.db(self.chips.stacks, list(self.seats.players))
+        return self.seats.ready(stacks), stacks
 
     async def _new_shoe(self) -> bool:
         """Commit to a shoe, take the seated players' seeds, shuffle and deal it to the
         players seated when the seeds close."""
-        if self.bots:
+        if self.seats.bots:
             await self.db_write(store.fund_bots, self)
-            self._seat(self.bots)
+            self.seats.seat(self.seats.bots)
         ready, _ = await self._ready()
-        if not self._playable(ready):
+        if not self.seats.playable(ready, self.clock.now()):
             return False
         self.fair = self.new_fair()
         self.shoe_id = await self.db_write(self.shoes.add, self.fair)
         self.client_seeds = {}
-        self.phase = self.phases.shuffle
+        self.phase = self.game.phases.shuffle
         self.deadline = self.clock.now() + self.timing.seed_seconds
         self.news.append("A new shoe: send your seeds to shuffle it.")
         self.emit_state()
@@ -409,7 +561,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         """Deal the committed shoe to the players seated now, or set it aside."""
         assert self.fair is not None and self.shoe_id is not None
         ready, stacks = await self._ready()
-        if not self._playable(ready):  # set aside: never dealt
+        if not self.seats.playable(ready, self.clock.now()):  # set aside: never dealt
             await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
             self.fair, self.shoe_id = None, None
             await self._let_go()
@@ -432,25 +584,15 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         self.shoes.update(self.shoe_id, self.fair)
         self.chips.set_seats(self.shoe_id, seats)
 
-    async def _let_go(self) -> None:
-        """Cash out the players who asked to leave and are not in the shoe in play."""
-        playing = () if self.table is None else self.table.names
-        for name in sorted(self.leaving - set(playing)):
-            await self.db_write(self.chips.cash_out, name)
-            self._unseat(name)
-            self.news.append(f"{name} leaves the table.")
-
     async def _finish_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None and self.table is not None
         await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
-        coups = self.coups(self.table)
-        if coups:
+        if self.game.coups(self.table):
             record = records.game_record(self.fair, self.table)
             self.records.append(record)
             self.seq += 1
             event = P.ShoeEnd(table=self.id, seq=self.seq, time=self.clock.now(), record=record)
-            self.events.append((self.seq, text := event.model_dump_json()))
-            self.audience.broadcast(self.seq, text)
+            self.send_logged(event.model_dump_json())
         self.table, self.fair, self.shoe_id = None, None, None
         await self._let_go()
         self.news.append("The shoe is finished.")
@@ -472,12 +614,12 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
 
     async def step(self) -> None:
         """Start a shoe, or wait for the decision due and take the house's rule at the end;
-        with nobody of the shoe at the table, wait for them (`awaited`)."""
+        with nobody of the shoe at the table, wait for them (`PlayersSeats.awaited`)."""
         table = self.table
-        if table is None or self.over(table) or self.shoe_ended:
+        if table is None or table.over or self.shoe_ended:
             if table is not None:
                 await self._finish_shoe()
-            self.phase = self.phases.waiting
+            self.phase = self.game.phases.waiting
             if not await self._new_shoe():
                 await self._sleep(self.PAUSE_SECONDS)  # a sit or a return wakes it
                 return
@@ -486,14 +628,14 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         # nobody of the shoe here, or the house deciding for the absent round and round
         # with nobody else deciding and no coup dealt (a Banque banker whose only punter
         # is gone): wait for people
-        if not self.awaited(table) or self.defaults > 2 * len(table.names):
+        if not self.seats.awaited(table, self.clock.now()) or self.defaults > 2 * len(table.names):
             await self._pause()
             return
         if self.paused:  # somebody came back: the decision due gets a whole clock
             self.paused = False
             self.deadline = self.clock.now() + self.timing.decision_seconds
             self.news.append("The table plays on.")
-        settled = len(self.coups(table))
+        settled = len(self.game.coups(table))
         bot = self.bot_action(table)
         if bot is not None:
             self.emit_state()
@@ -506,7 +648,7 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
                 await self._decide(house, timed_out=True)
         else:
             await self._wait(table)
-        if len(self.coups(table)) != settled:  # a coup was settled: its result shows
+        if len(self.game.coups(table)) != settled:  # a coup was settled: its result shows
             self.defaults = 0
             await self.clock.sleep(self.timing.result_seconds)
 
@@ -537,9 +679,6 @@ class PlayersRunner(PlayersSeats[Engine, PlayersPhase]):
         self.wake.clear()  # our own decisions' wakes do not count: only a newcomer's
         if await self._sleep(self.PAUSE_SECONDS):  # a join, a sit, a decision: try again
             self.defaults = 0
-
-    PAUSE_SECONDS = 30.0
-    """How often a paused table looks again without being woken (a restart's grace ends)."""
 
     async def _sleep(self, seconds: float) -> bool:
         """Sleep ``seconds``, or until woken (a join, a sit, a decision): whether woken. A

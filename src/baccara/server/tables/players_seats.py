@@ -1,6 +1,10 @@
-"""Who sits at a players' table and who is there to play (`baccara.server.tables.players`):
-the seats in order, a player sitting down, adding chips, leaving, sitting out and
-coming back.
+"""Who sits at a players' table and who is there to play (`PlayersSeats`): the seats in
+order, a player sitting down, leaving, sitting out and coming back.
+
+It is a state the table (`baccara.server.tables.players.PlayersRunner`) holds and asks:
+each change returns what it means for the table (the news to tell, whether a leave
+waits for the coup, the players who may go now), and the table does the rest: the
+money (a buy-in, a cash-out, a seat's own act in the shoe in play) and the broadcast.
 
 Between coups all of it happens at once: chips added or taken away are a seat's own act
 of the shoe in play (`baccara.skill.actions.SEAT_ACTS`), stored with the wallet's money
@@ -8,267 +12,207 @@ in one transaction, so the shoe's record and the books agree. A player with mone
 the coup being played leaves as soon as it is settled. A player on whom the clock runs
 out twice in a row sits out: their turns are passed at once until they act; a shoe
 whose players are all away or sitting out waits for them (`PlayersSeats.awaited`).
+
+>>> seats = PlayersSeats(max_seats=2, minimum=1_000, bots=[], connected=lambda name: True)
+>>> seats.sat("ann", 5_000, chips=5_000), seats.sit_out("ann", True), seats.present("ann", 0.0)
+(['ann sits down with 50.00.'], ['ann sits out.'], False)
+>>> seats.back("ann"), seats.leave("ann", None), seats.cashed_out("ann"), seats.players
+(['ann is back.'], <Leave.NOW: 'now'>, ['ann leaves the table.'], [])
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
-import secrets
-from collections import deque
-from functools import partial
-from typing import Generic
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 
-from baccara.db.auth import User
-from baccara.db.chips import Chips
 from baccara.db.ledger import BetError
-from baccara.db.shoes import ShoeBook
-from baccara.fair import FairError, FairShoe, check_client_seed
 from baccara.money import format_money
-from baccara.server.infra.services import TableServices
-from baccara.server.tables.audience import Audience
-from baccara.server.tables.base import TableBase
-from baccara.server.tables.contract import Record
-from baccara.server.tables.game import Engine, PlayersPhase, PlayersTiming
+from baccara.server.tables.game import GameTable
 from baccara.server.tables.refusal import Refused
-from baccara.server.tables.turns import Taken
-from baccara.shoe import ShoeSettings
-from baccara.skill import records
-from baccara.skill.actions import Act, Action
-from baccara.skill.players import PlayersPhases
-from baccara.variants import Variant
 
-__all__ = ["PlayersSeats"]
+__all__ = ["Leave", "PlayersSeats", "seat_in"]
 
 
-class PlayersSeats(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
-    """The seats of a players' table and the players' presence; `PlayersRunner` plays
-    the shoes."""
+class Leave(StrEnum):
+    """How a player asking to leave goes: ``now`` (not in the shoe in play: cashed out
+    at once), ``from_shoe`` (the seat leaves the shoe in play with its chips), or
+    ``after_coup`` (money in the coup being played: as soon as it is settled)."""
 
-    phases: PlayersPhases[PlayersPhase]
-    """The game's phases the runner names (`baccara.skill.players.PlayersPhases`)."""
+    NOW = "now"
+    FROM_SHOE = "from_shoe"
+    AFTER_COUP = "after_coup"
 
-    def __init__(
-        self,
-        *,
-        table_id: str,
-        variant: Variant,
-        services: TableServices,
-        timing: PlayersTiming,
-        decks: int | None = None,
-        minimum: int = 1_000,
-        seats: int = 12,
-        bots: int = 0,
-        audience: Audience | None = None,
-    ) -> None:
-        super().__init__(
-            table_id=table_id,
-            variant=variant,
-            services=services,
-            audience=audience,
-            kept=200,
-            phase=self.phases.starting,
-        )
-        self.timing = timing
-        self.shoe_settings = records.default_shoe_settings(variant)
-        if decks:
-            self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
-        self.minimum = minimum
-        self.max_seats = min(seats, variant.seats)
-        self.chips = Chips(self.ledger, table_id)
-        self.shoes = ShoeBook(self.ledger, table_id)
-        self.players: list[str] = []  # seated, in seat order
-        self.leaving: set[str] = set()  # asked to leave with money in the coup: after it
-        self.away: set[str] = set()  # sitting out: their turns are passed at once
-        self.missed: dict[str, int] = {}  # clocks run out in a row, by player
-        self.paused = False  # nobody who plays the shoe is at the table
-        self.defaults = 0  # the house's decisions for absent players since a coup or a wake
-        self.client_seeds: dict[str, str] = {}
-        self.table: Engine | None = None
-        self.fair: FairShoe | None = None
-        self.shoe_id: int | None = None
-        self.taken: list[Taken] = []  # the decisions of the shoe in play, stored
-        self.deadline = 0.0
-        self.grace_until = 0.0  # after a restart, absent players get one clock to return
-        self.shoe_ended = False  # the game ended the shoe early (nobody bid for the bank)
-        self.news: deque[str] = deque(maxlen=12)
-        self.records: deque[Record] = deque(maxlen=20)
-        # a space: no player can register a bot's name
-        self.bots = [f"bot {n}" for n in range(1, min(bots, self.max_seats) + 1)]
-        self.rng = random.Random(secrets.randbits(64))  # the bots' choices only
-        self.wake = asyncio.Event()
-        self.lock = asyncio.Lock()
 
-    # -- what the runner does (`baccara.server.tables.players.PlayersRunner`) ----------------
+def seat_in(table: GameTable | None, name: str) -> int | None:
+    """``name``'s seat in the shoe ``table`` plays, unless they are not in it or have
+    left it."""
+    if table is None or name not in table.names:
+        return None
+    seat = list(table.names).index(name)
+    return None if seat in table.gone else seat
 
-    def emit_state(self) -> None:
-        """Send the table's state to everybody."""
-        raise NotImplementedError
 
-    async def _decide_locked(self, action: Action, *, timed_out: bool) -> None:
-        """Apply and store ``action`` (the table's lock held)."""
-        raise NotImplementedError
+@dataclass(slots=True, kw_only=True)
+class PlayersSeats:
+    """The seats of a players' table and the players' presence (see the module): at most
+    ``max_seats`` players, each buying in for ``minimum`` at least; the table's ``bots``;
+    whether a player has a connection to the table now (``connected``)."""
 
-    # -- presence --------------------------------------------------------------------------
+    max_seats: int
+    minimum: int
+    bots: list[str]
+    connected: Callable[[str], bool]
+    players: list[str] = field(default_factory=list)  # seated, in seat order
+    leaving: set[str] = field(default_factory=set)  # asked to leave with money in the coup
+    away: set[str] = field(default_factory=set)  # sitting out: their turns passed at once
+    missed: dict[str, int] = field(default_factory=dict)  # clocks run out in a row
+    grace_until: float = 0.0  # after a restart, absent players get one clock to return
 
-    def connected(self, name: str) -> bool:
-        """Whether ``name`` has a connection to this table now."""
-        return self.audience.connected(name)
+    # -- presence ------------------------------------------------------------------------
 
-    def present(self, name: str) -> bool:
-        """Whether ``name`` is at the table to decide: connected (or may still come back
-        after a restart) and not sitting out."""
-        return name not in self.away and (
-            self.connected(name) or self.clock.now() < self.grace_until
-        )
+    def present(self, name: str, now: float) -> bool:
+        """Whether ``name`` is at the table to decide at ``now``: connected (or may still
+        come back after a restart) and not sitting out."""
+        return name not in self.away and (self.connected(name) or now < self.grace_until)
 
-    def awaited(self, table: Engine) -> bool:
+    def absent(self, name: str, now: float) -> bool:
+        """Whether ``name`` is a person (no bot) not at the table to decide at ``now``."""
+        return name not in self.bots and not self.present(name, now)
+
+    def awaited(self, table: GameTable, now: float) -> bool:
         """Whether a person (no bot) who plays this shoe is at the table to decide: if
         not, the table pauses, writing nothing, until one comes back."""
         return any(
-            self.present(name)
+            self.present(name, now)
             for seat, name in enumerate(table.names)
             if seat not in table.gone and name not in self.bots
         )
 
-    def seat_of(self, name: str) -> int | None:
-        """``name``'s seat in the shoe in play, unless they are not in it or have left it."""
-        table = self.table
-        if table is None or name not in table.names:
-            return None
-        seat = list(table.names).index(name)
-        return None if seat in table.gone else seat
+    def bot_seats(self, table: GameTable) -> frozenset[int]:
+        """The seats of the shoe ``table`` plays that the table's bots hold."""
+        return frozenset(seat for seat, name in enumerate(table.names) if name in self.bots)
 
-    # -- players ---------------------------------------------------------------------------
+    # -- a shoe's players ----------------------------------------------------------------
 
-    async def sit(self, user: User, buy_in: int) -> int:
-        """Buy ``buy_in`` of chips from the wallet: a new player takes the next seat (play
-        starts at the next shoe); one who plays this shoe adds them at once, between
-        coups. The chips at the table now."""
-        name = user.name
+    def seat(self, names: Sequence[str]) -> None:
+        """Seat ``names`` (the bots, who held chips at a restart) while seats are free."""
+        for name in names:
+            if name not in self.players and len(self.players) < self.max_seats:
+                self.players.append(name)
+
+    def ready(self, stacks: Mapping[str, int]) -> list[str]:
+        """The seated players who may be dealt the next shoe, given their chips
+        (``stacks``): not leaving, with the table's minimum."""
+        return [
+            name
+            for name in self.players
+            if name not in self.leaving and stacks[name] >= self.minimum
+        ]
+
+    def playable(self, ready: Sequence[str], now: float) -> bool:
+        """Whether ``ready`` may be dealt a shoe: two players or more, one of them a person
+        at the table (bots never play alone, and nobody is dealt a shoe while away)."""
+        return len(ready) >= 2 and any(
+            name not in self.bots and self.present(name, now) for name in ready
+        )
+
+    # -- players -------------------------------------------------------------------------
+
+    def check_sit(self, name: str, buy_in: int) -> None:
+        """Refuse ``name``'s buy-in of ``buy_in`` if no seat is free or it is too small."""
         if name not in self.players and len(self.players) >= self.max_seats:
             raise Refused("table_full", f"all {self.max_seats} seats are taken")
         if buy_in < self.minimum:
             raise BetError("under_limit", f"the buy-in is at least {format_money(self.minimum)}")
-        async with self.lock:
-            seat = self.seat_of(name)
-            if seat is not None and self.table is not None:
-                if not self.table.can_leave(seat):
-                    raise Refused(
-                        "in_play", "you have money in the coup being played: add chips after it"
-                    )
-                await self._decide_locked(
-                    Action(act=Act.ADD_CHIPS, seat=seat, amount=buy_in), timed_out=False
-                )
-                self._back(name)
-                return int(self.table.bankrolls[seat])
-            chips = await self.db_write(  # the money gate: protections, loss limit, balance
-                partial(self.chips.buy_in, name, buy_in, now=self.clock.now())
-            )
-            if name in self.players:
-                self.news.append(
-                    f"{name} adds {format_money(buy_in)}: {format_money(chips)} in chips."
-                )
-            else:
-                self.players.append(name)
-                self.news.append(f"{name} sits down with {format_money(chips)}.")
-            self._back(name)
-        self.emit_state()
-        self.wake.set()
-        return chips
 
-    async def leave(self, user: User, *, stay: bool = False) -> None:
-        """Leave the table with the chips, at once; with money in the coup being played, as
-        soon as it is settled (until then ``stay`` cancels it). Two leaves at once: the
-        second is told the player is not seated."""
-        async with self.lock:
-            await (self._stay if stay else self._leave)(user.name)
-        self.emit_state()
-        self.wake.set()
+    def sat(self, name: str, buy_in: int, *, chips: int) -> list[str]:
+        """``name`` bought ``buy_in`` of chips, holding ``chips`` now: seated (a new player
+        takes the next seat) and back. The news."""
+        if name in self.players:
+            news = [f"{name} adds {format_money(buy_in)}: {format_money(chips)} in chips."]
+        else:
+            self.players.append(name)
+            news = [f"{name} sits down with {format_money(chips)}."]
+        return news + self.back(name)
 
-    async def _leave(self, name: str) -> None:
+    def leave(self, name: str, seat: int | None, *, can_leave: bool = True) -> Leave:
+        """How ``name`` goes (`Leave`), playing ``seat`` of the shoe in play (None: not in
+        it), who ``can_leave`` it now or not; a leave after the coup is noted (`waits`)."""
         if name not in self.players or name in self.leaving:
             raise Refused("not_seated", "you are not seated at this table")
-        seat = self.seat_of(name)
-        if seat is None:  # not in the shoe in play (a shoe being shuffled deals without)
-            await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
-            self._unseat(name)
-            self.news.append(f"{name} leaves the table.")
-        elif self.table is not None and self.table.can_leave(seat):
-            await self._seat_leaves(seat)
-        else:
-            self.leaving.add(name)
-            self.news.append(f"{name} leaves when this coup is settled.")
+        if seat is None:
+            return Leave.NOW
+        if can_leave:
+            return Leave.FROM_SHOE
+        self.leaving.add(name)
+        return Leave.AFTER_COUP
 
-    async def _stay(self, name: str) -> None:
+    @staticmethod
+    def waits(name: str) -> list[str]:
+        """The news of ``name``'s leave after the coup (`Leave.AFTER_COUP`)."""
+        return [f"{name} leaves when this coup is settled."]
+
+    def stay(self, name: str) -> list[str]:
+        """``name`` cancels a leave after the coup. The news."""
         if name not in self.players:  # the coup was settled first: gone with the chips
             raise Refused("not_seated", "you have already left the table: sit down to play")
         if name not in self.leaving:
             raise Refused("not_leaving", "you are not leaving: there is nothing to cancel")
         self.leaving.discard(name)
-        self.news.append(f"{name} stays at the table.")
+        return [f"{name} stays at the table."]
 
-    async def _seat_leaves(self, seat: int) -> None:
-        """The seat leaves the shoe in play with its chips, cashed out in the same
-        transaction (`Act.LEAVE`)."""
-        assert self.table is not None
-        name = self.table.names[seat]
-        self.leaving.discard(name)
-        await self._decide_locked(Action(act=Act.LEAVE, seat=seat), timed_out=False)
-        self._unseat(name)
+    def going(self, table: GameTable | None) -> list[int]:
+        """The seats of those who asked to leave during a coup and may go now."""
+        seats = (seat_in(table, name) for name in sorted(self.leaving))
+        return [
+            seat
+            for seat in seats
+            if table is not None and seat is not None and table.can_leave(seat)
+        ]
 
-    async def _let_leave(self) -> None:
-        """Those who asked to leave during a coup go, now that they may."""
-        table = self.table
-        for name in sorted(self.leaving):
-            seat = self.seat_of(name)
-            if table is not None and seat is not None and table.can_leave(seat):
-                await self._seat_leaves(seat)
+    def not_playing(self, playing: Sequence[str]) -> list[str]:
+        """Those who asked to leave and are not in the shoe in play (``playing``): to be
+        cashed out."""
+        return sorted(self.leaving - set(playing))
 
-    def sit_out(self, user: User, out: bool) -> None:
-        """Sit out (the player's turns are passed at once by the house's rule) or come back."""
-        name = user.name
+    def sit_out(self, name: str, out: bool) -> list[str]:
+        """``name`` sits out (``out``: their turns are passed at once by the house's rule) or
+        comes back. The news: none if nothing changed."""
         if name not in self.players:
             raise Refused("not_seated", "you are not seated at this table")
         if out == (name in self.away):
-            return  # as it is already
+            return []  # as it is already
         if out:
             self.away.add(name)
-            self.news.append(f"{name} sits out.")
-        else:
-            self._back(name)
-        self.emit_state()
-        self.wake.set()
+            return [f"{name} sits out."]
+        return self.back(name)
 
-    def _back(self, name: str) -> None:
-        """``name`` acts: no longer sitting out."""
+    def back(self, name: str) -> list[str]:
+        """``name`` acts: no longer sitting out. The news."""
         self.missed.pop(name, None)
-        if name in self.away:
-            self.away.discard(name)
-            self.news.append(f"{name} is back.")
+        if name not in self.away:
+            return []
+        self.away.discard(name)
+        return [f"{name} is back."]
 
-    def _missed(self, name: str) -> None:
-        """The clock ran out on ``name`` at the table: twice in a row, they sit out."""
+    def timed_out(self, name: str) -> list[str]:
+        """The clock ran out on ``name`` at the table: twice in a row, they sit out. The news."""
         self.missed[name] = self.missed.get(name, 0) + 1
-        if self.missed[name] >= 2 and name not in self.away:
-            self.away.add(name)
-            self.news.append(f"{name} sits out (the clock ran out twice): act to come back.")
+        if self.missed[name] < 2 or name in self.away:
+            return []
+        self.away.add(name)
+        return [f"{name} sits out (the clock ran out twice): act to come back."]
 
-    def _unseat(self, name: str) -> None:
+    def unseat(self, name: str) -> None:
+        """``name`` has left the table with their chips (the shoe's record tells it)."""
         if name in self.players:
             self.players.remove(name)
         self.leaving.discard(name)
         self.away.discard(name)
         self.missed.pop(name, None)
 
-    def add_client_seed(self, user: User, seed: str) -> None:
-        """A seated player's seed for the next shoe (all seats' seeds shuffle it)."""
-        if user.name not in self.players:
-            raise Refused("not_seated", "sit down to shuffle: only players' seeds count")
-        if self.fair is None or self.fair.sealed:
-            raise Refused("shoe_sealed", "the shoe is already shuffled: try at the next shoe")
-        try:
-            check_client_seed(seed)
-        except FairError as error:
-            raise Refused("bad_seed", str(error)) from None
-        self.client_seeds[user.name] = seed
+    def cashed_out(self, name: str) -> list[str]:
+        """``name``, in no shoe in play, has left the table with their chips. The news."""
+        self.unseat(name)
+        return [f"{name} leaves the table."]

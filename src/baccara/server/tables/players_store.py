@@ -24,8 +24,9 @@ __all__ = ["fund_bots", "read_recovery", "rebuild", "shoe_records"]
 def fund_bots(runner: PlayersRunner[Engine, PlayersPhase]) -> None:
     """Fund the table's bots (their chips come from the outside world, as a player's
     welcome does); on the writer thread, touching only the database."""
-    stacks = runner.chips.stacks(runner.bots)
-    for name in runner.bots:
+    bots = runner.seats.bots
+    stacks = runner.chips.stacks(bots)
+    for name in bots:
         short = BOT_BUY_IN - stacks[name]
         if short > BOT_BUY_IN - runner.minimum:  # below the table's minimum: top up
             wallet = runner.ledger.create_account(wallet_account(name))
@@ -80,6 +81,6 @@ def shoe_records(runner: PlayersRunner[Engine, PlayersPhase], limit: int = 20) -
         if runner.chips.seats(shoe_id) is None:
             continue  # set aside before it was dealt
         table = rebuild(runner, fair, shoe_id)
-        if runner.coups(table):
+        if runner.game.coups(table):
             out.append(records.game_record(fair, table))
     return out

@@ -324,9 +324,6 @@ class TopCardGame:
     errors = (TopCardError,)
     anytime: frozenset[Act] = frozenset()
 
-    def coups(self, table: TopCardTable) -> Sequence[TopCardCoup]:
-        return top_card_coups(table.log)
-
     def pot(self, table: TopCardTable) -> int:
         return 0  # a coup is settled as it is staked
 

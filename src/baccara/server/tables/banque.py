@@ -101,10 +101,6 @@ class BanqueGame:
         # the bots' budgets at the auction under way, and the engine that holds it
         self._budgets: tuple[BanqueTable, dict[int, int]] | None = None
 
-    def coups(self, table: BanqueTable) -> Sequence[records.GameCoup]:
-        """The shoe's finished coups."""
-        return records.banque_coups(table.log)
-
     def pot(self, table: BanqueTable) -> int:
         """The bank and the stakes still at risk (`banque_pot`)."""
         return banque_pot(table)

@@ -70,10 +70,6 @@ class CheminGame:
     errors = (CheminError,)
     anytime: frozenset[Act] = frozenset()
 
-    def coups(self, table: CheminTable) -> Sequence[records.GameCoup]:
-        """The shoe's finished coups."""
-        return records.chemin_coups(table.log)
-
     def pot(self, table: CheminTable) -> int:
         """The bank and the stakes that cover it."""
         return table.bank + table.covered

@@ -1,6 +1,7 @@
 """What the players' table (`baccara.server.tables.players`) needs of a game: the
-engine's interface (`GameTable`), the game's own part (`PlayersGame`: its coups, its pot,
-its state and private messages, its bots and the house's moves), where its money is and
+engine's interface (`GameTable`), the game's own part (`PlayersGame`: its pot, its state
+and private messages, its bots and the house's moves; its coups are the game registry's,
+`baccara.skill.records.table_coups`), where its money is and
 how long each part lasts.
 
 A players' game online is one small object that keeps `PlayersGame` (Chemin de Fer's
@@ -17,7 +18,7 @@ the tests' Top Card): the table is the one `PlayersRunner`, given the game's cla
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
@@ -32,7 +33,6 @@ from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin_events import Phase as CheminPhase
 from baccara.skill.game_rules import RecordedTable
-from baccara.skill.games import GameCoup
 from baccara.skill.players import GameEvent, PlayersPhases
 
 __all__ = [
@@ -155,8 +155,7 @@ class PlayersGame(Protocol[Engine, PlayersPhase]):
     holds the object; the table does everything else: the seats, the shoes, the clock,
     the ledger, the broadcast).
 
-    It answers, of the engine in play, what only the game knows: its finished coups, the
-    money on its felt, the state everybody sees and each player's private message, what
+    It answers, of the engine in play, what only the game knows: the money on its felt, the state everybody sees and each player's private message, what
     a bot does, and what the house does at once beyond the rule of every players' table
     (Banque: a banker who has left retires). Its phases are its ``Phase``'s
     (`PlayersPhases`); the engine's refusals are its ``errors``, each answered
@@ -182,10 +181,6 @@ class PlayersGame(Protocol[Engine, PlayersPhase]):
     @property
     def anytime(self) -> frozenset[Act]:
         """The acts taken out of turn: refused as ``not_allowed``, never ``not_your_turn``."""
-        ...
-
-    def coups(self, table: Engine) -> Sequence[GameCoup]:
-        """The finished coups of the shoe, as its record holds them."""
         ...
 
     def pot(self, table: Engine) -> int:

@@ -240,7 +240,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             "news": list(self.news),
             "history": []
             if table is None
-            else [c.to_json() for c in self.game.coups(table)][::-1][:10],
+            else [c.to_json() for c in records.table_coups(table)][::-1][:10],
             "minimum": self.minimum,
             "fair": None if self.fair is None else P.Commitment(**self.fair.commitment()),
         }
@@ -414,7 +414,9 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     def due(self) -> Due:
         """The decision due (`baccara.server.tables.turns`): the shoe, the coup, its number."""
         table = self.table
-        shoe, coup = (None, 0) if table is None else (self.shoe_id, len(self.game.coups(table)) + 1)
+        shoe, coup = (
+            (None, 0) if table is None else (self.shoe_id, len(records.table_coups(table)) + 1)
+        )
         return Due(shoe=shoe, coup=coup, taken=self.taken, deadline=self.deadline)
 
     @property
@@ -587,7 +589,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     async def _finish_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None and self.table is not None
         await self.db_write(partial(self.shoes.update, finished=True), self.shoe_id, self.fair)
-        if self.game.coups(self.table):
+        if records.table_coups(self.table):
             record = records.game_record(self.fair, self.table)
             self.records.append(record)
             self.seq += 1
@@ -635,7 +637,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             self.paused = False
             self.deadline = self.clock.now() + self.timing.decision_seconds
             self.news.append("The table plays on.")
-        settled = len(self.game.coups(table))
+        settled = len(records.table_coups(table))
         bot = self.bot_action(table)
         if bot is not None:
             self.emit_state()
@@ -648,7 +650,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
                 await self._decide(house, timed_out=True)
         else:
             await self._wait(table)
-        if len(self.game.coups(table)) != settled:  # a coup was settled: its result shows
+        if len(records.table_coups(table)) != settled:  # a coup was settled: its result shows
             self.defaults = 0
             await self.clock.sleep(self.timing.result_seconds)
 

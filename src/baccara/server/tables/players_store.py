@@ -81,6 +81,6 @@ def shoe_records(runner: PlayersRunner[Engine, PlayersPhase], limit: int = 20) -
         if runner.chips.seats(shoe_id) is None:
             continue  # set aside before it was dealt
         table = rebuild(runner, fair, shoe_id)
-        if runner.game.coups(table):
+        if records.table_coups(table):
             out.append(records.game_record(fair, table))
     return out

@@ -1,8 +1,7 @@
 """What the players' table (`baccara.server.tables.players`) needs of a game: the
 engine's interface (`GameTable`), the game's own part (`PlayersGame`: its pot, its state
-and private messages, its bots and the house's moves; its coups are the game registry's,
-`baccara.skill.records.table_coups`), where its money is and
-how long each part lasts.
+and private messages, its bots and the house's moves), where its money is and how long
+each part lasts.
 
 A players' game online is one small object that keeps `PlayersGame` (Chemin de Fer's
 `baccara.server.tables.chemin.CheminGame`, Banque's `baccara.server.tables.banque.BanqueGame`,
@@ -155,9 +154,11 @@ class PlayersGame(Protocol[Engine, PlayersPhase]):
     holds the object; the table does everything else: the seats, the shoes, the clock,
     the ledger, the broadcast).
 
-    It answers, of the engine in play, what only the game knows: the money on its felt, the state everybody sees and each player's private message, what
-    a bot does, and what the house does at once beyond the rule of every players' table
-    (Banque: a banker who has left retires). Its phases are its ``Phase``'s
+    It answers, of the engine in play, what only the game knows: the money on its felt,
+    the state everybody sees and each player's private message, what a bot does, and
+    what the house does at once beyond the rule of every players' table (Banque: a
+    banker who has left retires); the coups are the game registry's
+    (`baccara.skill.records.table_coups`). Its phases are its ``Phase``'s
     (`PlayersPhases`); the engine's refusals are its ``errors``, each answered
     ``not_your_turn`` when another seat is to act, except for the acts in ``anytime``
     (a Banque bid, retiring), which are nobody's turn and answered ``not_allowed``.

@@ -21,7 +21,7 @@ from baccara.skill.banque import (
     TableauDecided,
     TableauSettled,
 )
-from baccara.tui.skill import play_banque
+from baccara.tui.skill import TerminalSeats, play_banque
 
 FILLER = "Kh Ks Kd Kc " * 12
 
@@ -162,7 +162,7 @@ def test_retiring_returns_the_bank() -> None:
 @pytest.mark.parametrize("seed", [1, 4])
 def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
     lines: list[str] = []
-    result = play_banque(bots=4, seed=seed, say=lines.append, teach=True)
+    result = play_banque(TerminalSeats(bots=4, seed=seed, say=lines.append, teach=True))
     assert result.coups > 10
     assert sum(result.bankrolls) + result.house == result.start_total
     assert any("takes the bank" in line for line in lines)

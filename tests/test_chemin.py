@@ -37,7 +37,7 @@ from baccara.skill.tableaux import (
     house_punter_draws,
     punter_cell,
 )
-from baccara.tui.skill import play_chemin
+from baccara.tui.skill import TerminalSeats, play_chemin
 from baccara.variants import find_variant
 
 FILLER = "Kh Ks Kd Kc " * 12
@@ -344,7 +344,7 @@ def test_the_free_banker_option_frees_every_cell() -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_bots_play_a_whole_shoe_and_money_is_conserved(seed: int) -> None:
     lines: list[str] = []
-    result = play_chemin(bots=5, seed=seed, say=lines.append, teach=True)
+    result = play_chemin(TerminalSeats(bots=5, seed=seed, say=lines.append, teach=True))
     assert result.coups > 50
     assert sum(result.bankrolls) + result.house == result.start_total
     assert any("equilibrium" in line for line in lines)
@@ -363,7 +363,8 @@ def test_a_human_plays_through_the_prompts() -> None:
         asked.append(question)
         return next(answers)
 
-    result = play_chemin(humans=("Me",), bots=2, seed=3, coups=6, ask=ask, say=lambda _: None)
+    seats = TerminalSeats(humans=("Me",), bots=2, seed=3, coups=6, ask=ask, say=lambda _: None)
+    result = play_chemin(seats)
     assert result.coups == 6 and asked[0].startswith("Me, the shoe is yours")
     assert sum(result.bankrolls) + result.house == result.start_total
 

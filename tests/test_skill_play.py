@@ -25,7 +25,7 @@ from baccara.db.store import Store
 from baccara.skill.chemin import CheminTable, StakePlaced
 from baccara.tui.banque import play_banque
 from baccara.tui.chemin import _human_stake, play_chemin
-from baccara.tui.prompts import GameResult, Prompter, Quit
+from baccara.tui.prompts import GameResult, Journal, Prompter, Quit, TerminalSeats
 
 ENV = {**os.environ, "COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
 RAW_CENTS = re.compile(r"(?<![\w.,])\d{3,}(?![\w.,])")
@@ -73,16 +73,31 @@ BANQUE_REPLIES: list[tuple[str, Sequence[str]]] = [
 ]
 
 
-def chemin(script: Script, **kwargs: object) -> GameResult:
-    return play_chemin(
-        humans=("Player 1",), bots=2, seed=4, coups=30, ask=script.ask, say=script.say, **kwargs
-    )  # type: ignore[arg-type]
+def seats(
+    script: Script, coups: int, journal: Journal | None = None, replay: Sequence[str] = ()
+) -> TerminalSeats:
+    return TerminalSeats(
+        humans=("Player 1",),
+        bots=2,
+        seed=4,
+        coups=coups,
+        ask=script.ask,
+        say=script.say,
+        journal=journal,
+        replay=replay,
+    )
 
 
-def banque(script: Script, **kwargs: object) -> GameResult:
-    return play_banque(
-        humans=("Player 1",), bots=2, seed=4, coups=20, ask=script.ask, say=script.say, **kwargs
-    )  # type: ignore[arg-type]
+def chemin(
+    script: Script, journal: Journal | None = None, replay: Sequence[str] = ()
+) -> GameResult:
+    return play_chemin(seats(script, 30, journal, replay))
+
+
+def banque(
+    script: Script, journal: Journal | None = None, replay: Sequence[str] = ()
+) -> GameResult:
+    return play_banque(seats(script, 20, journal, replay))
 
 
 # -- the prompts --------------------------------------------------------------------

@@ -126,6 +126,11 @@ ALL_FREE = DrawingRules.from_rows(player=(None,) * 8, banker=((None,) * (rules.N
 """Every non-natural cell free: lets a choice reach any hand sizes (see `order_of`)."""
 
 
+def _tableau_field(tableau: int) -> str:
+    """A node's ``tableau`` in its repr: said only at a table of several tableaux."""
+    return f", tableau={tableau}" if tableau else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A chance node: the next card out of the shoe goes to ``side`` (at a table of
@@ -135,8 +140,7 @@ class Deal:
     tableau: int = 0
 
     def __repr__(self) -> str:
-        at = f", tableau={self.tableau}" if self.tableau else ""
-        return f"Deal(side={self.side!r}{at})"
+        return f"Deal(side={self.side!r}{_tableau_field(self.tableau)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +158,8 @@ class Choose:
     tableau: int = 0
 
     def __repr__(self) -> str:
-        at = f", tableau={self.tableau}" if self.tableau else ""
-        return f"Choose(side={self.side!r}, total={self.total}, third={self.third}{at})"
+        fields = f"side={self.side!r}, total={self.total}, third={self.third}"
+        return f"Choose({fields}{_tableau_field(self.tableau)})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ import time
 import click
 
 from baccara.cli.common import echo_json, fail
-from baccara.cli.db import DB_HELP, open_database
+from baccara.cli.db import db_option, open_database
 
 __all__ = ["COMMANDS"]
 
@@ -29,7 +29,7 @@ def account_group() -> None:
     default=None,
     help="How long [default: until lifted with `baccara account reinstate`].",
 )
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def suspend_command(name: str, days: float | None, db: str | None, as_json: bool) -> None:
     """Suspend player NAME: no login, every session and socket ended now."""
@@ -39,7 +39,7 @@ def suspend_command(name: str, days: float | None, db: str | None, as_json: bool
 
 @account_group.command("reinstate")
 @click.argument("name")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def reinstate_command(name: str, db: str | None, as_json: bool) -> None:
     """Lift player NAME's suspension (they log in again)."""

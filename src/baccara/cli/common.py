@@ -28,6 +28,7 @@ __all__ = [
     "main_group",
     "refuse_family",
     "run",
+    "seed_option",
     "shoe_options",
     "variant_option",
 ]
@@ -145,6 +146,16 @@ def variant_option(
         + ", ".join(v.name for v in VARIANTS.values() if families is None or v.family in families)
         + " ('baccara rules --variant NAME' shows one's rules and pays).",
     )
+
+
+def seed_option(command: F) -> F:
+    """The ``--seed`` option: the same seed deals the same series of shoes."""
+    return click.option(
+        "--seed",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Seed for a reproducible series of shoes.",
+    )(command)
 
 
 def shoe_options(command: F) -> F:

@@ -20,9 +20,11 @@ from baccara.cli.common import echo_json, fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-__all__ = ["COMMANDS", "DB_HELP", "open_database"]
+__all__ = ["COMMANDS", "DB_HELP", "db_option", "open_database"]
 
 DB_HELP = "Database URL or SQLite file [default: $BACCARA_DB, else the user data folder]."
+db_option = click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+"""The ``--db URL`` option: the database a command opens (`open_database`)."""
 
 
 def open_database(db: str | None) -> tuple[str, Engine]:
@@ -52,7 +54,7 @@ def db_group() -> None:
 
 
 @db_group.command("upgrade")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the revisions as JSON.")
 def upgrade_command(db: str | None, as_json: bool) -> None:
     """Bring the database to the newest schema revision (a no-op when it is there)."""
@@ -72,7 +74,7 @@ def upgrade_command(db: str | None, as_json: bool) -> None:
 
 
 @db_group.command("current")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the revisions as JSON.")
 def current_command(db: str | None, as_json: bool) -> None:
     """Show the database's schema revision and the newest one."""
@@ -100,7 +102,7 @@ def current_command(db: str | None, as_json: bool) -> None:
 
 @db_group.command("repair")
 @click.argument("table")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print what was done as JSON.")
 def repair_command(table: str, db: str | None, as_json: bool) -> None:
     """Repair house table TABLE when its server logs "recovery failed; the table stays

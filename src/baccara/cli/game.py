@@ -13,7 +13,7 @@ from rich.text import Text
 from baccara import rules as tableau
 from baccara.bets import bets_for, describe_pays
 from baccara.cards import Card
-from baccara.cli.common import HOUSE_GAMES, echo_json, shoe_options, variant_option
+from baccara.cli.common import HOUSE_GAMES, echo_json, seed_option, shoe_options, variant_option
 from baccara.cli.game_rules import players_game_json, print_players_game
 from baccara.coup import Coup, Result, deal_coup, explain
 from baccara.shoe import MAX_DECKS, Shoe, ShoeSettings
@@ -109,12 +109,7 @@ MAX_HANDS = 1_000_000  # a stream for people and pipes; counting millions is the
 
 @click.command()
 @click.option("--decks", type=click.IntRange(1, MAX_DECKS), default=8, show_default=True)
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Seed for a reproducible series of shoes.",
-)
+@seed_option
 @click.option(
     "--hands",
     type=click.IntRange(1, MAX_HANDS),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from baccara.cli.common import fail, variant_option
+from baccara.cli.common import fail, seed_option, variant_option
 from baccara.shoe import MAX_DECKS, ShoeSettings
 from baccara.sim.strategies import BOT_STRATEGIES
 from baccara.table.events import MAX_SEATS, TableSettings
@@ -67,12 +67,7 @@ def _reader(console: Console) -> Callable[[str], str | None]:
     show_default=True,
     help="Bots at the table (" + ", ".join(BOT_STRATEGIES) + " in turn).",
 )
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Seed for a reproducible series of shoes.",
-)
+@seed_option
 @click.option(
     "--db",
     "db",

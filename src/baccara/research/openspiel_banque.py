@@ -55,6 +55,7 @@ from baccara.research.openspiel_shared import (
 )
 from baccara.rules import is_natural
 from baccara.skill import tableaux
+from baccara.skill.named import parse_named
 from baccara.skill.solver.banque import NATURAL, STOOD
 from baccara.skill.solver.information import SolverError
 from baccara.variants import find_variant
@@ -100,11 +101,7 @@ class BanqueModel(StrEnum):
         >>> BanqueModel.parse("Shoe")
         <BanqueModel.SHOE: 'shoe'>
         """
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(m.value for m in cls)
-            raise SolverError(f"unknown model {text!r}: choose from {names}") from None
+        return parse_named(cls, text, what="model", error=SolverError)
 
 
 _DEFAULTS: dict[str, Any] = {

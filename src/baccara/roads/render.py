@@ -346,15 +346,7 @@ def _big_svg(
     for index, cell in enumerate(cells):
         cx, cy = x + (cell.col + 0.5) * size, y + (cell.row + 0.5) * size
         color = RED if cell.side is Side.BANKER else BLUE
-        svg.add(
-            "circle",
-            cx=cx,
-            cy=cy,
-            r=0.34 * size,
-            fill="none",
-            stroke=color,
-            stroke_width=0.11 * size,
-        )
+        _ring(svg, cx, cy, size, color, 0.34, 0.11)
         ties = cell.ties + (leading if index == 0 else 0)
         if ties:
             _slash(svg, cx, cy, size, GREEN, 0.1)
@@ -370,6 +362,21 @@ def _big_svg(
                     text_anchor="middle",
                 )
         _pairs(svg, cx, cy, size, cell.banker_pair, cell.player_pair)
+
+
+def _ring(
+    svg: _Svg, cx: float, cy: float, size: float, paint: str, radius: float, width: float
+) -> None:
+    """A hollow ring in a cell: a Big Road entry, a Big Eye Boy mark."""
+    svg.add(
+        "circle",
+        cx=cx,
+        cy=cy,
+        r=radius * size,
+        fill="none",
+        stroke=paint,
+        stroke_width=width * size,
+    )
 
 
 def _slash(svg: _Svg, cx: float, cy: float, size: float, paint: str, width: float) -> None:
@@ -390,15 +397,7 @@ def _slash(svg: _Svg, cx: float, cy: float, size: float, paint: str, width: floa
 def _mark_svg(svg: _Svg, name: str, cx: float, cy: float, size: float, color: Color) -> None:
     paint = RED if color is Color.RED else BLUE
     if name == "big_eye_boy":
-        svg.add(
-            "circle",
-            cx=cx,
-            cy=cy,
-            r=0.33 * size,
-            fill="none",
-            stroke=paint,
-            stroke_width=0.14 * size,
-        )
+        _ring(svg, cx, cy, size, paint, 0.33, 0.14)
     elif name == "small_road":
         svg.add("circle", cx=cx, cy=cy, r=0.38 * size, fill=paint)
     else:

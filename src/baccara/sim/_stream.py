@@ -33,12 +33,14 @@ _M16 = np.uint64(0xFFFF)
 
 
 @njit(cache=True, inline="always")
-def _hashmix(value: Any, hc: Any) -> tuple[Any, Any]:
-    value = (value ^ hc) & _M32
-    hc = (hc * _MULT_A) & _M32
-    value = (value * hc) & _M32
+def _hashmix(value: Any, hash_const: Any, mult: Any) -> tuple[Any, Any]:
+    """numpy's ``hashmix``: ``value`` hashed, and the hash constant moved on by ``mult``
+    (`_MULT_A` while the pool mixes, `_MULT_B` while the state is drawn from it)."""
+    value = (value ^ hash_const) & _M32
+    hash_const = (hash_const * mult) & _M32
+    value = (value * hash_const) & _M32
     value ^= value >> _S16
-    return value, hc
+    return value, hash_const
 
 
 @njit(cache=True, inline="always")
@@ -56,63 +58,54 @@ def _seed(entropy: Any, index: int) -> tuple[Any, Any, Any, Any]:
     e3 = np.uint64(entropy[3])
     e4 = np.uint64(index) & _M32
     hc = _INIT_A
-    p0, hc = _hashmix(e0, hc)
-    p1, hc = _hashmix(e1, hc)
-    p2, hc = _hashmix(e2, hc)
-    p3, hc = _hashmix(e3, hc)
+    p0, hc = _hashmix(e0, hc, _MULT_A)
+    p1, hc = _hashmix(e1, hc, _MULT_A)
+    p2, hc = _hashmix(e2, hc, _MULT_A)
+    p3, hc = _hashmix(e3, hc, _MULT_A)
     # every pool word mixes in the hash of every other, in numpy's order
-    h, hc = _hashmix(p0, hc)
+    h, hc = _hashmix(p0, hc, _MULT_A)
     p1 = _mix(p1, h)
-    h, hc = _hashmix(p0, hc)
+    h, hc = _hashmix(p0, hc, _MULT_A)
     p2 = _mix(p2, h)
-    h, hc = _hashmix(p0, hc)
+    h, hc = _hashmix(p0, hc, _MULT_A)
     p3 = _mix(p3, h)
-    h, hc = _hashmix(p1, hc)
+    h, hc = _hashmix(p1, hc, _MULT_A)
     p0 = _mix(p0, h)
-    h, hc = _hashmix(p1, hc)
+    h, hc = _hashmix(p1, hc, _MULT_A)
     p2 = _mix(p2, h)
-    h, hc = _hashmix(p1, hc)
+    h, hc = _hashmix(p1, hc, _MULT_A)
     p3 = _mix(p3, h)
-    h, hc = _hashmix(p2, hc)
+    h, hc = _hashmix(p2, hc, _MULT_A)
     p0 = _mix(p0, h)
-    h, hc = _hashmix(p2, hc)
+    h, hc = _hashmix(p2, hc, _MULT_A)
     p1 = _mix(p1, h)
-    h, hc = _hashmix(p2, hc)
+    h, hc = _hashmix(p2, hc, _MULT_A)
     p3 = _mix(p3, h)
-    h, hc = _hashmix(p3, hc)
+    h, hc = _hashmix(p3, hc, _MULT_A)
     p0 = _mix(p0, h)
-    h, hc = _hashmix(p3, hc)
+    h, hc = _hashmix(p3, hc, _MULT_A)
     p1 = _mix(p1, h)
-    h, hc = _hashmix(p3, hc)
+    h, hc = _hashmix(p3, hc, _MULT_A)
     p2 = _mix(p2, h)
     # the spawn key (the shoe index)
-    h, hc = _hashmix(e4, hc)
+    h, hc = _hashmix(e4, hc, _MULT_A)
     p0 = _mix(p0, h)
-    h, hc = _hashmix(e4, hc)
+    h, hc = _hashmix(e4, hc, _MULT_A)
     p1 = _mix(p1, h)
-    h, hc = _hashmix(e4, hc)
+    h, hc = _hashmix(e4, hc, _MULT_A)
     p2 = _mix(p2, h)
-    h, hc = _hashmix(e4, hc)
+    h, hc = _hashmix(e4, hc, _MULT_A)
     p3 = _mix(p3, h)
     hb = _INIT_B
-    w0, hb = _hashmix_b(p0, hb)
-    w1, hb = _hashmix_b(p1, hb)
-    w2, hb = _hashmix_b(p2, hb)
-    w3, hb = _hashmix_b(p3, hb)
-    w4, hb = _hashmix_b(p0, hb)
-    w5, hb = _hashmix_b(p1, hb)
-    w6, hb = _hashmix_b(p2, hb)
-    w7, hb = _hashmix_b(p3, hb)
+    w0, hb = _hashmix(p0, hb, _MULT_B)
+    w1, hb = _hashmix(p1, hb, _MULT_B)
+    w2, hb = _hashmix(p2, hb, _MULT_B)
+    w3, hb = _hashmix(p3, hb, _MULT_B)
+    w4, hb = _hashmix(p0, hb, _MULT_B)
+    w5, hb = _hashmix(p1, hb, _MULT_B)
+    w6, hb = _hashmix(p2, hb, _MULT_B)
+    w7, hb = _hashmix(p3, hb, _MULT_B)
     return (w0 | (w1 << _S32), w2 | (w3 << _S32), w4 | (w5 << _S32), w6 | (w7 << _S32))
-
-
-@njit(cache=True, inline="always")
-def _hashmix_b(value: Any, hb: Any) -> tuple[Any, Any]:
-    value = (value ^ hb) & _M32
-    hb = (hb * _MULT_B) & _M32
-    value = (value * hb) & _M32
-    value ^= value >> _S16
-    return value, hb
 
 
 @njit(cache=True)

@@ -52,6 +52,7 @@ __all__ = [
     "entropy_words",
     "exact_odds",
     "execute",
+    "kernel_shoes",
     "processes_for",
     "run_chunk",
     "simulate",
@@ -81,6 +82,33 @@ def entropy_words(seed: int) -> np.ndarray[Any, np.dtype[np.uint32]]:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise SimulationError(f"bad seed {seed!r}: expected a whole number from 0 to 2**128 - 1")
     return np.array([(seed >> (32 * i)) & 0xFFFFFFFF for i in range(4)], dtype=np.uint32)
+
+
+KernelShoes = tuple[
+    np.ndarray[Any, np.dtype[np.uint32]],
+    int,
+    int,
+    int,
+    int,
+    bool,
+    np.ndarray[Any, np.dtype[np.int64]],
+]
+"""A series' shoes as the compiled kernels take them (`kernel_shoes`)."""
+
+
+def kernel_shoes(seed: int, start: int, count: int, settings: ShoeSettings) -> KernelShoes:
+    """Shoes ``start .. start + count - 1`` of the series ``seed`` as the compiled kernels
+    take them: the seed's words, the first shoe, how many, the decks, the cut card,
+    whether a shoe burns and what each first card burns (`burn_counts`)."""
+    return (
+        entropy_words(seed),
+        start,
+        count,
+        settings.decks,
+        settings.cut_card,
+        settings.burn,
+        burn_counts(settings),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -164,16 +192,8 @@ def run_chunk(job: Job, start: int, count: int) -> Totals:
     The compiled loop releases the GIL, so threads can run chunks side by side.
     """
     table, _ = pay_table(job.variant, job.bet_kinds)
-    settings = job.settings
     hist, sums, hands, longest = kernels.simulate_serial(
-        entropy_words(job.seed),
-        start,
-        count,
-        settings.decks,
-        settings.cut_card,
-        settings.burn,
-        burn_counts(settings),
-        table,
+        *kernel_shoes(job.seed, start, count, job.settings), table
     )
 
     def column(values: Any) -> tuple[int, ...]:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from baccara.coup import Coup
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim import _kernels as kernels
-from baccara.sim.payouts import burn_counts
-from baccara.sim.runner import entropy_words
+from baccara.sim.runner import entropy_words, kernel_shoes
 
 __all__ = ["keyed_coups", "shoe_coups", "simulated_shoe"]
 
@@ -44,15 +43,7 @@ def keyed_coups(
 ) -> list[list[tuple[Coup, int]]]:
     """`shoe_coups` with each coup's key (what every bet pays depends only on it)."""
     settings = settings or ShoeSettings()
-    codes, keys, per_shoe = kernels.deal_cards(
-        entropy_words(seed),
-        start,
-        count,
-        settings.decks,
-        settings.cut_card,
-        settings.burn,
-        burn_counts(settings),
-    )
+    codes, keys, per_shoe = kernels.deal_cards(*kernel_shoes(seed, start, count, settings))
     cards = kernels.CARDS
     out: list[list[tuple[Coup, int]]] = []
     row = 0

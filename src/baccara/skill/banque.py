@@ -249,11 +249,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         best = max(self.bids.values(), default=None)
         return BanqueObservation(
             **self._seen(seat),
-            hands={
-                key: tuple(cards)
-                for key, cards in hands.items()
-                if playing and seat is not None and owner[key] == seat
-            },
+            hands=self._own_hands(seat, playing, hands, owner),
             phase=self.phase,
             bids=tuple(self.bids.items()),
             next_bid=None

@@ -291,11 +291,7 @@ class CheminTable(PlayersTable[CheminEvent, Phase]):
         owner = {"P": self.player_seat, "B": self.banker}
         return CheminObservation(
             **self._seen(seat),
-            hands={
-                key: tuple(hand)
-                for key, hand in cards.items()
-                if dealt and seat is not None and owner[key] == seat
-            },
+            hands=self._own_hands(seat, dealt, cards, owner),
             phase=self.phase,
             stakes=tuple(self.stakes.items()),
             suivi=self.suivi,

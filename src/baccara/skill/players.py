@@ -315,6 +315,19 @@ class PlayersTable(Generic[Event, GamePhase]):
         found = (self.seen(event, seat) for event in self.log[since:])
         return [words for words in found if words is not None]
 
+    @staticmethod
+    def _own_hands(
+        seat: int | None,
+        dealt: bool,
+        hands: Mapping[str, Sequence[Card]],
+        owner: Mapping[str, int | None],
+    ) -> dict[str, tuple[Card, ...]]:
+        """What ``seat`` sees of ``hands`` (``owner``: the seat each is played by): its own,
+        only while a coup is dealt; the others' stay face down to it."""
+        if not dealt or seat is None:
+            return {}
+        return {key: tuple(cards) for key, cards in hands.items() if owner[key] == seat}
+
     def _seen(self, seat: int | None) -> dict[str, Any]:
         """The fields of `Observation` every game fills alike."""
         return {

@@ -29,6 +29,7 @@ from enum import StrEnum
 from functools import cache
 
 from baccara import deal, rules
+from baccara.skill.named import parse_named
 
 __all__ = [
     "BANKER_TABLE",
@@ -70,11 +71,7 @@ class House(StrEnum):
         >>> House.parse("Scarne")
         <House.SCARNE: 'scarne'>
         """
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(h.value for h in cls)
-            raise ValueError(f"unknown house tableau {text!r}: choose from {names}") from None
+        return parse_named(cls, text, what="house tableau")
 
     @property
     def punter_draws_on_five(self) -> bool:

@@ -10,7 +10,7 @@ and every banker's decision is explained (`baccara.skill.advice`), with what dra
 and standing are each worth to the chooser.
 
 >>> lines: list[str] = []
->>> result = play_banque(humans=(), bots=3, seed=2, say=lines.append, coups=3)
+>>> result = play_banque(TerminalSeats(bots=3, seed=2, say=lines.append, coups=3))
 >>> result.coups, sum(result.bankrolls) + result.house == result.start_total
 (3, True)
 >>> any(line.endswith("takes the bank for " + line.split()[-1]) for line in lines)
@@ -20,29 +20,26 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 
 from baccara.money import format_money
 from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
-from baccara.skill.banque import BanqueError, BanqueTable, Phase, Tableau, TableauxDealt
+from baccara.skill.banque import BanqueTable, Phase, Tableau, TableauxDealt
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 from baccara.tui.prompts import (
-    Ask,
     GameResult,
-    Journal,
     Prompter,
-    Say,
-    seat_names,
+    TerminalSeats,
+    draw_or_stand,
+    refusal,
     status_line,
 )
-from baccara.variants import Variant
 
 __all__ = ["banque_status", "play_banque"]
 
 _CARDS_PER_COUP = 8  # six dealt and, on average, about two third cards
-_DRAW_STAND = [("d", "draw"), ("s", "stand")]
 
 
 def _best(table: BanqueTable) -> tuple[int, int] | None:
@@ -80,11 +77,7 @@ def banque_status(table: BanqueTable, acting: int | None) -> str:
             bank += ", staked " + ", ".join(sides)
     else:
         bank = "no bank"
-    stacks = " · ".join(
-        f"{name} {format_money(money)}"
-        for name, money in zip(table.names, table.bankrolls, strict=True)
-    )
-    return status_line(bank, stacks, table.names, acting)
+    return status_line(bank, table.names, table.bankrolls, acting)
 
 
 def holdings(table: BanqueTable) -> list[int]:
@@ -98,21 +91,13 @@ def holdings(table: BanqueTable) -> list[int]:
     return held
 
 
-def _refusal(action: Callable[[], object]) -> str | None:
-    try:
-        action()
-    except BanqueError as error:
-        return str(error)
-    return None
-
-
 def _bid_refusal(table: BanqueTable, seat: int, amount: int) -> str | None:
     best = _best(table)
     if best is None and amount < table.minimum:
         return f"bad bid {format_money(amount)}: the smallest bid is {format_money(table.minimum)}"
     if best is not None and amount <= best[0]:
         return f"bad bid {format_money(amount)}: it must beat the {_best_words(table)}"
-    return _refusal(lambda: table.verify_bid(seat, amount))
+    return refusal(lambda: table.verify_bid(seat, amount))
 
 
 def _auction(p: Prompter, table: BanqueTable, human: Sequence[bool], rng: random.Random) -> None:
@@ -160,7 +145,7 @@ def _human_stake(p: Prompter, table: BanqueTable, seat: int, stake: Legal) -> No
     answer = p.amount(
         f"{name}: your stake on the {tableau.word} (up to {format_money(room)}) or",
         lambda amount: (
-            _refusal(lambda: table.verify_stake(seat, tableau, amount))
+            refusal(lambda: table.verify_stake(seat, tableau, amount))
             or (None if amount > 0 else f"bad stake {format_money(amount)}: type pass to sit out")
         ),
         words=[("p", "pass")],
@@ -195,42 +180,30 @@ def _turn(
         cards = " ".join(map(str, seen.hands["B"]))
         p.say(f"{table.names[seat]}, you hold {cards}: {seen.totals['B']}.")
         question, acts = "Draw or stand?", (Act.BANKER_DRAW, Act.BANKER_STAND)
-    words = [word for word, act in zip(_DRAW_STAND, acts, strict=True) if act in legal]
-    draws = p.choose(question, words) == "draw"
-    table.apply(legal[acts[0] if draws else acts[1]].action())
+    table.apply(draw_or_stand(p, question, acts, legal))
 
 
-def play_banque(
-    *,
-    variant: Variant | None = None,
-    humans: Sequence[str] = (),
-    bots: int = 3,
-    seed: int | None = None,
-    bankroll: int = 100_000,
-    teach: bool = False,
-    coups: int | None = None,
-    ask: Ask | None = None,
-    say: Say = print,
-    replay: Sequence[str] = (),
-    journal: Journal | None = None,
-) -> GameResult:
-    """Play Baccarat Banque until the shoe ends (or ``coups`` coups); return the result.
-
-    ``replay`` and ``journal`` as in `baccara.tui.chemin.play_chemin`.
-    """
-    names, human = seat_names(humans, bots)
-    if any(human) and ask is None:
-        raise ValueError("human seats need an input function")
-    rng = random.Random(seed)
-    table = BanqueTable(variant=variant, names=names, bankrolls=[bankroll] * len(names), seed=seed)
-    p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
+def play_banque(seats: TerminalSeats) -> GameResult:
+    """Play Baccarat Banque until the shoe ends (or ``seats.coups`` coups); return the result."""
+    names, human = seats.seated()
+    rng = random.Random(seats.seed)
+    table = BanqueTable(
+        variant=seats.variant,
+        names=names,
+        bankrolls=[seats.bankroll] * len(names),
+        seed=seats.seed,
+    )
+    p = seats.prompter()
     start = sum(table.bankrolls)
     played, seen = 0, 0
     asked_retire = -1
     p.say(f"{table.variant.title}: {len(names)} seats, {table.variant.decks} decks, two tableaux.")
     between = (Phase.AUCTION, Phase.STAKES)
     while table.phase is not Phase.OVER and not (
-        coups is not None and played >= coups and table.phase in between and table.covered == 0
+        seats.coups is not None
+        and played >= seats.coups
+        and table.phase in between
+        and table.covered == 0
     ):
         if table.phase is Phase.AUCTION:
             _auction(p, table, human, rng)
@@ -254,12 +227,9 @@ def play_banque(
                 if answer == "retire":
                     table.retire()
                     continue
-            _turn(p, table, seat, human[seat], teach, rng)
-        for event in table.log[seen:]:
-            p.say(event.text)
-            if isinstance(event, TableauxDealt):
-                played += 1
+            _turn(p, table, seat, human[seat], seats.teach, rng)
+        caused = table.log[seen:]
+        played += sum(isinstance(event, TableauxDealt) for event in caused)
+        p.tell(caused, holdings(table), table.house)
         seen = len(table.log)
-        if journal is not None and not p.replaying:
-            journal.holdings(holdings(table), table.house)
     return GameResult.of(p, table, coups=played, start=start)

@@ -8,11 +8,11 @@ every free choice is explained (`baccara.skill.advice`): the tableau's rule, the
 equilibrium's play, and what drawing and standing are each worth to the chooser.
 
 >>> lines: list[str] = []
->>> result = play_chemin(humans=(), bots=3, seed=5, say=lines.append, coups=4)
+>>> result = play_chemin(TerminalSeats(bots=3, seed=5, say=lines.append, coups=4))
 >>> result.coups, sum(result.bankrolls) + result.house == result.start_total
 (4, True)
 >>> lines = []
->>> _ = play_chemin(humans=(), bots=3, seed=2, say=lines.append, coups=6, teach=True)
+>>> _ = play_chemin(TerminalSeats(bots=3, seed=2, say=lines.append, coups=6, teach=True))
 >>> print(next(line for line in lines if "per 1.00 staked" in line).split("; ")[-1])
 by the rule he would draw. Given his cards, on average drawing wins 0.014 and standing wins 0.006 per 1.00 staked.
 """
@@ -20,29 +20,25 @@ by the rule he would draw. Given his cards, on average drawing wins 0.014 and st
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
 
 from baccara.money import format_money
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import CheminError, CheminTable, CoupSettled, Phase
+from baccara.skill.chemin import CheminTable, CoupSettled, Phase
 from baccara.tui.prompts import (
-    Ask,
     GameResult,
-    Journal,
     Prompter,
-    Say,
+    TerminalSeats,
+    draw_or_stand,
     money_range,
-    seat_names,
+    refusal,
     status_line,
 )
 from baccara.variants import Variant
 
 __all__ = ["chemin_status", "play_chemin"]
-
-_DRAW_STAND = [("d", "draw"), ("s", "stand")]
 
 
 def terms(variant: Variant) -> str:
@@ -66,11 +62,7 @@ def chemin_status(table: CheminTable) -> str:
             bank += f", {format_money(table.covered)} covered"
     else:
         bank = f"no bank yet, {table.names[table.banker]} holds the shoe"
-    stacks = " · ".join(
-        f"{name} {format_money(money)}"
-        for name, money in zip(table.names, table.bankrolls, strict=True)
-    )
-    return status_line(bank, stacks, table.names, table.actor)
+    return status_line(bank, table.names, table.bankrolls, table.actor)
 
 
 def holdings(table: CheminTable) -> list[int]:
@@ -78,15 +70,6 @@ def holdings(table: CheminTable) -> list[int]:
     held = [money + table.stakes.get(seat, 0) for seat, money in enumerate(table.bankrolls)]
     held[table.banker] += table.bank
     return held
-
-
-def _refusal(action: Callable[[], object]) -> str | None:
-    """Run a ``verify_...`` call: None if it passes, else the table's reason."""
-    try:
-        action()
-    except CheminError as error:
-        return str(error)
-    return None
 
 
 def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
@@ -97,8 +80,8 @@ def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
     words = [("b", "banco"), ("p", "pass")] if banco else [("p", "pass")]
     nudge = dict.fromkeys(("s", "stake"), "type the amount you cover, e.g. 10, or pass")
     if not banco:
-        refusal = _refusal(lambda: table.verify_banco(seat))
-        nudge |= dict.fromkeys(("b", "banco"), f"no banco: {refusal}")
+        no_banco = refusal(lambda: table.verify_banco(seat))
+        nudge |= dict.fromkeys(("b", "banco"), f"no banco: {no_banco}")
     question = (
         f"{name}: banco for {format_money(table.bank)}, or cover up to {format_money(room)}?"
         if banco
@@ -107,7 +90,7 @@ def _human_stake(p: Prompter, table: CheminTable, seat: int) -> None:
     answer = p.amount(
         question,
         lambda amount: (
-            _refusal(lambda: table.verify_stake(seat, amount))
+            refusal(lambda: table.verify_stake(seat, amount))
             or (None if amount > 0 else f"bad stake {format_money(amount)}: type pass to decline")
         ),
         words=words,
@@ -131,47 +114,32 @@ def _human_draws(
         p.say(why)
     punter = key == "P"
     acts = (Act.DRAW, Act.STAND) if punter else (Act.BANKER_DRAW, Act.BANKER_STAND)
-    words = [word for word, act in zip(_DRAW_STAND, acts, strict=True) if act in legal]
-    draws = p.choose("Draw or stand?", words) == "draw"
-    table.apply(legal[acts[0] if draws else acts[1]].action())
+    table.apply(draw_or_stand(p, "Draw or stand?", acts, legal))
 
 
 def play_chemin(
+    seats: TerminalSeats,
     *,
-    variant: Variant | None = None,
-    humans: Sequence[str] = (),
-    bots: int = 3,
-    seed: int | None = None,
-    bankroll: int = 100_000,
-    teach: bool = False,
     free_banker: bool = False,
     tableau: str = tableaux.House.FRENCH,
-    coups: int | None = None,
-    ask: Ask | None = None,
-    say: Say = print,
-    replay: Sequence[str] = (),
-    journal: Journal | None = None,
 ) -> GameResult:
-    """Play Chemin de Fer until the shoe ends (or ``coups`` coups); return the result.
+    """Play Chemin de Fer until the shoe ends (or ``seats.coups`` coups); return the result.
 
-    ``tableau`` names the house tableau (`tableaux.House`) whose free cells the banker chooses in;
-    ``variant`` (a Chemin de Fer variant) gives the decks and the commission. ``replay``
-    gives the humans' answers of an earlier session back (silently), ``journal`` is told
-    each new answer and the money after each action.
+    ``tableau`` names the house tableau (`tableaux.House`) whose free cells the banker
+    chooses in (all of them with ``free_banker``); ``seats.variant`` (a Chemin de Fer
+    variant) gives the decks and the commission.
     """
-    names, human = seat_names(humans, bots)
-    if any(human) and ask is None:
-        raise ValueError("human seats need an input function")
-    rng = random.Random(seed)
+    names, human = seats.seated()
+    rng = random.Random(seats.seed)
     table = CheminTable(
-        variant=variant,
+        variant=seats.variant,
         names=names,
-        bankrolls=[bankroll] * len(names),
-        seed=seed,
+        bankrolls=[seats.bankroll] * len(names),
+        seed=seats.seed,
         free_banker=free_banker,
         tableau=tableau,
     )
-    p = Prompter(ask=ask, say=say, replay=replay, journal=journal)
+    p = seats.prompter()
     p.status = lambda: chemin_status(table)
     start = sum(table.bankrolls)
     played = 0
@@ -180,7 +148,7 @@ def play_chemin(
         f"{table.variant.title}: {len(names)} seats, {terms(table.variant)} on the banker's wins."
     )
     p.say(f"House tableau: {table.tableau.value}.")
-    while table.phase is not Phase.OVER and (coups is None or played < coups):
+    while table.phase is not Phase.OVER and (seats.coups is None or played < seats.coups):
         seat = table.actor
         assert seat is not None
         legal = {x.act: x for x in table.legal_actions(seat)}
@@ -190,7 +158,7 @@ def play_chemin(
         elif Act.BANKER_DRAW in legal:
             why = banker_advice(table).text
         if not human[seat]:
-            if teach and why:
+            if seats.teach and why:
                 p.say(why)
             table.apply(chemin_bot_action(table, rng))
         elif Act.KEEP_BANK in legal:
@@ -207,7 +175,7 @@ def play_chemin(
             answer = p.amount(
                 f"{names[seat]}, the shoe is yours: set the bank "
                 f"({money_range(table.minimum, table.bankrolls[seat])}) or",
-                lambda amount: _refusal(lambda: table.verify_open_bank(amount)),
+                lambda amount: refusal(lambda: table.verify_open_bank(amount)),
                 words=[("p", "pass")],
             )
             amount = 0 if answer == "pass" else int(answer)
@@ -218,12 +186,9 @@ def play_chemin(
         elif Act.STAKE in legal:
             _human_stake(p, table, seat)
         else:
-            _human_draws(p, table, seat, legal, why if teach else None)
-        for event in table.log[seen:]:
-            p.say(event.text)
-            if isinstance(event, CoupSettled):
-                played += 1
+            _human_draws(p, table, seat, legal, why if seats.teach else None)
+        caused = table.log[seen:]
+        played += sum(isinstance(event, CoupSettled) for event in caused)
+        p.tell(caused, holdings(table), table.house)
         seen = len(table.log)
-        if journal is not None and not p.replaying:
-            journal.holdings(holdings(table), table.house)
     return GameResult.of(p, table, coups=played, start=start)

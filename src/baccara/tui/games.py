@@ -17,35 +17,14 @@ baccara.variants.FamilyError: mini is a house-banked game (Punto Banco); the ter
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from baccara.tui.banque import play_banque
 from baccara.tui.chemin import play_chemin
-from baccara.tui.prompts import Ask, GameResult, Journal, Say
+from baccara.tui.prompts import GameResult, TerminalSeats
 from baccara.variants import Family, Variant, require_family
 
 __all__ = ["TERMINAL_GAMES", "TerminalSeats", "register_terminal_game", "terminal_game"]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TerminalSeats:
-    """A shoe to play at the terminal: the game, who sits (``humans`` by name, then
-    ``bots``), the seed and each seat's chips, teaching mode, the game's own ``setup``
-    (Chemin de Fer's ``tableau`` and ``free_banker``), the input and output, and the
-    answers of an earlier session to ``replay`` (told to ``journal`` as they come)."""
-
-    variant: Variant
-    humans: Sequence[str]
-    bots: int
-    seed: int | None
-    bankroll: int
-    teach: bool
-    setup: Mapping[str, object]
-    ask: Ask
-    say: Say
-    replay: Sequence[str]
-    journal: Journal | None
 
 
 TerminalGame = Callable[[TerminalSeats], GameResult]
@@ -70,35 +49,11 @@ def terminal_game(variant: Variant) -> TerminalGame:
 
 def _chemin(seats: TerminalSeats) -> GameResult:
     return play_chemin(
-        variant=seats.variant,
-        humans=seats.humans,
-        bots=seats.bots,
-        seed=seats.seed,
-        bankroll=seats.bankroll,
-        teach=seats.teach,
+        seats,
         free_banker=bool(seats.setup.get("free_banker", False)),
         tableau=str(seats.setup.get("tableau", "french")),
-        ask=seats.ask,
-        say=seats.say,
-        replay=seats.replay,
-        journal=seats.journal,
-    )
-
-
-def _banque(seats: TerminalSeats) -> GameResult:
-    return play_banque(
-        variant=seats.variant,
-        humans=seats.humans,
-        bots=seats.bots,
-        seed=seats.seed,
-        bankroll=seats.bankroll,
-        teach=seats.teach,
-        ask=seats.ask,
-        say=seats.say,
-        replay=seats.replay,
-        journal=seats.journal,
     )
 
 
 register_terminal_game(Family.CHEMIN_DE_FER, _chemin)
-register_terminal_game(Family.BANQUE, _banque)
+register_terminal_game(Family.BANQUE, play_banque)

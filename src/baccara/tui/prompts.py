@@ -25,11 +25,14 @@ refusal is said in one line. Each answer is returned in a canonical form (``"dra
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from baccara.money import MoneyError, format_money, parse_money
+from baccara.skill.actions import Act, Action, Legal
+from baccara.skill.players import GameError, GameEvent
+from baccara.variants import Variant
 
 __all__ = [
     "Ask",
@@ -38,8 +41,11 @@ __all__ = [
     "Prompter",
     "Quit",
     "Say",
+    "TerminalSeats",
+    "draw_or_stand",
     "hint",
     "money_range",
+    "refusal",
     "seat_names",
     "status_line",
 ]
@@ -53,6 +59,7 @@ WIDTH = 78
 
 HELP_WORDS = ("help", "h", "?")
 QUIT_WORDS = ("quit", "q", "exit")
+DRAW_STAND = (("d", "draw"), ("s", "stand"))
 _BOT_NAMES = ("Ada", "Borel", "Conway", "Dormoy", "Euler", "Foster", "Gauss", "Hoyle", "Isaacs")
 
 
@@ -131,6 +138,46 @@ def seat_names(humans: Sequence[str], bots: int) -> tuple[tuple[str, ...], tuple
     return tuple(names), tuple([True] * len(humans) + [False] * bots)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TerminalSeats:
+    """A shoe to play at the terminal: the game (None: its family's own), who sits
+    (``humans`` by name, then ``bots``), the seed and each seat's chips, teaching mode,
+    the game's own ``setup`` (Chemin de Fer's ``tableau`` and ``free_banker``), the most
+    ``coups`` to play (None: the whole shoe), the input and output, and the answers of
+    an earlier session to ``replay`` (given back silently; ``journal`` is told each new
+    answer and the money after each action)."""
+
+    variant: Variant | None = None
+    humans: Sequence[str] = ()
+    bots: int = 3
+    seed: int | None = None
+    bankroll: int = 100_000
+    teach: bool = False
+    setup: Mapping[str, object] = field(default_factory=dict)
+    coups: int | None = None
+    ask: Ask | None = None
+    say: Say = print
+    replay: Sequence[str] = ()
+    journal: Journal | None = None
+
+    def seated(self) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+        """The seats' names and which are human (`seat_names`); a human seat needs ``ask``.
+
+        >>> TerminalSeats(humans=("Ann",), bots=1).seated()
+        Traceback (most recent call last):
+        ...
+        ValueError: human seats need an input function
+        """
+        names, human = seat_names(self.humans, self.bots)
+        if any(human) and self.ask is None:
+            raise ValueError("human seats need an input function")
+        return names, human
+
+    def prompter(self) -> Prompter:
+        """The prompts of this shoe's humans."""
+        return Prompter(ask=self.ask, say=self.say, replay=self.replay, journal=self.journal)
+
+
 def hint(choices: Iterable[tuple[str, str]]) -> str:
     """The key hint of a question: each word with its key in brackets."""
     return "/".join(
@@ -174,6 +221,14 @@ class Prompter:
         """Say ``text``, unless the game is being replayed to where it was."""
         if not self._replay and not self.hush:
             self._say(text)
+
+    def tell(self, events: Iterable[GameEvent], holdings: Sequence[int], house: int) -> None:
+        """Say what an action caused, then tell the journal (unless replaying) what each
+        seat holds and the house's take."""
+        for event in events:
+            self.say(event.text)
+        if self.journal is not None and not self.replaying:
+            self.journal.holdings(holdings, house)
 
     def decide(self, live: Callable[[], str]) -> str:
         """The next answer: replayed if any is left, else asked (``live``) and recorded."""
@@ -279,15 +334,51 @@ def money_range(low: int, high: int) -> str:
     return f"{format_money(low)} to {format_money(high)}"
 
 
-def status_line(bank: str, stacks: str, names: Sequence[str], acting: int | None) -> str:
+def status_line(
+    bank: str, names: Sequence[str], bankrolls: Sequence[int], acting: int | None
+) -> str:
     """The status said before a question: the bank, who acts, every seat's stack.
 
     One line when it fits in `WIDTH` columns, else two.
 
-    >>> status_line("bank 25.00 held by Ann", "Ann 75.00 · Bob 100.00", ["Ann", "Bob"], 1)
+    >>> status_line("bank 25.00 held by Ann", ["Ann", "Bob"], [7_500, 10_000], 1)
     '— bank 25.00 held by Ann; Bob to act | Ann 75.00 · Bob 100.00'
     """
     who = "nobody" if acting is None else names[acting]
     head = f"— {bank}; {who} to act"
+    stacks = " · ".join(
+        f"{name} {format_money(money)}" for name, money in zip(names, bankrolls, strict=True)
+    )
     one = f"{head} | {stacks}"
     return one if len(one) <= WIDTH else f"{head}\n  {stacks}"
+
+
+def refusal(verify: Callable[[], object]) -> str | None:
+    """Run a table's ``verify_...`` call: None if it passes, else the table's reason.
+
+    >>> def verify() -> None:
+    ...     raise GameError("not your turn")
+    >>> refusal(verify), refusal(lambda: None)
+    ('not your turn', None)
+    """
+    try:
+        verify()
+    except GameError as error:
+        return str(error)
+    return None
+
+
+def draw_or_stand(
+    p: Prompter, question: str, acts: tuple[Act, Act], legal: Mapping[Act, Legal]
+) -> Action:
+    """Ask whether to draw (``acts[0]``) or stand (``acts[1]``), offering only what is
+    legal; the action answered.
+
+    >>> p = Prompter(ask=lambda q: "s", say=print)
+    >>> legal = {Act.STAND: Legal(act=Act.STAND, seat=0)}
+    >>> draw_or_stand(p, "Draw or stand?", (Act.DRAW, Act.STAND), legal).act
+    <Act.STAND: 'stand'>
+    """
+    words = [word for word, act in zip(DRAW_STAND, acts, strict=True) if act in legal]
+    draws = p.choose(question, words) == "draw"
+    return legal[acts[0] if draws else acts[1]].action()

@@ -9,8 +9,12 @@
 // reducer lays the felt: everybody's view (backs for the cards face down), my own hands
 // over it (`banque_hand`, private), or the coup just settled (`last`) between coups.
 import { money, parseMoney } from "./money.js";
-import { clockSeconds, dueOf, FACE_DOWN, newsOf, SEAT_LOCAL, seatStillAsked, seatsOf, timeLeft } from "./players.js";
+import {
+  actionLabel, clockSeconds, dueOf, FACE_DOWN, newsOf, playersSelectors, SEAT_LOCAL, seatsOf, tableStateOf, timeLeft,
+} from "./players.js";
 import { outgoing } from "./protocol.js";
+
+export { actionLabel };
 
 export const GAME = "banque";
 /** The two tableaux, and the three hands on the felt (left, the banker's, right). */
@@ -28,24 +32,14 @@ const IN_COUP = new Set(["punter", "banker"]);  // a coup dealt, its hands on th
 
 // -- selectors --------------------------------------------------------------------------
 
-export const banquePhaseLabel = (state) => (state.banque?.paused ? "Waiting for its players to come back"
-  : PHASE_LABELS[state.banque?.phase] ?? (state.banque?.phase || "—"));
-export const isSeated = (state) => Boolean(state.banque?.players.includes(state.me));
+export const { phaseLabel: banquePhaseLabel, isSeated, myTurn, turnChoices, myChoices } =
+  playersSelectors("banque", PHASE_LABELS);
 /** Whether I play this shoe (seated players join at the next shoe). */
 export const inShoe = (state) => Boolean(state.banque?.inShoe.includes(state.me));
-export const myTurn = (state) => Boolean(state.banque && state.me && state.banque.toAct === state.me);
-/** What I may do on my turn: my own choices when the server sent them privately (the
- * state's are the same whatever my cards, not to tell them), else the state's. */
-export const turnChoices = (state) => (myTurn(state) ? state.banque.ownChoices ?? state.banque.choices : []);
-/** The choices shown to me: on my turn only, and not again once I have decided (until
- * the server's answer: the next state, or an error). */
-export const myChoices = (state) => (state.banque?.decided ? [] : turnChoices(state));
 /** Whether I may bid now: the auction is open to everybody in the shoe, in no order. */
 export const canBid = (state) => Boolean(state.banque?.choices.includes("bid") && inShoe(state));
 /** Whether I hold the bank and the server says I may retire now. */
 export const mayRetire = (state) => Boolean(state.banque?.canRetire && state.banque.banker === state.me && !state.banque.decided);
-/** What a decision's button says: the server's words (its rulebook's), else the action's name. */
-export const actionLabel = (banque, action) => banque?.labels?.[action] ?? action;
 
 /** Every bid of the auction, the best first: [{name, amount}]. */
 export const bidsInOrder = (banque) => Object.entries(banque?.bids ?? {})
@@ -144,11 +138,7 @@ export function onBanque(state, m) {
     ...seatsOf(m),
   };
   return {
-    ...state, game: GAME, table: m.table, seq: m.seq, banque,
-    phase: m.phase, fair: m.fair, title: state.title || "Baccarat Banque",
-    clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
-    message: turnMoved && !state.refused ? "" : state.message,  // a refusal stays until I act
-    seatAsked: seatStillAsked(state, prev, m),
+    ...state, ...tableStateOf(state, prev, m, turnMoved), game: GAME, banque, title: state.title || "Baccarat Banque",
   };
 }
 

@@ -8,10 +8,12 @@
 // coup's cards once the server has put them away, and the news lines that have just
 // happened (the result).
 import { money, parseMoney } from "./money.js";
-import { FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, seatStillAsked, seatsOf, timeLeft } from "./players.js";
+import {
+  actionLabel, FACE_DOWN, SEAT_LOCAL, clockSeconds, dueOf, freshLines, newsOf, playersSelectors, seatsOf, tableStateOf, timeLeft,
+} from "./players.js";
 import { outgoing } from "./protocol.js";
 
-export { FACE_DOWN, freshLines };
+export { actionLabel, FACE_DOWN, freshLines };
 
 export const GAME = "chemin-de-fer";
 
@@ -31,18 +33,8 @@ const FRESH = new Set(["starting", "waiting", "shuffle", "stakes"]);  // the las
 
 // -- selectors --------------------------------------------------------------------------
 
-export const cheminPhaseLabel = (state) => (state.chemin?.paused ? "Waiting for its players to come back"
-  : PHASE_LABELS[state.chemin?.phase] ?? (state.chemin?.phase || "—"));
-export const isSeated = (state) => Boolean(state.chemin?.players.includes(state.me));
-export const myTurn = (state) => Boolean(state.chemin && state.me && state.chemin.toAct === state.me);
-/** What I may do on my turn: my own choices when the server sent them privately (the
- * state's are the same whatever my cards, not to tell them), else the state's. */
-export const turnChoices = (state) => (myTurn(state) ? state.chemin.ownChoices ?? state.chemin.choices : []);
-/** The choices shown to me: on my turn only, and not again once I have decided (until
- * the server's answer: the next state, or an error). */
-export const myChoices = (state) => (state.chemin?.decided ? [] : turnChoices(state));
-/** What a decision's button says: the server's words (its rulebook's), else the action's name. */
-export const actionLabel = (chemin, action) => chemin?.labels?.[action] ?? action;
+export const { phaseLabel: cheminPhaseLabel, isSeated, myTurn, turnChoices, myChoices } =
+  playersSelectors("chemin", PHASE_LABELS);
 /** The part of the bank the punters have covered so far. */
 export const covered = (chemin) => Object.values(chemin.stakes).reduce((sum, amount) => sum + amount, 0);
 
@@ -137,11 +129,7 @@ export function onChemin(state, m) {
     lastKey: lastKey(m.last ?? null), held, ...seatsOf(m),
   };
   return {
-    ...state, game: GAME, table: m.table, seq: m.seq, chemin,
-    phase: m.phase, fair: m.fair, title: state.title || "Chemin de Fer",
-    clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
-    message: turnMoved && !state.refused ? "" : state.message,  // a refusal stays until I act
-    seatAsked: seatStillAsked(state, prev, m),
+    ...state, ...tableStateOf(state, prev, m, turnMoved), game: GAME, chemin, title: state.title || "Chemin de Fer",
   };
 }
 

@@ -44,6 +44,38 @@ export const seatsOf = (m) => ({
   away: m.away ?? [], leaving: m.leaving ?? [], paused: m.paused ?? false, ranges: m.ranges ?? {},
 });
 
+/** The selectors every players' table has, on its part of the state (`state[key]`, such
+ * as `state.chemin`) with its phases' words (`labels`): the phase in words, whether I sit
+ * at the table, whether it is my turn, what I may do on my turn (my own choices when the
+ * server sent them privately: the state's are the same whatever my cards, not to tell
+ * them), and the choices shown to me (not again once I have decided, until the server's
+ * answer: the next state, or an error). */
+export function playersSelectors(key, labels) {
+  const myTurn = (state) => Boolean(state[key] && state.me && state[key].toAct === state.me);
+  const turnChoices = (state) => (myTurn(state) ? state[key].ownChoices ?? state[key].choices : []);
+  return {
+    phaseLabel: (state) => (state[key]?.paused ? "Waiting for its players to come back"
+      : labels[state[key]?.phase] ?? (state[key]?.phase || "—")),
+    isSeated: (state) => Boolean(state[key]?.players.includes(state.me)),
+    myTurn,
+    turnChoices,
+    myChoices: (state) => (state[key]?.decided ? [] : turnChoices(state)),
+  };
+}
+
+/** What a decision's button says: the server's words (its rulebook's), else the action's name. */
+export const actionLabel = (table, action) => table?.labels?.[action] ?? action;
+
+/** What a players' table's state `m` sets beside the game's own part (its `prev`): the
+ * table, its phase and fairness, the server's clock, the message line (a refusal stays
+ * until I act, `turnMoved` or not) and whether a buy-in is still unanswered. */
+export const tableStateOf = (state, prev, m, turnMoved) => ({
+  table: m.table, seq: m.seq, phase: m.phase, fair: m.fair,
+  clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
+  message: turnMoved && !state.refused ? "" : state.message,
+  seatAsked: seatStillAsked(state, prev, m),
+});
+
 /** A seat's words on the rail beyond its chips: sitting out, leaving after the coup. */
 export function seatNote(table, name) {
   if (table.leaving.includes(name)) return "leaves after this coup";

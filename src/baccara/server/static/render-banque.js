@@ -9,9 +9,8 @@ import {
   decisionTimeLeft, isSeated, mayRetire, myChoices, open, prompt, stakesByName, turnChoices,
 } from "./banque.js";
 import { money, parseMoney } from "./money.js";
-import { seatNote } from "./players.js";
 import { cardText } from "./cards.js";
-import { domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
+import { domTools, layCards, renderPlayersHead, renderPlayersRail, renderSeatControls } from "./render.js";
 
 const AMOUNT_ACTIONS = new Set(["stake"]);  // decisions typed with an amount (a bid has its own box)
 
@@ -126,22 +125,11 @@ export function createBanqueRenderer(doc, on) {
 
   function renderRail(state) {
     const b = state.banque, staked = stakesByName(b);
-    $("bq-rail").replaceChildren(...b.players.map((name, i) => {
-      const mine = name === state.me, playing = b.inShoe.includes(name);
-      const li = el("li", "seat" + (mine ? " mine" : "") + (name === b.toAct ? " turn" : "") + (name === b.banker ? " banker" : ""));
-      li.dataset.name = name;
-      const chips = playing && b.chips[name] !== undefined ? money(b.chips[name]) : "next shoe";
-      li.append(el("span", "num", String(i + 1)), el("span", "pname", mine ? `${name} (you)` : name), el("span", "pstake", chips));
-      const marks = el("span", "marks");
-      if (name === b.banker) marks.append(el("span", "mark bank", `Bank ${money(b.bank)}`));
-      if (b.bids[name] !== undefined) marks.append(el("span", "mark bid", `Bid ${money(b.bids[name])}`));
-      if (staked[name]) marks.append(el("span", "mark stake", `${HAND_NAMES[staked[name].tableau]} ${money(staked[name].amount)}`));
-      if (name === b.toAct) marks.append(el("span", "mark to-act", "to act"));
-      if (seatNote(b, name)) marks.append(el("span", "mark away", seatNote(b, name)));
-      li.append(marks);
-      li.title = `${name}: chips ${chips}` + (name === b.banker ? `, holds the bank of ${money(b.bank)}` : "");
-      return li;
-    }));
+    renderPlayersRail(doc, "bq-", state, b, (name) => [
+      name === b.banker && el("span", "mark bank", `Bank ${money(b.bank)}`),
+      b.bids[name] !== undefined && el("span", "mark bid", `Bid ${money(b.bids[name])}`),
+      staked[name] && el("span", "mark stake", `${HAND_NAMES[staked[name].tableau]} ${money(staked[name].amount)}`),
+    ].filter(Boolean));
   }
 
   function button(label, action, primary) {

@@ -6,8 +6,8 @@ import {
   actionLabel, PASS, WITH_AMOUNT, cheminPhaseLabel, covered, decisionTimeLeft, isSeated, myChoices, prompt, turnChoices,
 } from "./chemin.js";
 import { money } from "./money.js";
-import { mostFor, seatNote } from "./players.js";
-import { domTools, layCards, renderPlayersHead, renderSeatControls } from "./render.js";
+import { mostFor } from "./players.js";
+import { domTools, layCards, renderPlayersHead, renderPlayersRail, renderSeatControls } from "./render.js";
 
 const AMOUNT_LABELS = { open_bank: "Bank", stake: "Stake" };
 
@@ -21,22 +21,11 @@ export function createCheminRenderer(doc, on) {
 
   function renderRail(state) {
     const c = state.chemin;
-    $("cdf-rail").replaceChildren(...c.players.map((name, i) => {
-      const mine = name === state.me, playing = c.inShoe.includes(name);
-      const li = el("li", "seat" + (mine ? " mine" : "") + (name === c.toAct ? " turn" : "") + (name === c.banker ? " banker" : ""));
-      li.dataset.name = name;
-      const chips = playing && c.chips[name] !== undefined ? money(c.chips[name]) : "next shoe";
-      li.append(el("span", "num", String(i + 1)), el("span", "pname", mine ? `${name} (you)` : name), el("span", "pstake", chips));
-      const marks = el("span", "marks");
-      if (name === c.banker) marks.append(el("span", "mark bank", c.bank ? `Bank ${money(c.bank)}` : "Sets the bank"));
-      if (c.stakes[name]) marks.append(el("span", "mark stake", `Stake ${money(c.stakes[name])}`));
-      if (name === c.punter) marks.append(el("span", "mark punter", "Punter"));
-      if (name === c.toAct) marks.append(el("span", "mark to-act", "to act"));
-      if (seatNote(c, name)) marks.append(el("span", "mark away", seatNote(c, name)));
-      li.append(marks);
-      li.title = `${name}: chips ${chips}` + (name === c.banker ? `, holds the bank of ${money(c.bank)}` : "");
-      return li;
-    }));
+    renderPlayersRail(doc, "cdf-", state, c, (name) => [
+      name === c.banker && el("span", "mark bank", c.bank ? `Bank ${money(c.bank)}` : "Sets the bank"),
+      c.stakes[name] && el("span", "mark stake", `Stake ${money(c.stakes[name])}`),
+      name === c.punter && el("span", "mark punter", "Punter"),
+    ].filter(Boolean));
   }
 
   function renderHands(state) {

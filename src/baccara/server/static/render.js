@@ -2,7 +2,7 @@
 // mutates, so a changed part is a new object). Every amount shown goes through money().
 import { SUITS, coupText } from "./cards.js";
 import { money } from "./money.js";
-import { FACE_DOWN } from "./players.js";
+import { FACE_DOWN, seatNote } from "./players.js";
 import { SIDES, bentOf, betKeys, betOf, chipStack, labelOf, myStakes, phaseLabel, squeezeTimeLeft, stagedStakes, betTimeLeft } from "./reducer.js";
 
 const CHIP_COLOURS = 6;  // chip faces k0..k5 in table.css, by position in the table's chip set
@@ -159,6 +159,30 @@ export function renderSeatControls(doc, prefix, state, table) {
   setText(`${prefix}leave`, table.leaving.includes(state.me) ? "Stay" : "Leave the table");
   $(`${prefix}away`).hidden = !seated;
   setText(`${prefix}away`, table.away.includes(state.me) ? "I'm back" : "Sit out");
+}
+
+/**
+ * A players' table's rail, its id prefixed ``prefix``: a seat a line, with its number, its
+ * name, its chips (a seat that joins at the next shoe has none yet) and its marks: the
+ * game's own (``gameMarks(name)``: the bank, bids, stakes), then whose turn it is and
+ * whether the seat sits out or leaves.
+ */
+export function renderPlayersRail(doc, prefix, state, table, gameMarks) {
+  const { $, el } = domTools(doc);
+  $(`${prefix}rail`).replaceChildren(...table.players.map((name, i) => {
+    const mine = name === state.me, playing = table.inShoe.includes(name);
+    const li = el("li", "seat" + (mine ? " mine" : "") + (name === table.toAct ? " turn" : "") + (name === table.banker ? " banker" : ""));
+    li.dataset.name = name;
+    const chips = playing && table.chips[name] !== undefined ? money(table.chips[name]) : "next shoe";
+    li.append(el("span", "num", String(i + 1)), el("span", "pname", mine ? `${name} (you)` : name), el("span", "pstake", chips));
+    const marks = el("span", "marks");
+    marks.append(...gameMarks(name));
+    if (name === table.toAct) marks.append(el("span", "mark to-act", "to act"));
+    if (seatNote(table, name)) marks.append(el("span", "mark away", seatNote(table, name)));
+    li.append(marks);
+    li.title = `${name}: chips ${chips}` + (name === table.banker ? `, holds the bank of ${money(table.bank)}` : "");
+    return li;
+  }));
 }
 
 /**

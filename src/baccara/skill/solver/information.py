@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from baccara.skill.named import parse_named
+
 __all__ = ["Model", "SolverError"]
 
 
@@ -42,8 +44,4 @@ class Model(StrEnum):
         >>> Model.parse("Compositions")
         <Model.COMPOSITIONS: 'compositions'>
         """
-        try:
-            return cls(text.strip().lower())
-        except ValueError:
-            names = ", ".join(m.value for m in cls)
-            raise SolverError(f"unknown model {text!r}: choose from {names}") from None
+        return parse_named(cls, text, what="model", error=SolverError)

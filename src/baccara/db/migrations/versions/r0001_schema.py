@@ -5,8 +5,6 @@ version table: this revision creates only the tables it lacks, so such a databas
 upgrades in place. The append-only triggers come with ``table_entries`` and
 ``table_events``.
 
-Revision ID: 0001
-Revises:
 Create Date: 2026-11-24
 """
 
@@ -18,8 +16,6 @@ from sqlalchemy.schema import SchemaItem
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 _APPEND_ONLY = ("table_entries", "table_events")
 

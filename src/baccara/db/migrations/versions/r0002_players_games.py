@@ -6,8 +6,6 @@ decision taken at a players' table (who, what, how much, whether the clock took 
 with the ledger transaction that moved its money, so that a restarted server replays
 the shoe to the decision it was waiting for.
 
-Revision ID: 0002
-Revises: 0001
 Create Date: 2026-11-24
 """
 
@@ -18,8 +16,6 @@ from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -10,8 +10,6 @@ disagree with the money, and a restarted server replay another shoe. Triggers re
 A later revision that rebuilds ``skill_actions`` on SQLite (a batch "move and copy")
 drops its triggers with the old table: it must create them again.
 
-Revision ID: 0003
-Revises: 0002
 Create Date: 2026-12-01
 """
 
@@ -21,8 +19,6 @@ from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 _TABLE = "skill_actions"
 

@@ -4,8 +4,6 @@ At a Banque table a punter stakes on the left or the right tableau; the decision
 keeps which (``L`` or ``R``; null for every other decision and at Chemin de Fer), so a
 restarted server replays the shoe exactly.
 
-Revision ID: 0004
-Revises: 0003
 Create Date: 2026-11-24
 """
 
@@ -16,8 +14,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

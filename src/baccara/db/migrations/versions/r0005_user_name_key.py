@@ -7,8 +7,6 @@ what everybody sees. Accounts that already differ only in case keep working: the
 registered gets the key, the others none (a unique index allows many nulls) and log in
 by their exact name.
 
-Revision ID: 0005
-Revises: 0004
 Create Date: 2026-12-02
 """
 
@@ -19,8 +17,6 @@ from alembic import op
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

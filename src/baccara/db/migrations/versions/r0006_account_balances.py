@@ -8,8 +8,6 @@ bets are indexed by round and player (``ix_bets_round_account``, in place of the
 alone), so the sum a player has on each bet of a round (the limits) reads that round's
 bets of that player, not every bet the player ever made.
 
-Revision ID: 0006
-Revises: 0005
 Create Date: 2026-11-25
 """
 
@@ -20,8 +18,6 @@ from alembic import op
 
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -2,8 +2,6 @@
 kind (a cell of the tableau, a bet of a pay table), how often it was asked and how
 often missed, so that what a learner misses comes back more often.
 
-Revision ID: 0007
-Revises: 0006
 Create Date: 2026-11-25
 """
 
@@ -14,8 +12,6 @@ from alembic import op
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -2,8 +2,6 @@
 takes effect a day after it is asked for, a cut at once), a session-time reminder, and
 a self-exclusion the server enforces until it ends.
 
-Revision ID: 0008
-Revises: 0007
 Create Date: 2026-11-25
 """
 
@@ -14,8 +12,6 @@ from alembic import op
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

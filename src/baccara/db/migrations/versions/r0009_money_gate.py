@@ -4,8 +4,6 @@ suspension among them (``play_limits.suspended_until``); sessions ended early ar
 a house shoe remembers which accounts gave it a client seed (one each) and, if the
 house retired it before its end (`baccara db repair`), why (``online_shoes.retired``).
 
-Revision ID: 0009
-Revises: 0008
 Create Date: 2026-11-26
 """
 
@@ -16,8 +14,6 @@ from alembic import op
 
 revision = "0009"
 down_revision = "0008"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -75,7 +75,8 @@ class Seats:
 
     >>> from baccara.table.engine import TableSettings
     >>> from baccara.variants import find_variant
-    >>> table = Table(variant=find_variant("punto-banco"), settings=TableSettings(seats=1, behind=5))
+    >>> settings = TableSettings(seats=1, behind=5)
+    >>> table = Table(variant=find_variant("punto-banco"), settings=settings)
     >>> seats, here = Seats(grace_seconds=60.0), {"ann", "bob"}
     >>> def moment(now: float) -> Moment:
     ...     return Moment(now=now, present=here.__contains__, betting=True, round=1)
@@ -83,7 +84,8 @@ class Seats:
     Seated(place=1, changes=(SeatChange(seat=1, player='ann', left=False),))
     >>> seats.take(table, User(id=2, name="bob", account=12), moment(0.0)).place  # behind
     2
-    >>> here.discard("ann"); seats.free_absent(table, moment(30.0)), seats.free_absent(table, moment(90.0))
+    >>> here.discard("ann")
+    >>> seats.free_absent(table, moment(30.0)), seats.free_absent(table, moment(90.0))
     ((), (SeatChange(seat=1, player='ann', left=True),))
     >>> seats.accounts
     {11: 'ann', 12: 'bob'}

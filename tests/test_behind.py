@@ -113,8 +113,8 @@ def _bet(round_id: int, bet_id: str, kind: str, amount: int) -> P.BetMessage:
 async def _opened(tables: Tables, after: int = 0) -> int:
     """Wait (on the simulated clock) for a round after round ``after`` to open."""
     runner = tables.runner
-    await tables.clock.run_until(lambda: runner.phase == "betting" and runner.round_id > after)
-    return int(runner.round_id)
+    await tables.clock.run_until(lambda: runner.phase == "betting" and runner.round.id > after)
+    return int(runner.round.id)
 
 
 def test_a_full_table_puts_players_behind_online() -> None:
@@ -171,7 +171,7 @@ def test_a_player_who_joins_while_the_cards_are_out_sits_at_the_next_bet() -> No
             await tables.clock.run_until(lambda: bool(watcher.of("card")))  # the cards are out
             late = await tables.join("deal_late")
             (snap,) = late.of("snapshot")
-            round_id = await _opened(tables, int(tables.runner.round_id))
+            round_id = await _opened(tables, int(tables.runner.round.id))
             ack = await late.send(_bet(round_id, "b1", "banker", 1_000))  # seated, then acked
             seat = next(m for m in late.of("seat") if m["player"] == "deal_late")
         assert snap["phase"] == "dealing" and snap["seat"] is None, snap

@@ -422,7 +422,7 @@ def _house_secret(runner: HouseRunner) -> set[str]:
     if coup is None:
         return set()
     steps = reveal(coup, by_hand=runner.squeeze)
-    turned = steps[len(runner.revealed) - 1] if runner.revealed else None
+    turned = steps[len(runner.round.revealed) - 1] if runner.round.revealed else None
     shown = set() if turned is None else _words(turned.player) | _words(turned.banker)
     squeezing = runner.squeezing
     if squeezing is not None and squeezing.peel >= CORNER:
@@ -461,16 +461,16 @@ async def _a_house_shoe(seed: int, squeeze: bool) -> tuple[int, int]:
             leaks = [leak for wire in wires.values() for leak in wire.leaks]
             assert not leaks, leaks[0]
             assert clock.now() - clock.start < 5_000, "the shoe never ended"
-            if runner.phase == "betting" and runner.round_id is not None:
+            if runner.phase == "betting" and runner.round.id is not None:
                 for name, side in (("ann", "player"), ("bob", "banker")):
-                    if (name, runner.round_id) not in placed:
-                        placed.add((name, runner.round_id))
+                    if (name, runner.round.id) not in placed:
+                        placed.add((name, runner.round.id))
                         message = P.BetMessage(
                             type="bet",
                             bet_id=f"b{next(bets)}",
                             kind=side,
                             amount=rng.choice((1_000, 2_000)),
-                            round=runner.round_id,
+                            round=runner.round.id,
                         )
                         reply = await answer(runner, tables.users[name], message, _UNLIMITED)
                         assert isinstance(reply, P.BetAck), reply

@@ -54,9 +54,9 @@ def test_terminal_and_web_tables_agree() -> None:
             runner = tables.runner
             while len(coups) < len(SCRIPT):
                 await tables.clock.run_until(
-                    lambda: runner.phase == "betting" and runner.round_id not in coups
+                    lambda: runner.phase == "betting" and runner.round.id not in coups
                 )
-                round_id = int(runner.round_id)
+                round_id = int(runner.round.id)
                 for name, kind, amount in SCRIPT[len(coups)]:
                     ack = await players[name].send(
                         P.BetMessage(

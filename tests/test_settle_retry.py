@@ -68,7 +68,7 @@ async def _bet_one_round(tables: Tables, prefix: str) -> tuple[dict[str, Seat], 
     await tables.start()
     runner = tables.runner
     await tables.clock.run_until(lambda: runner.phase == "betting")
-    round_id = int(runner.round_id)
+    round_id = int(runner.round.id)
     for name, placed in STAKES.items():
         for kind, amount in placed:
             ack = await players[name].send(bet(kind, amount, round_id))

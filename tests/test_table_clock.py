@@ -32,8 +32,8 @@ def bet(
 async def opened(tables: Tables) -> int:
     """Wait (on the simulated clock) for betting to open; the round's id."""
     await tables.clock.run_until(lambda: tables.runner.phase == "betting")
-    assert tables.runner.round_id is not None
-    return int(tables.runner.round_id)
+    assert tables.runner.round.id is not None
+    return int(tables.runner.round.id)
 
 
 def test_a_round_keeps_the_clock_it_is_given() -> None:
@@ -318,7 +318,7 @@ def test_the_edges_and_the_history_count_the_same_coups_at_every_moment() -> Non
             while len(tables.runner.history) < 3:
                 await tables.clock.advance(0.1)
                 runner = tables.runner
-                if runner.phase == "dealing" and runner.revealed:
+                if runner.phase == "dealing" and runner.round.revealed:
                     moments["dealt" if runner.table.current else "storing"] += 1
                 edges = await runner.edges()
                 history = (await runner.state(None)).history

@@ -9,6 +9,12 @@ bets and one per settlement, and the layout at the close is the ledger's. Shoes 
 (`baccara.fair.FairShoe`), stored with their seed so that a restarted server deals
 exactly the coups the shoe holds.
 
+The round loop composes small states, each owning its part, told what it needs and
+returning what changed, none holding the runner: the round in play
+(`baccara.server.tables.house_round.HouseRound`), the seating (`seats.Seats`: the seat
+events to send), the squeeze (`squeeze.Squeezes`); what the clients see is built by
+`views` from the table's state as the views read it (`views.HouseState`).
+
 Start-up recovery policy: a round whose betting had closed is dealt from its stored
 shoe and settled; a round still open is voided and every bet refunded. No round opens
 while another is unsettled: a settlement that fails to be stored is retried with a
@@ -21,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, TypeVar
@@ -29,7 +35,6 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, JsonValue
 
 from baccara.bets import BetKind
-from baccara.cards import hand_total
 from baccara.coup import Coup
 from baccara.db.auth import User
 from baccara.db.ledger import BetError, BetRequest, BetRow, RoundPhase
@@ -40,9 +45,10 @@ from baccara.server.tables import views
 from baccara.server.tables.audience import Audience
 from baccara.server.tables.base import TableBase
 from baccara.server.tables.contract import Record, TableMessage
+from baccara.server.tables.house_round import HouseRound
 from baccara.server.tables.refusal import Refused
 from baccara.server.tables.retry import until_done
-from baccara.server.tables.seats import Seats
+from baccara.server.tables.seats import Moment, SeatChange, Seats
 from baccara.server.tables.squeeze import Side, Squeezes, Squeezing, squeezer_of
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
@@ -104,7 +110,6 @@ class HouseRunner(TableBase[Phase]):
         self.squeeze = squeeze
         self.squeezes = Squeezes(seconds=timing.squeeze_seconds, clock=services.clock)
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
-        self.showing: Coup | None = None  # dealt, its cards shown one by one, no result yet
         self.edges_found: Edges | None = None
         self.batcher = services.batcher
         self.timing = timing
@@ -113,19 +118,15 @@ class HouseRunner(TableBase[Phase]):
             seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
         )
         self.table = Table(variant=variant, settings=self.settings)
-        self.accounts: dict[int, str] = {}  # wallet account -> player, for the layout
         self.fair: FairShoe | None = None
         self.shoes = ShoeBook(self.ledger, table_id)
         self.shoe_id: int | None = None
         self.seeders: set[int] = set()  # the accounts that gave the shoe to come a seed
-        self.round_id: int | None = None
-        self.round_number = 0
-        self.closes_at = 0.0
+        self.round = HouseRound()
         self.bets_changed = False
         self.history: deque[dict[str, JsonValue]] = deque(maxlen=10)
         self.records: deque[Record] = deque(maxlen=20)
-        self.revealed: list[P.Shown] = []
-        self.seats = Seats(self)
+        self.seats = Seats(grace_seconds=timing.seat_grace_seconds)
         self.roads = views.RoadsCache()  # the roads drawn once per change
 
     def emit(self, kind: type[P.Event], /, **data: Any) -> None:
@@ -139,7 +140,7 @@ class HouseRunner(TableBase[Phase]):
     def recover(self) -> list[str]:
         """Finish what a crash left: rebuild the shoe, settle closed rounds, void open ones."""
         notes: list[str] = []
-        self.round_number = self.shoes.last_round_number()
+        self.round.number = self.shoes.last_round_number()
         found = self.shoes.unfinished()
         if found is not None:
             self.shoe_id, self.fair = found
@@ -246,13 +247,7 @@ class HouseRunner(TableBase[Phase]):
                 await self.clock.sleep(1.0)
 
     def _announce_round(self) -> None:
-        self.emit(
-            P.RoundOpen,
-            round=self.round_id,
-            number=self.round_number,
-            closes_at=self.closes_at,
-            seconds=self.timing.bet_seconds,
-        )
+        self.emit(P.RoundOpen, **self.round.announcement(seconds=self.timing.bet_seconds))
 
     async def _wait_for_players(self) -> None:
         """Nobody is at the table and nothing is bet: the betting window waits, writing
@@ -267,7 +262,7 @@ class HouseRunner(TableBase[Phase]):
         while (left := pause_ends - self.clock.now()) > 0:  # the window is still open:
             await self.clock.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()  # a bet made in the pause is on everybody's layout
-        self.closes_at = self.clock.now() + self.timing.bet_seconds
+        self.round.closes_at = self.clock.now() + self.timing.bet_seconds
         self._announce_round()
 
     async def _recover_in_place(self) -> None:
@@ -309,51 +304,41 @@ class HouseRunner(TableBase[Phase]):
             assert self.fair is not None
             self.emit(P.ShoeAnnounced, **self.fair.commitment())
         assert self.fair is not None
-        self.round_number += 1
-        self.closes_at = self.clock.now() + self.timing.bet_seconds
-        self.revealed = []
-        self.round_id = await self.db_write(
+        number = self.round.begin(closes_at=self.clock.now() + self.timing.bet_seconds)
+        round_id = await self.db_write(
             self.ledger.open_round,
             table=self.id,
-            number=self.round_number,
+            number=number,
             shoe_id=self.shoe_id,
             coup_index=len(self.table.coups) + 1 if self.fair.sealed else 1,
-            closes_at=self.closes_at,
+            closes_at=self.round.closes_at,
         )
+        self.round.opened(round_id)
         self.phase = Phase.BETTING
         self._announce_round()
-        while (left := self.closes_at - self.clock.now()) > 0:
+        while (left := self.round.time_left(self.clock.now())) > 0:
             if self.audience.empty and not self.table.on_layout and not self.handing_over:
                 await self._wait_for_players()
                 continue
-            self.seats.free_absent()  # the seats of players gone (with no bet) are freed
+            # the seats of players gone (with no bet) are freed
+            self._send_seats(self.seats.free_absent(self.table, self._moment()))
             await self.clock.sleep(min(left, self.timing.layout_seconds))
             self._send_bets()
         self.phase = Phase.CLOSING
-        await self.db_write(self.ledger.close_round, self.round_id)
+        await self.db_write(self.ledger.close_round, round_id)
         self.phase = Phase.DEALING
-        self.emit(P.NoMoreBets, round=self.round_id)
+        self.emit(P.NoMoreBets, round=round_id)
         assert self.fair is not None
         if not self.fair.sealed:
             await self.db_write(self._seal)
-        self.set_layout(await self.db(self.ledger.round_bets, self.round_id))
+        self.set_layout(await self.db(self.ledger.round_bets, round_id))
         had_bets = bool(self.table.on_layout)
-        coup = self.showing = self.table.deal().coup
+        coup = self.round.showing = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         for index, step in enumerate(reveal(coup, by_hand=self.squeeze)):
             squeezed = await self._squeeze(coup, step) if self.squeeze else 0
-            shown = P.Shown(
-                card=None if step.card is None else str(step.card),
-                side=None if step.side is None else step.side.word,
-                player=[str(c) for c in step.player],
-                banker=[str(c) for c in step.banker],
-                player_total=hand_total(step.player) if step.player else None,
-                banker_total=hand_total(step.banker) if step.banker else None,
-                words=step.words,
-                reason=step.reason,
-            )
-            self.revealed.append(shown)
-            self.emit(P.CardShown, round=self.round_id, step=index, **dict(shown))
+            shown = self.round.show(step)
+            self.emit(P.CardShown, round=round_id, step=index, **dict(shown))
             await self.clock.sleep(0 if squeezed == 2 else self.timing.card_seconds)
             if index == 2 and had_bets:
                 self.fault("mid_deal")  # three cards are out (and sent)
@@ -361,12 +346,12 @@ class HouseRunner(TableBase[Phase]):
         store = partial(  # stored before anything else happens at this table
             self.db_write,
             self.ledger.settle_round,
-            self.round_id,
+            round_id,
             coup,
             self.variant.name,
             self.returns(settled),
         )
-        await self._until_done(f"round {self.round_number}'s settlement", store)
+        await self._until_done(f"round {number}'s settlement", store)
         await self._announce(coup, settled)
         self.table.log.clear()  # the round is in the database; a server runs for months
         if self.table.phase is Phase.SHOE_CHANGE:
@@ -387,9 +372,9 @@ class HouseRunner(TableBase[Phase]):
         its second card's step follows at once)."""
 
         def squeezer(side: Side) -> str | None:
-            return squeezer_of(self.layout(), self.audience.names(), side)
+            return squeezer_of(views.layout(self.table), self.audience.names(), side)
 
-        squeezing = self.squeezes.start(coup, step, round=self.round_id, squeezer=squeezer)
+        squeezing = self.squeezes.start(coup, step, round=self.round.id, squeezer=squeezer)
         if squeezing is None:
             return 0
 
@@ -397,7 +382,7 @@ class HouseRunner(TableBase[Phase]):
             self.relay(
                 P.Peel(
                     table=self.id,
-                    round=self.round_id,
+                    round=self.round.id,
                     side=squeezing.side,
                     by=squeezing.squeezer,
                     peel=squeezing.peel,
@@ -427,20 +412,11 @@ class HouseRunner(TableBase[Phase]):
         totals, behind = self.table.staked()
         self.emit(
             P.Bets,
-            round=self.round_id,
+            round=self.round.id,
             totals={kind.value: amount for kind, amount in totals.items()},
-            players=self.layout(),
+            players=views.layout(self.table),
             bettors_behind=behind,
         )
-
-    def layout(self) -> dict[str, dict[str, int]]:
-        """The seated players' stakes on the layout this round, from the engine's seats
-        (the players betting behind the seats are in `Table.staked`'s totals)."""
-        return {
-            s.player: {kind.value: amount for kind, amount in s.bets}
-            for s in self.table.seats
-            if s.bets
-        }
 
     def set_layout(self, placed: list[BetRow]) -> None:
         """Make the engine's layout the ledger's committed bets (the money's truth) before
@@ -448,7 +424,7 @@ class HouseRunner(TableBase[Phase]):
         want: dict[tuple[str, BetKind], int] = {}
         for bet in placed:
             if bet["status"] == "placed":
-                key = (self.accounts[bet["account_id"]], BetKind(bet["kind"]))
+                key = (self.seats.accounts[bet["account_id"]], BetKind(bet["kind"]))
                 want[key] = want.get(key, 0) + int(bet["amount"])
         for s in (*self.table.seats, *self.table.behind):
             for kind, amount in s.bets:
@@ -466,7 +442,7 @@ class HouseRunner(TableBase[Phase]):
 
     def returns(self, settled: CoupSettled) -> dict[tuple[int, str], int]:
         """The engine's settlement as the ledger takes it: returned per (account, bet)."""
-        wallets = {name: account for account, name in self.accounts.items()}
+        wallets = self.seats.wallets()
         return {
             (wallets[self.table.player_at(r.seat)], r.kind.value): r.returned
             for r in settled.results
@@ -474,16 +450,16 @@ class HouseRunner(TableBase[Phase]):
 
     def _learn_accounts(self, placed: list[BetRow]) -> None:
         """Name the wallet accounts of ``placed`` bets (after a restart)."""
-        unknown = {int(bet["account_id"]) for bet in placed} - set(self.accounts)
+        unknown = self.seats.unknown(int(bet["account_id"]) for bet in placed)
         if unknown:
-            for key, name in self.ledger.account_names(unknown).items():
-                self.accounts[key] = name.removeprefix("wallet:")
+            names = self.ledger.account_names(unknown)
+            self.seats.learn({key: name.removeprefix("wallet:") for key, name in names.items()})
 
     async def _announce(self, coup: Coup, settled: CoupSettled) -> None:
-        assert self.round_id is not None
-        result, by_player = views.result(self, coup, settled)
+        assert self.round.id is not None
+        result, by_player = views.result(self.round, self.table, self.variant, coup, settled)
         self.history.appendleft(result)
-        self.showing = None
+        self.round.showing = None
         self.emit(P.RoundResult, **result, roads=self.roads.view(self.table.roads))
         here = self.audience.accounts(by_player)
         balances = await self.db(self.ledger.balances, list(here.values())) if here else {}
@@ -493,7 +469,7 @@ class HouseRunner(TableBase[Phase]):
                 name,
                 P.Payout(
                     table=self.id,
-                    round=self.round_id,
+                    round=self.round.id,
                     balance=balances[account],
                     staked=sum(bet["staked"] for bet in bets.values()),
                     returned=sum(bet["returned"] for bet in bets.values()),
@@ -508,15 +484,51 @@ class HouseRunner(TableBase[Phase]):
         seats), so that it says where."""
         if user is not None:
             self.take_seat(user)
-        return await views.snapshot(self, user)
+        return await self.state(user)
 
     async def state(self, user: User | None) -> P.Snapshot:
         """The table's snapshot as ``user`` sees it (their balance, bets and seat)."""
-        return await views.snapshot(self, user)
+        balance = None if user is None else await self.db(self.ledger.balance, user.account)
+        round_id = self.round.id
+        mine = (
+            []
+            if user is None or round_id is None
+            else await self.db(self.ledger.round_bets, round_id, user.account)
+        )
+        return views.snapshot(self._house_state(), user, balance=balance, mine=mine)
+
+    def _house_state(self) -> views.HouseState:
+        """The table as its snapshot reads it, now."""
+        return views.HouseState(
+            table_id=self.id,
+            seq=self.seq,
+            now=self.clock.now(),
+            table=self.table,
+            phase=self.phase,
+            round=self.round,
+            bet_seconds=self.timing.bet_seconds,
+            squeeze=self.squeeze,
+            squeeze_seconds=self.timing.squeeze_seconds,
+            squeezing=self.squeezes.under_way,
+            history=self.history,
+            fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
+            records=self.records,
+            roads=self.roads.view(self.table.roads),
+        )
 
     def summary(self) -> P.TableSummary:
         """The lobby's line."""
-        return views.summary(self)
+        spots = views.bet_spots(self.variant, self.settings)
+        return self.lobby_line(
+            phase=self.phase,
+            seats=self.settings.seats,
+            seated=len(self.table.seats),
+            behind=len(self.table.behind),
+            squeeze=self.squeeze,
+            bets=spots,
+            limits=views.limits(spots),
+            roads=self.roads.view(self.table.roads),
+        )
 
     async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
         """A bet, a squeezer's peel or a seed for the shoe to come."""
@@ -545,7 +557,7 @@ class HouseRunner(TableBase[Phase]):
         counts once its result is (its cards are not all shown before, and a third
         card's coming would show in the cards left)."""
         coups = list(self.table.coups)
-        if self.showing is not None and coups and coups[-1] is self.showing:
+        if self.round.showing is not None and coups and coups[-1] is self.round.showing:
             coups.pop()
         key = (self.table.shoe_number, len(coups))
         if self.edges_key != key or self.edges_found is None:
@@ -565,7 +577,23 @@ class HouseRunner(TableBase[Phase]):
         """Seat a player at a wallet seat, or behind the seats when they are taken (or
         find their place); None when the table and the places behind it are full
         (`baccara.server.tables.seats`: a seat whose player has gone is freed first)."""
-        return self.seats.take(user)
+        seated = self.seats.take(self.table, user, self._moment())
+        self._send_seats(seated.changes)
+        return seated.place
+
+    def _moment(self) -> Moment:
+        """What seating is told of the table now."""
+        return Moment(
+            now=self.clock.now(),
+            present=self.audience.connected,
+            betting=self.phase is Phase.BETTING,
+            round=self.round.id,
+        )
+
+    def _send_seats(self, changes: Iterable[SeatChange]) -> None:
+        """A ``seat`` event for each seat taken or freed."""
+        for change in changes:
+            self.emit(P.SeatEvent, seat=change.seat, player=change.player, left=change.left)
 
     async def place_bet(self, user: User, message: P.BetMessage) -> P.BetAck:
         """Check and place one bet (validated at the edge); its ack, or raise `BetError`
@@ -575,8 +603,8 @@ class HouseRunner(TableBase[Phase]):
             kind = BetKind.parse(message.kind)
         except ValueError as error:
             raise BetError("unknown_bet", str(error)) from None
-        open_now = self.phase is Phase.BETTING and self.clock.now() < self.closes_at
-        if not open_now or message.round not in (None, self.round_id):
+        open_now = self.phase is Phase.BETTING and self.round.open_at(self.clock.now())
+        if not open_now or not self.round.takes(message.round):
             stored = await self.db(self.ledger.find_bet, user.account, bet_id)
             if stored is not None and (stored.amount, stored.kind) == (amount, kind.value):
                 return views.ack(stored, self.id)
@@ -595,11 +623,12 @@ class HouseRunner(TableBase[Phase]):
             self.table.verify_place_bet(seat, kind, amount)
         except TableError as error:
             raise BetError(error.code, str(error)) from None
-        assert self.round_id is not None
+        round_id = self.round.id
+        assert round_id is not None
         limit = self.settings.limit(kind)  # checked again where the player's bets queue
         request = BetRequest(  # the money gate checks the rest, in the bet's transaction
             account=user.account,
-            round_id=self.round_id,
+            round_id=round_id,
             bet_id=bet_id,
             kind=kind.value,
             amount=amount,

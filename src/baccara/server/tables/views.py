@@ -1,7 +1,10 @@
-"""What the clients see of a table, built from the engine and the rulebook.
+"""What the clients see of a house table, built from the engine and the rulebook.
 
 Labels, pays, limits, chips and totals all come from here (the page derives none),
-as the protocol's models (`baccara.server.wire.protocol`).
+as the protocol's models (`baccara.server.wire.protocol`). The snapshot is built from a
+`HouseState`, which the table fills when asked (the engine and its own state as the
+views read them), and a round's result from the round (`HouseRound`) and the engine:
+nothing here holds or reads a runner.
 """
 
 from __future__ import annotations
@@ -9,34 +12,38 @@ from __future__ import annotations
 import gzip
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from pydantic import JsonValue
 
 from baccara.bets import bets_for, describe_pays, payout, short_pays
 from baccara.coup import Coup
 from baccara.db.auth import User
-from baccara.db.ledger import BetReceipt
+from baccara.db.ledger import BetReceipt, BetRow
 from baccara.roads.board import Roads
 from baccara.roads.render import render_svg
+from baccara.server.tables.contract import Record
+from baccara.server.tables.house_round import HouseRound
+from baccara.server.tables.squeeze import Squeezing
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
+from baccara.table.engine import Table
 from baccara.table.events import CoupSettled, Phase, TableSettings
 from baccara.variants import Variant
 
-if TYPE_CHECKING:
-    from baccara.server.tables.house import HouseRunner
-
 __all__ = [
+    "HouseState",
     "Lobby",
     "RoadsCache",
     "ack",
     "bet_spots",
+    "layout",
+    "limits",
     "result",
     "roads_view",
     "snapshot",
-    "summary",
 ]
 
 
@@ -89,25 +96,38 @@ def bet_spots(variant: Variant, settings: TableSettings) -> list[P.BetSpot]:
     ]
 
 
+def layout(table: Table) -> dict[str, dict[str, int]]:
+    """The seated players' stakes on the layout this round, from the engine's seats
+    (the players betting behind the seats are in `Table.staked`'s totals)."""
+    return {
+        s.player: {kind.value: amount for kind, amount in s.bets} for s in table.seats if s.bets
+    }
+
+
+def limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
+    """Each bet's limits, by kind, as the lobby and the snapshot say them."""
+    return {spot.kind: {"min": spot.min, "max": spot.max} for spot in spots}
+
+
 def result(
-    runner: HouseRunner, coup: Coup, settled: CoupSettled
+    round: HouseRound, table: Table, variant: Variant, coup: Coup, settled: CoupSettled
 ) -> tuple[dict[str, JsonValue], dict[str, dict[str, P.Returned]]]:
     """A settled round as everybody sees it (each spot won, what it paid, or lost or
     pushed, with the table's stakes on it and what came back), and each player's
-    stakes and returns by bet."""
+    stakes and returns by bet (the players named by the engine's ``table``)."""
     staked: Counter[str] = Counter()
     returned: Counter[str] = Counter()
     by_player: dict[str, dict[str, P.Returned]] = {}
     for r in settled.results:
-        mine = by_player.setdefault(runner.table.player_at(r.seat), {})
+        mine = by_player.setdefault(table.player_at(r.seat), {})
         bet = mine.setdefault(r.kind.value, {"staked": 0, "returned": 0})
         bet["staked"] += r.stake
         bet["returned"] += r.returned
         staked[r.kind.value] += r.stake
         returned[r.kind.value] += r.returned
     spots: dict[str, JsonValue] = {}
-    for kind in bets_for(runner.variant):
-        pay = payout(kind, coup, runner.variant)
+    for kind in bets_for(variant):
+        pay = payout(kind, coup, variant)
         spots[kind.value] = P.SpotResult(
             outcome=pay.outcome.value,
             paid=pay.paid,
@@ -116,87 +136,91 @@ def result(
             returned=returned[kind.value],
         ).model_dump()
     found: dict[str, JsonValue] = {
-        "round": runner.round_id,
-        "number": runner.round_number,
+        "round": round.id,
+        "number": round.number,
         "coup": coup.notation(),
         "winner": coup.winner.word,
         "player_total": coup.player_total,
         "banker_total": coup.banker_total,
         "announcement": coup.announcement(),
-        "steps": [step.model_dump() for step in runner.revealed],
+        "steps": [step.model_dump() for step in round.revealed],
         "spots": spots,
     }
     return found, by_player
 
 
-def _limits(spots: list[P.BetSpot]) -> dict[str, dict[Any, int]]:
-    return {spot.kind: {"min": spot.min, "max": spot.max} for spot in spots}
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HouseState:
+    """A house table as its snapshot reads it, filled by the table when asked: its id,
+    the last event's ``seq`` and the time (``now``), the engine (its game, settings,
+    seats, layout and coups), its phase and round, its clocks, whether it squeezes and
+    the squeeze under way, the last results, the shoe's commitment (``fair``) and the
+    last shoes' records, the roads as drawn."""
+
+    table_id: str
+    seq: int
+    now: float
+    table: Table
+    phase: Phase
+    round: HouseRound
+    bet_seconds: float
+    squeeze: bool
+    squeeze_seconds: float
+    squeezing: Squeezing | None
+    history: Sequence[dict[str, JsonValue]]
+    fair: P.Commitment | None
+    records: Sequence[Record]
+    roads: P.RoadsView
 
 
-def summary(runner: HouseRunner) -> P.TableSummary:
-    """The lobby's line for a table."""
-    spots = bet_spots(runner.variant, runner.settings)
-    return runner.lobby_line(
-        phase=runner.phase,
-        seats=runner.settings.seats,
-        seated=len(runner.table.seats),
-        behind=len(runner.table.behind),
-        squeeze=runner.squeeze,
-        bets=spots,
-        limits=_limits(spots),
-        roads=runner.roads.view(runner.table.roads),
-    )
-
-
-async def snapshot(runner: HouseRunner, user: User | None) -> P.Snapshot:
-    """Everything a (re)connecting client needs to draw the table."""
-    balance = None if user is None else await runner.db(runner.ledger.balance, user.account)
-    mine: list[dict[str, str | int]] = []
-    if user is not None and runner.round_id is not None:
-        rows = await runner.db(runner.ledger.round_bets, runner.round_id, user.account)
-        mine = [
-            {"bet_id": r["bet_id"], "kind": r["kind"], "amount": r["amount"], "status": r["status"]}
-            for r in rows
-        ]
-    place = None if user is None else runner.table.seat_of(user.name)
-    behind = place is not None and place > runner.settings.seats
-    spots = bet_spots(runner.variant, runner.settings)
+def snapshot(
+    state: HouseState, user: User | None, *, balance: int | None, mine: Iterable[BetRow]
+) -> P.Snapshot:
+    """Everything a (re)connecting client needs to draw the table, as ``user`` sees it
+    (their ``balance`` and the bets they have made this round: ``mine``)."""
+    table, settings, variant = state.table, state.table.settings, state.table.variant
+    place = None if user is None else table.seat_of(user.name)
+    behind = place is not None and place > settings.seats
+    spots = bet_spots(variant, settings)
     if behind:  # the spots this player may bet on: behind the seats, the main bets
         spots = [spot for spot in spots if spot.main]
-    now = runner.clock.now()
+    betting = state.phase is Phase.BETTING
     return P.Snapshot(
-        table=runner.id,
-        seq=runner.seq,
-        variant=runner.variant.name,
-        title=runner.variant.title,
+        table=state.table_id,
+        seq=state.seq,
+        variant=variant.name,
+        title=variant.title,
         bets=spots,
-        chips=list(runner.settings.chips),
+        chips=list(settings.chips),
         pays={spot.kind: spot.pays for spot in spots},
-        limits=_limits(spots),
-        phase=runner.phase,
-        round=runner.round_id,
-        number=runner.round_number,
-        closes_at=runner.closes_at,
-        server_time=now,
-        time_left=max(0.0, runner.closes_at - now) if runner.phase is Phase.BETTING else 0.0,
-        bet_seconds=runner.timing.bet_seconds,
-        squeeze=runner.squeeze,
-        squeeze_seconds=runner.timing.squeeze_seconds if runner.squeeze else 0.0,
-        squeezing=None if runner.squeezing is None else runner.squeezing.shown(peel=True),
+        limits=limits(spots),
+        phase=state.phase,
+        round=state.round.id,
+        number=state.round.number,
+        closes_at=state.round.closes_at,
+        server_time=state.now,
+        time_left=state.round.time_left(state.now) if betting else 0.0,
+        bet_seconds=state.bet_seconds,
+        squeeze=state.squeeze,
+        squeeze_seconds=state.squeeze_seconds if state.squeeze else 0.0,
+        squeezing=None if state.squeezing is None else state.squeezing.shown(peel=True),
         user=None if user is None else user.name,
         seat=None if behind else place,
         behind=behind,
-        seats={s.player: s.number for s in runner.table.seats},
+        seats={s.player: s.number for s in table.seats},
         balance=balance,
-        my_bets=mine,
-        table_bets=runner.layout(),
-        bettors_behind=runner.table.staked()[1],
-        revealed=list(runner.revealed),
-        history=list(runner.history),
-        roads=runner.roads.view(runner.table.roads),
-        fair=None if runner.fair is None else P.Commitment(**runner.fair.commitment()),
-        records=list(runner.records)[-3:],
-        shoe_coups=len(runner.table.coups),
+        my_bets=[
+            {"bet_id": r["bet_id"], "kind": r["kind"], "amount": r["amount"], "status": r["status"]}
+            for r in mine
+        ],
+        table_bets=layout(table),
+        bettors_behind=table.staked()[1],
+        revealed=list(state.round.revealed),
+        history=list(state.history),
+        roads=state.roads,
+        fair=state.fair,
+        records=list(state.records)[-3:],
+        shoe_coups=len(table.coups),
     )
 
 

@@ -102,7 +102,7 @@ def ledger_baseline(url: str, bets: int) -> float:
         book.place_bet(account=account, round_id=rnd, bet_id=f"x{n}", kind="banker", amount=1_000)
     rate = bets / (time.perf_counter() - start)
     book.void_round(rnd)
-    book.engine.dispose()
+    book.database.dispose()
     return rate
 
 

@@ -14,7 +14,7 @@ import time
 from baccara.bets import BetKind
 from baccara.coup import Result, deal_shoe
 from baccara.shoe import Shoe, ShoeSettings
-from baccara.sim.runner import Job, run_chunk, simulate
+from baccara.sim.simulation import Job, run_chunk, simulate
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
 SEED = 2026

@@ -254,15 +254,15 @@ KINDS_STATE = {"c1": "chemin", "b1": "banque"}
 
 
 def _rows(server: ServerProcess) -> int:
-    engine = sa.create_engine(server.config.database_url)
+    database = sa.create_engine(server.config.database_url)
     try:
-        with engine.connect() as conn:
+        with database.connect() as conn:
             return sum(
                 int(conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one())
                 for table in ROWS
             )
     finally:
-        engine.dispose()
+        database.dispose()
 
 
 def _coups(server: ServerProcess, table: str, seen: Seen) -> int:
@@ -270,13 +270,13 @@ def _coups(server: ServerProcess, table: str, seen: Seen) -> int:
     people saw (each shoe's last coup number)."""
     if table != "t1":
         return sum(seen.coups.values())
-    engine = sa.create_engine(server.config.database_url)
+    database = sa.create_engine(server.config.database_url)
     try:
-        with engine.connect() as conn:
+        with database.connect() as conn:
             query = "SELECT count(*) FROM rounds WHERE coup IS NOT NULL"
             return int(conn.execute(sa.text(query)).scalar_one())
     finally:
-        engine.dispose()
+        database.dispose()
 
 
 def _balanced(server: ServerProcess) -> bool:
@@ -284,7 +284,7 @@ def _balanced(server: ServerProcess) -> bool:
     try:
         return book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 async def _people(servers: dict[str, ServerProcess], seen: dict[str, Seen], seconds: float) -> None:

@@ -15,7 +15,7 @@ from baccara.shoe import Shoe
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action, ActionError
 from baccara.skill.banque import BankerDecided as BanqueBankerDecided
-from baccara.skill.banque import BankerLeft, BanqueError, BanqueTable, StakePlaced, Tableau
+from baccara.skill.banque import BankerLeft, BanqueError, BanqueTable, Half, StakePlaced
 from baccara.skill.banque import Phase as BanquePhase
 from baccara.skill.chemin import (
     BankerDecided,
@@ -188,7 +188,7 @@ def test_banque_silent_punter_draws_on_five_and_silent_banker_plays_the_rule(
     table.close_auction()
     table.apply(Action(act=Act.STAKE, seat=1, amount=left, tableau="L"))
     table.apply(Action(act=Act.STAKE, seat=2, amount=right, tableau="R"))
-    assert table.live_tableau is Tableau.LEFT and table.actor == 1
+    assert table.live_half is Half.LEFT and table.actor == 1
     action = table.default_action()
     assert action is not None and (action.act, action.seat) == (Act.DRAW, 1)
     with pytest.raises(BanqueError, match="not seat 2's turn"):

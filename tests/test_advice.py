@@ -27,7 +27,7 @@ from baccara.skill.advice import (
     table_solution,
     table_values,
 )
-from baccara.skill.banque import BanqueTable, Tableau
+from baccara.skill.banque import BanqueTable, Half
 from baccara.skill.banque import Phase as BanquePhase
 from baccara.skill.chemin import CheminTable
 from baccara.skill.chemin_events import Phase
@@ -294,8 +294,8 @@ def _banque_table(cards: str, left: int, right: int) -> BanqueTable:
     table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000), shoe=shoe)
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, left)
-    table.stake(2, Tableau.RIGHT, right)
+    table.stake(1, Half.LEFT, left)
+    table.stake(2, Half.RIGHT, right)
     return table
 
 
@@ -315,7 +315,7 @@ def test_banque_banker_values_agree_with_brute_force(
     table = _banque_table(cards, *stakes)
     assert table.phase is BanquePhase.BANKER
     total, left, right = cell
-    assert (table.column(Tableau.LEFT), table.column(Tableau.RIGHT)) == (left, right)
+    assert (table.column(Half.LEFT), table.column(Half.RIGHT)) == (left, right)
     advice = banque_banker_advice(table)
     p5 = banque_solution().player_draw_on_5
     expected = _banque_banker_by_hand(total, (left, right), stakes, p5)
@@ -333,7 +333,7 @@ def test_banque_banker_values_agree_with_brute_force(
 
 def test_nothing_staked_on_the_tableau_in_play_is_worth_nothing() -> None:
     table = _banque_table("7h 9d Ks Kc Kd Qc", 0, 1_000)  # the right's natural is settled
-    assert table.phase is BanquePhase.BANKER and table.column(Tableau.LEFT) == STOOD
+    assert table.phase is BanquePhase.BANKER and table.column(Half.LEFT) == STOOD
     advice = banque_banker_advice(table)
     assert advice.values == {"draw": 0.0, "stand": 0.0} and "risks nothing" in advice.text
     with pytest.raises(SolverError, match="nothing is staked"):
@@ -380,7 +380,7 @@ def _banque_punter_by_hand(p5: float, y: np.ndarray) -> dict[str, float]:
 
 def test_banque_punter_values_agree_with_brute_force() -> None:
     table = _banque_table("2h 7d 3s 3c Qd 2s", 1_000, 1_000)
-    assert table.live_tableau is Tableau.LEFT
+    assert table.live_half is Half.LEFT
     advice = banque_punter_advice(table)
     sol = banque_solution()
     expected = _banque_punter_by_hand(sol.player_draw_on_5, sol.banker_draw)
@@ -388,7 +388,7 @@ def test_banque_punter_values_agree_with_brute_force() -> None:
     assert abs(advice.values["draw"] - advice.values["stand"]) <= 1e-9
     assert "indifferent" in advice.text
     right = _banque_table("7h 2d 3s Kc 3d 2s", 1_000, 3_000)  # the right punter on 5
-    assert right.live_tableau is Tableau.RIGHT
+    assert right.live_half is Half.RIGHT
     assert banque_punter_advice(right).values == pytest.approx(advice.values, abs=1e-12)
 
 

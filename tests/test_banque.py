@@ -16,10 +16,10 @@ from baccara.skill.banque import (
     BankerLeft,
     BanqueError,
     BanqueTable,
+    Half,
+    HalfDecided,
+    HalfSettled,
     Phase,
-    Tableau,
-    TableauDecided,
-    TableauSettled,
 )
 from baccara.tui.skill import TerminalSeats, play_banque
 
@@ -57,25 +57,25 @@ def test_the_bank_goes_to_the_highest_bidder() -> None:
 
 def test_stakes_are_limited_by_the_bank() -> None:
     table = banked("", bank=1_000)
-    assert not table.can_stake(1, Tableau.LEFT, 1_500)
-    table.stake(1, Tableau.LEFT, 800)
+    assert not table.can_stake(1, Half.LEFT, 1_500)
+    table.stake(1, Half.LEFT, 800)
     with pytest.raises(BanqueError, match=r"covers only 2\.00 more"):
-        table.stake(2, Tableau.RIGHT, 300)
+        table.stake(2, Half.RIGHT, 300)
 
 
 def test_the_two_tableaux_settle_independently() -> None:
     # left 2h 4d = 6 stands; right 3s Ac = 4 draws Kc = 4; banker 5c Qd = 5
     table = banked("2h 3s 5c 4d Ac Qd Kc")
-    table.stake(1, Tableau.LEFT, 1_000)
-    table.stake(2, Tableau.RIGHT, 2_000)
+    table.stake(1, Half.LEFT, 1_000)
+    table.stake(2, Half.RIGHT, 2_000)
     assert table.phase is Phase.BANKER  # both punters were bound; the banker decides
-    assert table.column(Tableau.LEFT) == 10 and table.column(Tableau.RIGHT) == 0
+    assert table.column(Half.LEFT) == 10 and table.column(Half.RIGHT) == 0
     events = table.banker_stand()
-    settled = {e.tableau: e for e in events if isinstance(e, TableauSettled)}
-    assert settled[Tableau.LEFT].result is Result.PLAYER and settled[Tableau.LEFT].payouts == (
+    settled = {e.half: e for e in events if isinstance(e, HalfSettled)}
+    assert settled[Half.LEFT].result is Result.PLAYER and settled[Half.LEFT].payouts == (
         (1, 2_000),
     )
-    assert settled[Tableau.RIGHT].result is Result.BANKER and settled[Tableau.RIGHT].payouts == ()
+    assert settled[Half.RIGHT].result is Result.BANKER and settled[Half.RIGHT].payouts == ()
     assert table.bank == 20_000 - 1_000 + 2_000
     assert table.bankrolls[1:] == [11_000, 8_000]
 
@@ -83,28 +83,28 @@ def test_the_two_tableaux_settle_independently() -> None:
 def test_a_punters_natural_settles_at_once_and_the_other_plays_on() -> None:
     # left 9d Kc natural; right 2h 3d = 5; banker 5s Qc = 5
     table = banked("9d 2h 5s Kc 3d Qc 4c")
-    table.stake(1, Tableau.LEFT, 1_000)
-    events = table.stake(2, Tableau.RIGHT, 1_000)
-    assert any(isinstance(e, TableauSettled) and e.tableau is Tableau.LEFT for e in events)
-    assert table.column(Tableau.LEFT) == 11
-    assert table.phase is Phase.PUNTER and table.live_tableau is Tableau.RIGHT
+    table.stake(1, Half.LEFT, 1_000)
+    events = table.stake(2, Half.RIGHT, 1_000)
+    assert any(isinstance(e, HalfSettled) and e.half is Half.LEFT for e in events)
+    assert table.column(Half.LEFT) == 11
+    assert table.phase is Phase.PUNTER and table.live_half is Half.RIGHT
 
 
 def test_the_punter_chooses_on_5_then_the_banker_knowing_both() -> None:
     # left 2h 3d = 5; right Kc 6s = 6; banker 5s Qc = 5
     table = banked("2h Kc 5s 3d 6s Qc 4c 9h")
-    table.stake(1, Tableau.LEFT, 1_000)
-    table.stake(2, Tableau.RIGHT, 1_000)
-    assert table.live_tableau is Tableau.LEFT and table.can_draw() and table.can_stand()
+    table.stake(1, Half.LEFT, 1_000)
+    table.stake(2, Half.RIGHT, 1_000)
+    assert table.live_half is Half.LEFT and table.can_draw() and table.can_stand()
     assert not table.can_banker_draw()
     with pytest.raises(BanqueError, match="decides once both"):
         table.banker_draw()
     events = table.draw()
-    assert isinstance(events[0], TableauDecided) and events[0].free and events[0].card is not None
-    assert table.phase is Phase.BANKER and table.column(Tableau.LEFT) == 4
+    assert isinstance(events[0], HalfDecided) and events[0].free and events[0].card is not None
+    assert table.phase is Phase.BANKER and table.column(Half.LEFT) == 4
     events = table.banker_draw()  # 9h: the banker goes from 5 to 4
-    results = {e.tableau: e.result for e in events if isinstance(e, TableauSettled)}
-    assert results == {Tableau.LEFT: Result.PLAYER, Tableau.RIGHT: Result.PLAYER}
+    results = {e.half: e.result for e in events if isinstance(e, HalfSettled)}
+    assert results == {Half.LEFT: Result.PLAYER, Half.RIGHT: Result.PLAYER}
 
 
 def test_each_played_tableau_s_punter_speaks_on_any_total() -> None:
@@ -116,20 +116,20 @@ def test_each_played_tableau_s_punter_speaks_on_any_total() -> None:
     table.punter_speaks = True
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, 1_000)
-    events = table.stake(2, Tableau.LEFT, 500)
-    assert not any(isinstance(e, TableauDecided) for e in events)
-    assert table.phase is Phase.PUNTER and table.live_tableau is Tableau.LEFT and table.actor == 1
+    table.stake(1, Half.LEFT, 1_000)
+    events = table.stake(2, Half.LEFT, 500)
+    assert not any(isinstance(e, HalfDecided) for e in events)
+    assert table.phase is Phase.PUNTER and table.live_half is Half.LEFT and table.actor == 1
     assert table.can_draw() and not table.can_stand()
     with pytest.raises(BanqueError, match="the punter has 4: the tableau has him draw on 0-4"):
         table.stand()
     default = table.default_action()
     assert default is not None and default.reason == "the punter draws on 4 (the rule)"
     events = table.apply(default)
-    decided = [e for e in events if isinstance(e, TableauDecided)]
-    assert [(e.tableau, e.free, e.seat) for e in decided] == [
-        (Tableau.LEFT, False, 1),  # bound: his answer, not a free decision
-        (Tableau.RIGHT, False, None),  # unplayed: the house, at once
+    decided = [e for e in events if isinstance(e, HalfDecided)]
+    assert [(e.half, e.free, e.seat) for e in decided] == [
+        (Half.LEFT, False, 1),  # bound: his answer, not a free decision
+        (Half.RIGHT, False, None),  # unplayed: the house, at once
     ]
     assert table.phase is Phase.BANKER
 
@@ -137,7 +137,7 @@ def test_each_played_tableau_s_punter_speaks_on_any_total() -> None:
 def test_the_banker_may_retire_between_coups() -> None:
     table = banked("")
     assert table.can_retire()
-    table.stake(1, Tableau.LEFT, 100)
+    table.stake(1, Half.LEFT, 100)
     assert not table.can_retire()
     with pytest.raises(BanqueError, match="retires only between coups"):
         table.retire()
@@ -145,7 +145,7 @@ def test_the_banker_may_retire_between_coups() -> None:
 
 def test_a_broke_banker_leaves_and_the_bank_is_auctioned_again() -> None:
     table = banked("2h 3s 5c 4d Ac Qd Kc", bank=1_000)
-    table.stake(1, Tableau.LEFT, 1_000)
+    table.stake(1, Half.LEFT, 1_000)
     events = table.banker_stand() if table.phase is Phase.BANKER else ()
     left = [e for e in events if isinstance(e, BankerLeft)]
     assert left and left[0].reason == "broke"

@@ -39,7 +39,7 @@ from baccara.server.tables.players import PlayersRunner, PlayersTiming, money_st
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
-from baccara.skill.banque import BanqueTable, Phase, Tableau
+from baccara.skill.banque import BanqueTable, Half, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid
 from baccara.skill.replay import verify
 from baccara.variants import find_variant
@@ -214,7 +214,7 @@ def test_three_players_a_shoe_of_baccarat_banque(server: ServerThread) -> None:
         house = book.balance(book.create_account(HOUSE))
         assert wallets + sum(stacks.values()) + house == WELCOME * 3
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -267,7 +267,7 @@ def test_the_public_state_does_not_tell_a_punter_s_total() -> None:
         table.apply(Action(act=Act.CLOSE_AUCTION, seat=None))
         table.apply(Action(act=Act.STAKE, seat=1, amount=1_000, tableau="L"))
         table.apply(Action(act=Act.STAKE, seat=2, amount=1_000, tableau="R"))
-        left = table.total(Tableau.LEFT)
+        left = table.total(Half.LEFT)
         if rules.is_natural(left) or rules.is_natural(table.totals()["B"]):
             continue
         view = runner.view()

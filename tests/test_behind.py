@@ -21,7 +21,7 @@ from baccara.server.wire import protocol as P
 from baccara.shoe import ShoeSettings
 from baccara.table.engine import Table
 from baccara.table.events import LimitError, SeatError, SettingsError, TableSettings
-from baccara.table.history import TableRecord, replay
+from baccara.table.history import TableHistory, replay
 from baccara.variants import find_variant
 
 SHORT = ShoeSettings(decks=1, cut_card=0, burn=False)
@@ -99,7 +99,7 @@ def test_a_table_with_places_behind_replays_from_its_record() -> None:
         table.deal()
         table.settle()
     table.leave(2)
-    again = replay(TableRecord.from_json(json.loads(json.dumps(TableRecord.of(table).to_json()))))
+    again = replay(TableHistory.from_json(json.loads(json.dumps(TableHistory.of(table).to_json()))))
     assert [(s.player, s.stack) for s in again.behind] == [
         (s.player, s.stack) for s in table.behind
     ]

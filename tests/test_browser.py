@@ -67,7 +67,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _money(text: str) -> int:
@@ -209,7 +209,7 @@ def test_two_players_at_one_table(server: ServerProcess) -> None:
                 ann_bal = _money(ann.locator("#balance").inner_text())
                 bob_bal = _money(bob.locator("#balance").inner_text())
             finally:
-                book.engine.dispose()
+                book.database.dispose()
             winner = banner.split(":")[-1]
             # The felt shows each spot's result: the winner marked with what it paid,
             # the stakes swept from a loser, each player's own amount won or lost.
@@ -270,7 +270,7 @@ def chemin_server(tmp_path: Path) -> Iterator[ServerProcess]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 _MY_CHOICES = (
@@ -469,7 +469,7 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                     stored = book.balance(book.create_account(wallet_account(f"cdf_{name}")))
                     assert _money(page.locator("#balance").inner_text()) == stored == 80_000
             finally:
-                book.engine.dispose()
+                book.database.dispose()
             for text in ann.locator("#cdf-rail .pstake").all_inner_texts():
                 assert re.fullmatch(r"[\d,]+\.\d\d|next shoe", text), text
             # Leaving: the chips go back at once (or when the coup he plays is settled)
@@ -482,7 +482,7 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
             try:
                 stored = book.balance(book.create_account(wallet_account("cdf_bob")))
             finally:
-                book.engine.dispose()
+                book.database.dispose()
             assert stored >= 80_000  # his chips are back in the wallet
             expect(bob.locator("#balance")).to_have_text(f"{stored // 100:,}.{stored % 100:02d}")
             shoot("leave")

@@ -44,7 +44,7 @@ def banque_server(tmp_path: Path) -> Iterator[ServerProcess]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 _BQ_CHOICES = (
@@ -230,7 +230,7 @@ def test_two_people_at_a_banque_table_through_an_auction(
                     stored = book.balance(book.create_account(wallet_account(f"bq_{name}")))
                     assert _money(page.locator("#balance").inner_text()) == stored == 70_000
             finally:
-                book.engine.dispose()
+                book.database.dispose()
             for text in ann.locator("#bq-rail .pstake").all_inner_texts():
                 assert re.fullmatch(r"[\d,]+\.\d\d", text), text
         finally:

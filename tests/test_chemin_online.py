@@ -205,7 +205,7 @@ def test_three_players_a_shoe_of_chemin_de_fer(server: ServerThread) -> None:
         assert wallets + sum(stacks.values()) + house == WELCOME * 3
         assert house >= 0
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
@@ -266,7 +266,7 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: Path) -> None:
@@ -292,7 +292,7 @@ def test_players_named_like_the_pot_or_the_house_keep_their_own_money(tmp_path: 
         assert chips.stacks(["pot", "house"]) == {"pot": 15_000, "house": 20_000, POT: 5_000}
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _runner() -> PlayersRunner[CheminTable, Phase]:

@@ -101,4 +101,4 @@ def test_two_bots_play_chemin_de_fer_through_the_typed_client(tmp_path: Path) ->
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()

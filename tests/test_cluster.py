@@ -242,7 +242,7 @@ def test_three_processes_share_the_tables_and_survive_their_owners(
     try:  # the round killed in its deal was settled by the next process, with its bets
         assert {b["status"] for b in book.round_bets(dealt)} == {"settled"}
     finally:
-        book.engine.dispose()
+        book.database.dispose()
     assert figures["rounds voided"] >= 1, figures  # the first owner's open round, refunded
     assert figures["sent acked"] > 20, figures
     # the players on the surviving processes kept their connections: one more snapshot
@@ -285,7 +285,7 @@ def test_a_players_table_is_played_from_every_process(database_url: str, tmp_pat
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_a_process_started_later_gets_its_share_of_the_tables(
@@ -334,7 +334,7 @@ def test_a_process_started_later_gets_its_share_of_the_tables(
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
     for log in ("first.log", "second.log"):
         assert "Traceback" not in (tmp_path / log).read_text()
 

@@ -88,6 +88,6 @@ def test_recovered_coup_is_the_one_being_dealt(tmp_path: Path) -> None:
             (bet,) = book.round_bets(round_id)
             assert bet["status"] == "settled"
         finally:
-            book.engine.dispose()
+            book.database.dispose()
     finally:
         process.kill()

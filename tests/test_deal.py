@@ -328,12 +328,12 @@ SPEAKERS = pytest.mark.parametrize("punter_speaks", [False, True])
 
 
 def _replay(
-    state: deal.TableauxState, finals: list[tuple[int, ...]], tableau: DrawingRules
-) -> deal.TableauxState:
+    state: deal.HalvesState, finals: list[tuple[int, ...]], tableau: DrawingRules
+) -> deal.HalvesState:
     """Walk the model from the first cards to the end, each choice and card as ``finals``
     (each hand's points as the coup ended) has them; the state at the end."""
-    while not isinstance(now := deal.step_tableaux(state, tableau), Over):
-        hand = len(finals) - 1 if now.side is Side.BANKER else now.tableau
+    while not isinstance(now := deal.step_halves(state, tableau), Over):
+        hand = len(finals) - 1 if now.side is Side.BANKER else now.half
         held = (*state.punters, state.banker)[hand]
         if isinstance(now, Choose):
             state = state.chose(now, len(finals[hand]) == 3)
@@ -344,19 +344,19 @@ def _replay(
 
 
 def test_the_model_of_two_tableaux_deals_round_the_hands_then_by_the_punters_row() -> None:
-    first = deal.TableauxState.of(2)
+    first = deal.HalvesState.of(2)
     order = []
     for points in range(6):
-        now = deal.step_tableaux(first)
+        now = deal.step_halves(first)
         assert isinstance(now, Deal)
-        order.append("B" if now.side is Side.BANKER else "LR"[now.tableau])
+        order.append("B" if now.side is Side.BANKER else "LR"[now.half])
         first = first.given(now, points)
     assert "".join(order) == "LRBLRB"  # Source: BanqueTable._deal, the seeds' Banque deal
     chemin = tableaux.chance_tableau()
     for left in range(8):
         for right in range(10):
-            state = deal.TableauxState(punters=((0, left), (0, right)), banker=(0, 3))
-            now = deal.step_tableaux(state, chemin)
+            state = deal.HalvesState(punters=((0, left), (0, right)), banker=(0, 3))
+            now = deal.step_halves(state, chemin)
             if left <= 4:  # draws on 0-4
                 assert now == Deal(Side.PLAYER, 0)
             elif left == 5:  # free on 5
@@ -367,12 +367,12 @@ def test_the_model_of_two_tableaux_deals_round_the_hands_then_by_the_punters_row
                 assert now == Choose(Side.PLAYER, 5, None, 1)
             else:  # both stand (or the right shows a natural): the banker chooses
                 assert now == Choose(Side.BANKER, 3, None)
-    naturals = deal.TableauxState(punters=((0, 8), (0, 9)), banker=(0, 3))
-    assert deal.step_tableaux(naturals) is OVER  # both tableaux settled at once
-    banker = deal.TableauxState(punters=((0, 1), (0, 2)), banker=(4, 4))
-    assert deal.step_tableaux(banker) is OVER  # the banker's natural settles both
+    naturals = deal.HalvesState(punters=((0, 8), (0, 9)), banker=(0, 3))
+    assert deal.step_halves(naturals) is OVER  # both tableaux settled at once
+    banker = deal.HalvesState(punters=((0, 1), (0, 2)), banker=(4, 4))
+    assert deal.step_halves(banker) is OVER  # the banker's natural settles both
     with pytest.raises(DealError, match="impossible deal"):
-        deal.step_tableaux(deal.TableauxState(punters=((1, 2), ())))
+        deal.step_halves(deal.HalvesState(punters=((1, 2), ())))
 
 
 def test_one_tableau_is_the_single_model() -> None:
@@ -380,8 +380,8 @@ def test_one_tableau_is_the_single_model() -> None:
     for pt in range(10):
         for bt in range(10):
             single = DealState(player=(0, pt), banker=(0, bt))
-            several = deal.TableauxState(punters=((0, pt),), banker=(0, bt))
-            one, other = step(single, chemin), deal.step_tableaux(several, chemin)
+            several = deal.HalvesState(punters=((0, pt),), banker=(0, bt))
+            one, other = step(single, chemin), deal.step_halves(several, chemin)
             if isinstance(one, Choose) and one.side is Side.BANKER:
                 assert other == Choose(Side.BANKER, bt, None)  # no column read with several
             else:
@@ -399,7 +399,7 @@ def test_every_banque_coup_the_engine_plays_is_the_models(punter_speaks: bool) -
             tuple(c.points for c in cards)
             for cards in (coup.left_cards, coup.right_cards, coup.banker_cards)
         ]
-        first = deal.TableauxState(punters=(finals[0][:2], finals[1][:2]), banker=finals[2][:2])
+        first = deal.HalvesState(punters=(finals[0][:2], finals[1][:2]), banker=finals[2][:2])
         end = _replay(first, finals, chemin)
         assert [*end.punters, end.banker] == finals
 

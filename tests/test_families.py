@@ -16,7 +16,7 @@ from baccara.cli.serve import check_tables
 from baccara.coup import Coup
 from baccara.exact.odds import batch_odds, full_shoe, odds
 from baccara.exact.removal import effects_of_removal
-from baccara.sim.runner import Job
+from baccara.sim.simulation import Job
 from baccara.skill.banque import BanqueTable
 from baccara.skill.chemin import CheminTable
 from baccara.table.engine import Table

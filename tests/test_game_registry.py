@@ -142,7 +142,7 @@ def test_the_server_builds_and_plays_a_registered_game() -> None:
                 )
                 assert isinstance(made, PlayersRunner) and isinstance(made.game, TopCardGame)
             finally:
-                ledger.engine.dispose()
+                ledger.database.dispose()
             async with players_table("top-card", minimum=100) as tables:
                 ann, bob = await tables.join("ann"), await tables.join("bob")
                 await tables.start()

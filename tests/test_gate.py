@@ -34,7 +34,7 @@ def ledger(database_url: str) -> Iterator[Ledger]:
     book = Ledger.connect(database_url)
     yield book
     assert book.check_invariants() == []
-    book.engine.dispose()
+    book.database.dispose()
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Person:
 
 def _person(ledger: Ledger, user: int, name: str, amount: int = 100_000) -> Person:
     """A registered player with ``amount`` in the wallet and a live session ``s<user>``."""
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         conn.execute(
             users.insert().values(
                 id=user, name=name, name_key=name, password_hash="x", created_at=datetime.now(UTC)
@@ -96,7 +96,7 @@ def test_chips_bought_before_midnight_make_no_room_after_it(ledger: Ledger) -> N
     chips = Chips(ledger, "c1")
     chips.buy_in("nightowl", 55_000, now=MIDNIGHT - 60)
     for user in (1, 2):
-        Protections(ledger.engine).set_loss_limit(user, 5_000, now=MIDNIGHT - 30)
+        Protections(ledger.database).set_loss_limit(user, 5_000, now=MIDNIGHT - 30)
     assert chips.cash_out("nightowl", now=MIDNIGHT + 60) == 55_000
     assert _lost_bets(ledger, me, MIDNIGHT + 120) == ["ok"] + ["loss_limit"] * 10
     assert _lost_bets(ledger, plain, MIDNIGHT + 120) == ["ok"] + ["loss_limit"] * 10
@@ -108,20 +108,20 @@ def test_cashing_out_and_buying_in_again_frees_nothing(ledger: Ledger) -> None:
     me = _person(ledger, 1, "carrier", 200_000)
     chips = Chips(ledger, "c1")
     chips.buy_in("carrier", 100_000, now=MIDNIGHT - 10)
-    Protections(ledger.engine).set_loss_limit(1, 5_000, now=MIDNIGHT - 5)
+    Protections(ledger.database).set_loss_limit(1, 5_000, now=MIDNIGHT - 5)
     chips.cash_out("carrier", now=MIDNIGHT + 10)
     with pytest.raises(BetError, match=r"daily loss limit is 50\.00") as refused:
         chips.buy_in("carrier", 100_000, now=MIDNIGHT + 20)
     assert refused.value.code == "loss_limit"
     assert chips.buy_in("carrier", 4_000, now=MIDNIGHT + 30) == 4_000
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 40) == 4_000
     chips.cash_out("carrier", now=MIDNIGHT + 50)  # today's chips back: room again
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 60) == 0
     assert chips.buy_in("carrier", 5_000, now=MIDNIGHT + 70) == 5_000
     # ...and the day after, yesterday counts no more
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         assert day_loss(conn, me.account, "carrier", MIDNIGHT + 86_400) == 0
 
 
@@ -140,7 +140,7 @@ def test_the_days_loss_adds_each_game_without_winnings_elsewhere(ledger: Ledger)
     chips_c, chips_b = Chips(ledger, "c1"), Chips(ledger, "b1")
     chips_c.buy_in("wanderer", 1_000, now=now)
     chips_b.buy_in("wanderer", 4_000, now=now)
-    with writing(ledger.engine) as conn:  # winnings at b1 (moved into the seat)
+    with writing(ledger.database) as conn:  # winnings at b1 (moved into the seat)
         seat = conn.execute(
             sa.text("SELECT id FROM table_accounts WHERE name = 'seat:web:b1:wanderer'")
         ).scalar_one()
@@ -149,7 +149,7 @@ def test_the_days_loss_adds_each_game_without_winnings_elsewhere(ledger: Ledger)
 
         post(conn, "decision won", {house: -6_000, seat: 6_000})
     chips_b.cash_out("wanderer", now=now)  # 10,000 back for 4,000 in
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         # 2,000 lost + 3,000 in play at the house, 1,000 at c1, nothing at b1
         assert day_loss(conn, me.account, "wanderer", now) == 6_000
 
@@ -163,22 +163,22 @@ def test_only_a_player_who_may_play_moves_money(ledger: Ledger) -> None:
     rnd = ledger.open_round(table="t1", number=1, shoe_id=None, coup_index=1)
     chips = Chips(ledger, "c1")
     assert _bet(ledger, me, rnd, "a", 1_000, now) == "ok"
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         gone = ended(conn, [(1, "s1"), (1, "not-a-session")], now)
     assert {k: v.code for k, v in gone.items()} == {"not-a-session": "session_ended"}
-    suspend(ledger.engine, "checked", now + 60)  # the house's hand: sessions end too
+    suspend(ledger.database, "checked", now + 60)  # the house's hand: sessions end too
     assert _bet(ledger, me, rnd, "c", 1_000, now) == "suspended"
     with pytest.raises(BetError, match="suspended"):
         chips.buy_in("checked", 1_000, now=now)
     assert _bet(ledger, me, rnd, "c2", 1_000, now + 61) == "ok"  # the suspension is over
-    suspend(ledger.engine, "checked", None)
-    with writing(ledger.engine) as conn:
+    suspend(ledger.database, "checked", None)
+    with writing(ledger.database) as conn:
         assert ended(conn, [(1, "s1")], now)["s1"].code == "session_ended"  # ended by it
-    Protections(ledger.engine).exclude(1, now + 86_400)
+    Protections(ledger.database).exclude(1, now + 86_400)
     assert _bet(ledger, me, rnd, "f", 1_000, now) == "self_excluded"
     with pytest.raises(BetError, match="excluded yourself"):
         chips.buy_in("checked", 1_000, now=now)
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         conn.execute(web_sessions.insert().values(token_hash="s1b", user_id=1, expires=4e9))
         found = ended(conn, [(1, "s1b")], now)
     assert {k: v.code for k, v in found.items()} == {"s1b": "self_excluded"}

@@ -43,7 +43,7 @@ def server(database_url: str, tmp_path: Path) -> Iterator[ServerThread]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _post(client: httpx.Client, path: str, body: object) -> httpx.Response:

@@ -44,7 +44,7 @@ def server(forker: Forker, database_url: str, tmp_path: Path) -> Iterator[Server
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def in_process(app: FastAPI, scenario: Callable[[httpx.AsyncClient], Awaitable[None]]) -> None:
@@ -513,7 +513,7 @@ def test_a_registration_storm_gets_accounts_or_503_with_retry_after(
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 # -- from the server's edges (tests/test_hardening_edges.py, finding 13): the guesser

@@ -114,7 +114,7 @@ def test_a_seat_is_freed_when_its_player_is_gone_with_no_bet(
         assert bet is not None and bet.status == "settled"
         assert book.balance(account) == 100_000 - bet.amount + (bet.returned or 0)
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 # -- 3. amplification -------------------------------------------------------------------
@@ -240,7 +240,7 @@ def test_binary_frames_and_deep_json_get_an_error_and_keep_the_connection(
     assert limited and all(b["bet_id"] for b in limited), limited[:3]
     assert sorted(b["bet_id"] for b in got["bets"]) == sorted(f"flood-{n}" for n in range(100))
     assert "Traceback" not in (tmp_path / "server.log").read_text()
-    _check_invariants(config.database_url).engine.dispose()
+    _check_invariants(config.database_url).database.dispose()
 
 
 def test_silent_websockets_are_reaped(forker: Forker, tmp_path: Path) -> None:

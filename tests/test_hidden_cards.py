@@ -51,7 +51,7 @@ from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records, tableaux
 from baccara.skill.actions import Act, Action
-from baccara.skill.banque import BanqueTable, Tableau
+from baccara.skill.banque import BanqueTable, Half
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, chemin_bot_action
 from baccara.skill.chemin import CheminEvent, CheminTable
 from baccara.skill.players import GameEvent
@@ -84,7 +84,7 @@ def coup_cards(table: Game) -> set[str]:
     if isinstance(table, CheminTable):
         return _words(table.punter_cards) | _words(table.banker_cards)
     assert isinstance(table, BanqueTable)
-    return _words(table.hands[Tableau.LEFT] + table.hands[Tableau.RIGHT] + table.banker_cards)
+    return _words(table.hands[Half.LEFT] + table.hands[Half.RIGHT] + table.banker_cards)
 
 
 def face_down(table: Game, seat: int | None) -> set[str]:
@@ -279,8 +279,8 @@ def test_a_natural_paid_while_the_other_punter_chooses_keeps_the_banker_s_total(
     )
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, 1_000)
-    events = table.stake(2, Tableau.RIGHT, 2_000)
+    table.stake(1, Half.LEFT, 1_000)
+    events = table.stake(2, Half.RIGHT, 2_000)
     assert table.phase.value == "punter"
     settled = events[-1]
     assert settled.text == "Right: 9 to 5, the punters win 20.00."
@@ -496,7 +496,7 @@ async def _a_house_shoe(seed: int, squeeze: bool) -> tuple[int, int]:
     finally:
         await tables.stop()
         assert ledger.check_invariants() == []
-        ledger.engine.dispose()
+        ledger.database.dispose()
 
 
 @pytest.mark.parametrize("squeeze", [True, False])

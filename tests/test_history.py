@@ -15,7 +15,7 @@ from baccara.table.engine import Phase, Table
 from baccara.table.events import BetResult, CoupSettled, TableSettings
 from baccara.table.history import (
     ReplayError,
-    TableRecord,
+    TableHistory,
     event_from_json,
     event_to_json,
     replay,
@@ -42,17 +42,17 @@ def play_some(table: Table, coups: int) -> None:
     table.leave(3)
 
 
-def test_record_round_trips_through_json(tmp_path: Path) -> None:
+def test_history_round_trips_through_json(tmp_path: Path) -> None:
     table = Table(variant=find_variant("ez"), seed=4, house=10**7)
     play_some(table, 12)
-    record = TableRecord.of(table)
+    history = TableHistory.of(table)
     path = tmp_path / "shoe.json"
-    record.save(path)
+    history.save(path)
     data = json.loads(path.read_text())
     assert data["format"] == "baccara-table/1" and data["variant"] == "ez"
     assert len(data["events"]) == len(table.log)
-    loaded = TableRecord.load(path)
-    assert loaded == record
+    loaded = TableHistory.load(path)
+    assert loaded == history
     again = replay(loaded)
     assert state(again) == state(table)
     assert again.house == table.house and again.chips == table.chips
@@ -62,7 +62,7 @@ def test_replay_across_a_shoe_change() -> None:
     table = Table(settings=TableSettings(shoe=ShoeSettings(decks=1)), seed=8)
     play_some(table, 14)  # a one-deck shoe holds about 9 coups
     assert table.shoe_number == 2
-    again = replay(TableRecord.from_json(json.loads(json.dumps(TableRecord.of(table).to_json()))))
+    again = replay(TableHistory.from_json(json.loads(json.dumps(TableHistory.of(table).to_json()))))
     assert state(again) == state(table)
     assert again.shoe is not None and table.shoe is not None
     assert again.shoe.position == table.shoe.position
@@ -71,7 +71,7 @@ def test_replay_across_a_shoe_change() -> None:
 def test_replay_of_a_shuffled_shoe_without_a_seed() -> None:
     table = Table()  # the operating system's CSPRNG: only the card order can replay it
     play_some(table, 3)
-    assert state(replay(TableRecord.of(table))) == state(table)
+    assert state(replay(TableHistory.of(table))) == state(table)
 
 
 def test_manual_shoe_replays_from_its_coups() -> None:
@@ -82,9 +82,9 @@ def test_manual_shoe_replays_from_its_coups() -> None:
         table.place_bet(1, BetKind.BANKER, 1_000)
         table.deal(parse_cards(cards))
         table.settle()
-    record = TableRecord.from_json(TableRecord.of(table).to_json())
-    assert record.shoes == (None,)
-    again = replay(record)
+    history = TableHistory.from_json(TableHistory.of(table).to_json())
+    assert history.shoes == (None,)
+    again = replay(history)
     assert state(again) == state(table) and again.stack(1) == 10_000 - 1_000 - 1_000
 
 
@@ -116,20 +116,20 @@ def test_event_json_is_plain() -> None:
     assert event_from_json(data) == event
 
 
-def test_tampered_record_is_refused() -> None:
+def test_tampered_history_is_refused() -> None:
     table = Table(seed=1)
     play_some(table, 2)
-    data = TableRecord.of(table).to_json()
+    data = TableHistory.of(table).to_json()
     data["events"][2]["stack"] = 99_999  # the bot's buy-in: it leaves with more
     with pytest.raises(ReplayError, match="replay diverged"):
-        replay(TableRecord.from_json(data))
-    data = TableRecord.of(table).to_json()
+        replay(TableHistory.from_json(data))
+    data = TableHistory.of(table).to_json()
     data["format"] = "other"
     with pytest.raises(ReplayError, match="not a table record"):
-        TableRecord.from_json(data)
-    data = TableRecord.of(table).to_json()
+        TableHistory.from_json(data)
+    data = TableHistory.of(table).to_json()
     data["events"].insert(
         3, {"type": "bet_placed", "seat": 5, "kind": "tie", "amount": 100, "total": 100}
     )
     with pytest.raises(ReplayError, match="seat 5 is empty"):
-        replay(TableRecord.from_json(data))
+        replay(TableHistory.from_json(data))

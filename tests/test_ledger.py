@@ -26,7 +26,7 @@ from baccara.db.ledger import (
     BetRequest,
     Ledger,
     LedgerError,
-    make_engine,
+    database_at,
     wallet_account,
 )
 from baccara.variants import PUNTO_BANCO
@@ -41,7 +41,7 @@ def ledger(database_url: str) -> Iterator[Ledger]:
     book = Ledger.connect(database_url)
     yield book
     assert book.check_invariants() == []
-    book.engine.dispose()
+    book.database.dispose()
 
 
 def _player(ledger: Ledger, name: str, amount: int = 100_000) -> int:
@@ -159,7 +159,7 @@ def test_concurrent_bets_never_overdraw_nor_double(ledger: Ledger, database_url:
     """Eight threads race the same player's bets and resends: one debit per id, no overdraft."""
     ann = _player(ledger, "ann", 10_000)
     rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
-    books = [Ledger(make_engine(database_url)) for _ in range(4)]
+    books = [Ledger(database_at(database_url)) for _ in range(4)]
     errors: list[str] = []
     accepted: list[str] = []
     lock = threading.Lock()
@@ -186,7 +186,7 @@ def test_concurrent_bets_never_overdraw_nor_double(ledger: Ledger, database_url:
     for thread in threads:
         thread.join()
     for book in books:
-        book.engine.dispose()
+        book.database.dispose()
     placed = ledger.round_bets(rnd)
     assert len(placed) == len(accepted) == len(set(accepted)) == 6  # 6 x 1500 <= 10000 < 7 x
     assert set(errors) <= {"insufficient_funds"}
@@ -201,7 +201,7 @@ def test_limits_hold_across_parallel_connections(ledger: Ledger, database_url: s
     """
     ann = _player(ledger, "ann", 500_000)
     rnd = ledger.open_round(table="t", number=1, shoe_id=None, coup_index=1)
-    books = [Ledger(make_engine(database_url)) for _ in range(3)]
+    books = [Ledger(database_at(database_url)) for _ in range(3)]
     start = threading.Barrier(len(books))
     placed: list[str] = []
     refused: list[BetError] = []
@@ -232,7 +232,7 @@ def test_limits_hold_across_parallel_connections(ledger: Ledger, database_url: s
     for thread in threads:
         thread.join()
     for book in books:
-        book.engine.dispose()
+        book.database.dispose()
     assert len(placed) == 1
     assert [error.code for error in refused] == ["over_limit", "over_limit"]
     assert "500.00" in str(refused[0]) and "50000" not in str(refused[0])
@@ -318,7 +318,7 @@ class MoneyMachine(RuleBasedStateMachine):
             raise Crash(point)
 
     def teardown(self) -> None:
-        self.book.engine.dispose()
+        self.book.database.dispose()
 
     @precondition(lambda self: self.round is None)
     @rule()
@@ -408,7 +408,7 @@ class MoneyMachine(RuleBasedStateMachine):
 
     @rule()
     def restart(self) -> None:
-        self.book.engine.dispose()
+        self.book.database.dispose()
         self.book = Ledger.connect(self.url)
 
     @invariant()
@@ -469,7 +469,7 @@ def test_each_account_keeps_the_sum_of_its_entries(ledger: Ledger) -> None:
         ledger.place_bet(account=ann, round_id=rnd, bet_id=f"k{n}", kind="banker", amount=1_000)
     ledger.close_round(rnd)
     ledger.settle_round(rnd, Coup.parse("P:6h,Kd B:7s,Kc"), "punto-banco")
-    with ledger.engine.connect() as conn:
+    with ledger.database.connect() as conn:
         kept = dict(conn.execute(sa.select(accounts.c.id, accounts.c.balance)).all())
         summed = dict(
             conn.execute(
@@ -481,10 +481,10 @@ def test_each_account_keeps_the_sum_of_its_entries(ledger: Ledger) -> None:
     assert {a: b for a, b in kept.items() if b} == {a: int(s) for a, s in summed.items() if s}
     assert ledger.balance(ann) == 100_000 - 5_000 + 9_750
     assert ledger.check_invariants() == []
-    with ledger.engine.begin() as conn:  # a balance that drifted from its entries is found
+    with ledger.database.begin() as conn:  # a balance that drifted from its entries is found
         conn.execute(accounts.update().where(accounts.c.id == ann).values(balance=1))
     assert ledger.check_invariants() == [
         f"account wallet:keeps_ann keeps 1, its entries sum to {100_000 - 5_000 + 9_750}"
     ]
-    with ledger.engine.begin() as conn:  # put right, for the fixture's own check
+    with ledger.database.begin() as conn:  # put right, for the fixture's own check
         conn.execute(accounts.update().where(accounts.c.id == ann).values(balance=104_750))

@@ -99,7 +99,7 @@ def test_many_clients_keep_the_books_right(tmp_path: Path, full_size: bool) -> N
                 stored = book.find_bet(account, bet_id)
                 assert stored is not None and (stored.kind, stored.amount) == (kind, amount)
                 assert stored.status == "settled"
-            with book.engine.connect() as rows:
+            with book.database.connect() as rows:
                 count = rows.execute(
                     sa.select(sa.func.count()).select_from(bets).where(bets.c.account_id == account)
                 ).scalar_one()
@@ -107,7 +107,7 @@ def test_many_clients_keep_the_books_right(tmp_path: Path, full_size: bool) -> N
             total += count
         assert total > clients
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 async def _settled_round(watcher: Player) -> None:

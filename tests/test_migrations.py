@@ -26,10 +26,9 @@ from tests.support import schema_v0
 
 from baccara.cli import main
 from baccara.coup import Coup
-from baccara.db import database
 from baccara.db.auth import Auth, AuthError
 from baccara.db.books import check_invariants
-from baccara.db.database import make_engine, resolve_url, writing
+from baccara.db.database import DB_ENV, database_at, default_url, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
 from baccara.db.schema import metadata, online_shoes, skill_actions
@@ -40,22 +39,22 @@ ROWS = Path(__file__).with_name("data") / "schema_v0_rows.json"
 
 def _load_v0(url: str, tables: list[str] | None = None) -> Engine:
     """Today's schema with today's rows, as ``create_all`` made it (no version table)."""
-    engine = make_engine(url)
+    database = database_at(url)
     chosen = [t for t in schema_v0.metadata.sorted_tables if tables is None or t.name in tables]
-    schema_v0.metadata.create_all(engine, tables=chosen)
+    schema_v0.metadata.create_all(database, tables=chosen)
     data = json.loads(ROWS.read_text(encoding="utf-8"))
-    with engine.begin() as conn:
+    with database.begin() as conn:
         for table in chosen:
             rows = [_typed(table, row) for row in data[table.name]]
             if rows:
                 conn.execute(table.insert(), rows)
-            if engine.dialect.name == "postgresql" and "id" in table.c and rows:
+            if database.dialect.name == "postgresql" and "id" in table.c and rows:
                 # as in a database that made these rows itself: its sequences are past them
                 conn.execute(
                     sa.text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), :top)"),
                     {"top": max(row["id"] for row in rows)},
                 )
-    return engine
+    return database
 
 
 def _typed(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
@@ -67,10 +66,10 @@ def _typed(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _snapshot(engine: Engine) -> dict[str, Any]:
+def _snapshot(database: Engine) -> dict[str, Any]:
     """Every row of every table, and every account's balance."""
     found: dict[str, Any] = {}
-    with engine.connect() as conn:
+    with database.connect() as conn:
         for name, table in schema_v0.metadata.tables.items():
             query = sa.select(table).order_by(*table.primary_key.columns)
             found[name] = [dict(row) for row in conn.execute(query).mappings()]
@@ -86,38 +85,38 @@ def _snapshot(engine: Engine) -> dict[str, Any]:
 
 
 def test_old_database_upgrades_with_nothing_lost(database_url: str) -> None:
-    engine = _load_v0(database_url)
-    before = _snapshot(engine)
-    assert current(engine) is None
+    database = _load_v0(database_url)
+    before = _snapshot(database)
+    assert current(database) is None
     assert sum(len(rows) for rows in before.values()) > 80
-    assert upgrade(engine) == (None, head())
-    after = _snapshot(engine)
+    assert upgrade(database) == (None, head())
+    after = _snapshot(database)
     assert after == before
     assert after["balances"]["wallet:ann"] == 50_000 - 2_500 - 500 + 2_500 + 2_375 - 1_200
     assert after["balances"]["wallet:bob"] == 50_000 - 1_000
     assert after["balances"]["wallet:cy"] == 50_000
-    assert current(engine) == head()
-    with engine.connect() as conn:
+    assert current(database) == head()
+    with database.connect() as conn:
         assert check_invariants(conn) == []
-    with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+    with pytest.raises(sa.exc.DBAPIError, match="append-only"), database.begin() as conn:
         conn.execute(sa.text("UPDATE table_entries SET amount = 1"))
-    _add_decision(engine, seq=1)
-    _decisions_are_append_only(engine)
-    engine.dispose()
+    _add_decision(database, seq=1)
+    _decisions_are_append_only(database)
+    database.dispose()
 
 
-def _upgrade_to(engine: Engine, revision: str) -> None:
+def _upgrade_to(database: Engine, revision: str) -> None:
     """Migrate to ``revision`` only (an older baccara's head), as `upgrade` migrates."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with writing(engine) as conn:
+    with writing(database) as conn:
         config.attributes["connection"] = conn
         migration.upgrade(config, revision)
 
 
-def _add_decision(engine: Engine, seq: int) -> None:
+def _add_decision(database: Engine, seq: int) -> None:
     """A decision of a players' shoe, as `baccara.db.chips.Chips.record` stores one."""
-    with writing(engine) as conn:
+    with writing(database) as conn:
         shoe = conn.execute(sa.select(sa.func.max(online_shoes.c.id))).scalar()
         if shoe is None or seq == 1:
             shoe = conn.execute(
@@ -138,55 +137,55 @@ def _add_decision(engine: Engine, seq: int) -> None:
         )
 
 
-def _decisions(engine: Engine) -> list[dict[str, Any]]:
+def _decisions(database: Engine) -> list[dict[str, Any]]:
     """The stored decisions, in the columns of revision 0002 (later ones add columns)."""
     columns = [c for c in skill_actions.c if c.name != "tableau"]
-    with engine.connect() as conn:
+    with database.connect() as conn:
         query = sa.select(*columns).order_by(skill_actions.c.id)
         return [dict(row) for row in conn.execute(query).mappings()]
 
 
-def _decisions_are_append_only(engine: Engine) -> None:
+def _decisions_are_append_only(database: Engine) -> None:
     """The database refuses to change or delete a stored decision (and still adds one)."""
-    before = _decisions(engine)
+    before = _decisions(database)
     assert before  # the triggers are per row: a table with rows shows them
     for statement in (
         "UPDATE skill_actions SET amount = 1",
         "UPDATE skill_actions SET timed_out = NOT timed_out",
         "DELETE FROM skill_actions",
     ):
-        with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), database.begin() as conn:
             conn.execute(sa.text(statement))
-    assert _decisions(engine) == before
-    _add_decision(engine, seq=len(before) + 1)
-    assert len(_decisions(engine)) == len(before) + 1
+    assert _decisions(database) == before
+    _add_decision(database, seq=len(before) + 1)
+    assert len(_decisions(database)) == len(before) + 1
 
 
 def test_decisions_stored_before_they_were_append_only_upgrade(database_url: str) -> None:
     """A database at revision 0002 (the players' games, no triggers on their decisions)
     keeps its decisions and refuses their changes after the upgrade."""
-    engine = make_engine(database_url)
-    _upgrade_to(engine, "0002")
-    assert current(engine) == "0002"
-    _add_decision(engine, seq=1)
-    _add_decision(engine, seq=2)
-    stored = _decisions(engine)
-    assert upgrade(engine) == ("0002", head())
-    assert _decisions(engine) == stored
-    _decisions_are_append_only(engine)
-    with engine.connect() as conn:
+    database = database_at(database_url)
+    _upgrade_to(database, "0002")
+    assert current(database) == "0002"
+    _add_decision(database, seq=1)
+    _add_decision(database, seq=2)
+    stored = _decisions(database)
+    assert upgrade(database) == ("0002", head())
+    assert _decisions(database) == stored
+    _decisions_are_append_only(database)
+    with database.connect() as conn:
         assert check_invariants(conn) == []
-    engine.dispose()
+    database.dispose()
 
 
 def test_names_that_differ_only_in_case_upgrade_to_one_key(database_url: str) -> None:
     """Before revision 0005 ``Case`` and ``case`` could be two accounts: both keep
     working (each logs in by its exact name), the first registered holds the name's
     key, and no third case of it can register."""
-    engine = make_engine(database_url)
-    _upgrade_to(engine, "0004")
+    database = database_at(database_url)
+    _upgrade_to(database, "0004")
     digest = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash
-    with writing(engine) as conn:
+    with writing(database) as conn:
         for name in ("Case", "case", "other"):
             conn.execute(
                 sa.text(
@@ -194,10 +193,10 @@ def test_names_that_differ_only_in_case_upgrade_to_one_key(database_url: str) ->
                 ),
                 {"n": name, "h": digest(f"pw of {name}"), "t": datetime(2026, 1, 1)},
             )
-    engine.dispose()
+    database.dispose()
     ledger = Ledger.connect(database_url)  # migrates on open
     try:
-        with ledger.engine.connect() as conn:
+        with ledger.database.connect() as conn:
             keys = dict(conn.execute(sa.text("SELECT name, name_key FROM web_users")).all())
         assert keys == {"Case": "case", "case": None, "other": "other"}
         auth = Auth(ledger)
@@ -207,7 +206,7 @@ def test_names_that_differ_only_in_case_upgrade_to_one_key(database_url: str) ->
         with pytest.raises(AuthError, match="taken"):
             auth.register("CASE", "long enough")
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
 
 
 def test_upgraded_database_keeps_working(database_url: str) -> None:
@@ -225,7 +224,7 @@ def test_upgraded_database_keeps_working(database_url: str) -> None:
         assert Auth(ledger).login("ann", "correct horse")
         assert ledger.check_invariants() == []
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
     store = Store(database_url)
     try:
         (session,) = store.list_sessions()
@@ -240,16 +239,16 @@ def test_upgraded_database_keeps_working(database_url: str) -> None:
 def test_terminal_only_database_gets_the_online_tables(database_url: str) -> None:
     """A database made by ``baccara play`` alone had the store's tables only."""
     store_tables = [name for name in schema_v0.metadata.tables if name.startswith("table_")]
-    engine = _load_v0(database_url, store_tables)
-    before = _snapshot_of(engine, store_tables)
-    assert upgrade(engine) == (None, head())
-    assert _snapshot_of(engine, store_tables) == before
-    assert set(sa.inspect(engine).get_table_names()) >= set(metadata.tables)
-    engine.dispose()
+    database = _load_v0(database_url, store_tables)
+    before = _snapshot_of(database, store_tables)
+    assert upgrade(database) == (None, head())
+    assert _snapshot_of(database, store_tables) == before
+    assert set(sa.inspect(database).get_table_names()) >= set(metadata.tables)
+    database.dispose()
 
 
-def _snapshot_of(engine: Engine, names: list[str]) -> dict[str, Any]:
-    with engine.connect() as conn:
+def _snapshot_of(database: Engine, names: list[str]) -> dict[str, Any]:
+    with database.connect() as conn:
         return {
             name: [
                 dict(row)
@@ -260,41 +259,41 @@ def _snapshot_of(engine: Engine, names: list[str]) -> dict[str, Any]:
 
 
 def test_fresh_database_gets_the_head_revision_and_the_schema(database_url: str) -> None:
-    engine = make_engine(database_url)
-    assert upgrade(engine) == (None, head())
-    assert upgrade(engine) == (head(), head())
-    with engine.connect() as conn:
+    database = database_at(database_url)
+    assert upgrade(database) == (None, head())
+    assert upgrade(database) == (head(), head())
+    with database.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
         assert differences == []
         assert check_invariants(conn) == []
-    _add_decision(engine, seq=1)
-    _decisions_are_append_only(engine)
-    engine.dispose()
+    _add_decision(database, seq=1)
+    _decisions_are_append_only(database)
+    database.dispose()
 
 
 def test_a_newer_database_is_refused_in_one_line(
     database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    engine = make_engine(database_url)
-    upgrade(engine)
-    with engine.begin() as conn:
+    database = database_at(database_url)
+    upgrade(database)
+    with database.begin() as conn:
         conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
     with pytest.raises(MigrationError, match="revision '9999', which this baccara does not know"):
-        upgrade(engine)
-    engine.dispose()
+        upgrade(database)
+    database.dispose()
     code, out, err = run(["db", "upgrade", "--db", database_url], capsys)
     assert code == 2 and out == "" and "use a newer baccara" in err
 
 
 def test_parallel_starts_migrate_once(database_url: str) -> None:
     """Processes starting together on a fresh database: one migrates, the others wait."""
-    engines = [make_engine(database_url) for _ in range(3)]
+    engines = [database_at(database_url) for _ in range(3)]
     results: list[tuple[str | None, str]] = []
     start = threading.Barrier(len(engines))
 
-    def starting(engine: Engine) -> None:
+    def starting(database: Engine) -> None:
         start.wait()
-        results.append(upgrade(engine))
+        results.append(upgrade(database))
 
     threads = [threading.Thread(target=starting, args=(e,)) for e in engines]
     for thread in threads:
@@ -302,8 +301,8 @@ def test_parallel_starts_migrate_once(database_url: str) -> None:
     for thread in threads:
         thread.join()
     assert sorted(results, key=str) == sorted([(None, head())] + [(head(), head())] * 2, key=str)
-    for engine in engines:
-        engine.dispose()
+    for database in engines:
+        database.dispose()
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -327,12 +326,12 @@ def test_db_upgrade_command_twice_is_a_noop(
     code, out, _ = run(["db", "upgrade", "--db", database_url, "--json"], capsys)
     first = json.loads(out)
     assert (code, first["before"], first["after"], first["changed"]) == (0, None, head(), True)
-    engine = make_engine(database_url)
-    snapshot = _snapshot(engine)
+    database = database_at(database_url)
+    snapshot = _snapshot(database)
     code, out, _ = run(["db", "upgrade", "--db", database_url], capsys)
     assert code == 0 and f"already at revision {head()}" in out
-    assert _snapshot(engine) == snapshot
-    engine.dispose()
+    assert _snapshot(database) == snapshot
+    database.dispose()
     code, out, _ = run(["db", "current", "--db", database_url], capsys)
     assert code == 0 and "up to date" in out
 
@@ -357,9 +356,9 @@ def test_db_command_bad_url_is_one_line(
 
 def test_one_default_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``play`` and ``serve`` resolve ``--db`` alike: a URL, a file, else $BACCARA_DB."""
-    monkeypatch.setenv(database.DB_ENV, str(tmp_path / "mine.db"))
-    assert resolve_url(None) == database.default_url() == f"sqlite:///{tmp_path / 'mine.db'}"
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "mine.db"))
+    assert resolve_url(None) == default_url() == f"sqlite:///{tmp_path / 'mine.db'}"
     assert resolve_url(str(tmp_path / "x" / "other.db")) == f"sqlite:///{tmp_path}/x/other.db"
     assert resolve_url("postgres://u@h/d") == "postgresql+psycopg://u@h/d"
-    monkeypatch.delenv(database.DB_ENV)
+    monkeypatch.delenv(DB_ENV)
     assert resolve_url(None).endswith("/baccara/baccara.db")

@@ -116,7 +116,7 @@ def _books(url: str) -> tuple[list[str], dict[str, int]]:
     try:
         return book.check_invariants(), {}
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _wallet(url: str, name: str) -> int:
@@ -124,7 +124,7 @@ def _wallet(url: str, name: str) -> int:
     try:
         return book.balance(book.create_account(wallet_account(name)))
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 async def _set_limits(server: ServerProcess, player: Player, body: dict[str, Any]) -> None:

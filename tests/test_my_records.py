@@ -38,7 +38,7 @@ def test_my_records(tmp_path: Path) -> None:
                 book.close_round(r)
                 book.settle_round(r, Coup.parse(COUP), "punto-banco", None)
         finally:
-            book.engine.dispose()
+            book.database.dispose()
         found = (await client.get("/api/me/records")).json()
         memos = [m["memo"].split()[0] for m in found["movements"]]
         assert found["movements"][0]["what"] == "Round paid"

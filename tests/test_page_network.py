@@ -45,7 +45,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _ledger_balance(server: ServerProcess, name: str) -> int:
@@ -53,7 +53,7 @@ def _ledger_balance(server: ServerProcess, name: str) -> int:
     try:
         return book.balance(book.create_account(wallet_account(name)))
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _shown_balance(page: Any) -> int:

@@ -74,7 +74,7 @@ def test_terminal_and_web_tables_agree() -> None:
             book = tables.ledger
             balances = {name: tables.balance(f"par_{name}") for name in NAMES}
             assert book.check_invariants() == []
-            with book.engine.connect() as conn:
+            with book.database.connect() as conn:
                 dealt = conn.execute(
                     sa.select(rounds.c.id, rounds.c.coup)
                     .where(rounds.c.table_id == "t1", rounds.c.phase == "settled")

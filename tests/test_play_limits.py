@@ -106,7 +106,7 @@ def test_the_table_keeps_a_player_within_their_daily_loss_limit(tmp_path: Path) 
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_a_players_game_counts_the_chips_bought_against_the_limit(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ def _money(url: str) -> tuple[int, list[str]]:
         house = book.balance(book.create_account(HOUSE))
         return wallets + sum(stacks.values()) + house, book.check_invariants()
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 @pytest.mark.parametrize(("game", "kind"), [("chemin-de-fer", "chemin"), ("banque", "banque")])
@@ -103,12 +103,12 @@ def _finished(url: str, commitment: str | None) -> bool:
 
     book = Ledger.connect(url)
     try:
-        with book.engine.connect() as conn:
+        with book.database.connect() as conn:
             rows = conn.execute(sa.select(online_shoes.c.server_seed, online_shoes.c.finished))
             found = [bool(done) for seed, done in rows if seed_hash(str(seed)) == commitment]
         return found == [True]
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _last_commitment(url: str) -> str:
@@ -119,11 +119,11 @@ def _last_commitment(url: str) -> str:
 
     book = Ledger.connect(url)
     try:
-        with book.engine.connect() as conn:
+        with book.database.connect() as conn:
             seed = conn.execute(
                 sa.select(online_shoes.c.server_seed).order_by(online_shoes.c.id.desc())
             ).scalar()
         assert seed is not None
         return seed_hash(str(seed))
     finally:
-        book.engine.dispose()
+        book.database.dispose()

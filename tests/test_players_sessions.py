@@ -38,7 +38,7 @@ def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
 
 def rows(tables: Tables) -> int:
     """The decisions stored so far."""
-    with tables.ledger.engine.connect() as conn:
+    with tables.ledger.database.connect() as conn:
         return int(conn.execute(sa.select(sa.func.count()).select_from(skill_actions)).scalar_one())
 
 
@@ -259,7 +259,7 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     shown, 5 coups of 5)."""
     from baccara.cards import parse_cards
     from baccara.shoe import Shoe
-    from baccara.skill.banque import BanqueTable, Tableau
+    from baccara.skill.banque import BanqueTable, Half
 
     table = BanqueTable(
         names=("Ann", "Bob", "Cy"),
@@ -269,8 +269,8 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     )
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, 1_000)
-    events = table.stake(2, Tableau.RIGHT, 2_000)
+    table.stake(1, Half.LEFT, 1_000)
+    events = table.stake(2, Half.RIGHT, 2_000)
     assert table.phase.value == "punter" and table.actor == 1  # Bob chooses on 5
     for seat in (None, 1, 2):  # everybody but the banker himself
         seen = table.observation(seat)

@@ -12,7 +12,7 @@ from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
 from baccara.skill.actions import SEAT_ACTS, Act, Action
-from baccara.skill.banque import BanqueError, BanqueTable, Tableau
+from baccara.skill.banque import BanqueError, BanqueTable, Half
 from baccara.skill.banque import Phase as BanquePhase
 from baccara.skill.bots import (
     banque_bot_action,
@@ -145,7 +145,7 @@ def test_banque_legal_amounts() -> None:
     (stake,) = table.legal_actions(2)
     assert (stake.act, stake.high, stake.tableaux) == (Act.STAKE, 90, ("L", "R"))
     assert [x.act for x in table.legal_actions(1)] == [Act.RETIRE]
-    table.stake(2, Tableau.RIGHT, 90)
+    table.stake(2, Half.RIGHT, 90)
     assert table.legal_actions(1) == ()  # a stake is on the felt: too late to retire
     assert table.legal_actions(0)[0].high == 2_000 - 90
 
@@ -188,11 +188,11 @@ def test_banque_hands_go_to_their_players() -> None:
     )
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, 1_000)
-    table.stake(2, Tableau.RIGHT, 2_000)
+    table.stake(1, Half.LEFT, 1_000)
+    table.stake(2, Half.RIGHT, 2_000)
     bob, cy, ann = (table.observation(seat) for seat in (1, 2, 0))
     assert bob.totals == {"L": 5} and cy.totals == {"R": 9} and ann.totals == {"B": 5}
-    assert bob.playing == {"L": 1, "R": 2} and bob.live is Tableau.LEFT
+    assert bob.playing == {"L": 1, "R": 2} and bob.live is Half.LEFT
     public = table.observation()
     # the right natural is paid; the banker's cards stay down while the left chooses
     assert public.hands == {} and public.hidden == {"L": 2, "R": 0, "B": 2}

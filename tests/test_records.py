@@ -23,7 +23,7 @@ from baccara.cli import main
 from baccara.fair import FairError, FairShoe, fair_cards, rules_hash
 from baccara.shoe import Shoe
 from baccara.skill.actions import Act
-from baccara.skill.banque import BanqueTable, Tableau
+from baccara.skill.banque import BanqueTable, Half
 from baccara.skill.chemin import BancoCalled, BankPassed, CheminTable, Phase
 from baccara.skill.game_rules import game_table
 from baccara.skill.records import (
@@ -326,7 +326,7 @@ def test_records_of_the_unplayed_tableau_and_the_house_rules() -> None:
     assert doc["shoe"]["burn"] is False and doc["shoe"]["decks"] == 3
     scarne = game_rules_document(find_variant("chemin-de-fer"), house="scarne")
     assert scarne["variant"]["house"] == "scarne" and scarne["shoe"]["burn"] is True
-    assert Tableau("L").word == "left"
+    assert Half("L").word == "left"
 
 
 def test_the_example_of_docs_fair_md_is_this_shoe(

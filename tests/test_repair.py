@@ -105,7 +105,7 @@ def break_table(url: str) -> Broken:
         assert ledger.check_invariants() == []
         return Broken(round_ids=ids, shoe_id=shoe_id, dealt_but_voided=coups[4], coups=coups)
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
 
 
 def _config(url: str) -> ServerConfig:
@@ -175,7 +175,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
     try:
         assert ledger.check_invariants() == []
         assert ledger.unfinished_rounds("t1") == []
-        with ledger.engine.connect() as conn:
+        with ledger.database.connect() as conn:
             for number in (5, 7):  # each bet of a voided round refunded, once
                 round_id = broken.round_ids[number]
                 placed = conn.execute(sa.select(bets).where(bets.c.round_id == round_id)).all()
@@ -196,7 +196,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
         assert checked.ok and "retired after coup 6" in checked.notes[0], checked
         for name in ("ann", "bob"):  # each wallet: the deposit, less stakes, plus returns
             account = ledger.create_account(wallet_account(name))
-            with ledger.engine.connect() as conn:
+            with ledger.database.connect() as conn:
                 staked, returned = conn.execute(
                     sa.select(sa.func.sum(bets.c.amount), sa.func.sum(bets.c.returned)).where(
                         bets.c.account_id == account
@@ -205,7 +205,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
             assert ledger.balance(account) == DEPOSIT - staked + returned
         before = ledger.balances([ledger.house])
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
 
     code, out, err = _cli(["db", "repair", "t1", "--db", database_url], capsys)  # again
     assert (code, err) == (0, "")
@@ -222,7 +222,7 @@ def test_repair_voids_refunds_retires_the_shoe_and_the_table_plays_again(
         house = ledger.balances([ledger.house])[ledger.house]
         assert house == before[ledger.house] + 1_000 - paid["returned"]
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
 
 
 async def _play_one_round(server: ServerThread) -> dict[str, Any]:
@@ -246,7 +246,7 @@ def test_repair_refuses_an_unknown_table_and_a_players_table(
         chemin = ShoeBook(ledger, "c")
         chemin.add(records.new_game_shoe(find_variant("chemin-de-fer"), ShoeSettings()))
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
     for table, words in (("zz", "unknown table 'zz'"), ("c", "Chemin de Fer")):
         code, out, err = _cli(["db", "repair", table, "--db", database_url], capsys)
         assert (code, out) == (2, "")

@@ -21,7 +21,7 @@ from baccara.cards import Card, hand_total
 from baccara.research.pz_banque import AGENTS, DRAW, SIZE, STAND, BanqueEnv
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
-from baccara.skill.banque import BanqueTable, Tableau
+from baccara.skill.banque import BanqueTable, Half
 
 COLUMNS = {"left": 20, "right": 32}  # where each tableau's column starts in a seat's view
 
@@ -114,12 +114,12 @@ def test_a_seed_deals_the_banque_table_s_shoe_in_its_order() -> None:
     table = BanqueTable(names=("A", "B", "C"), bankrolls=(50_000, 10_000, 10_000), seed=21)
     table.bid(0, 20_000)
     table.close_auction()
-    table.stake(1, Tableau.LEFT, 1_000)
-    table.stake(2, Tableau.RIGHT, 1_000)
+    table.stake(1, Half.LEFT, 1_000)
+    table.stake(2, Half.RIGHT, 1_000)
     three = BanqueEnv()
     three.reset(seed=21)
-    assert three.hands["left"] == table.hands[Tableau.LEFT]
-    assert three.hands["right"] == table.hands[Tableau.RIGHT]
+    assert three.hands["left"] == table.hands[Half.LEFT]
+    assert three.hands["right"] == table.hands[Half.RIGHT]
     assert three.hands["banker"] == table.banker_cards
 
 

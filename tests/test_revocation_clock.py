@@ -53,7 +53,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
         }
         users = {key: auth.user_for_token(token) for key, token in tokens.items()}
         watch = SessionWatch(
-            SessionEnds(ledger.engine), seconds=0.5, clock=clock, executor=InlineExecutor()
+            SessionEnds(ledger.database), seconds=0.5, clock=clock, executor=InlineExecutor()
         )
         sockets = Sockets(watch)
         for key, user in users.items():
@@ -63,7 +63,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
         try:
             ann = users["ann"]
             assert ann is not None
-            Protections(ledger.engine).exclude(ann.id, clock.now() + 86_400)  # elsewhere
+            Protections(ledger.database).exclude(ann.id, clock.now() + 86_400)  # elsewhere
             await clock.advance(0.4)
             assert sockets.closed == {}  # not looked yet
             await clock.advance(0.1)
@@ -74,7 +74,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
             assert sockets.closed.get("bob_phone") == "session_ended"
             assert "bob_laptop" not in sockets.closed  # his other device stays
 
-            suspend(ledger.engine, "cyd", clock.now() + 3_600)  # the house, from the command line
+            suspend(ledger.database, "cyd", clock.now() + 3_600)  # the house, from the command line
             await clock.advance(0.5)
             assert sockets.closed["cyd"] == "suspended"
             assert set(sockets.closed) == {"ann", "ann_2", "bob_phone", "cyd"}
@@ -86,7 +86,7 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
             assert watch.sockets == set()
         finally:
             await watch.stop()
-            ledger.engine.dispose()
+            ledger.database.dispose()
 
     asyncio.run(test())
 
@@ -103,9 +103,9 @@ def test_a_revocation_heard_closes_the_sockets_it_names_at_once(tmp_path: Path) 
         for name in ("ann", "bob"):
             auth.register(name, f"{name} password")
             users[name] = auth.user_for_token(auth.login(name, f"{name} password"))
-        signals = LocalSignals(ledger.engine)
+        signals = LocalSignals(ledger.database)
         watch = SessionWatch(
-            SessionEnds(ledger.engine),
+            SessionEnds(ledger.database),
             signals=signals,
             seconds=0.5,
             clock=clock,
@@ -120,13 +120,13 @@ def test_a_revocation_heard_closes_the_sockets_it_names_at_once(tmp_path: Path) 
         try:
             ann = users["ann"]
             assert ann is not None
-            Protections(ledger.engine).exclude(ann.id, clock.now() + 86_400, now=clock.now())
+            Protections(ledger.database).exclude(ann.id, clock.now() + 86_400, now=clock.now())
             await settle()
             assert sockets.closed == {"ann": "self_excluded"}
         finally:
             await watch.stop()
             await signals.stop()
-            ledger.engine.dispose()
+            ledger.database.dispose()
 
     asyncio.run(test())
 
@@ -144,7 +144,7 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
         user = auth.user_for_token(token)
         assert user is not None
         watch = SessionWatch(
-            SessionEnds(ledger.engine),
+            SessionEnds(ledger.database),
             seconds=0.5,
             full_seconds=60,
             clock=clock,
@@ -155,7 +155,7 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
         await watch.start()
         try:
             await clock.advance(10)
-            with ledger.engine.begin() as conn:
+            with ledger.database.begin() as conn:
                 conn.execute(web_sessions.delete())  # no revocation names it
             await clock.advance(49.4)
             assert sockets.closed == {}
@@ -163,7 +163,7 @@ def test_a_session_gone_without_a_revocation_closes_at_the_next_full_look(tmp_pa
             assert sockets.closed == {"ann": "session_ended"}
         finally:
             await watch.stop()
-            ledger.engine.dispose()
+            ledger.database.dispose()
 
     asyncio.run(test())
 

@@ -99,7 +99,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         assert book.round(round_id)["phase"] == "settled"
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_the_terminal_game_beside_a_server_is_safe(tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_the_terminal_game_beside_a_server_is_safe(tmp_path: Path) -> None:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def _terminal_game(database: Path) -> subprocess.CompletedProcess[str]:

@@ -62,7 +62,7 @@ def _invariants(request: pytest.FixtureRequest) -> Iterator[None]:
         try:
             assert book.check_invariants() == []
         finally:
-            book.engine.dispose()
+            book.database.dispose()
 
 
 def _balance(server: ServerThread, name: str) -> int:
@@ -70,7 +70,7 @@ def _balance(server: ServerThread, name: str) -> int:
     try:
         return book.balance(book.create_account(wallet_account(name)))
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_accounts_and_cookies(server: ServerThread) -> None:
@@ -246,7 +246,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(server: ServerThread) 
         bets = book.find_bet(account, "eve-fixed")
         assert bets is not None and bets.amount == 100
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_parallel_connections_cannot_pass_a_limit(server: ServerThread) -> None:
@@ -277,7 +277,7 @@ def test_parallel_connections_cannot_pass_a_limit(server: ServerThread) -> None:
         account = book.create_account(wallet_account("tri_tom"))
         assert book.balance(account) in (100_000 - 30_000, 100_000 - 30_000 + 30_000 * 9)
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_reconnect_gets_snapshot_and_missed_events(server: ServerThread) -> None:
@@ -377,7 +377,7 @@ def test_postgres_round(database_url: str, tmp_path: Path) -> None:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def testtable_specs() -> None:
@@ -447,7 +447,7 @@ def test_rate_limits_refuse_and_change_nothing(tmp_path: Path) -> None:
         try:
             assert book.check_invariants() == []
         finally:
-            book.engine.dispose()
+            book.database.dispose()
 
 
 def test_every_tab_of_a_player_sees_its_bets_and_balance(server: ServerThread) -> None:

@@ -94,7 +94,7 @@ def _check_books(url: str, table: str, prefix: str, round_id: int, *, settled: b
         assert row["phase"] == ("settled" if settled else "closed"), row
         coup = Coup.parse(row["coup"]) if settled else None
         game = find_variant("punto-banco")
-        with book.engine.connect() as conn:
+        with book.database.connect() as conn:
             done = conn.execute(
                 sa.select(sa.func.count())
                 .select_from(settlements)
@@ -137,7 +137,7 @@ def _check_books(url: str, table: str, prefix: str, round_id: int, *, settled: b
             assert book.balance(account) == want, name
         return coup
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 def test_failed_settlement_is_retried_before_the_next_round(

@@ -19,7 +19,7 @@ from tests.support.clock import InlineExecutor, SimulatedClock
 
 from baccara.db.auth import Auth
 from baccara.db.betting import BetError
-from baccara.db.database import make_engine, writing
+from baccara.db.database import database_at, writing
 from baccara.db.gate import SessionEnds
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections
@@ -61,8 +61,8 @@ async def started(*all_signals: Signals) -> AsyncIterator[None]:
             await signals.stop()
 
 
-def _signals(engine: sa.Engine) -> Signals:
-    found = open_signals(engine)
+def _signals(database: sa.Engine) -> Signals:
+    found = open_signals(database)
     if isinstance(found, PostgresSignals):
         found.retry_seconds = 0.05  # a lost connection is opened again at once
     return found
@@ -73,11 +73,11 @@ def test_a_signal_in_a_transaction_is_heard_once_if_it_commits_never_if_it_rolls
 ) -> None:
     """Notifications of transactions are heard in the order the transactions commit, so
     once the commit after the roll-back is heard, the roll-back's would have been."""
-    engine = make_engine(database_url)
+    database = database_at(database_url)
 
     def commit(payload: str, *, roll_back: bool = False) -> None:
         try:
-            with writing(engine) as conn:
+            with writing(database) as conn:
                 signal(conn, Topic.REVOCATIONS, payload)
                 if roll_back:
                     raise LookupError("the transaction fails")
@@ -85,7 +85,7 @@ def test_a_signal_in_a_transaction_is_heard_once_if_it_commits_never_if_it_rolls
             pass
 
     async def scenario() -> tuple[list[str], list[str]]:
-        one, two = _signals(engine), _signals(engine)  # two listeners (two processes)
+        one, two = _signals(database), _signals(database)  # two listeners (two processes)
         heard_one, heard_two = Heard(), Heard()
         one.on(Topic.REVOCATIONS, heard_one)
         two.on(Topic.REVOCATIONS, heard_two)
@@ -101,27 +101,27 @@ def test_a_signal_in_a_transaction_is_heard_once_if_it_commits_never_if_it_rolls
     try:
         assert asyncio.run(scenario()) == (["first", "second"], ["first", "second"])
     finally:
-        engine.dispose()
+        database.dispose()
 
 
 def test_a_signal_outside_a_writing_transaction_is_refused_on_sqlite(tmp_path: Path) -> None:
     """On SQLite a signal is handed on after `writing`'s commit: elsewhere it could not
     be, and says so rather than go unheard."""
-    engine = make_engine(f"sqlite:///{tmp_path / 's.db'}")
-    with engine.begin() as conn, pytest.raises(ValueError, match="writing"):
+    database = database_at(f"sqlite:///{tmp_path / 's.db'}")
+    with database.begin() as conn, pytest.raises(ValueError, match="writing"):
         signal(conn, Topic.REVOCATIONS, "7")
-    engine.dispose()
+    database.dispose()
 
 
 def test_topics_reach_every_process_an_inbox_its_own_long_payloads_whole(
     database_url: str,
 ) -> None:
-    engine = make_engine(database_url)
+    database = database_at(database_url)
     long = secrets.token_hex(30_000)  # 60 kB that do not compress: sent in parts
     odd = "~&not an encoded payload"
 
     async def scenario() -> dict[str, list[str]]:
-        one, two = _signals(engine), _signals(engine)
+        one, two = _signals(database), _signals(database)
         heard = {name: Heard() for name in ("one", "two", "one_inbox", "two_inbox")}
         one.on(Topic.CLUSTER, heard["one"])
         two.on(Topic.CLUSTER, heard["two"])
@@ -133,7 +133,7 @@ def test_topics_reach_every_process_an_inbox_its_own_long_payloads_whole(
             one.send(two.process, "for two")
             one.send(one.process, "for one")
             await heard["two"].until("last")  # (queued: sent soon; the next goes at once)
-            with writing(engine) as conn:
+            with writing(database) as conn:
                 signal(conn, Topic.CLUSTER, long + "!")  # in parts, in a transaction
             for name in ("one", "two"):
                 await heard[name].until(long + "!")
@@ -144,14 +144,14 @@ def test_topics_reach_every_process_an_inbox_its_own_long_payloads_whole(
     try:
         got = asyncio.run(scenario())
     finally:
-        engine.dispose()
+        database.dispose()
     assert got["one"] == got["two"] == ["a", long, odd, "last", long + "!"]
     assert (got["one_inbox"], got["two_inbox"]) == (["for one"], ["for two"])
 
 
-def _kill_listener(engine: sa.Engine, signals: PostgresSignals) -> None:
+def _kill_listener(database: sa.Engine, signals: PostgresSignals) -> None:
     """End the listening session, as a network or database failure would."""
-    with engine.connect() as conn:
+    with database.connect() as conn:
         ended = conn.execute(
             sa.text(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
@@ -173,14 +173,14 @@ def test_a_listener_whose_connection_is_lost_gets_back_missing_what_was_sent_mea
     """The hooks are told when the connection is lost and when it is back; a signal
     committed in between is missed (the other listener hears it), and the next is heard."""
     _postgres_only(database_url)
-    engine = make_engine(database_url)
+    database = database_at(database_url)
 
     def commit(payload: str) -> None:
-        with writing(engine) as conn:
+        with writing(database) as conn:
             signal(conn, Topic.CONTROL, payload)
 
     async def scenario() -> tuple[list[str], list[str], list[str]]:
-        one, two = _signals(engine), _signals(engine)
+        one, two = _signals(database), _signals(database)
         assert isinstance(one, PostgresSignals)
         heard_one, heard_two, gaps = Heard(), Heard(), Heard()
         one.on(Topic.CONTROL, heard_one)
@@ -194,7 +194,7 @@ def test_a_listener_whose_connection_is_lost_gets_back_missing_what_was_sent_mea
         async with started(one, two):
             commit("before")
             await heard_one.until("before")
-            _kill_listener(engine, one)
+            _kill_listener(database, one)
             await gaps.until("back")
             commit("after")
             await heard_two.until("after")
@@ -203,7 +203,7 @@ def test_a_listener_whose_connection_is_lost_gets_back_missing_what_was_sent_mea
     try:
         one, two, gaps = asyncio.run(scenario())
     finally:
-        engine.dispose()
+        database.dispose()
     assert one == ["before", "after"]
     assert two == ["before", "while away", "after"]
     assert gaps == ["lost", "back"]
@@ -223,13 +223,13 @@ def test_a_revocation_missed_while_the_listener_was_away_is_read_once_it_is_back
     for name in ("ann", "bob"):
         auth.register(name, f"{name} password")
     users = {n: auth.user_for_token(auth.login(n, f"{n} password")) for n in ("ann", "bob")}
-    protections = Protections(ledger.engine)
+    protections = Protections(ledger.database)
 
     async def scenario() -> tuple[dict[str, str], list[str]]:
-        signals = _signals(ledger.engine)
+        signals = _signals(ledger.database)
         assert isinstance(signals, PostgresSignals)
         watch = SessionWatch(
-            SessionEnds(ledger.engine), signals=signals, clock=clock, executor=InlineExecutor()
+            SessionEnds(ledger.database), signals=signals, clock=clock, executor=InlineExecutor()
         )
         closed: dict[str, str] = {}
         shut = Heard()
@@ -260,7 +260,7 @@ def test_a_revocation_missed_while_the_listener_was_away_is_read_once_it_is_back
                 assert ann is not None
                 protections.exclude(ann.id, clock.now() + 86_400, now=clock.now())
                 await shut.until("ann")  # at once: the signal woke the watch
-                _kill_listener(ledger.engine, signals)
+                _kill_listener(ledger.database, signals)
                 await shut.until("bob")  # when the listener is back
             finally:
                 await watch.stop()
@@ -269,7 +269,7 @@ def test_a_revocation_missed_while_the_listener_was_away_is_read_once_it_is_back
     try:
         closed, revocations = asyncio.run(scenario())
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
     assert closed == {"ann": "self_excluded", "bob": "self_excluded"}
     ann = users["ann"]
     assert ann is not None

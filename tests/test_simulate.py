@@ -27,8 +27,8 @@ from baccara.shoe import Shoe, ShoeSettings, fisher_yates, shoe_seed_state, shoe
 from baccara.sim import _kernels as kernels
 from baccara.sim.bankroll import Plan, play, play_chunk
 from baccara.sim.payouts import pay_table, settle_net
-from baccara.sim.runner import Job, SimulationError, entropy_words, run_chunk, simulate
 from baccara.sim.shoes import keyed_coups, shoe_coups, simulated_shoe
+from baccara.sim.simulation import Job, SimulationError, entropy_words, run_chunk, simulate
 from baccara.variants import PUNTO_BANCO, Family, find_variant, variants_of
 
 MAIN = (BetKind.PLAYER, BetKind.BANKER, BetKind.TIE)
@@ -378,9 +378,9 @@ def test_an_address_that_is_not_a_dask_scheduler_is_one_line(
 ) -> None:
     """Found: `--scheduler 127.0.0.1:8000` (a web server) printed a 60-line traceback
     ending in 'Unable to allocate 3.07 EiB'; a server that says nothing hung."""
-    from baccara.sim import runner
+    from baccara.sim import simulation
 
-    monkeypatch.setattr(runner, "DASK_CONNECT_SECONDS", 3.0)
+    monkeypatch.setattr(simulation, "DASK_CONNECT_SECONDS", 3.0)
     handler = type("Handler", (_NotDask,), {"answer": answer})
     with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
         server.daemon_threads = True
@@ -398,7 +398,7 @@ def test_worker_processes_deal_the_same_shoes_as_threads() -> None:
     exactly the shoes the threads deal."""
     from functools import partial
 
-    from baccara.sim.runner import chunks, execute
+    from baccara.sim.simulation import chunks, execute
 
     job = Job(shoes=24, seed=9)
     parts = chunks(job.shoes, 7)
@@ -409,11 +409,11 @@ def test_worker_processes_deal_the_same_shoes_as_threads() -> None:
 
 def test_the_report_says_when_the_kernels_were_compiled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found: the first run compiled for 9 s while the header said '0.03 s'."""
-    from baccara.sim import runner
+    from baccara.sim import simulation
 
-    monkeypatch.setattr(runner, "warm", lambda job: 9.2)
+    monkeypatch.setattr(simulation, "warm", lambda job: 9.2)
     code, out, _ = _run("--shoes", "5", "--seed", "1")
     assert code == 0
     assert "Before that, 9.2 s compiling the kernels" in " ".join(out.split())
-    monkeypatch.setattr(runner, "warm", lambda job: 0.3)  # loaded from the cache: no note
+    monkeypatch.setattr(simulation, "warm", lambda job: 0.3)  # loaded from the cache: no note
     assert "compiling" not in _run("--shoes", "5", "--seed", "1")[1]

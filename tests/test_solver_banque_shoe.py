@@ -23,7 +23,7 @@ from baccara.cli import cli
 from baccara.coup import Result
 from baccara.exact.composition import composition
 from baccara.shoe import Shoe
-from baccara.skill.banque import BanqueTable, Phase, Tableau, TableauSettled
+from baccara.skill.banque import BanqueTable, Half, HalfSettled, Phase
 from baccara.skill.solver.banque import (
     NATURAL,
     STOOD,
@@ -67,16 +67,16 @@ def play_coup(
     )
     table.bid(0, 1_000)
     table.close_auction()
-    events = [*table.stake(1, Tableau.LEFT, 100), *table.stake(2, Tableau.RIGHT, 100)]
+    events = [*table.stake(1, Half.LEFT, 100), *table.stake(2, Half.RIGHT, 100)]
     while table.phase is Phase.PUNTER:
-        chance = p[0] if table.live_tableau is Tableau.LEFT else p[1]
+        chance = p[0] if table.live_half is Half.LEFT else p[1]
         events += table.draw() if rng.random() < chance else table.stand()
     if table.phase is Phase.BANKER:
         total = hand_total(table.banker_cards)
-        cell = (total, table.column(Tableau.LEFT), table.column(Tableau.RIGHT))
+        cell = (total, table.column(Half.LEFT), table.column(Half.RIGHT))
         events += table.banker_draw() if rng.random() < y[cell] else table.banker_stand()
-    results = {e.tableau: _SIGN[e.result] for e in events if isinstance(e, TableauSettled)}
-    return results[Tableau.LEFT], results[Tableau.RIGHT]
+    results = {e.half: _SIGN[e.result] for e in events if isinstance(e, HalfSettled)}
+    return results[Half.LEFT], results[Half.RIGHT]
 
 
 def orderings(counts: dict[int, int]) -> Iterator[list[int]]:

@@ -131,4 +131,4 @@ def test_squeeze_table(tmp_path: Path) -> None:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()

@@ -70,7 +70,7 @@ def test_ledger_postings(store: Store) -> None:
 def test_entries_are_append_only(store: Store) -> None:
     store.deposit("ann", 100)
     for statement in ("UPDATE table_entries SET amount = 5", "DELETE FROM table_entries"):
-        with pytest.raises(sa.exc.DBAPIError, match="append-only"), store.engine.begin() as conn:
+        with pytest.raises(sa.exc.DBAPIError, match="append-only"), store.database.begin() as conn:
             conn.execute(sa.text(statement))
     assert store.balance(wallet_account("ann")) == 100
 
@@ -143,7 +143,7 @@ def test_buy_in_needs_the_money_in_the_wallet(store: Store) -> None:
 
 def test_unknown_session_and_late_creation(store: Store) -> None:
     with pytest.raises(StoreError, match="unknown session 99"):
-        store.record(99)
+        store.history(99)
     table = Table(seed=1)
     table.change_shoe()
     with pytest.raises(StoreError, match="before the table's first action"):
@@ -164,7 +164,7 @@ def test_one_ledger_for_the_terminal_and_the_web(store: Store, database_url: str
         ledger.void_round(rnd)
         assert ledger.check_invariants() == store.check_invariants() == []
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
     assert store.balance(wallet_account("ann")) == 20_000
 
 
@@ -173,16 +173,16 @@ def test_one_set_of_sqlite_settings(tmp_path: Path) -> None:
     ledger = Ledger.connect(f"sqlite:///{tmp_path / 's.db'}")
     pragmas = ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
     found = []
-    for engine in (store.engine, ledger.engine):
-        with engine.connect() as conn:
+    for database in (store.database, ledger.database):
+        with database.connect() as conn:
             found.append([conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas])
-        engine.dispose()
+        database.dispose()
     assert found[0] == found[1] == ["wal", 2, 1, 30_000]  # synchronous=2 is FULL
 
 
 def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
     store = Store.at(tmp_path / "deep" / "b.db")
-    with store.engine.connect() as conn:
+    with store.database.connect() as conn:
         assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
     store.deposit("ann", 1)
     store.close()

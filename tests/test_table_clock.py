@@ -248,7 +248,7 @@ def test_a_table_nobody_watches_deals_nothing_until_someone_comes() -> None:
     from baccara.db.schema import rounds
 
     def stored(tables: Tables) -> int:
-        with tables.ledger.engine.connect() as conn:
+        with tables.ledger.database.connect() as conn:
             return int(conn.execute(sa.select(sa.func.count()).select_from(rounds)).scalar_one())
 
     async def test() -> None:

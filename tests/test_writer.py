@@ -63,4 +63,4 @@ def test_bets_and_writes_are_all_answered_in_order(database_url: str, writers: i
     escrow = ledger.round(rnd)["escrow_id"]
     assert ledger.balance(escrow) == 200 * 1_000
     assert ledger.check_invariants() == []
-    ledger.engine.dispose()
+    ledger.database.dispose()

@@ -47,15 +47,15 @@ __all__ = [
     "DealState",
     "DrawingRules",
     "Ending",
+    "HalvesState",
     "Over",
     "Side",
-    "TableauxState",
     "ending_index",
     "ending_table",
     "order_of",
     "play",
     "step",
-    "step_tableaux",
+    "step_halves",
 ]
 
 
@@ -126,9 +126,9 @@ ALL_FREE = DrawingRules.from_rows(player=(None,) * 8, banker=((None,) * (rules.N
 """Every non-natural cell free: lets a choice reach any hand sizes (see `order_of`)."""
 
 
-def _tableau_field(tableau: int) -> str:
-    """A node's ``tableau`` in its repr: said only at a table of several tableaux."""
-    return f", tableau={tableau}" if tableau else ""
+def _half_field(half: int) -> str:
+    """A node's ``half`` in its repr: said only at a table of several halves."""
+    return f", half={half}" if half else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +137,10 @@ class Deal:
     several tableaux, a Player's ``side`` is the punters' hand of ``tableau``)."""
 
     side: Side
-    tableau: int = 0
+    half: int = 0
 
     def __repr__(self) -> str:
-        return f"Deal(side={self.side!r}{_tableau_field(self.tableau)})"
+        return f"Deal(side={self.side!r}{_half_field(self.half)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +155,11 @@ class Choose:
     side: Side
     total: int
     third: int | None
-    tableau: int = 0
+    half: int = 0
 
     def __repr__(self) -> str:
         fields = f"side={self.side!r}, total={self.total}, third={self.third}"
-        return f"Choose({fields}{_tableau_field(self.tableau)})"
+        return f"Choose({fields}{_half_field(self.half)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +283,7 @@ def _over_with(two_each: bool, state: DealState) -> Over:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableauxState:
+class HalvesState:
     """A coup of several tableaux against one banker's hand (Baccarat Banque's two): the
     point values each punters' hand (``punters``, left first) and the banker hold, and
     the choices made in free cells.
@@ -294,13 +294,13 @@ class TableauxState:
     by the punter's row of the tableau, exactly as `step` has a single Player do; then the
     banker, who sees every tableau and is bound by no column, chooses once for all.
 
-    >>> state = TableauxState.of(2)
+    >>> state = HalvesState.of(2)
     >>> for points in (2, 8, 1, 3, 0, 5):
-    ...     state = state.given(step_tableaux(state), points)
-    >>> state.punters, state.banker, step_tableaux(state)
+    ...     state = state.given(step_halves(state), points)
+    >>> state.punters, state.banker, step_halves(state)
     (((2, 3), (8, 0)), (1, 5), Deal(side=<Side.PLAYER: 'P'>))
     >>> state = state.given(Deal(Side.PLAYER), 4)  # the left tableau drew on 5
-    >>> step_tableaux(state)  # the right one showed a natural: the banker chooses
+    >>> step_halves(state)  # the right one showed a natural: the banker chooses
     Choose(side=<Side.BANKER: 'B'>, total=6, third=None)
     """
 
@@ -311,34 +311,34 @@ class TableauxState:
     banker_choice: bool | None = None
 
     @classmethod
-    def of(cls, tableaux: int) -> TableauxState:
+    def of(cls, halves: int) -> HalvesState:
         """The state before the first card of a coup of ``tableaux`` punters' hands."""
-        if tableaux < 1:
-            raise DealError(f"bad number of tableaux {tableaux}: at least 1")
-        return cls(punters=((),) * tableaux, punter_choices=(None,) * tableaux)
+        if halves < 1:
+            raise DealError(f"bad number of tableaux {halves}: at least 1")
+        return cls(punters=((),) * halves, punter_choices=(None,) * halves)
 
-    def given(self, deal: Deal, points: int) -> TableauxState:
+    def given(self, deal: Deal, points: int) -> HalvesState:
         """The state after a card of ``points`` goes where ``deal`` says (not checked)."""
         punters, banker = self.punters, self.banker
         if deal.side is Side.BANKER:
             banker = (*banker, points)
         else:
             hands = list(punters)
-            hands[deal.tableau] = (*hands[deal.tableau], points)
+            hands[deal.half] = (*hands[deal.half], points)
             punters = tuple(hands)
-        return TableauxState(
+        return HalvesState(
             punters=punters,
             banker=banker,
             punter_choices=self.punter_choices,
             banker_choice=self.banker_choice,
         )
 
-    def chose(self, choose: Choose, draws: bool) -> TableauxState:
+    def chose(self, choose: Choose, draws: bool) -> HalvesState:
         """The state after the hand that ``choose`` asks drew (True) or stood."""
         if choose.side is Side.BANKER:
             return replace(self, banker_choice=draws)
         choices = list(self.punter_choices or (None,) * len(self.punters))
-        choices[choose.tableau] = draws
+        choices[choose.half] = draws
         return replace(self, punter_choices=tuple(choices))
 
     def natural(self, tableau: int) -> bool:
@@ -351,13 +351,13 @@ class TableauxState:
         return rules.is_natural(_total(self.banker[:2]))
 
 
-def step_tableaux(state: TableauxState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
-    """What happens next at a table of several tableaux (see `TableauxState`): a card to a
+def step_halves(state: HalvesState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
+    """What happens next at a table of several tableaux (see `HalvesState`): a card to a
     hand, a choice, or the end. A punters' hand draws or stands by ``tableau``'s Player
     row, as `step` decides it.
 
-    >>> step_tableaux(TableauxState.of(2)), step_tableaux(TableauxState(punters=((4,), ()), punter_choices=(None, None)))
-    (Deal(side=<Side.PLAYER: 'P'>), Deal(side=<Side.PLAYER: 'P'>, tableau=1))
+    >>> step_halves(HalvesState.of(2)), step_halves(HalvesState(punters=((4,), ()), punter_choices=(None, None)))
+    (Deal(side=<Side.PLAYER: 'P'>), Deal(side=<Side.PLAYER: 'P'>, half=1))
     """
     hands = (*state.punters, state.banker)
     dealt = [len(hand) for hand in hands]

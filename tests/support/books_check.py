@@ -145,12 +145,12 @@ class Books:
 
     def close(self) -> None:
         """Let the database go."""
-        self.ledger.engine.dispose()
+        self.ledger.database.dispose()
 
     def check(self, *, final: bool = False) -> tuple[list[str], dict[str, int]]:
         """Every problem in words, and the figures (balances by kind, bets, rounds)."""
         problems = [f"invariant: {p}" for p in self.ledger.check_invariants()]
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             held = conn.execute(
                 sa.select(
                     accounts.c.id,

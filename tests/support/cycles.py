@@ -48,7 +48,7 @@ from tests.support.harness import Player, ServerProcess
 from tests.support.scripts import play
 from websockets.exceptions import WebSocketException
 
-from baccara.db.database import make_engine
+from baccara.db.database import database_at
 from baccara.db.signals import namespace_of
 from baccara.db.table_locks import TableLocks
 from baccara.server.app import ServerConfig
@@ -247,7 +247,7 @@ class _Cycle:
         self.sit = True  # the chemin players buy chips (at the first cycle, and when short)
         self.log_seen = process.log.stat().st_size
         url = process.config.database_url
-        self.locks = make_engine(url) if url.startswith("postgresql") else None
+        self.locks = database_at(url) if url.startswith("postgresql") else None
 
     def run(self, number: int, point: str, *, in_recovery: bool = False) -> None:
         """One cycle, the server killed at ``point``. ``in_recovery``: the last cycle

@@ -34,7 +34,7 @@ def enroll(url: str, names: list[str], *, balance: int) -> dict[str, str]:
     now = datetime.now(UTC)
     tokens = {name: secrets.token_urlsafe(32) for name in names}
     try:
-        with writing(ledger.engine) as conn:
+        with writing(ledger.database) as conn:
             conn.execute(
                 users.insert(),
                 [
@@ -67,5 +67,5 @@ def enroll(url: str, names: list[str], *, balance: int) -> dict[str, str]:
                 ],
             )
     finally:
-        ledger.engine.dispose()
+        ledger.database.dispose()
     return tokens

@@ -55,7 +55,7 @@ def main() -> None:
     ledger.void_round(second)
     third = ledger.open_round(table="t1", number=3, shoe_id=1, coup_index=3)
     ledger.place_bet(account=ann.account, round_id=third, bet_id="a3", kind="player", amount=1_200)
-    with ledger.engine.begin() as conn:
+    with ledger.database.begin() as conn:
         conn.execute(
             online_shoes.insert().values(
                 table_id="t1",
@@ -66,7 +66,7 @@ def main() -> None:
                 finished=False,
             )
         )
-    ledger.engine.dispose()
+    ledger.database.dispose()
 
     store = Store(url)
     store.deposit("cy", 100_000)
@@ -81,9 +81,9 @@ def main() -> None:
     store.save(session, table)
     store.close()
 
-    engine = sa.create_engine(url)
+    database = sa.create_engine(url)
     rows: dict[str, Any] = {"source": "tests/support/make_schema_v0_rows.py at 9f9fb5f"}
-    with engine.connect() as conn:
+    with database.connect() as conn:
         for name, table_ in metadata.tables.items():
             found = conn.execute(sa.select(table_).order_by(*table_.primary_key.columns))
             rows[name] = [{k: _plain(v) for k, v in row.items()} for row in found.mappings()]

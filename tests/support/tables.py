@@ -162,7 +162,7 @@ async def _running(
         try:
             assert ledger.check_invariants() == []
         finally:
-            ledger.engine.dispose()
+            ledger.database.dispose()
 
 
 @contextlib.asynccontextmanager

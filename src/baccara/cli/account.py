@@ -50,14 +50,14 @@ def _suspend(name: str, until: float | None, db: str | None, as_json: bool) -> N
     from baccara.db.migrate import upgrade
     from baccara.db.protections import SuspendError, suspend
 
-    _, engine = open_database(db)
+    _, database = open_database(db)
     try:
-        upgrade(engine)
-        user = suspend(engine, name, until)
+        upgrade(database)
+        user = suspend(database, name, until)
     except SuspendError as error:
         fail(str(error))
     finally:
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json({"player": name, "id": user, "suspended_until": until})
     elif until is None:

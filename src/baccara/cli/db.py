@@ -31,20 +31,20 @@ def open_database(db: str | None) -> tuple[str, Engine]:
     """The URL as shown (no password) and an engine connected to it; bad ones fail in one line."""
     import sqlalchemy as sa
 
-    from baccara.db.database import make_engine, resolve_url
+    from baccara.db.database import database_at, resolve_url
 
     url = resolve_url(db)
     shown = re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
     try:
         shown = sa.engine.make_url(url).render_as_string(hide_password=True)
-        engine = make_engine(url)
-        with engine.connect():
+        database = database_at(url)
+        with database.connect():
             pass
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as error:
         fail(f"bad database URL {shown!r}: {error}")
     except (sa.exc.OperationalError, sa.exc.DBAPIError) as error:
         fail(f"cannot open the database {shown!r}: {str(error.orig).splitlines()[0]}")
-    return shown, engine
+    return shown, database
 
 
 @click.group("db")
@@ -60,11 +60,11 @@ def upgrade_command(db: str | None, as_json: bool) -> None:
     """Bring the database to the newest schema revision (a no-op when it is there)."""
     from baccara.db.migrate import upgrade
 
-    shown, engine = open_database(db)
+    shown, database = open_database(db)
     try:
-        before, after = upgrade(engine)
+        before, after = upgrade(database)
     finally:
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json({"database": shown, "before": before, "after": after, "changed": before != after})
     elif before == after:
@@ -80,11 +80,11 @@ def current_command(db: str | None, as_json: bool) -> None:
     """Show the database's schema revision and the newest one."""
     from baccara.db.migrate import current, head
 
-    shown, engine = open_database(db)
+    shown, database = open_database(db)
     try:
-        revision = current(engine)
+        revision = current(database)
     finally:
-        engine.dispose()
+        database.dispose()
     newest = head()
     if as_json:
         echo_json(
@@ -117,18 +117,18 @@ def repair_command(table: str, db: str | None, as_json: bool) -> None:
     from baccara.db.repair import RepairError, repair_table
     from baccara.db.serve_lock import DatabaseBusy, hold
 
-    shown, engine = open_database(db)
+    shown, database = open_database(db)
     lock = None
     try:  # no server beside the repair: the SQLite file's lock, PostgreSQL's table lock
-        lock = hold(engine.url.render_as_string(hide_password=False), "baccara db repair")
-        with _table_lock(engine, table):
-            done = repair_table(Ledger(engine), table)
+        lock = hold(database.url.render_as_string(hide_password=False), "baccara db repair")
+        with _table_lock(database, table):
+            done = repair_table(Ledger(database), table)
     except (DatabaseBusy, RepairError) as error:
         fail(str(error))
     finally:
         if lock is not None:
             lock.release()
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json({"database": shown, **done.to_json()})
     else:
@@ -137,17 +137,17 @@ def repair_command(table: str, db: str | None, as_json: bool) -> None:
 
 
 @contextlib.contextmanager
-def _table_lock(engine: Engine, table: str) -> Iterator[None]:
+def _table_lock(database: Engine, table: str) -> Iterator[None]:
     """On PostgreSQL, hold ``table``'s advisory lock (the one its server holds while it
     runs it, `baccara.db.table_locks.TableLocks`): refused if a server runs it."""
-    if engine.dialect.name != "postgresql":
+    if database.dialect.name != "postgresql":
         yield
         return
     from baccara.db.repair import RepairError
     from baccara.db.signals import namespace_of
     from baccara.db.table_locks import TableLocks
 
-    locks = TableLocks(engine, namespace_of(engine))
+    locks = TableLocks(database, namespace_of(database))
     try:
         if not locks.take([table]):
             raise RepairError(

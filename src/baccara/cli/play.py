@@ -123,8 +123,8 @@ def play(
     from baccara.db.database import resolve_url
     from baccara.db.store import Store
 
-    _, engine = open_database(db)  # a bad --db is one line and exit status 2
-    store = Store(resolve_url(db), engine=engine)
+    _, database = open_database(db)  # a bad --db is one line and exit status 2
+    store = Store(resolve_url(db), database=database)
     if not variant.house_banked:  # the players' games have their own game loop
         from baccara.cli.skill_play import play_skill  # lazy: it loads the solver (scipy)
 

@@ -20,7 +20,7 @@ from baccara.variants import Variant
 
 if TYPE_CHECKING:  # the simulator loads numba and its kernels: on use
     from baccara.sim.bankroll import StrategyReport
-    from baccara.sim.runner import SimulationResult
+    from baccara.sim.simulation import SimulationResult
 
 __all__ = ["COMMANDS"]
 
@@ -141,7 +141,7 @@ def simulate_command(
     shown in currency units (10.50); the JSON report gives minor units (cents).
     """
     from baccara.sim.bankroll import Plan, play, plot
-    from baccara.sim.runner import Job, simulate, warm
+    from baccara.sim.simulation import Job, simulate, warm
 
     if plot_path and not strategies:
         strategies = ("flat:banker",)

@@ -139,7 +139,7 @@ class Auth:
             raise AuthError(_BAD_PASSWORD)
         digest = self.hasher.hash(password)
         try:
-            with self.ledger.engine.begin() as conn:
+            with self.ledger.database.begin() as conn:
                 key = conn.execute(
                     users.insert().values(
                         name=name,
@@ -160,7 +160,7 @@ class Auth:
         case (an older account that differs from another only in case: exactly)."""
         row = None
         if good_name(name) and good_password(password):
-            with self.ledger.engine.connect() as conn:
+            with self.ledger.database.connect() as conn:
                 for column, key in ((users.c.name, name), (users.c.name_key, name.lower())):
                     row = conn.execute(sa.select(users).where(column == key)).mappings().first()
                     if row is not None:
@@ -172,12 +172,12 @@ class Auth:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
-        limits = Protections(self.ledger.engine).get(int(row["id"]))
+        protections = Protections(self.ledger.database).get(int(row["id"]))
         now = self.now()
-        if limits.excluded(now):
-            until = datetime.fromtimestamp(limits.excluded_until or 0, UTC)
+        if protections.excluded(now):
+            until = datetime.fromtimestamp(protections.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
-        if limits.suspended(now):
+        if protections.suspended(now):
             raise Excluded("your account is suspended by the house", code="suspended")
         return self.start_session(int(row["id"]))
 
@@ -186,7 +186,7 @@ class Auth:
         ends (their sockets close: `baccara.server.infra.revocation`), this one goes on."""
         if not good_password(new):
             raise AuthError(_BAD_PASSWORD)
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             stored = conn.execute(
                 sa.select(users.c.password_hash).where(users.c.id == user.id)
             ).scalar()
@@ -195,7 +195,7 @@ class Auth:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong password") from None
         digest = self.hasher.hash(new)
-        with writing(self.ledger.engine) as conn:
+        with writing(self.ledger.database) as conn:
             conn.execute(users.update().where(users.c.id == user.id).values(password_hash=digest))
             ended = conn.execute(
                 sa.delete(web_sessions)
@@ -208,7 +208,7 @@ class Auth:
     def start_session(self, user_id: int) -> str:
         """A new session for a player whose password was just checked (or set)."""
         token = secrets.token_urlsafe(32)
-        with self.ledger.engine.begin() as conn:
+        with self.ledger.database.begin() as conn:
             conn.execute(
                 web_sessions.insert().values(
                     token_hash=token_digest(token),
@@ -221,7 +221,7 @@ class Auth:
     def logout(self, token: str) -> None:
         """End a session (its sockets close, in every process: `revoke`)."""
         digest = token_digest(token)
-        with writing(self.ledger.engine) as conn:
+        with writing(self.ledger.database) as conn:
             user = conn.execute(
                 sa.delete(web_sessions)
                 .where(web_sessions.c.token_hash == digest)
@@ -238,7 +238,7 @@ class Auth:
             web_sessions.c.token_hash == token_digest(token),
             web_sessions.c.expires > self.now(),
         )
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             expires = conn.execute(query).scalar()
         return None if expires is None else float(expires) - SESSION_SECONDS
 
@@ -256,12 +256,14 @@ class Auth:
                 web_sessions.c.expires > now,
             )
         )
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             row = conn.execute(query).mappings().first()
         if row is None:
             return None
-        limits = protections_of(row if row["user_id"] is not None else None, now)
-        if limits.excluded(now) or limits.suspended(now):  # a session opened before ends with it
+        protections = protections_of(row if row["user_id"] is not None else None, now)
+        if protections.excluded(now) or protections.suspended(
+            now
+        ):  # a session opened before ends with it
             return None
         return User(
             id=int(row["id"]),

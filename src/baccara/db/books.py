@@ -8,21 +8,21 @@ an account's entries, kept in the account's row (``balance``) by the transaction
 posts them, so reading it costs the same however long the account's history.
 `check_invariants` lists every broken money rule in words.
 
->>> from baccara.db.database import make_engine, writing
+>>> from baccara.db.database import database_at, writing
 >>> from baccara.db.migrate import upgrade
->>> engine = make_engine("sqlite://")
->>> _ = upgrade(engine)
->>> with writing(engine) as conn:
+>>> database = database_at("sqlite://")
+>>> _ = upgrade(database)
+>>> with writing(database) as conn:
 ...     ann, cash = account_id(conn, wallet_account("ann")), account_id(conn, EXTERNAL)
 ...     _ = post(conn, "deposit ann", {cash: -1_000, ann: 1_000})
 ...     balances(conn, [ann, cash])
 {1: 1000, 2: -1000}
->>> with writing(engine) as conn:
+>>> with writing(database) as conn:
 ...     post(conn, "gift", {ann: -1_500, cash: 1_500})
 Traceback (most recent call last):
 ...
 baccara.db.books.LedgerError: wallet:ann has 10.00: it cannot pay 15.00 (gift)
->>> with engine.connect() as conn:
+>>> with database.connect() as conn:
 ...     check_invariants(conn)
 []
 """

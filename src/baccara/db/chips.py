@@ -118,7 +118,7 @@ class Chips:
     def stacks(self, players: Any) -> dict[str, int]:
         """Each player's chips at this table, and the pot (under `POT`)."""
         names = self._names(players)
-        with writing(self.ledger.engine) as conn:
+        with writing(self.ledger.database) as conn:
             ids = account_ids(conn, names.values())
             found = balances(conn, ids.values())
         return {key: found[ids[name]] for key, name in names.items() if key != HOUSE_KEY}
@@ -137,7 +137,7 @@ class Chips:
         ['al']
         """
         prefix = chips_account(self.table, "")
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             rows = conn.execute(
                 sa.select(accounts.c.name, accounts.c.balance)
                 .where(accounts.c.name.startswith(prefix, autoescape=True), accounts.c.balance != 0)
@@ -196,7 +196,7 @@ class Chips:
 
     def actions(self, shoe_id: int) -> list[tuple[Action, bool]]:
         """Shoe ``shoe_id``'s decisions in order, each with whether the clock took it."""
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             rows = conn.execute(
                 sa.select(skill_actions)
                 .where(skill_actions.c.shoe_id == shoe_id)
@@ -217,14 +217,14 @@ class Chips:
 
     def set_seats(self, shoe_id: int, seats: list[SeatRow]) -> None:
         """Store who sat in shoe ``shoe_id`` and with how many chips (at its start)."""
-        with writing(self.ledger.engine) as conn:
+        with writing(self.ledger.database) as conn:
             conn.execute(
                 online_shoes.update().where(online_shoes.c.id == shoe_id).values(seats=seats)
             )
 
     def seats(self, shoe_id: int) -> list[SeatRow] | None:
         """Who sat in shoe ``shoe_id`` and with how many chips, if it was dealt."""
-        with self.ledger.engine.connect() as conn:
+        with self.ledger.database.connect() as conn:
             found = conn.execute(
                 sa.select(online_shoes.c.seats).where(online_shoes.c.id == shoe_id)
             ).scalar()

@@ -1,7 +1,7 @@
 """The one engine factory and the one default database location.
 
 Every part that opens the database (the terminal store, the web ledger, the server,
-``baccara db``) gets its engine from `make_engine`, with one set of settings:
+``baccara db``) gets its engine from `database_at`, with one set of settings:
 
 - SQLite: WAL journal (a file database), ``synchronous=FULL``, foreign keys on, a
   30-second busy timeout, and ``BEGIN IMMEDIATE`` for write transactions (`writing`),
@@ -34,8 +34,8 @@ from sqlalchemy.engine import Connection, Engine
 __all__ = [
     "DB_ENV",
     "after_commit",
+    "database_at",
     "default_url",
-    "make_engine",
     "normalize_url",
     "resolve_url",
     "writing",
@@ -81,7 +81,7 @@ def resolve_url(db: str | Path | None) -> str:
     return f"sqlite:///{path}"
 
 
-def make_engine(url: str) -> Engine:
+def database_at(url: str) -> Engine:
     """An engine for the money and the records (see the module's settings)."""
     url = normalize_url(url)
     if not url.startswith("sqlite"):
@@ -92,9 +92,9 @@ def make_engine(url: str) -> Engine:
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if memory:  # one connection, shared by every thread: the database lives in it
         kwargs["poolclass"] = sa.pool.StaticPool
-    engine = sa.create_engine(url, **kwargs)
+    database = sa.create_engine(url, **kwargs)
 
-    @sa.event.listens_for(engine, "connect")
+    @sa.event.listens_for(database, "connect")
     def _on_connect(dbapi_conn: Any, record: Any) -> None:
         dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" hook issues BEGIN
         cursor = dbapi_conn.cursor()
@@ -105,12 +105,12 @@ def make_engine(url: str) -> Engine:
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
 
-    @sa.event.listens_for(engine, "begin")
+    @sa.event.listens_for(database, "begin")
     def _on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get("baccara_write", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
-    return engine
+    return database
 
 
 def _set_wal(cursor: Any) -> None:
@@ -130,12 +130,12 @@ def _set_wal(cursor: Any) -> None:
 
 
 @contextmanager
-def writing(engine: Engine) -> Iterator[Connection]:
+def writing(database: Engine) -> Iterator[Connection]:
     """A write transaction: on SQLite it takes the write lock first (``BEGIN IMMEDIATE``);
     what `after_commit` asked runs once it has committed."""
     committed: list[Callable[[], None]] = []
     options = {"baccara_write": True, _AFTER_COMMIT: committed}
-    with engine.connect().execution_options(**options) as conn:
+    with database.connect().execution_options(**options) as conn:
         with conn.begin():
             yield conn
         for call in committed:
@@ -149,14 +149,14 @@ def after_commit(conn: Connection, call: Callable[[], None]) -> None:
     """Call ``call`` once the `writing` transaction of ``conn`` has committed (never if it
     rolls back); outside `writing`, a `ValueError`.
 
-    >>> engine = make_engine("sqlite://")
-    >>> with writing(engine) as conn:
+    >>> database = database_at("sqlite://")
+    >>> with writing(database) as conn:
     ...     after_commit(conn, lambda: print("committed"))
     ...     print("in the transaction")
     in the transaction
     committed
     >>> try:
-    ...     with writing(engine) as conn:
+    ...     with writing(database) as conn:
     ...         after_commit(conn, lambda: print("committed"))
     ...         raise KeyError("no")
     ... except KeyError:

@@ -1,18 +1,18 @@
 """Each player's drill record: per drill and question kind, how often asked and missed.
 
->>> from baccara.db.database import make_engine, writing
+>>> from baccara.db.database import database_at, writing
 >>> from baccara.db.migrate import upgrade
 >>> from baccara.db.schema import users
 >>> from datetime import UTC, datetime
->>> engine = make_engine("sqlite://")
->>> _ = upgrade(engine)
->>> with writing(engine) as conn:
+>>> database = database_at("sqlite://")
+>>> _ = upgrade(database)
+>>> with writing(database) as conn:
 ...     _ = conn.execute(users.insert().values(id=1, name="ann", password_hash="x",
 ...                                            created_at=datetime.now(UTC)))
->>> book = DrillRecords(engine)
+>>> book = DrillScores(database)
 >>> book.answered(1, "tableau", "B:3:8", correct=False)
 >>> book.answered(1, "tableau", "B:3:8", correct=True)
->>> book.record(1, "tableau")
+>>> book.score(1, "tableau")
 {'B:3:8': (2, 1)}
 """
 
@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 from baccara.db.database import writing
 from baccara.db.schema import drill_records
 
-__all__ = ["DrillRecords"]
+__all__ = ["DrillScores"]
 
 _BUMP = (
     drill_records.update()
@@ -40,16 +40,16 @@ _BUMP = (
 )
 
 
-class DrillRecords:
+class DrillScores:
     """The drills' records in the one database."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine) -> None:
+        self.database = database
 
     def answered(self, user: int, drill: str, cell: str, *, correct: bool) -> None:
         """Count one answer to a ``cell`` question of ``drill`` by ``user``."""
         params = {"user": user, "which": drill, "what": cell, "miss": 0 if correct else 1}
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             if conn.execute(_BUMP, params).rowcount == 0:
                 conn.execute(
                     drill_records.insert().values(
@@ -57,10 +57,10 @@ class DrillRecords:
                     )
                 )
 
-    def record(self, user: int, drill: str) -> dict[str, tuple[int, int]]:
+    def score(self, user: int, drill: str) -> dict[str, tuple[int, int]]:
         """``user``'s record at ``drill``: (asked, missed) by cell."""
         query = sa.select(drill_records.c.cell, drill_records.c.seen, drill_records.c.missed).where(
             drill_records.c.user_id == user, drill_records.c.drill == drill
         )
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return {str(c): (int(s), int(m)) for c, s, m in conn.execute(query)}

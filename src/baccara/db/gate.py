@@ -31,7 +31,7 @@ A bet or buy-in that would take the day's loss past the limit is refused.
 >>> ann = book.create_account("wallet:ann")
 >>> _ = book.deposit(ann, 10_000, ref="welcome:ann")
 >>> from baccara.db.database import writing
->>> with writing(book.engine) as conn:
+>>> with writing(book.database) as conn:
 ...     day_loss(conn, ann, "ann", now=0.0)
 0
 """
@@ -195,12 +195,12 @@ class SessionEnds:
     the revocations since the last it saw (`baccara.db.sessions`), and which of its
     sockets' sessions have ended."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine) -> None:
+        self.database = database
 
     def newest(self) -> int:
         """The newest revocation's id (a watch starting reads from there)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return last_revocation(conn)
 
     def since(
@@ -210,14 +210,14 @@ class SessionEnds:
         digest) that have ended, as `ended` says: those of the players the revocations
         since ``last`` name, or all of them if ``every`` (which also forgets the
         revocations older than `KEEP_REVOCATIONS`)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             news = revocations_since(conn, last)
             named = {r.user for r in news}
             asked = held if every else [(u, s) for u, s in held if u in named]
             gone = ended(conn, asked, now) if asked else {}
             newest = news[-1].id if news else last
         if every:
-            with writing(self.engine) as conn:
+            with writing(self.database) as conn:
                 prune(conn, now - KEEP_REVOCATIONS)
         return newest, gone
 

@@ -8,10 +8,10 @@ a moment (a session's start). Reads only; the ledger writes.
 >>> _ = book.deposit(ann, 10_000, ref="welcome")
 >>> r = book.open_round(table="t1", number=1, shoe_id=None, coup_index=1)
 >>> _ = book.place_bet(account=ann, round_id=r, bet_id="b1", kind="banker", amount=1_000)
->>> records = PlayerHistory(book.engine)
->>> [(m["what"], m["amount"], m["round"]) for m in records.movements(ann)]
+>>> history = PlayerHistory(book.database)
+>>> [(m["what"], m["amount"], m["round"]) for m in history.movements(ann)]
 [('Bet on banker', -1000, 1), ('Deposit', 10000, None)]
->>> records.rounds(ann)[0]["bets"]
+>>> history.rounds(ann)[0]["bets"]
 [{'kind': 'banker', 'amount': 1000, 'returned': None, 'status': 'placed'}]
 """
 
@@ -33,8 +33,8 @@ _BET_ROUND = bets.alias("bet_round")
 class PlayerHistory:
     """What a player may see of their own money and rounds."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine) -> None:
+        self.database = database
 
     def movements(
         self, account: int, *, limit: int = 50, before: int | None = None
@@ -70,7 +70,7 @@ class PlayerHistory:
         )
         if before is not None:
             query = query.where(entries.c.id < before)
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return [
                 {
                     "id": int(row.id),
@@ -111,7 +111,7 @@ class PlayerHistory:
             .order_by(rounds.c.id.desc(), bets.c.id)
         )
         found: dict[int, dict[str, Any]] = {}
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             for row in conn.execute(query):
                 one = found.setdefault(
                     int(row.id),
@@ -145,7 +145,7 @@ class PlayerHistory:
             .select_from(bets.join(transactions, transactions.c.id == bets.c.txn_id))
             .where(bets.c.account_id == account, transactions.c.created_at >= start)
         )
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             staked, returned, count = conn.execute(query).one()
         return {"bets": int(count), "staked": int(staked), "returned": int(returned),
                 "net": int(returned) - int(staked)}  # fmt: skip

@@ -7,7 +7,7 @@ debit to the round's escrow) keyed by the player's own bet id; a round is settle
 once (a unique row per round), moving the escrow to the players and the house.
 
 Money moves through the one posting API (`baccara.db.books`), the store's; the engine
-comes from `baccara.db.database.make_engine` (SQLite: ``BEGIN IMMEDIATE`` write
+comes from `baccara.db.database.database_at` (SQLite: ``BEGIN IMMEDIATE`` write
 transactions; PostgreSQL: row locks, ``FOR NO KEY UPDATE`` on the player's account and
 ``FOR SHARE`` on the round, with retries on serialization failures and deadlocks).
 A table's limits (minimum, maximum per bet kind) are checked under that lock.
@@ -43,7 +43,7 @@ from baccara.coup import Coup
 from baccara.db import betting, books, gate, queries
 from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, BetRequest, check_amount
 from baccara.db.books import EXTERNAL, HOUSE, LedgerError, wallet_account
-from baccara.db.database import make_engine, normalize_url, writing
+from baccara.db.database import database_at, normalize_url, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import (
     RoundPhase,
@@ -67,7 +67,7 @@ __all__ = [
     "RoundPhase",
     "bets",
     "check_amount",
-    "make_engine",
+    "database_at",
     "metadata",
     "normalize_url",
     "rounds",
@@ -96,15 +96,15 @@ class BetRow(TypedDict):
 class Ledger:
     """The money store over one SQLAlchemy engine (SQLite or PostgreSQL)."""
 
-    def __init__(self, engine: Engine):
-        self.engine = engine
-        self.postgres = engine.dialect.name == "postgresql"
+    def __init__(self, database: Engine):
+        self.database = database
+        self.postgres = database.dialect.name == "postgresql"
         # Single reads need no transaction: on PostgreSQL, autocommit spares each one
         # its BEGIN and ROLLBACK round trips.
         self.reader = (
-            engine.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else engine
+            database.execution_options(isolation_level="AUTOCOMMIT") if self.postgres else database
         )
-        upgrade(engine)
+        upgrade(database)
         self._ids: dict[str, int] = {}
         self.fault: Callable[[str], None] | None = None
         """Test hook: called at named points inside write transactions (crash injection)."""
@@ -114,7 +114,7 @@ class Ledger:
     @classmethod
     def connect(cls, url: str) -> Ledger:
         """Open (and create if needed) the ledger at a database URL."""
-        return cls(make_engine(url))
+        return cls(database_at(url))
 
     # -- transactions -------------------------------------------------------------------
 
@@ -128,7 +128,7 @@ class Ledger:
             try:
                 # SQLite: BEGIN IMMEDIATE takes the write lock before the balance is
                 # read, so two bets can never both see the same balance.
-                with writing(self.engine) as conn:
+                with writing(self.database) as conn:
                     return work(conn)
             except OperationalError as error:
                 if not _retryable(error) or attempt == 29:
@@ -446,7 +446,7 @@ class Ledger:
 
     def check_invariants(self) -> list[str]:
         """Every broken money invariant, in words (`baccara.db.books.check_invariants`)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return books.check_invariants(conn)
 
 

@@ -7,13 +7,13 @@ starting together migrate once. A database created before migrations (by
 ``create_all``) has no version table: the first revision creates only the tables it
 lacks, so it upgrades in place with nothing lost.
 
->>> from baccara.db.database import make_engine
->>> engine = make_engine("sqlite://")
->>> current(engine) is None
+>>> from baccara.db.database import database_at
+>>> database = database_at("sqlite://")
+>>> current(database) is None
 True
->>> upgrade(engine) == (None, head())
+>>> upgrade(database) == (None, head())
 True
->>> upgrade(engine) == (head(), head()), current(engine) == head()
+>>> upgrade(database) == (head(), head()), current(database) == head()
 (True, True)
 """
 
@@ -67,9 +67,9 @@ def _known(revision: str) -> bool:
         return False
 
 
-def current(engine: Engine) -> str | None:
+def current(database: Engine) -> str | None:
     """The database's revision (None before the first migration)."""
-    with engine.connect() as conn:
+    with database.connect() as conn:
         return _current(conn)
 
 
@@ -79,9 +79,9 @@ def _current(conn: Connection) -> str | None:
     return MigrationContext.configure(conn).get_current_revision()
 
 
-def upgrade(engine: Engine) -> tuple[str | None, str]:
+def upgrade(database: Engine) -> tuple[str | None, str]:
     """Bring the database to the head revision; return its revisions before and after."""
-    before = current(engine)
+    before = current(database)
     if before == head():
         return before, before
     if before is not None and not _known(before):
@@ -89,7 +89,7 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
             f"the database is at schema revision {before!r}, which this baccara does not "
             f"know (its newest is {head()!r}): use a newer baccara"
         )
-    with writing(engine) as conn:
+    with writing(database) as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_LOCK)))
         before = _current(conn)  # another process may have migrated meanwhile

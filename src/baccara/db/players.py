@@ -90,7 +90,7 @@ class PlayersStore:
             **setup,
         }
         now = datetime.now(UTC)
-        with writing(self.store.engine) as conn:
+        with writing(self.store.database) as conn:
             result = conn.execute(
                 sessions.insert().values(
                     name="players",
@@ -127,7 +127,7 @@ class PlayersStore:
 
     def load(self, session: int) -> PlayersGame:
         """The stored game ``session``."""
-        with self.store.engine.connect() as conn:
+        with self.store.database.connect() as conn:
             row = conn.execute(sa.select(sessions).where(sessions.c.id == session)).first()
             if row is None:
                 raise LedgerError(f"unknown session {session}")
@@ -152,7 +152,7 @@ class PlayersStore:
 
     def decided(self, session: int, answer: str) -> None:
         """Store a human's decision (the next event of the session)."""
-        with writing(self.store.engine) as conn:
+        with writing(self.store.database) as conn:
             seq = conn.execute(
                 sa.select(sa.func.count()).select_from(events).where(events.c.session_id == session)
             ).scalar_one()
@@ -189,7 +189,7 @@ class PlayersStore:
 
     def _taken(self, session: int) -> int:
         """What the house took from ``session`` so far (its commission)."""
-        with self.store.engine.connect() as conn:
+        with self.store.database.connect() as conn:
             text = sa.text(
                 "SELECT COALESCE(SUM(e.amount), 0) FROM table_entries e "
                 "JOIN table_transactions t ON t.id = e.transaction_id "
@@ -201,7 +201,7 @@ class PlayersStore:
     def finish(self, session: int, holdings: Sequence[int]) -> None:
         """Close ``session``: each seat's money goes to its player's wallet."""
         game = self.load(session)
-        with writing(self.store.engine) as conn:
+        with writing(self.store.database) as conn:
             for seat, (name, held) in enumerate(zip(game.names, holdings, strict=True), start=1):
                 if held:
                     self.store.post(

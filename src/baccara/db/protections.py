@@ -10,21 +10,21 @@ player's wallet account, so the money gate reads it in the statement that takes 
 player's lock (`baccara.db.gate.lock_wallets`).
 
 >>> from datetime import UTC, datetime
->>> from baccara.db.database import make_engine, writing
+>>> from baccara.db.database import database_at, writing
 >>> from baccara.db.migrate import upgrade
 >>> from baccara.db.schema import users
->>> engine = make_engine("sqlite://")
->>> _ = upgrade(engine)
->>> with writing(engine) as conn:
+>>> database = database_at("sqlite://")
+>>> _ = upgrade(database)
+>>> with writing(database) as conn:
 ...     _ = conn.execute(users.insert().values(id=1, name="ann", password_hash="x",
 ...                                            created_at=datetime.now(UTC)))
->>> limits = Protections(engine)
->>> limits.set_loss_limit(1, 5_000, now=0.0).loss_limit
+>>> protections = Protections(database)
+>>> protections.set_loss_limit(1, 5_000, now=0.0).loss_limit
 5000
->>> later = limits.set_loss_limit(1, 9_000, now=10.0)   # a raise waits a day
+>>> later = protections.set_loss_limit(1, 9_000, now=10.0)   # a raise waits a day
 >>> later.loss_limit, later.next_loss_limit, later.next_from
 (5000, 9000, 86410.0)
->>> limits.get(1, now=90_000.0).loss_limit
+>>> protections.get(1, now=90_000.0).loss_limit
 9000
 """
 
@@ -97,12 +97,12 @@ class PlayerProtections:
 class Protections:
     """The players' limits."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine) -> None:
+        self.database = database
 
     def get(self, user: int, *, now: float | None = None) -> PlayerProtections:
         """``user``'s limits at ``now`` (a change whose day has come applies)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             row = (
                 conn.execute(sa.select(play_limits).where(play_limits.c.user_id == user))
                 .mappings()
@@ -115,7 +115,7 @@ class Protections:
     ) -> PlayerProtections:
         """Ask for a daily loss limit of ``amount`` (None: no limit)."""
         moment = time.time() if now is None else now
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             found = protections_of(_row(conn, user), moment)
             lower = amount is not None and (found.loss_limit is None or amount <= found.loss_limit)
             values: dict[str, object]
@@ -132,7 +132,7 @@ class Protections:
 
     def set_reminder(self, user: int, minutes: int | None) -> PlayerProtections:
         """Remind the player every ``minutes`` of a session (None: never)."""
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             _upsert(conn, user, {"reminder_minutes": minutes})
             return protections_of(_row(conn, user), time.time())
 
@@ -140,7 +140,7 @@ class Protections:
         """Exclude ``user`` until ``until`` (never shortened) and end their sessions, at
         ``now`` (the system's time if not given)."""
         moment = time.time() if now is None else now
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             found = protections_of(_row(conn, user), moment)
             longest = max(until, found.excluded_until or 0.0)
             _upsert(conn, user, {"excluded_until": longest})
@@ -153,27 +153,27 @@ class SuspendError(ValueError):
     """A suspension refused (no such player); nothing changed."""
 
 
-def suspend(engine: Engine, name: str, until: float | None) -> int:
+def suspend(database: Engine, name: str, until: float | None) -> int:
     """The house suspends player ``name`` (any case) until ``until`` (epoch seconds;
     None lifts it): no login, every session ended now (their sockets close within a
     second, `baccara.server.infra.revocation`); the player's id.
 
-    >>> from baccara.db.database import make_engine, writing
+    >>> from baccara.db.database import database_at, writing
     >>> from baccara.db.migrate import upgrade
     >>> from datetime import UTC, datetime
-    >>> engine = make_engine("sqlite://")
-    >>> _ = upgrade(engine)
-    >>> with writing(engine) as conn:
+    >>> database = database_at("sqlite://")
+    >>> _ = upgrade(database)
+    >>> with writing(database) as conn:
     ...     _ = conn.execute(users.insert().values(id=7, name="Ann", name_key="ann",
     ...                                            password_hash="x", created_at=datetime.now(UTC)))
-    >>> suspend(engine, "ANN", 2e9), suspend(engine, "ann", None)
+    >>> suspend(database, "ANN", 2e9), suspend(database, "ann", None)
     (7, 7)
-    >>> suspend(engine, "bob", None)
+    >>> suspend(database, "bob", None)
     Traceback (most recent call last):
     ...
     baccara.db.protections.SuspendError: no player named 'bob'
     """
-    with writing(engine) as conn:
+    with writing(database) as conn:
         found = conn.execute(
             sa.select(users.c.id)
             .where(sa.or_(users.c.name_key == name.lower(), users.c.name == name))

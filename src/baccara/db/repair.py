@@ -160,7 +160,7 @@ def repair_table(ledger: Ledger, table: str) -> Repair:
     """Void and refund ``table``'s unfinished rounds and retire its shoes in play (see
     the module); raise `RepairError` for a table this database does not have, or a
     players' game. Run it with no server running the table."""
-    _check_table(ledger.engine, table)
+    _check_table(ledger.database, table)
     voided = []
     for row in ledger.unfinished_rounds(table):
         if ledger.void_round(row["id"]):
@@ -172,7 +172,7 @@ def repair_table(ledger: Ledger, table: str) -> Repair:
                     refunded=sum(b["returned"] or 0 for b in refunded),
                 )
             )
-    with writing(ledger.engine) as conn:
+    with writing(ledger.database) as conn:
         in_play = conn.execute(
             sa.select(online_shoes)
             .where(online_shoes.c.table_id == table, online_shoes.c.finished.is_(False))
@@ -182,8 +182,8 @@ def repair_table(ledger: Ledger, table: str) -> Repair:
     return Repair(table=table, voided=tuple(voided), shoes=shoes)
 
 
-def _check_table(engine: Engine, table: str) -> None:
-    with engine.connect() as conn:
+def _check_table(database: Engine, table: str) -> None:
+    with database.connect() as conn:
         known = sorted(
             set(conn.execute(sa.select(rounds.c.table_id).distinct()).scalars())
             | set(conn.execute(sa.select(online_shoes.c.table_id).distinct()).scalars())

@@ -10,18 +10,18 @@ last it saw and closes the sockets they name (asking `baccara.db.gate.ended` abo
 those players): the cost is one indexed read when nothing happened, however many
 sockets are open. The rows are what counts: a signal missed is read at the next look.
 
->>> from baccara.db.database import make_engine, writing
+>>> from baccara.db.database import database_at, writing
 >>> from baccara.db.migrate import upgrade
 >>> from datetime import UTC, datetime
 >>> from baccara.db.schema import users
->>> engine = make_engine("sqlite://")
->>> _ = upgrade(engine)
->>> with writing(engine) as conn:
+>>> database = database_at("sqlite://")
+>>> _ = upgrade(database)
+>>> with writing(database) as conn:
 ...     _ = conn.execute(users.insert().values(id=3, name="ann", name_key="ann",
 ...                                            password_hash="x", created_at=datetime.now(UTC)))
 ...     start = last_revocation(conn)
 ...     revoke(conn, 3, "ab12", now=10.0); revoke(conn, 3, None, now=11.0)
->>> with engine.connect() as conn:
+>>> with database.connect() as conn:
 ...     [(r.user, r.session) for r in revocations_since(conn, start)]
 [(3, 'ab12'), (3, None)]
 """

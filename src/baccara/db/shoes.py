@@ -10,7 +10,7 @@ table's shoes for its runner; `stored_shoe` and `dealt_coups` read a row and its
 >>> from baccara.db.ledger import Ledger
 >>> from baccara.db.schema import online_shoes
 >>> ledger = Ledger.connect("sqlite://")
->>> with ledger.engine.begin() as conn:
+>>> with ledger.database.begin() as conn:
 ...     _ = conn.execute(online_shoes.insert().values(id=1, table_id="t1", server_seed="00" * 32,
 ...         rules={}, client_seeds=["ann"], sealed=True, finished=False))
 ...     stored_shoe(conn.execute(sa.select(online_shoes)).mappings().one()).client_seeds
@@ -67,12 +67,12 @@ class ShoeBook:
     """One table's shoes in the ledger's database."""
 
     def __init__(self, ledger: Ledger, table_id: str) -> None:
-        self.engine = ledger.engine
+        self.database = ledger.database
         self.table_id = table_id
 
     def unfinished(self) -> tuple[int, FairShoe] | None:
         """The table's shoe in play (its id and the shoe), if a crash left one."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             row = (
                 conn.execute(
                     sa.select(online_shoes)
@@ -89,7 +89,7 @@ class ShoeBook:
 
     def last_round_number(self) -> int:
         """The number of the table's last round (0 before the first)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             last = conn.execute(
                 sa.select(sa.func.max(rounds.c.number)).where(rounds.c.table_id == self.table_id)
             ).scalar()
@@ -97,12 +97,12 @@ class ShoeBook:
 
     def dealt_coups(self, shoe_id: int) -> list[str]:
         """The coups dealt from shoe ``shoe_id``, in order (`baccara.db.shoes.dealt_coups`)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return dealt_coups(conn, shoe_id)
 
     def add(self, fair: FairShoe) -> int:
         """Store a new shoe (its seed before any use); its id."""
-        with self.engine.begin() as conn:
+        with self.database.begin() as conn:
             key = conn.execute(
                 online_shoes.insert().values(
                     table_id=self.table_id,
@@ -133,12 +133,12 @@ class ShoeBook:
         }
         if seeders is not None:
             values["seeders"] = sorted(seeders)
-        with self.engine.begin() as conn:
+        with self.database.begin() as conn:
             conn.execute(online_shoes.update().where(online_shoes.c.id == shoe_id).values(values))
 
     def seeders(self, shoe_id: int) -> set[int]:
         """The accounts that gave shoe ``shoe_id`` a client seed."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             found = conn.execute(
                 sa.select(online_shoes.c.seeders).where(online_shoes.c.id == shoe_id)
             ).scalar()
@@ -146,7 +146,7 @@ class ShoeBook:
 
     def finished(self, limit: int = 20) -> list[tuple[int, FairShoe]]:
         """The table's finished shoes (id and shoe, the seed revealed), newest first."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 sa.select(online_shoes)
                 .where(
@@ -170,7 +170,7 @@ class ShoeBook:
 
     def retired(self, shoe_id: int) -> str | None:
         """Why the house stopped shoe ``shoe_id`` before its end, if it did."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             found = conn.execute(
                 sa.select(online_shoes.c.retired).where(online_shoes.c.id == shoe_id)
             ).scalar()

@@ -28,17 +28,17 @@ parts sent in one transaction, so they arrive together and in order (`encode`,
 `Assembler`).
 
 >>> import asyncio
->>> from baccara.db.database import make_engine, writing
->>> engine = make_engine("sqlite://")
+>>> from baccara.db.database import database_at, writing
+>>> database = database_at("sqlite://")
 >>> async def demo() -> list[str]:
 ...     heard: list[str] = []
-...     signals = open_signals(engine)
+...     signals = open_signals(database)
 ...     signals.on(Topic.REVOCATIONS, heard.append)
 ...     await signals.start()
-...     with writing(engine) as conn:
+...     with writing(database) as conn:
 ...         signal(conn, Topic.REVOCATIONS, "7")
 ...     try:
-...         with writing(engine) as conn:
+...         with writing(database) as conn:
 ...             signal(conn, Topic.REVOCATIONS, "8")
 ...             raise KeyError("rolled back")
 ...     except KeyError:
@@ -180,10 +180,10 @@ class Assembler:
         return zlib.decompress(base64.b64decode(packed)).decode()
 
 
-def namespace_of(engine: Engine) -> str:
+def namespace_of(database: Engine) -> str:
     """A name for this database and schema, so that clusters sharing a PostgreSQL server
     (the tests' private schemas) neither hear nor lock each other."""
-    with engine.connect() as conn:
+    with database.connect() as conn:
         return _namespace(conn)
 
 
@@ -212,11 +212,11 @@ def signal(conn: Connection, topic: Topic, payload: str) -> None:
         after_commit(conn, partial(_fan_out, _database_key(conn.engine), topic, payload))
 
 
-def open_signals(engine: Engine) -> Signals:
+def open_signals(database: Engine) -> Signals:
     """This process's end of the signal path of ``engine``'s database (not started)."""
-    if engine.dialect.name == "postgresql":
-        return PostgresSignals(engine)
-    return LocalSignals(engine)
+    if database.dialect.name == "postgresql":
+        return PostgresSignals(database)
+    return LocalSignals(database)
 
 
 class Signals(ABC):
@@ -288,15 +288,15 @@ class PostgresSignals(Signals):
 
     def __init__(
         self,
-        engine: Engine,
+        database: Engine,
         *,
         process: str | None = None,
         retry_seconds: float = 1.0,
         ready_seconds: float = 10.0,
     ) -> None:
         super().__init__(process)
-        self.engine = engine
-        self.conninfo = engine.url.set(drivername="postgresql").render_as_string(
+        self.database = database
+        self.conninfo = database.url.set(drivername="postgresql").render_as_string(
             hide_password=False
         )
         self.retry_seconds = retry_seconds
@@ -337,7 +337,7 @@ class PostgresSignals(Signals):
         self.outbox.put_nowait([(channel, part) for part in parts])
 
     async def start(self) -> None:
-        self.namespace = await asyncio.to_thread(namespace_of, self.engine)
+        self.namespace = await asyncio.to_thread(namespace_of, self.database)
         self.tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish())]
         with contextlib.suppress(TimeoutError):  # not yet: it keeps trying
             await asyncio.wait_for(self.listening.wait(), self.ready_seconds)
@@ -425,11 +425,11 @@ _LOCAL: dict[str, list[LocalSignals]] = {}  # a database's key -> the signals st
 _LOCAL_LOCK = threading.Lock()  # `signal`'s are handed on from the writers' threads
 
 
-def _database_key(engine: Engine) -> str:
-    database = engine.url.database
-    if not database or database == ":memory:":
-        return f"memory:{id(engine)}"
-    return str(Path(database).resolve())
+def _database_key(database: Engine) -> str:
+    path = database.url.database
+    if not path or path == ":memory:":
+        return f"memory:{id(database)}"
+    return str(Path(path).resolve())
 
 
 def _started(key: str) -> list[LocalSignals]:
@@ -447,9 +447,9 @@ class LocalSignals(Signals):
 
     shared = False
 
-    def __init__(self, engine: Engine, *, process: str | None = None) -> None:
+    def __init__(self, database: Engine, *, process: str | None = None) -> None:
         super().__init__(process)
-        self.key = _database_key(engine)
+        self.key = _database_key(database)
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def publish(self, topic: Topic, payload: str) -> None:

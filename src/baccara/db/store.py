@@ -51,12 +51,12 @@ from baccara.db.books import (
     seat_account,
     wallet_account,
 )
-from baccara.db.database import default_url, make_engine, writing
+from baccara.db.database import database_at, default_url, writing
 from baccara.db.migrate import upgrade
 from baccara.db.schema import accounts, entries, events, hands, metadata, seats, sessions, shoes
 from baccara.table.engine import Table
 from baccara.table.events import CoupSettled, Event, SeatLeft, SeatTaken, ShoeChanged
-from baccara.table.history import TableRecord, event_from_json, event_to_json, replay
+from baccara.table.history import TableHistory, event_from_json, event_to_json, replay
 
 __all__ = [
     "EXTERNAL",
@@ -115,10 +115,10 @@ class Store:
     an in-memory one; ``Store("postgresql+psycopg://…")`` a server.
     """
 
-    def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
+    def __init__(self, url: str | None = None, *, database: Engine | None = None) -> None:
         self.url = url or default_url()
-        self.engine = engine if engine is not None else make_engine(self.url)
-        upgrade(self.engine)
+        self.database = database if database is not None else database_at(self.url)
+        upgrade(self.database)
 
     @classmethod
     def at(cls, path: str | Path) -> Store:
@@ -129,14 +129,14 @@ class Store:
 
     def close(self) -> None:
         """Release the database connections."""
-        self.engine.dispose()
+        self.database.dispose()
 
     # -- the ledger -------------------------------------------------------------------
 
     def account_id(self, name: str, conn: Connection | None = None) -> int:
         """The id of account ``name``, created on first use."""
         if conn is None:
-            with writing(self.engine) as new:
+            with writing(self.database) as new:
                 return books.account_id(new, name)
         return books.account_id(conn, name)
 
@@ -155,7 +155,7 @@ class Store:
         wallet or seat would go negative (`baccara.db.books.post`).
         """
         if conn is None:
-            with writing(self.engine) as new:
+            with writing(self.database) as new:
                 return self.post(memo, amounts, session=session, event_seq=event_seq, conn=new)
         lines = {name: amount for name, amount in amounts.items() if amount}
         for name, amount in lines.items():
@@ -182,7 +182,7 @@ class Store:
 
     def balance(self, name: str) -> int:
         """The balance of account ``name``: the sum of its entries (0 if it has none)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             found = conn.execute(sa.select(accounts.c.id).where(accounts.c.name == name)).scalar()
             return 0 if found is None else books.balances(conn, [int(found)])[int(found)]
 
@@ -196,7 +196,7 @@ class Store:
         )
         if kind is not None:
             query = query.where(accounts.c.kind == kind.value)
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return {name: int(total) for name, total in conn.execute(query)}
 
     def unbalanced_transactions(self) -> list[int]:
@@ -206,12 +206,12 @@ class Store:
             .group_by(entries.c.transaction_id)
             .having(sa.func.sum(entries.c.amount) != 0)
         )
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return [int(row[0]) for row in conn.execute(query)]
 
     def check_invariants(self) -> list[str]:
         """Every broken money invariant, in words (`baccara.db.books.check_invariants`)."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return books.check_invariants(conn)
 
     # -- sessions -----------------------------------------------------------------------
@@ -220,14 +220,14 @@ class Store:
         """A new session for ``table`` (before its first event); return its id."""
         if table.log:
             raise StoreError("create the session before the table's first action")
-        record = TableRecord.of(table).to_json()
+        history = TableHistory.of(table).to_json()
         now = _now()
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             result = conn.execute(
                 sessions.insert().values(
                     name=name,
                     variant=table.variant.name,
-                    rules=record[
+                    rules=history[
                         "rules"
                     ],  # the column keeps its name "rules": it holds the settings
                     seed=table.seed,
@@ -244,7 +244,7 @@ class Store:
 
         Return the number of events stored for the session.
         """
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             stored = conn.execute(
                 sa.select(sa.func.count()).select_from(events).where(events.c.session_id == session)
             ).scalar_one()
@@ -351,7 +351,7 @@ class Store:
 
     def close_session(self, session: int) -> None:
         """Mark ``session`` closed (it stays readable)."""
-        with writing(self.engine) as conn:
+        with writing(self.database) as conn:
             conn.execute(
                 sessions.update()
                 .where(sessions.c.id == session)
@@ -371,7 +371,7 @@ class Store:
         )
         if open_only:
             query = query.where(sessions.c.closed.is_(False))
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             return [
                 SessionInfo(
                     id=row.id,
@@ -386,9 +386,9 @@ class Store:
                 for row in conn.execute(query)
             ]
 
-    def record(self, session: int) -> TableRecord:
-        """The session's `TableRecord`, read back from its rows."""
-        with self.engine.connect() as conn:
+    def history(self, session: int) -> TableHistory:
+        """The session's `TableHistory`, read back from its rows."""
+        with self.database.connect() as conn:
             row = conn.execute(sa.select(sessions).where(sessions.c.id == session)).first()
             if row is None:
                 raise StoreError(f"unknown session {session}")
@@ -411,15 +411,15 @@ class Store:
             "shoes": [r.cards for r in shoe_rows],
             "events": [_as_dict(r.data) for r in event_rows],
         }
-        return TableRecord.from_json(data)
+        return TableHistory.from_json(data)
 
     def load_table(self, session: int) -> Table:
         """The session's table, rebuilt by replaying its events (to resume play)."""
-        return replay(self.record(session))
+        return replay(self.history(session))
 
     def read_events(self, session: int, since: int = 0) -> list[Event]:
         """The session's events from number ``since`` on."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 sa.select(events.c.data)
                 .where(events.c.session_id == session, events.c.seq >= since)
@@ -432,7 +432,7 @@ class Store:
         query = sa.select(hands).where(hands.c.session_id == session).order_by(hands.c.id.desc())
         if limit is not None:
             query = query.limit(limit)
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(query).all()
         return [
             HandRow(
@@ -450,7 +450,7 @@ class Store:
 
     def seat_history(self, session: int) -> list[dict[str, Any]]:
         """Who sat where at ``session``: player, strategy, buy-in and cash-out."""
-        with self.engine.connect() as conn:
+        with self.database.connect() as conn:
             rows = conn.execute(
                 sa.select(seats).where(seats.c.session_id == session).order_by(seats.c.id)
             ).all()

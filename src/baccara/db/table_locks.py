@@ -18,8 +18,8 @@ __all__ = ["TableLocks"]
 class TableLocks:
     """The tables' advisory locks, held on one connection for the life of the process."""
 
-    def __init__(self, engine: Engine, namespace: str) -> None:
-        self.engine = engine
+    def __init__(self, database: Engine, namespace: str) -> None:
+        self.database = database
         self.namespace = namespace
         self.conn: Connection | None = None
         self.held: set[str] = set()
@@ -50,7 +50,7 @@ class TableLocks:
 
     def _connection(self) -> Connection:
         if self.conn is None:
-            self.conn = self.engine.connect()
+            self.conn = self.database.connect()
             self.held.clear()
         return self.conn
 

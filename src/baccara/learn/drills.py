@@ -63,7 +63,7 @@ stood, and against each third card when it drew."""
 
 
 def pick_cell(
-    cells: tuple[str, ...], record: Mapping[str, tuple[int, int]], rng: random.Random
+    cells: tuple[str, ...], score: Mapping[str, tuple[int, int]], rng: random.Random
 ) -> str:
     """A cell to ask: first its group (the Player's rule, the Banker's when the Player
     stood, the Banker's against a third card; or a pay table), each as likely as the
@@ -86,7 +86,7 @@ def pick_cell(
     group = groups[rng.choice(sorted(groups))]
     weights = []
     for cell in group:
-        seen, missed = record.get(cell, (0, 0))
+        seen, missed = score.get(cell, (0, 0))
         weights.append(max(1, 1 + 3 * missed - (seen - missed)))
     return rng.choices(group, weights)[0]
 

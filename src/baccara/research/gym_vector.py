@@ -54,7 +54,7 @@ from baccara.sim._kernels import (  # the dealer's own steps: a shoe's shuffle a
     shuffle_limit,
 )
 from baccara.sim.payouts import burn_counts, pay_table, settle_net
-from baccara.sim.runner import entropy_words
+from baccara.sim.simulation import entropy_words
 from baccara.variants import Variant
 
 __all__ = ["ENV_ID", "PuntoBancoBettorVectorEnv", "rewards_by_key"]

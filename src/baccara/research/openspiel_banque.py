@@ -118,25 +118,25 @@ def _total(hand: tuple[int, ...]) -> int:
 
 
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
-_FIRST = deal.TableauxState.of(2)
+_FIRST = deal.HalvesState.of(2)
 _PUNTERS = tableaux.chance_tableau()  # the punter's row: free on 5 (no banker's column)
 
 
 @dataclass(frozen=True, slots=True)
 class Coup:
-    """A coup under way: the dealer's model of two tableaux (`baccara.deal.TableauxState`),
+    """A coup under way: the dealer's model of two tableaux (`baccara.deal.HalvesState`),
     the cards left (None: with replacement), and what comes next: a hand's two cards
     (``pair``, the hand's index) or the model's step. Immutable, so that OpenSpiel's
     clones share it.
 
-    >>> coup = Coup.of(deal.TableauxState(punters=((0, 5), (4, 4)), banker=(2, 1), punter_choices=(True, None)), None)
+    >>> coup = Coup.of(deal.HalvesState(punters=((0, 5), (4, 4)), banker=(2, 1), punter_choices=(True, None)), None)
     >>> coup.natural(RIGHT), coup.column(RIGHT), coup.next, coup.player == _CHANCE
     (True, 11, Deal(side=<Side.PLAYER: 'P'>), True)
-    >>> Coup.of(deal.TableauxState(punters=((0, 3), (4, 4)), banker=(2, 1), punter_choices=(None, None)), None).drew(LEFT)  # bound on 3
+    >>> Coup.of(deal.HalvesState(punters=((0, 3), (4, 4)), banker=(2, 1), punter_choices=(None, None)), None).drew(LEFT)  # bound on 3
     True
     """
 
-    state: deal.TableauxState = _FIRST
+    state: deal.HalvesState = _FIRST
     left: tuple[int, ...] | None = None
     next: deal.Step | None = None
     pair: int | None = LEFT
@@ -147,7 +147,7 @@ class Coup:
     """Each hand's point values: left, right, banker."""
 
     @classmethod
-    def of(cls, state: deal.TableauxState, left: tuple[int, ...] | None) -> Coup:
+    def of(cls, state: deal.HalvesState, left: tuple[int, ...] | None) -> Coup:
         """The coup ``state`` with the cards ``left``, and what comes next."""
         (left_hand, right_hand), banker = state.punters, state.banker
         return cls(state, left, *_next(state), (left_hand, right_hand, banker))
@@ -171,19 +171,19 @@ class Coup:
         hand = self.hands[who]
         return len(hand) >= 2 and is_natural(self.two(who))
 
-    def column(self, tableau: int) -> int:
+    def column(self, half: int) -> int:
         """What a tableau showed the banker: its third card, `STOOD` or `NATURAL`."""
-        hand = self.hands[tableau]
-        if self.natural(tableau):
+        hand = self.hands[half]
+        if self.natural(half):
             return NATURAL
         return hand[2] if len(hand) == 3 else STOOD
 
-    def result(self, tableau: int) -> int:
+    def result(self, half: int) -> int:
         """The tableau's punter's result against the banker: 1, -1 or 0 (a tie)."""
         banker = self.hands[BANKER]
-        if self.natural(BANKER) or self.natural(tableau):
+        if self.natural(BANKER) or self.natural(half):
             banker = banker[:2]  # a natural is settled against the first two cards
-        punter, bank = _total(self.hands[tableau]), _total(banker)
+        punter, bank = _total(self.hands[half]), _total(banker)
         return (punter > bank) - (bank > punter)
 
     def drew(self, who: int) -> bool | None:
@@ -226,7 +226,7 @@ class Coup:
         if len(hand) < 2:
             return name
         seen = f"{name} {self.two(player)}"
-        if player == BANKER and self._tableaux_played():
+        if player == BANKER and self._halves_played():
             shown = " ".join(_COLUMN_NAMES[self.column(t)] for t in (LEFT, RIGHT))
             seen += f" against {shown}"
         drew = self.drew(player)
@@ -234,20 +234,20 @@ class Coup:
             seen += " drew" if drew else " stood"
         return seen
 
-    def _tableaux_played(self) -> bool:
+    def _halves_played(self) -> bool:
         """Whether both tableaux are settled or played out, the banker to choose."""
         return self.pair is None and not self.natural(BANKER) and self.due in (BANKER, -1)
 
 
 @lru_cache(maxsize=1 << 16)
-def _next(state: deal.TableauxState) -> tuple[deal.Step | None, int | None, int]:
+def _next(state: deal.HalvesState) -> tuple[deal.Step | None, int | None, int]:
     """What comes next: the model's step (None: a hand's two cards), the hand due its two
     cards, and who acts (`pyspiel.PlayerId`)."""
     hands = (*state.punters, state.banker)
     pair = next((who for who, hand in enumerate(hands) if len(hand) < 2), None)
     if pair is not None:
         return None, pair, _CHANCE
-    now = deal.step_tableaux(state, _PUNTERS)
+    now = deal.step_halves(state, _PUNTERS)
     if isinstance(now, deal.Over):
         return now, None, _TERMINAL
     return now, None, _hand(now) if isinstance(now, deal.Choose) else _CHANCE
@@ -255,7 +255,7 @@ def _next(state: deal.TableauxState) -> tuple[deal.Step | None, int | None, int]
 
 def _hand(step: deal.Deal | deal.Choose) -> int:
     """The hand a step is for: a tableau's index, or `BANKER`."""
-    return BANKER if step.side is Side.BANKER else step.tableau
+    return BANKER if step.side is Side.BANKER else step.half
 
 
 class BanqueGame(pyspiel.Game):  # type: ignore[misc]

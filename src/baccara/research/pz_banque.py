@@ -81,29 +81,29 @@ class BanqueEnv(CoupEnv):
     def _natural(self, agent: str) -> bool:
         return is_natural(self._two(agent))
 
-    def column(self, tableau: str) -> int | None:
+    def column(self, half: str) -> int | None:
         """What ``tableau`` has shown: 0-9 its third card, 10 stood, 11 a natural; None
         while its punter has still to act."""
-        if self._natural(tableau):
+        if self._natural(half):
             return _NATURAL
-        if tableau not in self.acted:
+        if half not in self.acted:
             return None
-        hand = self.hands[tableau]
+        hand = self.hands[half]
         return hand[2].points if len(hand) == 3 else NO_CARD
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
         """What the tableau leaves ``agent``: both where it chooses, else its bound act
         (standing after a natural), as the dealer's model of two tableaux says."""
         points = {a: tuple(card.points for card in self.hands[a]) for a in AGENTS}
-        now = deal.step_tableaux(
-            deal.TableauxState(
+        now = deal.step_halves(
+            deal.HalvesState(
                 punters=(points["left"], points["right"]),
                 banker=points["banker"],
                 punter_choices=(self.choices.get("left"), self.choices.get("right")),
             ),
             _PUNTERS,
         )
-        if isinstance(now, deal.Over) or _AGENT[now.side, now.tableau] != agent:
+        if isinstance(now, deal.Over) or _AGENT[now.side, now.half] != agent:
             return np.array([1, 0], np.int8)  # it stands: the coup has gone past it
         if isinstance(now, deal.Choose):
             return np.array([1, 1], np.int8)
@@ -114,8 +114,8 @@ class BanqueEnv(CoupEnv):
         for card in self.hands[agent][:2]:
             seen[card.points] += 0.5
         seen[10 + self._two(agent)] = 1.0
-        for i, tableau in enumerate(("left", "right")):
-            column = self.column(tableau)
+        for i, half in enumerate(("left", "right")):
+            column = self.column(half)
             if column is not None:
                 seen[_SHOWN + i * (_NATURAL + 1) + column] = 1.0
         mask = self._mask(agent) if self.acts(agent) else np.zeros(2, np.int8)
@@ -130,14 +130,14 @@ class BanqueEnv(CoupEnv):
         if agent != "banker":
             self.agent_selection = AGENTS[AGENTS.index(agent) + 1]
             return
-        results = {tableau: self._result(tableau) for tableau in ("left", "right")}
+        results = {half: self._result(half) for half in ("left", "right")}
         rewards = {**results, "banker": 0.0 - sum(results.values())}
         coup = " ".join(f"{a[0].upper()}:{format_cards(self.hands[a])}" for a in AGENTS)
         self._settle(rewards, coup)
 
-    def _result(self, tableau: str) -> float:
+    def _result(self, half: str) -> float:
         """The tableau's result against the banker: 1, -1 or 0."""
         banker = self.hands["banker"]
-        if self._natural("banker") or self._natural(tableau):
+        if self._natural("banker") or self._natural(half):
             banker = banker[:2]  # a natural is settled against the first two cards
-        return float(np.sign(hand_total(self.hands[tableau]) - hand_total(banker)))
+        return float(np.sign(hand_total(self.hands[half]) - hand_total(banker)))

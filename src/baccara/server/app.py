@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from baccara.db.auth import Auth
-from baccara.db.drills import DrillRecords
+from baccara.db.drills import DrillScores
 from baccara.db.gate import SessionEnds
 from baccara.db.history import PlayerHistory
 from baccara.db.ledger import Ledger
@@ -69,7 +69,7 @@ def create_app(
     writers = config.writers or 1  # one: more measured slower, on both databases
     batcher = BetBatcher(ledger, writers=writers)
     bet_limiter = RateLimiter(rate=config.bets_per_second, burst=config.bet_burst)
-    signals = open_signals(ledger.engine)  # between processes: tables, revocations
+    signals = open_signals(ledger.database)  # between processes: tables, revocations
     hall = Hall(
         config,
         table_specs(config.tables, config.squeeze),
@@ -98,7 +98,7 @@ def create_app(
         proxies=Proxies(config.trusted_proxies),
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
         watch=SessionWatch(
-            SessionEnds(ledger.engine),
+            SessionEnds(ledger.database),
             signals=signals,
             seconds=config.revoke_seconds,
             clock=clock,
@@ -129,7 +129,7 @@ def create_app(
             batcher.stop()
             executor.shutdown(wait=False, cancel_futures=True)
             state.hashing.shutdown()
-            ledger.engine.dispose()
+            ledger.database.dispose()
 
     app = FastAPI(
         title="baccara",
@@ -145,8 +145,8 @@ def create_app(
 
     # The routes check what they need by their dependencies (`baccara.server.http.depends`).
     for router in (
-        learn_router(STATIC, records=DrillRecords(ledger.engine), run=state.run),
-        me_router(state, PlayerHistory(ledger.engine), Protections(ledger.engine)),
+        learn_router(STATIC, scores=DrillScores(ledger.database), run=state.run),
+        me_router(state, PlayerHistory(ledger.database), Protections(ledger.database)),
         accounts_router(state),
         tables_router(state),
     ):

@@ -1,2 +1,2 @@
-"""The simulator: `runner` (jobs, shoes, reports), `strategies` (betting systems and
+"""The simulator: `simulation` (jobs, shoes, reports), `strategies` (betting systems and
 counting), `bankroll` (strategies over simulated shoes) and the compiled `_kernels`."""

@@ -6,7 +6,7 @@ they are compared on the same cards. A strategy is ruined when its bankroll fall
 below the table minimum. Wagers are settled by `baccara.bets.settle` in integer
 minor units.
 
->>> from baccara.sim.runner import Job
+>>> from baccara.sim.simulation import Job
 >>> plan = Plan(specs=("flat:banker", "martingale:player"), bankroll=10_000, unit=100)
 >>> report = play(Job(shoes=4, seed=3), plan)
 >>> [r.name for r in report], report[0].sessions
@@ -31,8 +31,8 @@ from baccara.bets import bets_for
 from baccara.coup import Coup
 from baccara.money import format_money
 from baccara.sim.payouts import settle_net
-from baccara.sim.runner import Progress, SimulationError, exact_odds, execute, processes_for
 from baccara.sim.shoes import keyed_coups
+from baccara.sim.simulation import Progress, SimulationError, exact_odds, execute, processes_for
 from baccara.sim.strategies import make_strategy
 from baccara.variants import Variant
 
@@ -52,7 +52,7 @@ class Plan:
     >>> Plan(specs=("flat:banker",), bankroll=500, unit=100, table_min=1000)
     Traceback (most recent call last):
     ...
-    baccara.sim.runner.SimulationError: bankroll 5.00 is below the table minimum 10.00
+    baccara.sim.simulation.SimulationError: bankroll 5.00 is below the table minimum 10.00
     """
 
     specs: tuple[str, ...]

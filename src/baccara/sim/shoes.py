@@ -10,7 +10,7 @@ from __future__ import annotations
 from baccara.coup import Coup
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.sim import _kernels as kernels
-from baccara.sim.runner import entropy_words, kernel_shoes
+from baccara.sim.simulation import entropy_words, kernel_shoes
 
 __all__ = ["keyed_coups", "shoe_coups", "simulated_shoe"]
 

@@ -113,7 +113,7 @@ _ROADS = {
 }
 
 
-class _Limits:
+class _TableLimits:
     """Table limits and the bankroll applied to a wanted stake."""
 
     __slots__ = ("table_max", "table_min")
@@ -135,7 +135,7 @@ class _Limits:
 class _Base:
     """Shared state: a name, a unit, the table limits and the last wager placed."""
 
-    def __init__(self, name: str, unit: int, limits: _Limits) -> None:
+    def __init__(self, name: str, unit: int, limits: _TableLimits) -> None:
         self.name = name
         self.unit = unit
         self.limits = limits
@@ -163,7 +163,7 @@ class _Base:
 class Flat(_Base):
     """The same stake on the same bet every coup."""
 
-    def __init__(self, name: str, unit: int, limits: _Limits, kind: BetKind) -> None:
+    def __init__(self, name: str, unit: int, limits: _TableLimits, kind: BetKind) -> None:
         super().__init__(name, unit, limits)
         self.kind = kind
 
@@ -181,7 +181,7 @@ def _last_winner(history: Sequence[Coup]) -> Side | None:
 class Pattern(_Base):
     """Follow the last winner, or bet against it (ping-pong). No bet before a result."""
 
-    def __init__(self, name: str, unit: int, limits: _Limits, *, against: bool) -> None:
+    def __init__(self, name: str, unit: int, limits: _TableLimits, *, against: bool) -> None:
         super().__init__(name, unit, limits)
         self.against = against
 
@@ -196,7 +196,7 @@ class Pattern(_Base):
 class RoadFollower(_Base):
     """Bet the side whose next mark would repeat a derived road's last colour."""
 
-    def __init__(self, name: str, unit: int, limits: _Limits, road: str) -> None:
+    def __init__(self, name: str, unit: int, limits: _TableLimits, road: str) -> None:
         super().__init__(name, unit, limits)
         self.road = road
         self.roads = Roads()
@@ -230,7 +230,7 @@ class RoadFollower(_Base):
 class Progression(_Base):
     """A stake that moves in units after each win or loss on one side."""
 
-    def __init__(self, name: str, unit: int, limits: _Limits, kind: BetKind) -> None:
+    def __init__(self, name: str, unit: int, limits: _TableLimits, kind: BetKind) -> None:
         super().__init__(name, unit, limits)
         self.kind = kind
         self.restart()
@@ -376,7 +376,14 @@ class Counter(_Base):
     """
 
     def __init__(
-        self, name: str, unit: int, limits: _Limits, *, kind: BetKind, decks: int, variant: Variant
+        self,
+        name: str,
+        unit: int,
+        limits: _TableLimits,
+        *,
+        kind: BetKind,
+        decks: int,
+        variant: Variant,
     ) -> None:
         super().__init__(name, unit, limits)
         self.kind = kind
@@ -436,7 +443,7 @@ def make_strategy(
         )
     text = spec.strip().lower()
     name, _, argument = text.partition(":")
-    limits = _Limits(table_min, table_max)
+    limits = _TableLimits(table_min, table_max)
     label = text
     if name == "flat":
         return Flat(label or "flat", unit, limits, _bet(argument or "banker", spec))

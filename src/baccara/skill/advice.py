@@ -35,7 +35,7 @@ from functools import cache
 from baccara.cards import hand_total
 from baccara.money import format_money
 from baccara.skill import tableaux
-from baccara.skill.banque import BanqueTable, Tableau
+from baccara.skill.banque import BanqueTable, Half
 from baccara.skill.chemin import CheminTable
 from baccara.skill.solver import banque as banque_solver
 from baccara.skill.solver.banque import NATURAL, BanqueSolution, banker_decisions, solve_banque
@@ -212,11 +212,11 @@ def banque_solution() -> BanqueSolution:
 def banque_punter_advice(table: BanqueTable) -> Advice:
     """The equilibrium's play for the live tableau's punter on 5, and why (the rule where
     it binds)."""
-    live = table.live_tableau
+    live = table.live_half
     if live is None:
         raise ValueError("no punter has a choice now")
     p = banque_solution().player_draw_on_5  # found whether or not the cell binds
-    value = _banque_punter_values(live is Tableau.LEFT)
+    value = _banque_punter_values(live is Half.LEFT)
     if (bound := _bound_punter(table.total(live))) is not None:
         return bound
     return Advice(
@@ -251,9 +251,9 @@ def banque_banker_advice(table: BanqueTable) -> Advice:
     """
     sol = banque_solution()
     b = hand_total(table.banker_cards)
-    left, right = table.column(Tableau.LEFT), table.column(Tableau.RIGHT)
-    stake_l = sum(table.stakes[Tableau.LEFT].values())
-    stake_r = sum(table.stakes[Tableau.RIGHT].values())
+    left, right = table.column(Half.LEFT), table.column(Half.RIGHT)
+    stake_l = sum(table.stakes[Half.LEFT].values())
+    stake_r = sum(table.stakes[Half.RIGHT].values())
     p5 = sol.player_draw_on_5
     if stake_l == stake_r:
         p = float(sol.banker_draw[b, left, right])
@@ -261,7 +261,7 @@ def banque_banker_advice(table: BanqueTable) -> Advice:
         p = float(banker_decisions(p5, p5, left_stake=stake_l, right_stake=stake_r)[b, left, right])
     live = [
         (t, stake)
-        for t, stake in ((Tableau.LEFT, stake_l), (Tableau.RIGHT, stake_r))
+        for t, stake in ((Half.LEFT, stake_l), (Half.RIGHT, stake_r))
         if table.column(t) != NATURAL
     ]
     unit = "per 1.00 staked"

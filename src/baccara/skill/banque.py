@@ -18,9 +18,9 @@ one hand settles each tableau on its own.
 >>> table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000),
 ...                     shoe=Shoe.stacked(deal))
 >>> _ = table.bid(0, 20_000); _ = table.close_auction()
->>> _ = table.stake(1, Tableau.LEFT, 1_000); _ = table.stake(2, Tableau.RIGHT, 2_000)
->>> table.phase, table.live_tableau, table.totals()
-(<Phase.PUNTER: 'punter'>, <Tableau.LEFT: 'L'>, {'L': 5, 'R': 9, 'B': 5})
+>>> _ = table.stake(1, Half.LEFT, 1_000); _ = table.stake(2, Half.RIGHT, 2_000)
+>>> table.phase, table.live_half, table.totals()
+(<Phase.PUNTER: 'punter'>, <Half.LEFT: 'L'>, {'L': 5, 'R': 9, 'B': 5})
 >>> [e.text for e in table.draw()]
 ['Left punter has 5 and draws 4c: 9.']
 >>> [e.text for e in table.banker_stand()]
@@ -47,13 +47,13 @@ from baccara.skill.banque_events import (
     BanqueEvent,
     BanqueObservation,
     BidPlaced,
+    Half,
+    HalfDecided,
+    HalfSettled,
+    HalvesDealt,
     Phase,
     SeatChanged,
     StakePlaced,
-    Tableau,
-    TableauDecided,
-    TableauSettled,
-    TableauxDealt,
 )
 from baccara.skill.game_rules import GameRules, Seating
 from baccara.skill.games import PlayersGame, register_game
@@ -70,13 +70,13 @@ __all__ = [
     "BanqueObservation",
     "BanqueTable",
     "BidPlaced",
+    "Half",
+    "HalfDecided",
+    "HalfSettled",
+    "HalvesDealt",
     "Phase",
     "SeatChanged",
     "StakePlaced",
-    "Tableau",
-    "TableauDecided",
-    "TableauSettled",
-    "TableauxDealt",
 ]
 
 
@@ -102,10 +102,10 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         self.phase = Phase.OVER if self.shoe_done else Phase.AUCTION
         self.banker = None
         self.bids: dict[int, int] = {}
-        self.stakes: dict[Tableau, dict[int, int]] = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
-        self.hands: dict[Tableau, list[Card]] = {Tableau.LEFT: [], Tableau.RIGHT: []}
-        self.settled: set[Tableau] = set()
-        self.pending: list[Tableau] = []
+        self.stakes: dict[Half, dict[int, int]] = {Half.LEFT: {}, Half.RIGHT: {}}
+        self.hands: dict[Half, list[Card]] = {Half.LEFT: [], Half.RIGHT: []}
+        self.settled: set[Half] = set()
+        self.pending: list[Half] = []
 
     def new_shoe(self, seed: int | None) -> Shoe:
         """Three decks (the variant's), shuffled from ``seed``, none burnt."""
@@ -121,8 +121,8 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         """
         if self.phase is Phase.STAKES:
             return self.to_act
-        if self.phase is Phase.PUNTER and self.live_tableau is not None:
-            return self.player_of(self.live_tableau)
+        if self.phase is Phase.PUNTER and self.live_half is not None:
+            return self.player_of(self.live_half)
         return self.banker if self.phase is Phase.BANKER else None
 
     def default_action(self) -> Action | None:
@@ -145,14 +145,14 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             return Action(act=Act.CLOSE_AUCTION, seat=None, reason="the auction closes")
         if phase is Phase.STAKES:
             return Action(act=Act.STAKE, seat=seat, tableau="L", reason="a silent punter sits out")
-        if phase is Phase.PUNTER and self.live_tableau is not None:
-            total = self.total(self.live_tableau)
-            act = Act.DRAW if self._house_draws(self.live_tableau) else Act.STAND
+        if phase is Phase.PUNTER and self.live_half is not None:
+            total = self.total(self.live_half)
+            act = Act.DRAW if self._house_draws(self.live_half) else Act.STAND
             rule = "house default" if total == 5 else "the rule"
             return Action(act=act, seat=seat, reason=f"the punter {act.word} on {total} ({rule})")
         if phase is Phase.BANKER:
-            live = [t for t in Tableau if t not in self.settled]
-            against = max(live, key=lambda t: (sum(self.stakes[t].values()), t is Tableau.LEFT))
+            live = [t for t in Half if t not in self.settled]
+            against = max(live, key=lambda t: (sum(self.stakes[t].values()), t is Half.LEFT))
             third = self.column(against)
             total = hand_total(self.banker_cards)
             draws = rules.banker_draws(total, None if third == rules.NO_CARD else third)
@@ -180,8 +180,8 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         if seat != self.actor:
             raise BanqueError(f"it is not seat {seat}'s turn to act")
         if act is Act.STAKE:
-            tableau = Tableau(action.tableau or "L")
-            return self.stake(seat, tableau, action.amount)
+            half = Half(action.tableau or "L")
+            return self.stake(seat, half, action.amount)
         method: Callable[[], tuple[BanqueEvent, ...]] = getattr(self, act.value)
         return method()
 
@@ -230,16 +230,16 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         >>> table = BanqueTable(names=("Ann", "Bob", "Cy"), bankrolls=(50_000, 10_000, 10_000),
         ...                     shoe=Shoe.stacked(parse_cards("2h 9d 5s 3d Kc Qc 4c 7h") * 8))
         >>> _ = table.bid(0, 20_000); _ = table.close_auction()
-        >>> _ = table.stake(1, Tableau.LEFT, 1_000); _ = table.stake(2, Tableau.RIGHT, 2_000)
+        >>> _ = table.stake(1, Half.LEFT, 1_000); _ = table.stake(2, Half.RIGHT, 2_000)
         >>> bob, everybody = table.observation(1), table.observation()
         >>> bob.totals, [x.act.value for x in bob.legal], bob.live, everybody.hands
-        ({'L': 5}, ['draw', 'stand'], <Tableau.LEFT: 'L'>, {})
+        ({'L': 5}, ['draw', 'stand'], <Half.LEFT: 'L'>, {})
         >>> {key: format_cards(cards) for key, cards in everybody.shown.items()}, everybody.hidden
         ({'L': '', 'R': '9d,Kc', 'B': ''}, {'L': 2, 'R': 0, 'B': 2})
         """
         playing = self.phase in (Phase.PUNTER, Phase.BANKER)
-        hands = {t.value: self.hands[t] for t in Tableau} | {"B": self.banker_cards}
-        owner = {t.value: self.player_of(t) for t in Tableau} | {"B": self.banker}
+        hands = {t.value: self.hands[t] for t in Half} | {"B": self.banker_cards}
+        owner = {t.value: self.player_of(t) for t in Half} | {"B": self.banker}
         settled = {t.value for t in self.settled}
         banker_open = bool(settled) and self.phase is not Phase.PUNTER  # nobody chooses
         shown = {
@@ -256,9 +256,9 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             if self.phase is not Phase.AUCTION
             else (self.minimum if best is None else best + 1),
             can_retire=self.can_retire(),
-            stakes={t.value: tuple(self.stakes[t].items()) for t in Tableau},
-            playing={t.value: owner[t.value] for t in Tableau},
-            live=self.live_tableau,
+            stakes={t.value: tuple(self.stakes[t].items()) for t in Half},
+            playing={t.value: owner[t.value] for t in Half},
+            live=self.live_half,
             shown=shown if playing else dict.fromkeys(hands, ()),
             hidden={key: len(hands[key]) - len(shown[key]) if playing else 0 for key in hands},
         )
@@ -275,38 +275,38 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         """The total staked on both tableaux."""
         return sum(sum(s.values()) for s in self.stakes.values())
 
-    def at_risk(self) -> dict[Tableau, dict[int, int]]:
+    def at_risk(self) -> dict[Half, dict[int, int]]:
         """The stakes still on the felt: a tableau settled on a natural is paid already."""
         playing = self.phase in (Phase.PUNTER, Phase.BANKER)
         return {t: s for t, s in self.stakes.items() if not (playing and t in self.settled)}
 
     @property
-    def live_tableau(self) -> Tableau | None:
+    def live_half(self) -> Half | None:
         """The tableau whose punter must choose (on 5; on any total when he speaks), or None."""
         return self.pending[0] if self.phase is Phase.PUNTER and self.pending else None
 
-    def total(self, tableau: Tableau) -> int:
+    def total(self, half: Half) -> int:
         """A tableau's hand total."""
-        return hand_total(self.hands[tableau])
+        return hand_total(self.hands[half])
 
     def totals(self) -> dict[str, int]:
         """The three hands' totals, keyed L, R and B."""
         return {
-            "L": self.total(Tableau.LEFT),
-            "R": self.total(Tableau.RIGHT),
+            "L": self.total(Half.LEFT),
+            "R": self.total(Half.RIGHT),
             "B": hand_total(self.banker_cards),
         }
 
-    def column(self, tableau: Tableau) -> int:
+    def column(self, half: Half) -> int:
         """What the banker sees of a tableau: third card 0-9, 10 stood, 11 natural."""
-        hand = self.hands[tableau]
-        if tableau in self.settled:
+        hand = self.hands[half]
+        if half in self.settled:
             return rules.NO_CARD + 1
         return hand[2].points if len(hand) == 3 else rules.NO_CARD
 
-    def player_of(self, tableau: Tableau) -> int | None:
+    def player_of(self, half: Half) -> int | None:
         """The seat that plays ``tableau``: its largest stake, the first in turn on a tie."""
-        return largest_stake(self.stakes[tableau])
+        return largest_stake(self.stakes[half])
 
     # -- the auction ---------------------------------------------------------------
 
@@ -416,7 +416,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             return list(self.retire())
         elif self.phase is Phase.STAKES and seat in self.turn:
             if self.turn[0] == seat:
-                return list(self.stake(seat, Tableau.LEFT, 0))
+                return list(self.stake(seat, Half.LEFT, 0))
             self.turn.remove(seat)
         return []
 
@@ -428,16 +428,16 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
     def _start_stakes(self) -> None:
         assert self.banker is not None
         self.phase = Phase.STAKES
-        self.stakes = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
+        self.stakes = {Half.LEFT: {}, Half.RIGHT: {}}
         self._punters_in_turn()
         if self.phase is Phase.OVER:  # nobody left to punt
             self.banker = None
 
-    def can_stake(self, seat: int, tableau: Tableau, amount: int) -> bool:
+    def can_stake(self, seat: int, half: Half, amount: int) -> bool:
         """Whether ``seat`` may stake ``amount`` on ``tableau`` now."""
-        return self._allows(self.verify_stake, seat, tableau, amount)
+        return self._allows(self.verify_stake, seat, half, amount)
 
-    def verify_stake(self, seat: int, tableau: Tableau, amount: int) -> None:
+    def verify_stake(self, seat: int, half: Half, amount: int) -> None:
         """Raise `BanqueError` unless it is ``seat``'s turn and the bank covers ``amount``."""
         if self.to_act != seat:
             raise BanqueError(f"it is not seat {seat}'s turn to stake")
@@ -447,21 +447,19 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
                 f"bad stake {format_money(amount)}: the bank covers only {format_money(self.bank - self.covered)} more"
             )
 
-    def stake(self, seat: int, tableau: Tableau, amount: int) -> tuple[BanqueEvent, ...]:
+    def stake(self, seat: int, half: Half, amount: int) -> tuple[BanqueEvent, ...]:
         """``seat`` stakes ``amount`` on ``tableau`` (0 sits out); the deal follows the last one."""
-        self.verify_stake(seat, tableau, amount)
+        self.verify_stake(seat, half, amount)
         self.turn.pop(0)
         if amount:
             self.bankrolls[seat] -= amount
-            self.stakes[tableau][seat] = amount
-            text = (
-                f"{self.names[seat]} stakes {format_money(amount)} on the {tableau.word} tableau."
-            )
+            self.stakes[half][seat] = amount
+            text = f"{self.names[seat]} stakes {format_money(amount)} on the {half.word} tableau."
         else:
             text = f"{self.names[seat]} sits out this coup."
         events: list[BanqueEvent] = [
             StakePlaced(
-                **public_text(text), seat=seat, tableau=tableau if amount else None, amount=amount
+                **public_text(text), seat=seat, half=half if amount else None, amount=amount
             )
         ]
         if not self.turn or self.covered >= self.bank:
@@ -480,17 +478,17 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             left.append(self.shoe.draw())
             right.append(self.shoe.draw())
             bank.append(self.shoe.draw())
-        self.hands = {Tableau.LEFT: left, Tableau.RIGHT: right}
+        self.hands = {Half.LEFT: left, Half.RIGHT: right}
         self.banker_cards = bank
         self.settled = set()
         holders = [
             (self.player_of(t), f"the {t.word} tableau holds {format_cards(self.hands[t])}")
-            for t in Tableau
+            for t in Half
         ]
         holders.append((self.banker, f"you hold {format_cards(bank)}"))
         dealt = "Two cards to the left tableau, to the right, and to the banker"
         events: list[BanqueEvent] = [
-            TableauxDealt(  # face down: each hand's cards to whoever holds it
+            HalvesDealt(  # face down: each hand's cards to whoever holds it
                 text=f"Left {format_cards(left)}, right {format_cards(right)}, banker {format_cards(bank)}.",
                 public=f"{dealt}.",
                 held=tuple(
@@ -501,17 +499,17 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
                 banker=tuple(bank),
                 banker_seat=-1 if self.banker is None else self.banker,
                 bank=self.bank,
-                left_stakes=tuple(self.stakes[Tableau.LEFT].items()),
-                right_stakes=tuple(self.stakes[Tableau.RIGHT].items()),
+                left_stakes=tuple(self.stakes[Half.LEFT].items()),
+                right_stakes=tuple(self.stakes[Half.RIGHT].items()),
             )
         ]
         banker_natural = rules.is_natural(hand_total(bank))
-        naturals = [t for t in Tableau if banker_natural or rules.is_natural(self.total(t))]
+        naturals = [t for t in Half if banker_natural or rules.is_natural(self.total(t))]
         # a punter still to choose: the banker's cards stay down, his total untold
-        hidden = any(self._asks(t) for t in Tableau if t not in naturals)
-        for tableau in naturals:
-            events.extend(self._settle(tableau, banker_down=hidden))
-        self.pending = [t for t in Tableau if t not in self.settled]
+        hidden = any(self._asks(t) for t in Half if t not in naturals)
+        for half in naturals:
+            events.extend(self._settle(half, banker_down=hidden))
+        self.pending = [t for t in Half if t not in self.settled]
         self.phase = Phase.PUNTER
         events.extend(self._advance())
         return events
@@ -521,63 +519,63 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         punter speaks); stop at a punter to ask, the banker, or the end."""
         events: list[BanqueEvent] = []
         while self.phase is Phase.PUNTER and self.pending:
-            tableau = self.pending[0]
-            if self._asks(tableau):
+            half = self.pending[0]
+            if self._asks(half):
                 return events
-            events.extend(self._punter_acts(tableau, self._house_draws(tableau)))
+            events.extend(self._punter_acts(half, self._house_draws(half)))
         if self.phase is Phase.PUNTER:
-            live = [t for t in Tableau if t not in self.settled]
+            live = [t for t in Half if t not in self.settled]
             if live:
                 self.phase = Phase.BANKER
             else:
                 events.extend(self._end_coup())
         return events
 
-    def rule(self, tableau: Tableau) -> bool | None:
+    def rule(self, half: Half) -> bool | None:
         """What the tableau has ``tableau``'s punter do on his two cards: draw (True),
         stand (False), or None where he is free (on 5), as the dealer's model of
-        several tableaux says (`baccara.deal.step_tableaux`, the tableau alone against
+        several tableaux says (`baccara.deal.step_halves`, the tableau alone against
         the banker's two cards: one tableau's rule does not depend on the other's)."""
-        alone = deal.TableauxState(
-            punters=(tuple(card.points for card in self.hands[tableau][:2]),),
+        alone = deal.HalvesState(
+            punters=(tuple(card.points for card in self.hands[half][:2]),),
             banker=tuple(card.points for card in self.banker_cards[:2]),
         )
-        now = deal.step_tableaux(alone, _DRAWING)
+        now = deal.step_halves(alone, _DRAWING)
         if isinstance(now, deal.Over) or now.side is deal.Side.BANKER:
             return False
         return None if isinstance(now, deal.Choose) else True
 
-    def _house_draws(self, tableau: Tableau) -> bool:
+    def _house_draws(self, half: Half) -> bool:
         """The rule, or on a free cell the house's default (to draw)."""
-        bound = self.rule(tableau)
+        bound = self.rule(half)
         return tableaux.House.FRENCH.punter_draws_on_five if bound is None else bound
 
-    def _asks(self, tableau: Tableau) -> bool:
+    def _asks(self, half: Half) -> bool:
         """Whether ``tableau``'s punter is asked to choose: a played tableau, on 5 (on
         any total when he speaks)."""
-        free = self.rule(tableau) is None
-        return (self.punter_speaks or free) and self.player_of(tableau) is not None
+        free = self.rule(half) is None
+        return (self.punter_speaks or free) and self.player_of(half) is not None
 
     def _choosing_total(self) -> int | None:
-        live = self.live_tableau
+        live = self.live_half
         return None if live is None else self.total(live)
 
     def _punter_decides(self, draws: bool) -> list[BanqueEvent]:
         return [*self._punter_acts(self.pending[0], draws), *self._advance()]
 
-    def _punter_acts(self, tableau: Tableau, draws: bool) -> list[BanqueEvent]:
-        self.pending.remove(tableau)
-        seat = self.player_of(tableau)
-        free = seat is not None and self.rule(tableau) is None
-        name = f"{tableau.word.title()} punter"
-        card, text, public = self._third_card(name, self.hands[tableau], draws)
+    def _punter_acts(self, half: Half, draws: bool) -> list[BanqueEvent]:
+        self.pending.remove(half)
+        seat = self.player_of(half)
+        free = seat is not None and self.rule(half) is None
+        name = f"{half.word.title()} punter"
+        card, text, public = self._third_card(name, self.hands[half], draws)
         held = () if seat is None else ((seat, text),)  # his total is his own
         return [
-            TableauDecided(
+            HalfDecided(
                 text=text,
                 public=public,
                 held=held,
-                tableau=tableau,
+                half=half,
                 draws=draws,
                 card=card,
                 free=free,
@@ -596,49 +594,49 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             text=text, public=public, held=((seat, text),), draws=draws, card=card, seat=seat
         )
         events: list[BanqueEvent] = [decided]
-        for tableau in Tableau:
-            if tableau not in self.settled:
-                events.extend(self._settle(tableau))
+        for half in Half:
+            if half not in self.settled:
+                events.extend(self._settle(half))
         events.extend(self._end_coup())
         return events
 
-    def _settle(self, tableau: Tableau, *, banker_down: bool = False) -> list[BanqueEvent]:
+    def _settle(self, half: Half, *, banker_down: bool = False) -> list[BanqueEvent]:
         """Settle ``tableau`` against the banker's hand; ``banker_down``: a punter's
         natural paid while the other punter still chooses, which beats the banker's two
         cards without telling their total."""
-        self.settled.add(tableau)
-        p, b = self.total(tableau), hand_total(self.banker_cards)
+        self.settled.add(half)
+        p, b = self.total(half), hand_total(self.banker_cards)
         result = outcome(p, b)
-        stakes = self.stakes[tableau]
+        stakes = self.stakes[half]
         staked = sum(stakes.values())
         payouts = []
         if result is Result.BANKER:
             commission = self._commission(staked)
             self.house += commission
             self.bank += staked - commission
-            text = f"{tableau.word.title()}: {p} to {b}, the banker wins {format_money(staked)}."
+            text = f"{half.word.title()}: {p} to {b}, the banker wins {format_money(staked)}."
             if not staked:
-                text = f"{tableau.word.title()}: {p} to {b}, the banker's side wins (no stakes)."
+                text = f"{half.word.title()}: {p} to {b}, the banker's side wins (no stakes)."
         elif result is Result.PLAYER:
             self.bank -= staked
             payouts = [(seat, 2 * amount) for seat, amount in stakes.items()]
-            text = f"{tableau.word.title()}: {p} to {b}, the punters win {format_money(staked)}."
+            text = f"{half.word.title()}: {p} to {b}, the punters win {format_money(staked)}."
             if not staked:
-                text = f"{tableau.word.title()}: {p} to {b}, the punter's side wins (no stakes)."
+                text = f"{half.word.title()}: {p} to {b}, the punter's side wins (no stakes)."
         else:
             payouts = list(stakes.items())
-            text = f"{tableau.word.title()}: {p} to {b}, a tie."
+            text = f"{half.word.title()}: {p} to {b}, a tie."
         for seat, amount in payouts:
             self.bankrolls[seat] += amount
         public = text
         if banker_down:
-            side = f"{tableau.word.title()}: a natural {p}"
+            side = f"{half.word.title()}: a natural {p}"
             public = f"{side}, the punters win {format_money(staked)}." if staked else f"{side}."
         return [
-            TableauSettled(
+            HalfSettled(
                 text=text,
                 public=public,
-                tableau=tableau,
+                half=half,
                 result=result,
                 punter_total=p,
                 banker_total=b,
@@ -648,7 +646,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
 
     def _end_coup(self) -> list[BanqueEvent]:
         self.shoe.finish_coup()
-        self.stakes = {Tableau.LEFT: {}, Tableau.RIGHT: {}}
+        self.stakes = {Half.LEFT: {}, Half.RIGHT: {}}
         if self.shoe_done:
             events = self._banker_leaves("shoe")
             self.phase = Phase.OVER

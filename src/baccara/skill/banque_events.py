@@ -21,12 +21,12 @@ __all__ = [
     "BanqueEvent",
     "BanqueObservation",
     "BidPlaced",
+    "Half",
+    "HalfDecided",
+    "HalfSettled",
+    "HalvesDealt",
     "Phase",
     "StakePlaced",
-    "Tableau",
-    "TableauDecided",
-    "TableauSettled",
-    "TableauxDealt",
 ]
 
 
@@ -53,7 +53,7 @@ PHASES = PlayersPhases.of(Phase)
 """The phases every players' game has (`PlayersPhases`), as Baccarat Banque names them."""
 
 
-class Tableau(StrEnum):
+class Half(StrEnum):
     """The two tableaux; the value is the notation."""
 
     LEFT = "L"
@@ -100,12 +100,12 @@ class StakePlaced(BanqueEvent):
     """A punter staked ``amount`` on a tableau (0: he sat out)."""
 
     seat: int
-    tableau: Tableau | None
+    half: Half | None
     amount: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableauxDealt(BanqueEvent):
+class HalvesDealt(BanqueEvent):
     """Two cards to each tableau and to the banker.
 
     With the coup's money: the banker's seat, the ``bank``, and each tableau's stakes
@@ -122,10 +122,10 @@ class TableauxDealt(BanqueEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableauDecided(BanqueEvent):
+class HalfDecided(BanqueEvent):
     """A tableau's punter (``seat``, None if unstaked) drew (``card``) or stood; ``free`` on 5."""
 
-    tableau: Tableau
+    half: Half
     draws: bool
     card: Card | None
     free: bool
@@ -142,10 +142,10 @@ class BankerDecided(BanqueEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableauSettled(BanqueEvent):
+class HalfSettled(BanqueEvent):
     """One tableau against the banker: the result and what each seat got back."""
 
-    tableau: Tableau
+    half: Half
     result: Result
     punter_total: int
     banker_total: int
@@ -171,7 +171,7 @@ class BanqueObservation(Observation):
     can_retire: bool
     stakes: Mapping[str, tuple[tuple[int, int], ...]]
     playing: Mapping[str, int | None]
-    live: Tableau | None
+    live: Half | None
     shown: Mapping[str, tuple[Card, ...]]
     hidden: Mapping[str, int]
 

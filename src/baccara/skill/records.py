@@ -330,19 +330,19 @@ def chemin_coups(events: Iterable[ch.CheminEvent]) -> list[CheminCoup]:
 def banque_coups(events: Iterable[bq.BanqueEvent]) -> list[BanqueCoup]:
     """The finished coups in a Banque table's events (`BanqueTable.log`), in order."""
     coups: list[BanqueCoup] = []
-    dealt: bq.TableauxDealt | None = None
+    dealt: bq.HalvesDealt | None = None
     hands: dict[str, list[Card]] = {}
     decisions: list[Decision] = []
     result: dict[str, str] = {}
     for event in events:
-        if isinstance(event, bq.TableauxDealt):
+        if isinstance(event, bq.HalvesDealt):
             dealt, decisions, result = event, [], {}
             hands = {"L": list(event.left), "R": list(event.right), "B": list(event.banker)}
         elif dealt is None:
             continue
-        elif isinstance(event, bq.TableauDecided | bq.BankerDecided):
-            hand = event.tableau.value if isinstance(event, bq.TableauDecided) else "B"
-            free = event.free if isinstance(event, bq.TableauDecided) else True
+        elif isinstance(event, bq.HalfDecided | bq.BankerDecided):
+            hand = event.half.value if isinstance(event, bq.HalfDecided) else "B"
+            free = event.free if isinstance(event, bq.HalfDecided) else True
             if event.seat is not None and free:
                 total = hand_total(hands[hand])
                 decisions.append(
@@ -350,8 +350,8 @@ def banque_coups(events: Iterable[bq.BanqueEvent]) -> list[BanqueCoup]:
                 )
             if event.card is not None:
                 hands[hand].append(event.card)
-        elif isinstance(event, bq.TableauSettled):
-            result[event.tableau.value] = event.result.value
+        elif isinstance(event, bq.HalfSettled):
+            result[event.half.value] = event.result.value
             if len(result) == 2:
                 coups.append(
                     BanqueCoup(

@@ -1,6 +1,6 @@
 """History as a value: a table's record saves to JSON and replays to the same state.
 
-A `TableRecord` holds the variant, the house settings, the seed, every shoe's card
+A `TableHistory` holds the variant, the house settings, the seed, every shoe's card
 order (None for a manual shoe) and every event. `replay` runs the actions again
 on a fresh table and checks that each one gives the recorded event.
 
@@ -9,8 +9,8 @@ on a fresh table and checks that each one gives the recorded event.
 >>> table = Table(seed=3)
 >>> _ = table.change_shoe(), table.seat(player="ann", stack=50000)
 >>> _ = table.place_bet(1, BetKind.PLAYER, 1000), table.deal(), table.settle()
->>> record = TableRecord.of(table)
->>> again = replay(TableRecord.from_json(record.to_json()))
+>>> history = TableHistory.of(table)
+>>> again = replay(TableHistory.from_json(history.to_json()))
 >>> state(again) == state(table)
 True
 """
@@ -47,7 +47,7 @@ __all__ = [
     "EVENT_TYPES",
     "FORMAT",
     "ReplayError",
-    "TableRecord",
+    "TableHistory",
     "apply",
     "decode",
     "encode",
@@ -151,7 +151,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TableRecord:
+class TableHistory:
     """Everything needed to rebuild a table: set-up, shoes and events."""
 
     variant: Variant
@@ -162,7 +162,7 @@ class TableRecord:
     events: tuple[Event, ...]
 
     @classmethod
-    def of(cls, table: Table) -> TableRecord:
+    def of(cls, table: Table) -> TableHistory:
         """The record of ``table`` as it stands."""
         return cls(
             variant=table.variant,
@@ -189,7 +189,7 @@ class TableRecord:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableRecord:
+    def from_json(cls, data: dict[str, Any]) -> TableHistory:
         """The record `to_json` wrote."""
         if data.get("format") != FORMAT:
             raise ReplayError(f"not a table record: format {data.get('format')!r}, want {FORMAT}")
@@ -207,7 +207,7 @@ class TableRecord:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> TableRecord:
+    def load(cls, path: str | Path) -> TableHistory:
         """Read a record written by `save`."""
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
@@ -259,20 +259,20 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
     return again
 
 
-def replay(record: TableRecord) -> Table:
+def replay(history: TableHistory) -> Table:
     """A new table with every event of ``record`` played again, in order.
 
     Raises `ReplayError` if an action gives another event than the recorded one.
     """
     table = Table(
-        variant=record.variant, settings=record.settings, seed=record.seed, house=record.house
+        variant=history.variant, settings=history.settings, seed=history.seed, house=history.house
     )
-    for event in record.events:
+    for event in history.events:
         try:
-            apply(table, event, record.shoes)
+            apply(table, event, history.shoes)
         except TableError as error:
             raise ReplayError(f"replay failed at {event!r}: {error}") from None
-    if len(table.shoes) != len(record.shoes):
+    if len(table.shoes) != len(history.shoes):
         raise ReplayError("the record holds shoes that no event brought to the table")
     return table
 

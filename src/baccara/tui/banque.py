@@ -26,7 +26,7 @@ from functools import partial
 from baccara.money import format_money
 from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
-from baccara.skill.banque import BanqueTable, Phase, Tableau, TableauxDealt
+from baccara.skill.banque import BanqueTable, Half, HalvesDealt, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 from baccara.tui.prompts import (
     GameResult,
@@ -70,7 +70,7 @@ def banque_status(table: BanqueTable, acting: int | None) -> str:
         bank = f"bank {format_money(table.bank)} held by {table.names[table.banker]}"
         sides = [
             f"{t.word} {format_money(sum(table.stakes[t].values()))}"
-            for t in Tableau
+            for t in Half
             if table.stakes[t]
         ]
         if sides:
@@ -141,16 +141,16 @@ def _human_stake(p: Prompter, table: BanqueTable, seat: int, stake: Legal) -> No
     side = p.choose(
         f"{name}: stake on the left or the right tableau?", [("l", "left"), ("r", "right")]
     )
-    tableau = Tableau.LEFT if side == "left" else Tableau.RIGHT
+    half = Half.LEFT if side == "left" else Half.RIGHT
     answer = p.amount(
-        f"{name}: your stake on the {tableau.word} (up to {format_money(room)}) or",
+        f"{name}: your stake on the {half.word} (up to {format_money(room)}) or",
         lambda amount: (
-            refusal(lambda: table.verify_stake(seat, tableau, amount))
+            refusal(lambda: table.verify_stake(seat, half, amount))
             or (None if amount > 0 else f"bad stake {format_money(amount)}: type pass to sit out")
         ),
         words=[("p", "pass")],
     )
-    table.stake(seat, tableau, 0 if answer == "pass" else int(answer))
+    table.stake(seat, half, 0 if answer == "pass" else int(answer))
 
 
 def _turn(
@@ -229,7 +229,7 @@ def play_banque(seats: TerminalSeats) -> GameResult:
                     continue
             _turn(p, table, seat, human[seat], seats.teach, rng)
         caused = table.log[seen:]
-        played += sum(isinstance(event, TableauxDealt) for event in caused)
+        played += sum(isinstance(event, HalvesDealt) for event in caused)
         p.tell(caused, holdings(table), table.house)
         seen = len(table.log)
     return GameResult.of(p, table, coups=played, start=start)

@@ -168,8 +168,8 @@ class Hall:
         """Start the tables this process may run (and, where other processes hear its
         signals, on PostgreSQL, the cluster)."""
         if self.signals.shared:
-            engine = self.ledger.engine
-            self.locks = TableLocks(engine, await self._db(namespace_of, engine))
+            database = self.ledger.database
+            self.locks = TableLocks(database, await self._db(namespace_of, database))
             self.cluster = Cluster(self.signals, self, dead_seconds=self.config.dead_seconds)
             await self.cluster.start()
             await self.clock.sleep(self.config.share_seconds)  # hear who else is starting

@@ -25,7 +25,7 @@ from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from baccara.db.auth import User
-from baccara.db.drills import DrillRecords
+from baccara.db.drills import DrillScores
 from baccara.learn import drills, glossary
 from baccara.learn.book import learn_book
 from baccara.learn.lessons import TableauError, decide
@@ -107,13 +107,13 @@ class Drills:
     """The questions waiting for their answers, one a player and drill (the newest
     ``limit`` players kept), and the records in the database."""
 
-    def __init__(self, records: DrillRecords, limit: int = 100_000) -> None:
-        self.records = records
+    def __init__(self, scores: DrillScores, limit: int = 100_000) -> None:
+        self.scores = scores
         self.limit = limit
         self.waiting: OrderedDict[tuple[int, str], tuple[str, int]] = OrderedDict()
 
-    def ask(self, user: User, drill: str, record: dict[str, tuple[int, int]]) -> DrillQuestion:
-        cell = drills.pick_cell(CELLS[drill], record, random.Random(secrets.randbits(64)))
+    def ask(self, user: User, drill: str, score: dict[str, tuple[int, int]]) -> DrillQuestion:
+        cell = drills.pick_cell(CELLS[drill], score, random.Random(secrets.randbits(64)))
         seed = secrets.randbelow(2**31)
         self.waiting[user.id, drill] = (cell, seed)
         self.waiting.move_to_end((user.id, drill))
@@ -126,20 +126,20 @@ class Drills:
         return PayoutQuestion(**asdict(asked), prompt=asked.prompt)
 
 
-def _summary(record: dict[str, tuple[int, int]]) -> DrillRecord:
+def _summary(score: dict[str, tuple[int, int]]) -> DrillRecord:
     """A drill's record as the page shows it: asked, missed, the most missed cells."""
-    worst = sorted(record, key=lambda cell: (-record[cell][1], cell))
+    worst = sorted(score, key=lambda cell: (-score[cell][1], cell))
     return DrillRecord(
-        asked=sum(seen for seen, _ in record.values()),
-        missed=sum(missed for _, missed in record.values()),
-        most_missed=[drills.cell_words(cell) for cell in worst if record[cell][1]][:5],
+        asked=sum(seen for seen, _ in score.values()),
+        missed=sum(missed for _, missed in score.values()),
+        most_missed=[drills.cell_words(cell) for cell in worst if score[cell][1]][:5],
     )
 
 
 def learn_router(
     static: Path,
     *,
-    records: DrillRecords,
+    scores: DrillScores,
     run: Blocking,
 ) -> APIRouter:
     """The routes: ``/learn``, ``/api/learn``, ``/api/learn/terms/{name}``,
@@ -147,7 +147,7 @@ def learn_router(
     ``run`` runs a database call on the worker threads."""
     router = APIRouter()
     book = _Book()
-    state = Drills(records)
+    state = Drills(scores)
 
     @router.get("/learn", include_in_schema=False)
     async def page() -> FileResponse:
@@ -228,8 +228,8 @@ def learn_router(
     @router.get("/api/learn/drills/{drill}")
     async def ask(drill: Drill, user: Learner) -> DrillQuestion:
         """The next question of ``drill`` (what this player misses comes back more)."""
-        record = await run(records.record, user.id, drill)
-        return state.ask(user, drill, record)
+        score = await run(scores.score, user.id, drill)
+        return state.ask(user, drill, score)
 
     @router.post("/api/learn/drills/{drill}", dependencies=[Depends(known_drill), SAME_SITE_JSON])
     async def answer(drill: Drill, user: Learner, asked: AnswerBody) -> Graded:
@@ -253,14 +253,14 @@ def learn_router(
         except (drills.DrillError, MoneyError, ValueError) as error:
             raise Refusal(400, "bad_answer", str(error)) from error  # the question still waits
         del state.waiting[user.id, drill]
-        await run(partial(records.answered, user.id, drill, cell, correct=right))
-        record = await run(records.record, user.id, drill)
-        return Graded(correct=right, expected=expected, why=why, record=_summary(record))
+        await run(partial(scores.answered, user.id, drill, cell, correct=right))
+        score = await run(scores.score, user.id, drill)
+        return Graded(correct=right, expected=expected, why=why, record=_summary(score))
 
     @router.get("/api/learn/progress")
     async def progress(user: Learner) -> Progress:
         """This player's record at each drill."""
-        done = {d: _summary(await run(records.record, user.id, d)) for d in CELLS}
+        done = {d: _summary(await run(scores.score, user.id, d)) for d in CELLS}
         return Progress(**done)
 
     return router

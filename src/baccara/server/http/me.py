@@ -113,7 +113,7 @@ def _limits(found: PlayerProtections, session: float | None) -> LimitsAnswer:
     )
 
 
-def me_router(state: ServerState, records: PlayerHistory, limits: Protections) -> APIRouter:
+def me_router(state: ServerState, history: PlayerHistory, protections: Protections) -> APIRouter:
     """``/api/me/records``, ``/api/me/limits``, ``/api/me/exclusion`` of the server whose
     state is ``state`` (its worker threads, its clock, its session watch)."""
     router = APIRouter()
@@ -122,7 +122,7 @@ def me_router(state: ServerState, records: PlayerHistory, limits: Protections) -
     @router.get("/api/me/limits")
     async def my_limits(user: Player, since: SessionSince) -> LimitsAnswer:
         """The player's limits (a raise or a removal waits a day: ``next_...``)."""
-        return _limits(await run(partial(limits.get, user.id, now=now())), since)
+        return _limits(await run(partial(protections.get, user.id, now=now())), since)
 
     @router.post("/api/me/limits", dependencies=[SAME_SITE_JSON])
     async def set_limits(user: Player, asked: LimitsBody, since: SessionSince) -> LimitsAnswer:
@@ -138,16 +138,18 @@ def me_router(state: ServerState, records: PlayerHistory, limits: Protections) -
             if amount is not None and amount > MAX_AMOUNT:
                 most = format_money(MAX_AMOUNT)
                 raise Refusal(400, "bad_request", f"loss_limit: at most {most}")
-            await run(partial(limits.set_loss_limit, user.id, amount, now=now()))
+            await run(partial(protections.set_loss_limit, user.id, amount, now=now()))
         if "reminder_minutes" in asked.model_fields_set:
-            await run(limits.set_reminder, user.id, asked.reminder_minutes)
-        return _limits(await run(partial(limits.get, user.id, now=now())), since)
+            await run(protections.set_reminder, user.id, asked.reminder_minutes)
+        return _limits(await run(partial(protections.get, user.id, now=now())), since)
 
     @router.post("/api/me/exclusion", dependencies=[SAME_SITE_JSON])
     async def exclude(user: Player, asked: ExclusionBody, response: Response) -> LimitsAnswer:
         """Exclude the player for ``days`` (never shortened): every session ends now."""
         moment = now()
-        done = await run(partial(limits.exclude, user.id, moment + asked.days * 86_400, now=moment))
+        done = await run(
+            partial(protections.exclude, user.id, moment + asked.days * 86_400, now=moment)
+        )
         state.watch.poke()  # every socket of the player closes at once
         response.delete_cookie(SESSION_COOKIE, path="/")
         return _limits(done, None)
@@ -159,11 +161,11 @@ def me_router(state: ServerState, records: PlayerHistory, limits: Protections) -
         if before and not (before.isascii() and before.isdigit() and len(before) < 19):
             raise Refusal(400, "bad_request", "before is a movement's id, a whole number")
         moves = await run(
-            partial(records.movements, user.account, before=int(before) if before else None)
+            partial(history.movements, user.account, before=int(before) if before else None)
         )
-        rounds = await run(records.rounds, user.account)
+        rounds = await run(history.rounds, user.account)
         start = since or 0.0
-        session = await run(records.since, user.account, datetime.fromtimestamp(start, UTC))
+        session = await run(history.since, user.account, datetime.fromtimestamp(start, UTC))
         played = []
         for one in rounds:
             bets = [PlayedBet(**bet, label=BetKind(bet["kind"]).label) for bet in one.pop("bets")]

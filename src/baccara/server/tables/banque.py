@@ -45,9 +45,9 @@ def _by_hand(found: Mapping[str, _V]) -> dict[P.Hand, _V]:
     return {key: found[key] for key in P.HANDS if key in found}
 
 
-def _by_tableau(found: Mapping[str, _V]) -> dict[P.Tableau, _V]:
+def _by_half(found: Mapping[str, _V]) -> dict[P.Half, _V]:
     """The engine's ``found``, keyed by tableau (``L``, ``R``), as the wire keys it."""
-    return {key: found[key] for key in P.TABLEAUX}
+    return {key: found[key] for key in P.HALVES}
 
 
 def _words(hands: Mapping[str, Sequence[Card]]) -> dict[P.Hand, list[str]]:
@@ -84,7 +84,7 @@ def _last(table: BanqueTable) -> P.BanqueLastCoup | None:
         players={"L": player(coup.left_stakes), "R": player(coup.right_stakes)},
         cards=_words(cards),
         totals={key: hand_total(hand) for key, hand in _by_hand(cards).items()},
-        result={key: Result(letter) for key, letter in _by_tableau(coup.result).items()},
+        result={key: Result(letter) for key, letter in _by_half(coup.result).items()},
     )
 
 
@@ -182,10 +182,10 @@ class BanqueGame:
             can_retire=seen.can_retire,
             stakes={
                 key: {names[s]: a for s, a in stakes}
-                for key, stakes in _by_tableau(seen.stakes).items()
+                for key, stakes in _by_half(seen.stakes).items()
             },
             playing={
-                key: None if s is None else names[s] for key, s in _by_tableau(seen.playing).items()
+                key: None if s is None else names[s] for key, s in _by_half(seen.playing).items()
             },
             live=seen.live,
             cards=_words(seen.shown),

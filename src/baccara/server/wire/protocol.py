@@ -45,8 +45,8 @@ from baccara.server.wire.inbound import (
     message_types,
     read_client,
 )
+from baccara.skill.banque_events import Half as BanqueHalf
 from baccara.skill.banque_events import Phase as BanquePhaseEnum
-from baccara.skill.banque_events import Tableau as BanqueTableau
 from baccara.skill.chemin_events import Phase as CheminPhaseEnum
 from baccara.table.events import Phase as HousePhaseEnum
 from baccara.variants import FAMILIES
@@ -367,21 +367,21 @@ class CheminState(PlayersState):
 Hand = Literal["L", "R", "B"]
 """A Banque hand: the left tableau, the right one, the banker's."""
 HANDS: tuple[Hand, ...] = ("L", "R", "B")
-Tableau = Literal["L", "R"]
-"""A Banque tableau: the left, the right (`baccara.skill.banque_events.Tableau`'s values)."""
-TABLEAUX: tuple[Tableau, ...] = ("L", "R")
-LiveTableau: TypeAlias = Annotated[BanqueTableau, _listed(BanqueTableau)]
-"""A Banque tableau as its engine names it (`baccara.skill.banque_events.Tableau`)."""
+Half = Literal["L", "R"]
+"""A Banque tableau: the left, the right (`baccara.skill.banque_events.Half`'s values)."""
+HALVES: tuple[Half, ...] = ("L", "R")
+LiveHalf: TypeAlias = Annotated[BanqueHalf, _listed(BanqueHalf)]
+"""A Banque tableau as its engine names it (`baccara.skill.banque_events.Half`)."""
 
 
 class BanqueLastCoup(_Out):
     """A settled Baccarat Banque coup: the three hands and each tableau's result."""
 
     banker: str
-    players: dict[Tableau, str | None]  # who played each tableau (None: unstaked)
+    players: dict[Half, str | None]  # who played each tableau (None: unstaked)
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
-    result: dict[Tableau, Outcome]
+    result: dict[Half, Outcome]
 
 
 class BanqueHand(_Out):
@@ -409,9 +409,9 @@ class BanqueState(PlayersState):
     bids: dict[str, int]
     next_bid: int | None  # at the auction: the least bid that beats the best
     can_retire: bool  # the banker may retire now (between coups, before any stake)
-    stakes: dict[Tableau, dict[str, int]]
-    playing: dict[Tableau, str | None]
-    live: LiveTableau | None  # the tableau whose punter chooses on 5
+    stakes: dict[Half, dict[str, int]]
+    playing: dict[Half, str | None]
+    live: LiveHalf | None  # the tableau whose punter chooses on 5
     cards: dict[Hand, list[str]]  # face up: third cards, and a settled hand whole
     hidden: dict[Hand, int]  # cards of each hand face down
     last: BanqueLastCoup | None = None

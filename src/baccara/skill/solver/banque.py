@@ -45,7 +45,7 @@ from baccara.skill.solver.banque_chances import (
     STOOD,
     BanqueChances,
     banque_chances,
-    swap_tableaux,
+    swap_halves,
 )
 from baccara.skill.solver.models import Array, ChoiceValue, SolverError, shoe_counts
 
@@ -85,7 +85,7 @@ def _cell_values(
 ) -> Array:
     """V[b, l, r]: the banker's gain from drawing, weighted by the cell's chance."""
     gain = ch.draw - ch.stand  # 0 against a natural, settled before he chooses
-    both = left_stake * gain + right_stake * swap_tableaux(gain)
+    both = left_stake * gain + right_stake * swap_halves(gain)
     return _mix(both, p_left, p_right)
 
 
@@ -162,7 +162,7 @@ def banker_values(
         )
     draw = stand = 0.0
     for stake, swap in live:
-        draws, stands = (swap_tableaux(t) if swap else t for t in (ch.draw, ch.stand))
+        draws, stands = (swap_halves(t) if swap else t for t in (ch.draw, ch.stand))
         draw += stake * float(_mix(draws, p_left, p_right)[cell])
         stand += stake * float(_mix(stands, p_left, p_right)[cell])
     return ChoiceValue(draw=draw / (scale * chance), stand=stand / (scale * chance))
@@ -204,7 +204,7 @@ def _punter_slope(ch: BanqueChances, p_right: float, y: Array) -> float:
 
 def _loss(ch: BanqueChances, p_left: float, p_right: float, y: Array, left: bool) -> float:
     """A punter's expected loss per unit (the banker's expected gain on that tableau)."""
-    draw, stand = (t if left else swap_tableaux(t) for t in (ch.draw, ch.stand))
+    draw, stand = (t if left else swap_halves(t) for t in (ch.draw, ch.stand))
     return ch.settled + float(_mix(stand + y * (draw - stand), p_left, p_right).sum())
 
 

@@ -54,7 +54,7 @@ __all__ = [
     "banque_chances",
     "clear_cache",
     "hand_chances",
-    "swap_tableaux",
+    "swap_halves",
 ]
 
 STOOD = rules.NO_CARD
@@ -207,7 +207,7 @@ class BanqueChances:
     banker_natural: float
 
 
-def swap_tableaux(tensor: Array) -> Array:
+def swap_halves(tensor: Array) -> Array:
     """The right tableau's tensor from the left's: the tableaux swapped."""
     return tensor.transpose(1, 0, 2, 4, 3)
 

@@ -118,7 +118,7 @@ class Job:
     >>> Job(shoes=0)
     Traceback (most recent call last):
     ...
-    baccara.sim.runner.SimulationError: bad number of shoes 0: expected at least 1
+    baccara.sim.simulation.SimulationError: bad number of shoes 0: expected at least 1
     >>> from baccara.variants import find_variant
     >>> Job(shoes=1, variant=find_variant("banque"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -1,4 +1,4 @@
-"""Shoe records: save to JSON, load, and replay to the same table state."""
+"""A table's history: save to JSON, load, and replay to the same table state."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_tampered_history_is_refused() -> None:
         replay(TableHistory.from_json(data))
     data = TableHistory.of(table).to_json()
     data["format"] = "other"
-    with pytest.raises(ReplayError, match="not a table record"):
+    with pytest.raises(ReplayError, match="not a table history"):
         TableHistory.from_json(data)
     data = TableHistory.of(table).to_json()
     data["events"].insert(

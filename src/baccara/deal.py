@@ -134,7 +134,7 @@ def _half_field(half: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A chance node: the next card out of the shoe goes to ``side`` (at a table of
-    several tableaux, a Player's ``side`` is the punters' hand of ``tableau``)."""
+    several halves, a Player's ``side`` is the punters' hand of ``half``)."""
 
     side: Side
     half: int = 0
@@ -148,8 +148,8 @@ class Choose:
     """A decision node: ``side`` holds ``total`` in a free cell and chooses to draw or stand.
 
     ``third`` is the Player's third card's points (None if he stood) when the Banker
-    chooses at a single tableau; ``tableau`` the punters' hand that chooses at a table of
-    several (where the banker sees every tableau, and ``third`` is None).
+    chooses against a single punters' hand; ``half`` the punters' hand that chooses at a
+    table of several (where the banker sees every half, and ``third`` is None).
     """
 
     side: Side
@@ -284,22 +284,22 @@ def _over_with(two_each: bool, state: DealState) -> Over:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HalvesState:
-    """A coup of several tableaux against one banker's hand (Baccarat Banque's two): the
+    """A coup of several halves against one banker's hand (Baccarat Banque's two): the
     point values each punters' hand (``punters``, left first) and the banker hold, and
     the choices made in free cells.
 
     The deal goes round the hands, the banker's last, twice (L1, R1, B1, L2, R2, B2 for
-    two tableaux); a banker's natural ends the coup; a tableau's natural is settled at
-    once against the banker's two cards; each other tableau in order then draws or stands
+    two halves); a banker's natural ends the coup; a half's natural is settled at
+    once against the banker's two cards; each other half in order then draws or stands
     by the punter's row of the tableau, exactly as `step` has a single Player do; then the
-    banker, who sees every tableau and is bound by no column, chooses once for all.
+    banker, who sees every half and is bound by no column, chooses once for all.
 
     >>> state = HalvesState.of(2)
     >>> for points in (2, 8, 1, 3, 0, 5):
     ...     state = state.given(step_halves(state), points)
     >>> state.punters, state.banker, step_halves(state)
     (((2, 3), (8, 0)), (1, 5), Deal(side=<Side.PLAYER: 'P'>))
-    >>> state = state.given(Deal(Side.PLAYER), 4)  # the left tableau drew on 5
+    >>> state = state.given(Deal(Side.PLAYER), 4)  # the left half drew on 5
     >>> step_halves(state)  # the right one showed a natural: the banker chooses
     Choose(side=<Side.BANKER: 'B'>, total=6, third=None)
     """
@@ -307,14 +307,14 @@ class HalvesState:
     punters: tuple[tuple[int, ...], ...]
     banker: tuple[int, ...] = ()
     punter_choices: tuple[bool | None, ...] = ()
-    """Each tableau's choice in a free cell (None: not made); empty: none made yet."""
+    """Each half's choice in a free cell (None: not made); empty: none made yet."""
     banker_choice: bool | None = None
 
     @classmethod
     def of(cls, halves: int) -> HalvesState:
-        """The state before the first card of a coup of ``tableaux`` punters' hands."""
+        """The state before the first card of a coup of ``halves`` punters' hands."""
         if halves < 1:
-            raise DealError(f"bad number of tableaux {halves}: at least 1")
+            raise DealError(f"bad number of halves {halves}: at least 1")
         return cls(punters=((),) * halves, punter_choices=(None,) * halves)
 
     def given(self, deal: Deal, points: int) -> HalvesState:
@@ -352,7 +352,7 @@ class HalvesState:
 
 
 def step_halves(state: HalvesState, tableau: DrawingRules = PUNTO_BANCO) -> Step:
-    """What happens next at a table of several tableaux (see `HalvesState`): a card to a
+    """What happens next at a table of several halves (see `HalvesState`): a card to a
     hand, a choice, or the end. A punters' hand draws or stands by ``tableau``'s Player
     row, as `step` decides it.
 

@@ -261,9 +261,8 @@ class Auth:
         if row is None:
             return None
         protections = protections_of(row if row["user_id"] is not None else None, now)
-        if protections.excluded(now) or protections.suspended(
-            now
-        ):  # a session opened before ends with it
+        # a session opened before an exclusion or a suspension ends with it
+        if protections.excluded(now) or protections.suspended(now):
             return None
         return User(
             id=int(row["id"]),

@@ -1,7 +1,8 @@
-"""The one engine factory and the one default database location.
+"""The one database: where it is by default, and how it is opened (`database_at`).
 
 Every part that opens the database (the terminal store, the web ledger, the server,
-``baccara db``) gets its engine from `database_at`, with one set of settings:
+``baccara db``) gets it from `database_at`, as a SQLAlchemy ``Engine`` (held under the
+name ``database``: an engine here is a game's), with one set of settings:
 
 - SQLite: WAL journal (a file database), ``synchronous=FULL``, foreign keys on, a
   30-second busy timeout, and ``BEGIN IMMEDIATE`` for write transactions (`writing`),
@@ -82,7 +83,7 @@ def resolve_url(db: str | Path | None) -> str:
 
 
 def database_at(url: str) -> Engine:
-    """An engine for the money and the records (see the module's settings)."""
+    """The database at ``url``, for the money and all the tables keep (see the module's settings)."""
     url = normalize_url(url)
     if not url.startswith("sqlite"):
         # No ping on every checkout (a round trip per transaction): the ledger retries

@@ -1,4 +1,5 @@
-"""Each player's drill record: per drill and question kind, how often asked and missed.
+"""Each player's drill scores: per drill and question kind, how often asked and missed
+(stored in ``drill_records``, sent as a drill's ``record``).
 
 >>> from baccara.db.database import database_at, writing
 >>> from baccara.db.migrate import upgrade
@@ -41,7 +42,7 @@ _BUMP = (
 
 
 class DrillScores:
-    """The drills' records in the one database."""
+    """The drills' scores in the one database."""
 
     def __init__(self, database: Engine) -> None:
         self.database = database
@@ -58,7 +59,7 @@ class DrillScores:
                 )
 
     def score(self, user: int, drill: str) -> dict[str, tuple[int, int]]:
-        """``user``'s record at ``drill``: (asked, missed) by cell."""
+        """``user``'s score at ``drill``: (asked, missed) by cell."""
         query = sa.select(drill_records.c.cell, drill_records.c.seen, drill_records.c.missed).where(
             drill_records.c.user_id == user, drill_records.c.drill == drill
         )

@@ -1,4 +1,4 @@
-"""A player's own records at the online tables: every movement of their wallet with its
+"""A player's own history at the online tables: every movement of their wallet with its
 round, the rounds they bet on with their bets and payouts, and their win or loss since
 a moment (a session's start). Reads only; the ledger writes.
 

@@ -6,7 +6,7 @@ account's entries. A bet is one database transaction (round open, balance check,
 debit to the round's escrow) keyed by the player's own bet id; a round is settled
 once (a unique row per round), moving the escrow to the players and the house.
 
-Money moves through the one posting API (`baccara.db.books`), the store's; the engine
+Money moves through the one posting API (`baccara.db.books`), the store's; the database
 comes from `baccara.db.database.database_at` (SQLite: ``BEGIN IMMEDIATE`` write
 transactions; PostgreSQL: row locks, ``FOR NO KEY UPDATE`` on the player's account and
 ``FOR SHARE`` on the round, with retries on serialization failures and deadlocks).
@@ -94,7 +94,7 @@ class BetRow(TypedDict):
 
 
 class Ledger:
-    """The money store over one SQLAlchemy engine (SQLite or PostgreSQL)."""
+    """The money store over one database (SQLite or PostgreSQL)."""
 
     def __init__(self, database: Engine):
         self.database = database

@@ -4,7 +4,7 @@ rulebook (`baccara.rules`, `baccara.bets`) and the exact engine.
 A question is made from its cell (what it asks) and a seed (the cards and amounts
 around it), so the same ``(cell, seed)`` is the same question anywhere: the server
 asks it, keeps it as the one awaiting an answer, and grades it again from its id.
-The tableau trainer picks cells by the learner's record: a cell missed comes back
+The tableau trainer picks cells by the learner's score: a cell missed comes back
 more often (`pick_cell`).
 
 >>> q = tableau_question("B:3:8", 7)

@@ -1,16 +1,16 @@
-"""Baccarat Banque at the table: the auctioned bank, two tableaux, one banker's hand.
+"""Baccarat Banque at the table: the auctioned bank, two halves, one banker's hand.
 
 Rules (sources in docs/skill_variants.md): three decks by default; the bank is put
 up to auction and goes to the highest bidder, who holds it until the shoe is
 finished, he retires, or he is broke; the punters stake on the left or the right
-tableau, the total being at most the bank; each tableau is played by its largest
-stake (an unstaked tableau is played by the rule: draw on 0-5); cards go left,
+half, the total being at most the bank; each half is played by its largest
+stake (an unstaked half is played by the rule: draw on 0-5); cards go left,
 right, banker, twice. A punter's natural is shown and settled at once against the
 banker's two cards; a banker's natural settles both. Each punter chooses on 5
-(draws on 0-4, stands on 6-7; with ``punter_speaks`` each played tableau's punter is
+(draws on 0-4, stands on 6-7; with ``punter_speaks`` each played half's punter is
 asked on any total, held to the rule where it binds, so that his being asked tells
-nothing); the banker then draws or stands as he likes, knowing both tableaux, and his
-one hand settles each tableau on its own.
+nothing); the banker then draws or stands as he likes, knowing both halves, and his
+one hand settles each half on its own.
 
 >>> from baccara.cards import parse_cards
 >>> from baccara.shoe import Shoe
@@ -81,7 +81,7 @@ __all__ = [
 
 
 _ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO}
-_COUP_CARDS = 9  # two tableaux and the banker, three cards each at most
+_COUP_CARDS = 9  # two halves and the banker, three cards each at most
 _DRAWING = tableaux.chance_tableau()  # the punters' row (free on 5); no banker's cell binds
 
 
@@ -131,7 +131,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         At the auction a silent bidder does not bid: the auction closes on the best
         bid (None if nobody bid). A silent punter sits out the coup; a silent banker
         keeps the bank (he retires only by acting). On 5 a punter takes the house's
-        default (draw), elsewhere the rule. The banker plays Punto Banco's rule against the live tableau
+        default (draw), elsewhere the rule. The banker plays Punto Banco's rule against the live half
         with the larger stake (the left one on a tie).
 
         >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 5_000), seed=3)
@@ -191,8 +191,8 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         """What ``seat`` may do: at the auction any seat bids (above the best bid, up to
         its chips; closing the auction is the table's act, not a seat's); the banker may
         retire between coups, before any stake, whoever's turn it is; the punter in turn
-        stakes on either tableau (up to his chips and what the bank still covers); the
-        live tableau's punter and the banker choose where the rules let them.
+        stakes on either half (up to his chips and what the bank still covers); the
+        live half's punter and the banker choose where the rules let them.
 
         >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 3_000), seed=3)
         >>> [(x.act.value, x.low, x.high) for x in table.legal_actions(1)]
@@ -272,21 +272,21 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
 
     @property
     def covered(self) -> int:
-        """The total staked on both tableaux."""
+        """The total staked on both halves."""
         return sum(sum(s.values()) for s in self.stakes.values())
 
     def at_risk(self) -> dict[Half, dict[int, int]]:
-        """The stakes still on the felt: a tableau settled on a natural is paid already."""
+        """The stakes still on the felt: a half settled on a natural is paid already."""
         playing = self.phase in (Phase.PUNTER, Phase.BANKER)
         return {t: s for t, s in self.stakes.items() if not (playing and t in self.settled)}
 
     @property
     def live_half(self) -> Half | None:
-        """The tableau whose punter must choose (on 5; on any total when he speaks), or None."""
+        """The half whose punter must choose (on 5; on any total when he speaks), or None."""
         return self.pending[0] if self.phase is Phase.PUNTER and self.pending else None
 
     def total(self, half: Half) -> int:
-        """A tableau's hand total."""
+        """A half's hand total."""
         return hand_total(self.hands[half])
 
     def totals(self) -> dict[str, int]:
@@ -298,14 +298,14 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         }
 
     def column(self, half: Half) -> int:
-        """What the banker sees of a tableau: third card 0-9, 10 stood, 11 natural."""
+        """What the banker sees of a half: third card 0-9, 10 stood, 11 natural."""
         hand = self.hands[half]
         if half in self.settled:
             return rules.NO_CARD + 1
         return hand[2].points if len(hand) == 3 else rules.NO_CARD
 
     def player_of(self, half: Half) -> int | None:
-        """The seat that plays ``tableau``: its largest stake, the first in turn on a tie."""
+        """The seat that plays ``half``: its largest stake, the first in turn on a tie."""
         return largest_stake(self.stakes[half])
 
     # -- the auction ---------------------------------------------------------------
@@ -434,7 +434,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             self.banker = None
 
     def can_stake(self, seat: int, half: Half, amount: int) -> bool:
-        """Whether ``seat`` may stake ``amount`` on ``tableau`` now."""
+        """Whether ``seat`` may stake ``amount`` on ``half`` now."""
         return self._allows(self.verify_stake, seat, half, amount)
 
     def verify_stake(self, seat: int, half: Half, amount: int) -> None:
@@ -448,7 +448,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
             )
 
     def stake(self, seat: int, half: Half, amount: int) -> tuple[BanqueEvent, ...]:
-        """``seat`` stakes ``amount`` on ``tableau`` (0 sits out); the deal follows the last one."""
+        """``seat`` stakes ``amount`` on ``half`` (0 sits out); the deal follows the last one."""
         self.verify_stake(seat, half, amount)
         self.turn.pop(0)
         if amount:
@@ -515,7 +515,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         return events
 
     def _advance(self) -> list[BanqueEvent]:
-        """Play the house's punter decisions (an unplayed tableau, a bound cell unless the
+        """Play the house's punter decisions (an unplayed half, a bound cell unless the
         punter speaks); stop at a punter to ask, the banker, or the end."""
         events: list[BanqueEvent] = []
         while self.phase is Phase.PUNTER and self.pending:
@@ -532,10 +532,10 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         return events
 
     def rule(self, half: Half) -> bool | None:
-        """What the tableau has ``tableau``'s punter do on his two cards: draw (True),
+        """What the tableau has ``half``'s punter do on his two cards: draw (True),
         stand (False), or None where he is free (on 5), as the dealer's model of
-        several tableaux says (`baccara.deal.step_halves`, the tableau alone against
-        the banker's two cards: one tableau's rule does not depend on the other's)."""
+        several halves says (`baccara.deal.step_halves`, the half alone against
+        the banker's two cards: one half's rule does not depend on the other's)."""
         alone = deal.HalvesState(
             punters=(tuple(card.points for card in self.hands[half][:2]),),
             banker=tuple(card.points for card in self.banker_cards[:2]),
@@ -551,7 +551,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         return tableaux.House.FRENCH.punter_draws_on_five if bound is None else bound
 
     def _asks(self, half: Half) -> bool:
-        """Whether ``tableau``'s punter is asked to choose: a played tableau, on 5 (on
+        """Whether ``half``'s punter is asked to choose: a played half, on 5 (on
         any total when he speaks)."""
         free = self.rule(half) is None
         return (self.punter_speaks or free) and self.player_of(half) is not None
@@ -584,7 +584,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         ]
 
     def banker_free(self) -> bool:
-        """Whether the banker decides now (always his choice, once both tableaux played)."""
+        """Whether the banker decides now (always his choice, once both halves played)."""
         return self.phase is Phase.BANKER
 
     def _banker_decides(self, draws: bool) -> list[BanqueEvent]:
@@ -601,7 +601,7 @@ class BanqueTable(PlayersTable[BanqueEvent, Phase]):
         return events
 
     def _settle(self, half: Half, *, banker_down: bool = False) -> list[BanqueEvent]:
-        """Settle ``tableau`` against the banker's hand; ``banker_down``: a punter's
+        """Settle ``half`` against the banker's hand; ``banker_down``: a punter's
         natural paid while the other punter still chooses, which beats the banker's two
         cards without telling their total."""
         self.settled.add(half)

@@ -1,5 +1,5 @@
 """The vocabulary of a Baccarat Banque table (`baccara.skill.banque`): its phases, the two
-tableaux, its error, and its events, immutable, with their words.
+halves, its error, and its events, immutable, with their words.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ class Phase(StrEnum):
     SHUFFLE = "shuffle"  # a shoe is committed: the seated players send their seeds
     WAITING = "waiting"  # for players: two, one of them a person
     AUCTION = "auction"  # the bank is auctioned
-    STAKES = "stakes"  # the punters stake on a tableau in turn
-    PUNTER = "punter"  # a tableau's punter chooses on 5
+    STAKES = "stakes"  # the punters stake on a half in turn
+    PUNTER = "punter"  # a half's punter chooses on 5
     BANKER = "banker"  # the banker chooses
     OVER = "over"  # the shoe is finished
 
@@ -54,7 +54,8 @@ PHASES = PlayersPhases.of(Phase)
 
 
 class Half(StrEnum):
-    """The two tableaux; the value is the notation."""
+    """The two halves of the table, left and right (Banque's *tableaux*), each a punters'
+    hand against the banker's; the value is the notation."""
 
     LEFT = "L"
     RIGHT = "R"
@@ -97,7 +98,7 @@ class BankerLeft(BanqueEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StakePlaced(BanqueEvent):
-    """A punter staked ``amount`` on a tableau (0: he sat out)."""
+    """A punter staked ``amount`` on a half (0: he sat out)."""
 
     seat: int
     half: Half | None
@@ -106,9 +107,9 @@ class StakePlaced(BanqueEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HalvesDealt(BanqueEvent):
-    """Two cards to each tableau and to the banker.
+    """Two cards to each half and to the banker.
 
-    With the coup's money: the banker's seat, the ``bank``, and each tableau's stakes
+    With the coup's money: the banker's seat, the ``bank``, and each half's stakes
     (seat, amount) in the order placed (its largest, the first on a tie, plays it).
     """
 
@@ -123,7 +124,7 @@ class HalvesDealt(BanqueEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HalfDecided(BanqueEvent):
-    """A tableau's punter (``seat``, None if unstaked) drew (``card``) or stood; ``free`` on 5."""
+    """A half's punter (``seat``, None if unstaked) drew (``card``) or stood; ``free`` on 5."""
 
     half: Half
     draws: bool
@@ -143,7 +144,7 @@ class BankerDecided(BanqueEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HalfSettled(BanqueEvent):
-    """One tableau against the banker: the result and what each seat got back."""
+    """One half against the banker: the result and what each seat got back."""
 
     half: Half
     result: Result
@@ -158,9 +159,9 @@ class BanqueObservation(Observation):
 
     Besides `Observation`'s: the ``phase``; at the auction the ``bids`` (seat, amount)
     and the least bid that may be made next (``next_bid``, else None); whether the
-    banker may retire now (``can_retire``); each tableau's ``stakes`` (seat, amount,
+    banker may retire now (``can_retire``); each half's ``stakes`` (seat, amount,
     in the order placed) and the seat that plays it (``playing``), keyed ``L`` and
-    ``R``; the ``live`` tableau whose punter must choose; and while a coup is played
+    ``R``; the ``live`` half whose punter must choose; and while a coup is played
     the cards ``shown`` face up and the number ``hidden`` face down, keyed ``L``, ``R``
     and ``B`` (the banker), as the seat's own ``hands`` are.
     """

@@ -1,4 +1,4 @@
-"""History as a value: a table's record saves to JSON and replays to the same state.
+"""History as a value: a table's history saves to JSON and replays to the same state.
 
 A `TableHistory` holds the variant, the house settings, the seed, every shoe's card
 order (None for a manual shoe) and every event. `replay` runs the actions again
@@ -73,7 +73,7 @@ _TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 
 
 class ReplayError(ValueError):
-    """A record that does not replay to the events it holds."""
+    """A history that does not replay to the events it holds."""
 
 
 # -- JSON codec ---------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
     return event
 
 
-# -- the record ------------------------------------------------------------------------------
+# -- the history -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -163,7 +163,7 @@ class TableHistory:
 
     @classmethod
     def of(cls, table: Table) -> TableHistory:
-        """The record of ``table`` as it stands."""
+        """The history of ``table`` as it stands."""
         return cls(
             variant=table.variant,
             settings=table.settings,
@@ -174,13 +174,13 @@ class TableHistory:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The record as one JSON object (variant by name; a changed variant is refused)."""
+        """The history as one JSON object (variant by name; a changed variant is refused)."""
         if find_variant(self.variant.name) != self.variant:
             raise ReplayError(f"variant {self.variant.name!r} differs from the registry's")
         return {
             "format": FORMAT,
             "variant": self.variant.name,
-            # the saved key stays "rules" (the format old records use); it holds the settings
+            # the saved key stays "rules" (the format old histories use); it holds the settings
             "rules": encode(self.settings),
             "seed": self.seed,
             "house": self.house,
@@ -190,9 +190,9 @@ class TableHistory:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableHistory:
-        """The record `to_json` wrote."""
+        """The history `to_json` wrote."""
         if data.get("format") != FORMAT:
-            raise ReplayError(f"not a table record: format {data.get('format')!r}, want {FORMAT}")
+            raise ReplayError(f"not a table history: format {data.get('format')!r}, want {FORMAT}")
         return cls(
             variant=find_variant(data["variant"]),
             settings=decode(TableSettings, data["rules"]),  # saved as "rules"
@@ -203,12 +203,12 @@ class TableHistory:
         )
 
     def save(self, path: str | Path) -> None:
-        """Write the record to a JSON file."""
+        """Write the history to a JSON file."""
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> TableHistory:
-        """Read a record written by `save`."""
+        """Read a history written by `save`."""
         return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
@@ -236,7 +236,7 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
             again = table.cancel_bet(event.seat, event.kind, event.amount)
         case ShoeChanged():
             if event.shoe - 1 >= len(shoes):
-                raise ReplayError(f"shoe {event.shoe} is not in the record")
+                raise ReplayError(f"shoe {event.shoe} is not in the history")
             cards = shoes[event.shoe - 1]
             if event.pending:
                 again = table.change_shoe(pending=True)
@@ -245,8 +245,8 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
                 if seeded.cards == cards:
                     again = table.change_shoe()  # the seed series gives the same cards again
                 elif cards is None:
-                    raise ReplayError(f"shoe {event.shoe} has no cards in the record")
-                else:  # recorded before the one shuffle (2026-11): the record's cards rule
+                    raise ReplayError(f"shoe {event.shoe} has no cards in the history")
+                else:  # recorded before the one shuffle (2026-11): the history's cards rule
                     again = replace(table.change_shoe(cards), seed=event.seed)
             else:
                 again = table.change_shoe(cards, manual=cards is None)
@@ -260,7 +260,7 @@ def apply(table: Table, event: Event, shoes: tuple[tuple[Card, ...] | None, ...]
 
 
 def replay(history: TableHistory) -> Table:
-    """A new table with every event of ``record`` played again, in order.
+    """A new table with every event of ``history`` played again, in order.
 
     Raises `ReplayError` if an action gives another event than the recorded one.
     """
@@ -273,7 +273,7 @@ def replay(history: TableHistory) -> Table:
         except TableError as error:
             raise ReplayError(f"replay failed at {event!r}: {error}") from None
     if len(table.shoes) != len(history.shoes):
-        raise ReplayError("the record holds shoes that no event brought to the table")
+        raise ReplayError("the history holds shoes that no event brought to the table")
     return table
 
 

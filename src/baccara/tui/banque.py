@@ -1,4 +1,4 @@
-"""Baccarat Banque in the terminal: the auction, the two tableaux, humans and bots.
+"""Baccarat Banque in the terminal: the auction, the two halves, humans and bots.
 
 The auction is open: in rounds, every seat in order (but the best bidder) sees the
 best bid so far, or "no bid yet", and may raise or pass; it closes when a whole round

@@ -1,6 +1,7 @@
 """The Learn section's HTTP side: its page, the book (`baccara.learn.book`), a term of
 the dictionary, the interactive tableau and the drills. Teaching needs no login; the
-tableau and payout drills keep a record per account, so they need one.
+tableau and payout drills keep a score per account (`DrillScores`, sent as a drill's
+``record``), so they need one.
 
 The book is computed once, on a worker thread (the engines' first load takes a second
 or two), and then sent from memory, gzipped. A drill's question waits for its answer
@@ -90,7 +91,7 @@ Learner = Annotated[
     User,
     Depends(LoggedIn("login_required", "log in to drill: your record is kept per account")),
 ]
-"""The logged-in player at a drill that keeps their record (401 ``login_required``)."""
+"""The logged-in player at a drill that keeps their score (401 ``login_required``)."""
 
 
 async def known_drill(drill: str) -> str:
@@ -105,7 +106,7 @@ Drill = Annotated[str, Depends(known_drill)]
 
 class Drills:
     """The questions waiting for their answers, one a player and drill (the newest
-    ``limit`` players kept), and the records in the database."""
+    ``limit`` players kept), and the scores in the database."""
 
     def __init__(self, scores: DrillScores, limit: int = 100_000) -> None:
         self.scores = scores
@@ -127,7 +128,8 @@ class Drills:
 
 
 def _summary(score: dict[str, tuple[int, int]]) -> DrillRecord:
-    """A drill's record as the page shows it: asked, missed, the most missed cells."""
+    """A drill's score as the page shows it (the wire's `DrillRecord`): asked, missed, the
+    most missed cells."""
     worst = sorted(score, key=lambda cell: (-score[cell][1], cell))
     return DrillRecord(
         asked=sum(seen for seen, _ in score.values()),
@@ -259,7 +261,7 @@ def learn_router(
 
     @router.get("/api/learn/progress")
     async def progress(user: Learner) -> Progress:
-        """This player's record at each drill."""
+        """This player's score at each drill."""
         done = {d: _summary(await run(scores.score, user.id, d)) for d in CELLS}
         return Progress(**done)
 

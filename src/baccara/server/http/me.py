@@ -1,4 +1,4 @@
-"""A player's own records (`GET /api/me/records`): every movement of their wallet with
+"""A player's own history (`GET /api/me/records`): every movement of their wallet with
 its round, their last rounds step by step (the cards as the croupier dealt them, their
 bets and what came back), this session's win or loss, and where their tables' shoe
 records are to download for ``baccara verify``. And responsible play
@@ -94,7 +94,7 @@ class ExclusionRequest(BaseModel):
 LimitsBody = Annotated[LimitsRequest, Depends(JsonBody(LimitsRequest))]
 ExclusionBody = Annotated[ExclusionRequest, Depends(JsonBody(ExclusionRequest))]
 Reader = Annotated[User, Depends(LoggedIn(message="log in to see your records"))]
-"""The logged-in player reading their records (401 ``not_logged_in`` otherwise)."""
+"""The logged-in player reading their history (401 ``not_logged_in`` otherwise)."""
 
 
 def _limits(found: PlayerProtections, session: float | None) -> LimitsAnswer:

@@ -1,4 +1,4 @@
-"""One online Baccarat Banque table: the bank auctioned, two tableaux, one banker's hand.
+"""One online Baccarat Banque table: the bank auctioned, two halves, one banker's hand.
 
 The engine is the terminal's, `baccara.skill.banque.BanqueTable`; `BanqueGame` is the
 game's part of its table (`baccara.server.tables.game.PlayersGame`), which the one
@@ -8,8 +8,8 @@ in the open: every seated player sees the best bid and may raise it; each bid st
 the clock again, and when it runs out the best bid takes the bank (nobody bidding ends
 the shoe). The banker may retire between coups, before any stake; a banker who is gone
 retires at the next coup. Punters stake in turn from the banker's right on the left or
-the right tableau; each tableau is played by its largest stake. The first two cards of
-each hand lie face down: whoever plays a tableau sees it, the banker sees his own
+the right half; each half is played by its largest stake. The first two cards of
+each hand lie face down: whoever plays a half sees it, the banker sees his own
 (``banque_hand``); a natural is shown at once, the third cards face up. The news says
 each event as the engine lets everybody read it (`BanqueTable.seen`).
 """
@@ -46,7 +46,7 @@ def _by_hand(found: Mapping[str, _V]) -> dict[P.Hand, _V]:
 
 
 def _by_half(found: Mapping[str, _V]) -> dict[P.Half, _V]:
-    """The engine's ``found``, keyed by tableau (``L``, ``R``), as the wire keys it."""
+    """The engine's ``found``, keyed by half (``L``, ``R``), as the wire keys it."""
     return {key: found[key] for key in P.HALVES}
 
 
@@ -56,7 +56,7 @@ def _words(hands: Mapping[str, Sequence[Card]]) -> dict[P.Hand, list[str]]:
 
 def banque_pot(table: BanqueTable) -> int:
     """The money on a Banque table's felt: the bank and the stakes still at risk (a
-    tableau settled on a natural has been paid already).
+    half settled on a natural has been paid already).
 
     >>> table = BanqueTable(names=("A", "B"), bankrolls=(5_000, 5_000), seed=3)
     >>> _ = table.bid(0, 2_000); _ = table.close_auction(); banque_pot(table)
@@ -130,7 +130,7 @@ class BanqueGame:
         return Action(act=Act.RETIRE, seat=banker, reason="the banker has left the table")
 
     def hands(self, table: BanqueTable, table_id: str, due: Named) -> dict[str, BaseModel]:
-        """Each hand in play to whoever holds it: a tableau to its largest stake, the
+        """Each hand in play to whoever holds it: a half to its largest stake, the
         banker's to the banker; teaching mode's advice to whoever must choose."""
         if table.banker is None:
             return {}
@@ -138,7 +138,7 @@ class BanqueGame:
         out: dict[str, BaseModel] = {}
         for seat in dict.fromkeys([*public.playing.values(), table.banker]):
             if seat is None or not (seen := table.observation(seat)).hands:
-                continue  # an unstaked tableau, or no coup in play
+                continue  # an unstaked half, or no coup in play
             advice, choices = None, None
             if seat == seen.actor:  # the legal acts, for him alone
                 punter = table.phase is Phase.PUNTER

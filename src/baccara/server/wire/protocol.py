@@ -365,27 +365,27 @@ class CheminState(PlayersState):
 
 
 Hand = Literal["L", "R", "B"]
-"""A Banque hand: the left tableau, the right one, the banker's."""
+"""A Banque hand: the left half, the right one, the banker's."""
 HANDS: tuple[Hand, ...] = ("L", "R", "B")
 Half = Literal["L", "R"]
-"""A Banque tableau: the left, the right (`baccara.skill.banque_events.Half`'s values)."""
+"""A Banque half: the left, the right (`baccara.skill.banque_events.Half`'s values)."""
 HALVES: tuple[Half, ...] = ("L", "R")
 LiveHalf: TypeAlias = Annotated[BanqueHalf, _listed(BanqueHalf)]
-"""A Banque tableau as its engine names it (`baccara.skill.banque_events.Half`)."""
+"""A Banque half as its engine names it (`baccara.skill.banque_events.Half`)."""
 
 
 class BanqueLastCoup(_Out):
-    """A settled Baccarat Banque coup: the three hands and each tableau's result."""
+    """A settled Baccarat Banque coup: the three hands and each half's result."""
 
     banker: str
-    players: dict[Half, str | None]  # who played each tableau (None: unstaked)
+    players: dict[Half, str | None]  # who played each half (None: unstaked)
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
     result: dict[Half, Outcome]
 
 
 class BanqueHand(_Out):
-    """Private, during a coup, to whoever plays a tableau or holds the bank: those
+    """Private, during a coup, to whoever plays a half or holds the bank: those
     hands' cards and totals, and to whoever must choose what he may do (``choices``:
     the state's are the same on every total) and teaching mode's advice."""
 
@@ -402,7 +402,7 @@ class BanqueHand(_Out):
 
 class BanqueState(PlayersState):
     """A Baccarat Banque table: the auction (the bids, the least bid that beats the
-    best), the stakes on each tableau and who plays it, the cards face up."""
+    best), the stakes on each half and who plays it, the cards face up."""
 
     type: Literal["banque"] = "banque"
     phase: BanquePhase
@@ -411,7 +411,7 @@ class BanqueState(PlayersState):
     can_retire: bool  # the banker may retire now (between coups, before any stake)
     stakes: dict[Half, dict[str, int]]
     playing: dict[Half, str | None]
-    live: LiveHalf | None  # the tableau whose punter chooses on 5
+    live: LiveHalf | None  # the half whose punter chooses on 5
     cards: dict[Hand, list[str]]  # face up: third cards, and a settled hand whole
     hidden: dict[Hand, int]  # cards of each hand face down
     last: BanqueLastCoup | None = None

@@ -17,6 +17,7 @@ from baccara.db.auth import Auth, AuthError
 from baccara.db.betting import BetError
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.protections import suspend
 from baccara.db.staff import Role, list_staff
 
 PASSWORD = "long password"
@@ -173,3 +174,14 @@ def test_the_money_gate_refuses_a_staff_account_inside_the_transaction(auth: Aut
         )  # fmt: skip
     assert refused.value.code == "staff_account"
     assert ledger.balance(wallet) == 50_000  # nothing moved
+
+
+def test_a_suspended_staff_account_logs_in_no_more_and_gets_no_wallet(auth: Auth) -> None:
+    staff = auth.create_staff("olga", PASSWORD, Role.OPERATOR, actor="cli")
+    token = auth.login("olga", PASSWORD)
+    assert suspend(auth.ledger.engine, "olga", 4e9) == staff.id
+    assert auth.staff_for_token(token) is None  # the session ended with the suspension
+    with pytest.raises(AuthError, match="suspended"):
+        auth.login("olga", PASSWORD)
+    names = auth.ledger.account_names(range(1, 100)).values()
+    assert wallet_account("olga") not in names

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
+from hypothesis import given
+from hypothesis import strategies as st
 from tests.support.inprocess import ServerThread
 from tests.test_hardening_http import in_process
 from websockets.asyncio.client import connect
@@ -21,9 +23,13 @@ from websockets.exceptions import InvalidStatus
 from baccara.db.audit import MAX_PAGE
 from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger
-from baccara.db.staff import Role
+from baccara.db.staff import Role, Staff
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.http.admin import whole_number
+from baccara.server.http.depends import require_role
+from baccara.server.infra.edge import Refusal
 from baccara.server.state import SESSION_COOKIE
+from baccara.server.wire.admin import StaffAccount
 
 JSON = {"Content-Type": "application/json"}
 EVIL = "http://evil.example"
@@ -151,3 +157,44 @@ def _staff(url: str, name: str, role: Role) -> None:
         Auth(ledger).create_staff(name, PASSWORD, role, actor="cli")
     finally:
         ledger.engine.dispose()
+
+
+Operator = Annotated[Staff, Depends(require_role(Role.OPERATOR))]
+
+
+def test_a_route_for_one_role_refuses_the_others(app: FastAPI) -> None:
+    """`require_role` on a route: the role it names passes, the other roles get 403
+    ``wrong_role``, a player 403 ``staff_only``, nobody 401."""
+
+    @app.get("/api/admin/for-operators")
+    async def for_operators(staff: Operator) -> StaffAccount:
+        return StaffAccount(name=staff.name, role=staff.role)
+
+    async def scenario(client: Client) -> None:
+        url = "/api/admin/for-operators"
+        assert _problem(await client.get(url)) == (401, "not_logged_in")
+        await client.post("/api/register", json={"name": "ann", "password": PASSWORD}, headers=JSON)
+        assert _problem(await client.get(url)) == (403, "staff_only")
+        await _login(client, "olga")
+        assert (await client.get(url)).json() == {"name": "olga", "role": "operator"}
+        assert _problem(await client.get(url, headers={"Origin": EVIL})) == (403, "bad_origin")
+        for name in ("cora", "ivan"):
+            await _login(client, name)
+            refused = await client.get(url)
+            assert _problem(refused) == (403, "wrong_role")
+            assert refused.json()["message"] == "for the operator role only"
+
+    in_process(app, scenario)
+    with pytest.raises(ValueError, match="at least one role"):
+        require_role()
+
+
+@given(text=st.text(max_size=40) | st.from_regex(r"-?0*[0-9]{1,4}", fullmatch=True))
+def test_a_paging_number_is_whole_and_bounded_or_refused(text: str) -> None:
+    good = text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= MAX_PAGE
+    if good:
+        assert whole_number(text, "limit", least=1, most=MAX_PAGE) == int(text)
+    else:
+        with pytest.raises(Refusal) as refused:
+            whole_number(text, "limit", least=1, most=MAX_PAGE)
+        assert (refused.value.status, refused.value.code) == (400, "bad_request")

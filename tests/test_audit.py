@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
 from baccara.cli import main
-from baccara.db.audit import GENESIS, append, entries, entry_hash, verify
+from baccara.db.audit import GENESIS, Json, append, entries, entry_hash, verify
 from baccara.db.database import make_engine, writing
 from baccara.db.migrate import upgrade
 
@@ -213,3 +215,34 @@ def test_two_processes_appending_at_once_make_one_chain(engine: Engine, database
     assert (found.whole, found.count) == (True, 300)
     actors = [e.actor for e in entries(engine, limit=300)]
     assert sorted(actors) == ["ann"] * 150 + ["bob"] * 150
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**62), max_value=2**62)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(before=JSON_VALUES, after=JSON_VALUES, target=st.text(max_size=200), now=st.floats(0, 4e9))
+def test_any_json_value_reads_back_as_it_was_hashed(
+    engine: Engine, before: Json, after: Json, target: str, now: float
+) -> None:
+    """Whatever JSON an entry holds (unicode, floats, nesting), the database gives back
+    what was hashed: the chain holds after every append."""
+    target = target.replace("\x00", "")  # PostgreSQL stores no NUL in text
+    with writing(engine) as conn:
+        made = append(
+            conn, actor="cli", role=None, action="fuzz", target=target, before=before,
+            after=after, now=now,
+        )  # fmt: skip
+    (read,) = entries(engine, after=made.id - 1, limit=1)
+    assert read == made
+    assert verify(engine).whole

@@ -244,5 +244,16 @@ def test_any_json_value_reads_back_as_it_was_hashed(
             after=after, now=now,
         )  # fmt: skip
     (read,) = entries(engine, after=made.id - 1, limit=1)
-    assert read == made
+    assert read == made and read.expected_hash() == made.hash  # 1 == 1.0, but not as JSON
+    assert verify(engine).whole
+
+
+def test_a_float_alone_reads_back_a_float(engine: Engine) -> None:
+    """A JSON column on SQLite reads a ``1.0`` stored alone as the number 1 (its
+    affinity is NUMERIC): the entry would no longer match its hash (the fuzz above
+    found it)."""
+    with writing(engine) as conn:
+        append(conn, actor="cli", role=None, action="x", target="y", before=1.0, after=2, now=T0)
+    (read,) = entries(engine)
+    assert (repr(read.before), repr(read.after)) == ("1.0", "2")
     assert verify(engine).whole

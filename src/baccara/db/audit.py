@@ -5,7 +5,9 @@ command line), in which role, what they did (``action``) to what (``target``), t
 value before and after (JSON), and when (``at``: the caller's clock, epoch seconds;
 this module reads no clock). Each entry carries the hash of the one before it
 (``prev_hash``; the first follows `GENESIS`) and its own (``hash``): the SHA-256 of the
-canonical JSON of its fields and ``prev_hash`` (`entry_hash`). So changing, removing
+canonical JSON of its fields and ``prev_hash`` (`entry_hash`); the values before and
+after are stored as the canonical JSON text that was hashed, so what is read back is
+what was hashed (a ``1.0`` stays a ``1.0``). So changing, removing
 or reordering an entry breaks the chain at it, and `verify` names the first entry
 that does not hold.
 
@@ -203,8 +205,8 @@ def append(
             role=entry.role,
             action=entry.action,
             target=entry.target,
-            before=entry.before,
-            after=entry.after,
+            before=_canonical(entry.before),  # the text hashed, kept as text
+            after=_canonical(entry.after),
             prev_hash=entry.prev_hash,
             hash=digest,
         )
@@ -220,8 +222,8 @@ def _entry(row: Mapping[Any, Any]) -> AuditEntry:
         role=None if row["role"] is None else str(row["role"]),
         action=str(row["action"]),
         target=str(row["target"]),
-        before=row["before"],
-        after=row["after"],
+        before=json.loads(row["before"]),
+        after=json.loads(row["after"]),
         prev_hash=str(row["prev_hash"]),
         hash=str(row["hash"]),
     )

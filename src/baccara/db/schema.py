@@ -281,8 +281,10 @@ audit_log = sa.Table(  # every staff action, chained by hashes (`baccara.db.audi
     sa.Column("role", sa.String(16), nullable=True),  # the actor's role then (None: cli)
     sa.Column("action", sa.String(40), nullable=False),
     sa.Column("target", sa.String(200), nullable=False),
-    sa.Column("before", sa.JSON, nullable=True),
-    sa.Column("after", sa.JSON, nullable=True),
+    # the canonical JSON text that was hashed, kept as text: SQLite would read a JSON
+    # column's "1.0" as the number 1, and the entry would no longer match its hash
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
 )

@@ -1,7 +1,9 @@
 """The staff and the audit log: a ``web_users`` row may be a staff account
 (``web_users.role``: operator, compliance or auditor; null, as every row stored
 before, a player), and every staff action is an entry of ``audit_log``, each carrying
-the hash of the one before it (`baccara.db.audit`).
+the hash of the one before it (`baccara.db.audit`). The values before and after are
+kept as the canonical JSON text that was hashed (a JSON column on SQLite reads a
+``1.0`` stored alone back as ``1``).
 
 The database refuses ``UPDATE`` and ``DELETE`` on ``audit_log`` as revision 0003 does on
 ``skill_actions`` (SQLite: ``RAISE(ABORT)``; PostgreSQL: the ``baccara_append_only()``
@@ -35,8 +37,8 @@ def upgrade() -> None:
         sa.Column("role", sa.String(16), nullable=True),
         sa.Column("action", sa.String(40), nullable=False),
         sa.Column("target", sa.String(200), nullable=False),
-        sa.Column("before", sa.JSON, nullable=True),
-        sa.Column("after", sa.JSON, nullable=True),
+        sa.Column("before", sa.Text, nullable=False),  # canonical JSON, as hashed
+        sa.Column("after", sa.Text, nullable=False),
         sa.Column("prev_hash", sa.String(64), nullable=False),
         sa.Column("hash", sa.String(64), nullable=False),
     )

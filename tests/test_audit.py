@@ -76,6 +76,14 @@ def test_a_value_json_cannot_hold_is_refused_and_nothing_is_appended(engine: Eng
     assert entries(engine) == []
 
 
+def test_a_field_too_long_is_refused_before_the_database_sees_it(engine: Engine) -> None:
+    for field, most in (("actor", 24), ("action", 40), ("target", 200)):
+        fields = {"actor": "cli", "action": "x", "target": "y", field: "z" * (most + 1)}
+        with pytest.raises(ValueError, match=f"{field} is at most {most}"), writing(engine) as conn:
+            append(conn, role=None, now=T0, **fields)
+    assert entries(engine) == []
+
+
 def test_the_database_refuses_to_change_or_remove_an_entry(engine: Engine) -> None:
     _fill(engine, 2)
     before = entries(engine)

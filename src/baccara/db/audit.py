@@ -162,6 +162,13 @@ def _lock(conn: Connection) -> None:
         conn.execute(sa.text(f"LOCK TABLE {audit_log.name} IN EXCLUSIVE MODE"))
 
 
+_LONGEST = {
+    name: length
+    for name in ("actor", "action", "target")
+    if isinstance(kind := audit_log.c[name].type, sa.String) and (length := kind.length)
+}
+"""The most characters of each text field (PostgreSQL refuses more)."""
+
 _LAST = sa.select(audit_log.c.id, audit_log.c.hash).order_by(audit_log.c.id.desc()).limit(1)
 
 
@@ -181,6 +188,10 @@ def append(
     ``now`` is the caller's clock (epoch seconds)."""
     if not actor or not action:
         raise ValueError("an audit entry names its actor and its action")
+    for name, text in (("actor", actor), ("action", action), ("target", target)):
+        most = _LONGEST[name]
+        if len(text) > most:
+            raise ValueError(f"an audit entry's {name} is at most {most} characters")
     _lock(conn)
     last = conn.execute(_LAST).first()
     number, prev_hash = (1, GENESIS) if last is None else (int(last.id) + 1, str(last.hash))

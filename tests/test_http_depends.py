@@ -103,6 +103,7 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("GET", "/api/learn/drills/tableau"),
         ("POST", "/api/learn/drills/tableau"),
         ("GET", "/api/learn/progress"),
+        ("GET", "/api/admin/audit"),
     }
     assert misfits(app) == []
 

@@ -26,12 +26,14 @@ from tests.support import schema_v0
 
 from baccara.cli import main
 from baccara.coup import Coup
+from baccara.db.audit import verify
 from baccara.db.auth import Auth, AuthError
 from baccara.db.books import check_invariants
 from baccara.db.database import DB_ENV, database_at, default_url, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
 from baccara.db.schema import metadata, online_shoes, skill_actions
+from baccara.db.staff import Role
 from baccara.db.store import Store, seat_account
 
 ROWS = Path(__file__).with_name("data") / "schema_v0_rows.json"
@@ -205,6 +207,40 @@ def test_names_that_differ_only_in_case_upgrade_to_one_key(database_url: str) ->
             assert user is not None and user.name == name
         with pytest.raises(AuthError, match="taken"):
             auth.register("CASE", "long enough")
+    finally:
+        ledger.database.dispose()
+
+
+def test_players_stay_players_after_the_staff_revision(database_url: str) -> None:
+    """A database at revision 0009 upgrades with its players as players (no role; a
+    session of theirs is a player's), and its new audit log refuses change at once."""
+    database = database_at(database_url)
+    _upgrade_to(database, "0009")
+    digest = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash("pw of ann")
+    with writing(database) as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO web_users (name, name_key, password_hash, created_at) "
+                "VALUES ('ann', 'ann', :h, :t)"
+            ),
+            {"h": digest, "t": datetime(2026, 1, 1)},
+        )
+    database.dispose()
+    ledger = Ledger.connect(database_url)  # migrates on open
+    try:
+        assert current(ledger.database) == head()
+        auth = Auth(ledger)
+        token = auth.login("ann", "pw of ann")
+        assert auth.staff_for_token(token) is None
+        user = auth.user_for_token(token)
+        assert user is not None and user.name == "ann"
+        auth.create_staff("olga", "olga password", Role.OPERATOR, actor="cli")
+        with (
+            pytest.raises(sa.exc.DBAPIError, match="append-only"),
+            writing(ledger.database) as conn,
+        ):
+            conn.execute(sa.text("UPDATE audit_log SET actor = 'x'"))
+        assert verify(ledger.database).count == 1
     finally:
         ledger.database.dispose()
 

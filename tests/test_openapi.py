@@ -14,10 +14,12 @@ from fastapi import FastAPI
 from pydantic import TypeAdapter
 from tests.test_hardening_http import in_process
 
+from baccara.db.staff import Role
 from baccara.learn import drills
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.learn import CELLS
 from baccara.server.tables.make import protocol_schema
+from baccara.server.wire import admin as admin_models
 from baccara.server.wire import http as http_models
 from baccara.server.wire import protocol
 from baccara.server.wire.http import Progress
@@ -93,10 +95,13 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
     paths = published(app)["paths"]
 
     def model(found: dict[str, Any]) -> Any:
-        """The type a documented schema names (`http_models` or `protocol`)."""
+        """The type a documented schema names (`http_models`, `admin_models` or `protocol`)."""
         if "$ref" in found:
             name = found["$ref"].rsplit("/", 1)[1]
-            return getattr(http_models, name, None) or getattr(protocol, name)
+            for module in (http_models, admin_models):
+                if hasattr(module, name):
+                    return getattr(module, name)
+            return getattr(protocol, name)
         if found.get("type") == "array":
             return list[model(found["items"])]
         choices = [model(one) for one in found.get("oneOf") or found["anyOf"]]
@@ -142,6 +147,14 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         assert (await fits("GET", "/api/tables/{table_id}", "/api/tables/t1")).table == "t1"
         await fits("GET", "/api/tables/{table_id}/shoes", "/api/tables/t1/shoes")
         await fits("GET", "/api/tables/{table_id}/edges", "/api/tables/t1/edges")
+        state = app.state.baccara  # a staff member: who, and the console's audit log
+        await asyncio.to_thread(
+            state.auth.create_staff, "ivan", "ivan password", Role.AUDITOR, actor="cli"
+        )
+        await fits("POST", "/api/login", body={"name": "ivan", "password": "ivan password"})
+        assert (await fits("GET", "/api/me")).role == Role.AUDITOR
+        page = await fits("GET", "/api/admin/audit", "/api/admin/audit?after=0&limit=5")
+        assert [entry.target for entry in page.entries] == ["ivan"]
 
     in_process(app, scenario)
-    assert len(set(checked)) == 17
+    assert len(set(checked)) == 19  # /api/login too

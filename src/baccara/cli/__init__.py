@@ -23,9 +23,9 @@ def cli() -> None:
 
 def _register() -> None:
     # Each front end lives in its own module and adds its commands here.
-    from baccara.cli import account, db, game, odds, play, roads, serve, simulate, solve
+    from baccara.cli import account, admin, db, game, odds, play, roads, serve, simulate, solve
 
-    for module in (game, serve, roads, solve, play, odds, simulate, db, account):
+    for module in (game, serve, roads, solve, play, odds, simulate, db, account, admin):
         for command in module.COMMANDS:
             cli.add_command(command)
 

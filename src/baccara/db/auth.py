@@ -29,6 +29,17 @@ Traceback (most recent call last):
 baccara.db.auth.AuthError: the name 'ANN' is taken
 >>> auth.user_for_token(auth.login("Ann", "correct horse")).name
 'ann'
+
+A staff account (`baccara.db.staff`) logs in the same way; its session is a staff
+member's, never a player's, and it has no wallet:
+
+>>> from baccara.db.staff import Role
+>>> staff = auth.create_staff("olga", "long password", Role.OPERATOR, actor="cli")
+>>> token = auth.login("olga", "long password")
+>>> auth.user_for_token(token) is None, auth.staff_for_token(token).role
+(True, <Role.OPERATOR: 'operator'>)
+>>> auth.staff_for_token(auth.login("ann", "correct horse")) is None
+True
 """
 
 from __future__ import annotations
@@ -45,11 +56,13 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from baccara.db import audit
 from baccara.db.database import writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.protections import Protections, protections_of
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
+from baccara.db.staff import Role, Staff
 
 __all__ = [
     "Auth",
@@ -155,6 +168,45 @@ class Auth:
         self.ledger.deposit(account, self.welcome, ref=f"welcome:{name}")
         return User(id=int(key[0]), name=name, account=account)
 
+    def create_staff(
+        self, name: str, password: str, role: Role, *, actor: str, actor_role: Role | None = None
+    ) -> Staff:
+        """Create a staff account (`baccara.db.staff`: no wallet, no play) with the
+        players' rules for its name and password, and write it to the audit log in the
+        same transaction, as done by ``actor`` (``"cli"``: the command line) at this
+        clock's time."""
+        if not good_name(name):
+            raise AuthError(_BAD_NAME)
+        if not good_password(password):
+            raise AuthError(_BAD_PASSWORD)
+        role = Role(role)
+        digest = self.hasher.hash(password)
+        now = self.now()
+        try:
+            with writing(self.ledger.database) as conn:
+                key = conn.execute(
+                    users.insert().values(
+                        name=name,
+                        name_key=name.lower(),
+                        password_hash=digest,
+                        created_at=datetime.fromtimestamp(now, UTC),
+                        role=role.value,
+                    )
+                ).inserted_primary_key
+                assert key is not None
+                audit.append(
+                    conn,
+                    actor=actor,
+                    role=None if actor_role is None else actor_role.value,
+                    action="staff.create",
+                    target=name,
+                    after={"name": name, "role": role.value},
+                    now=now,
+                )
+        except sa.exc.IntegrityError:
+            raise AuthError(f"the name {name!r} is taken") from None
+        return Staff(id=int(key[0]), name=name, role=role)
+
     def login(self, name: str, password: str) -> str:
         """Check the password; return a new session token. The name may come in any
         case (an older account that differs from another only in case: exactly)."""
@@ -242,8 +294,30 @@ class Auth:
             expires = conn.execute(query).scalar()
         return None if expires is None else float(expires) - SESSION_SECONDS
 
+    def staff_for_token(self, token: str | None) -> Staff | None:
+        """The staff member of a live session, or None (a player's session: None)."""
+        if not token:
+            return None
+        query = (
+            sa.select(users.c.id, users.c.name, users.c.role)
+            .join(web_sessions, web_sessions.c.user_id == users.c.id)
+            .where(
+                web_sessions.c.token_hash == token_digest(token),
+                web_sessions.c.expires > self.now(),
+                users.c.role.is_not(None),
+            )
+        )
+        with self.ledger.database.connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            return None
+        return Staff(
+            id=int(row.id), name=row.name, role=Role(row.role), session=token_digest(token)
+        )
+
     def user_for_token(self, token: str | None) -> User | None:
-        """The player of a live session, or None."""
+        """The player of a live session, or None (a staff member's session: None, as
+        a staff account plays nothing)."""
         if not token:
             return None
         now = self.now()
@@ -254,6 +328,7 @@ class Auth:
             .where(
                 web_sessions.c.token_hash == token_digest(token),
                 web_sessions.c.expires > now,
+                users.c.role.is_(None),
             )
         )
         with self.ledger.database.connect() as conn:

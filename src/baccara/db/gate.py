@@ -9,7 +9,9 @@ KEY UPDATE``, in account order), on SQLite the database's one write lock (``BEGI
 IMMEDIATE``, taken before anything is read). The protections lie beside the wallet
 (`baccara.db.protections`): a self-exclusion or the house's suspension refuses every
 movement into play, and the daily loss limit one that would take the day's loss past
-it (`day_loss`). Whatever another connection or process did before is seen; what it
+it (`day_loss`). A wallet named for a staff account (`baccara.db.staff`: staff hold
+none and play nothing) refuses every movement into play, read in the same statement.
+Whatever another connection or process did before is seen; what it
 does next waits for the lock. So no check that guards money or a player runs on a copy,
 and no number of sockets or processes passes one together. (A session that ends closes
 its sockets within a second: `baccara.server.infra.revocation`.)
@@ -49,7 +51,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from baccara.db import betting, queries
 from baccara.db.betting import BetError, BetReceipt, BetRequest
-from baccara.db.books import Posting, among, on_postgres, post_many
+from baccara.db.books import AccountKind, Posting, among, on_postgres, post_many, wallet_account
 from baccara.db.database import writing
 from baccara.db.protections import PlayerProtections
 from baccara.db.schema import (
@@ -61,6 +63,7 @@ from baccara.db.schema import (
     transactions,
     web_sessions,
 )
+from baccara.db.schema import users as web_users
 from baccara.db.sessions import last_revocation, prune, revocations_since
 from baccara.money import format_money
 
@@ -87,10 +90,19 @@ class Held:
     balance: int
     name: str
     protections: PlayerProtections
+    staff: bool = False  # the wallet's name is a staff account's (`baccara.db.staff`)
 
     def check(self, now: float) -> None:
-        """Refuse (`BetError`) money into play from a player excluded or suspended at
-        ``now``."""
+        """Refuse (`BetError`) money into play from a staff account (it plays nothing),
+        or from a player excluded or suspended at ``now``.
+
+        >>> Held(balance=100, name="olga", protections=PlayerProtections(), staff=True).check(0.0)
+        Traceback (most recent call last):
+        ...
+        baccara.db.betting.BetError: a staff account cannot play
+        """
+        if self.staff:
+            raise BetError("staff_account", "a staff account cannot play")
         if self.protections.excluded(now):
             until = datetime.fromtimestamp(self.protections.excluded_until or 0, UTC)
             raise BetError(
@@ -132,6 +144,7 @@ def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
                 excluded_until=row.excluded_until,
                 suspended_until=row.suspended_until,
             ),
+            staff=row.role is not None,
         )
     return found
 
@@ -146,8 +159,17 @@ _LOCK = {
         play_limits.c.next_from,
         play_limits.c.excluded_until,
         play_limits.c.suspended_until,
+        web_users.c.role,
     )
-    .select_from(accounts.outerjoin(play_limits, play_limits.c.account_id == accounts.c.id))
+    .select_from(
+        accounts.outerjoin(play_limits, play_limits.c.account_id == accounts.c.id).outerjoin(
+            web_users,  # the wallet's owner by name: a staff account's name has a role
+            sa.and_(
+                accounts.c.kind == AccountKind.WALLET.value,
+                web_users.c.name == sa.func.substr(accounts.c.name, len(wallet_account("")) + 1),
+            ),
+        )
+    )
     .where(among(accounts.c.id, "accounts", postgres=pg))
     .order_by(accounts.c.id)
     for pg in (False, True)

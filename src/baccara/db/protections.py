@@ -197,8 +197,11 @@ def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:
 def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> None:
     done = conn.execute(play_limits.update().where(play_limits.c.user_id == user).values(**values))
     if done.rowcount == 0:  # beside the player's wallet, where the money gate reads them
-        name = conn.execute(sa.select(users.c.name).where(users.c.id == user)).scalar_one()
-        wallet = account_id(conn, wallet_account(str(name)))
+        name, role = conn.execute(
+            sa.select(users.c.name, users.c.role).where(users.c.id == user)
+        ).one()
+        # a staff account (suspended by the house) holds no wallet: none is made for it
+        wallet = None if role is not None else account_id(conn, wallet_account(str(name)))
         conn.execute(play_limits.insert().values(user_id=user, account_id=wallet, **values))
 
 

@@ -3,7 +3,7 @@
 The tables are created and changed only by the Alembic migrations
 (``baccara/db/migrations``, applied by `baccara.db.migrate.upgrade`), which also add
 the triggers that make ``table_entries``, ``table_events`` and ``skill_actions``
-append-only (`APPEND_ONLY`). This
+append-only (`APPEND_ONLY`), and ``audit_log`` (revision 0010). This
 module is the schema as the code sees it; a test checks that it matches the head
 revision.
 
@@ -20,8 +20,12 @@ games online add ``skill_actions`` (every decision of a shoe, in order, with a B
 stake's tableau); the Learn section's drills keep each player's record in
 ``drill_records``, and each player's responsible-play limits are in ``play_limits``.
 
+The staff: a ``web_users`` row with a ``role`` (`baccara.db.staff.Role`; a player's is
+null), and every staff action in ``audit_log``, chained by hashes
+(`baccara.db.audit`).
+
 >>> sorted(metadata.tables)[:3]
-['bets', 'drill_records', 'online_shoes']
+['audit_log', 'bets', 'drill_records']
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ __all__ = [
     "APPEND_ONLY",
     "RoundPhase",
     "accounts",
+    "audit_log",
     "bets",
     "drill_records",
     "entries",
@@ -52,7 +57,7 @@ __all__ = [
     "web_sessions",
 ]
 
-APPEND_ONLY = ("table_entries", "table_events", "skill_actions")
+APPEND_ONLY = ("table_entries", "table_events", "skill_actions", "audit_log")
 """Tables whose rows the database refuses to update or delete (triggers)."""
 
 metadata = sa.MetaData()
@@ -227,6 +232,8 @@ users = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # the name in lower case: one account whatever the case (null: an older case twin)
     sa.Column("name_key", sa.String(24), nullable=True),
+    # a staff account's role (`baccara.db.staff.Role`); null: a player (revision 0010)
+    sa.Column("role", sa.String(16), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
 )
 drill_records = sa.Table(  # the Learn section's drills: each player's record
@@ -264,6 +271,22 @@ session_revocations = sa.Table(  # sessions ended early, as events every process
     sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
     sa.Column("token_hash", sa.String(64), nullable=True),  # None: every session of the user
     sa.Column("at", sa.Float, nullable=False),  # epoch seconds
+)
+audit_log = sa.Table(  # every staff action, chained by hashes (`baccara.db.audit`)
+    "audit_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # 1, 2, ... in order
+    sa.Column("at", sa.Float, nullable=False),  # epoch seconds, the caller's clock
+    sa.Column("actor", sa.String(24), nullable=False),  # a staff member's name, or "cli"
+    sa.Column("role", sa.String(16), nullable=True),  # the actor's role then (None: cli)
+    sa.Column("action", sa.String(40), nullable=False),
+    sa.Column("target", sa.String(200), nullable=False),
+    # the canonical JSON text that was hashed, kept as text: SQLite would read a JSON
+    # column's "1.0" as the number 1, and the entry would no longer match its hash
+    sa.Column("before", sa.Text, nullable=False),
+    sa.Column("after", sa.Text, nullable=False),
+    sa.Column("prev_hash", sa.String(64), nullable=False),
+    sa.Column("hash", sa.String(64), nullable=False),
 )
 web_sessions = sa.Table(
     "web_sessions",

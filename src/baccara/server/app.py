@@ -33,6 +33,7 @@ from baccara.db.protections import Protections
 from baccara.db.signals import open_signals
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
+from baccara.server.http.admin import admin_router
 from baccara.server.http.depends import document_bodies, refusal_handlers
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
@@ -149,6 +150,7 @@ def create_app(
         me_router(state, PlayerHistory(ledger.database), Protections(ledger.database)),
         accounts_router(state),
         tables_router(state),
+        admin_router(state),
     ):
         app.include_router(document_bodies(router))
 

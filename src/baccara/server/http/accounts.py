@@ -1,5 +1,6 @@
 """The players' accounts over HTTP: register, log in and out, change the password, and
-who am I (`accounts_router`).
+who am I (`accounts_router`). Staff (`baccara.db.staff`) log in and out here too, and
+``/api/me`` answers them with their role.
 
 Every post is same-site JSON (`baccara.server.http.depends.same_site_json`); logins and
 registrations are limited per client address (`login_rate`) and hashed on their own
@@ -15,18 +16,22 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
-from baccara.db.auth import AuthError, Excluded, good_password
+from baccara.db.auth import AuthError, Excluded, User, good_password
+from baccara.db.staff import Staff
 from baccara.server.http.depends import (
     SAME_SITE_JSON,
     ClientAddress,
     JsonBody,
     Player,
     SessionCookie,
+    Someone,
     State,
+    someone,
 )
 from baccara.server.infra.edge import Refusal
 from baccara.server.infra.pool import Busy
 from baccara.server.state import SESSION_COOKIE, ServerState
+from baccara.server.wire.admin import StaffAccount
 from baccara.server.wire.http import Done
 from baccara.server.wire.protocol import Account, Credentials, PasswordChange
 
@@ -79,6 +84,11 @@ def accounts_router(state: ServerState) -> APIRouter:
     async def account(name: str, account: int) -> Account:
         return Account(name=name, balance=await state.run(ledger.balance, account))
 
+    async def whoever(who: User | Staff) -> Account | StaffAccount:
+        if isinstance(who, Staff):
+            return StaffAccount(name=who.name, role=who.role)
+        return await account(who.name, who.account)
+
     @router.post("/api/register", dependencies=[LOGIN_RATE, SAME_SITE_JSON])
     async def register(
         asked: CredentialsBody, address: ClientAddress, response: Response
@@ -92,7 +102,11 @@ def accounts_router(state: ServerState) -> APIRouter:
         return await account(user.name, user.account)
 
     @router.post("/api/login", dependencies=[LOGIN_RATE, SAME_SITE_JSON])
-    async def login(asked: CredentialsBody, address: ClientAddress, response: Response) -> Account:
+    async def login(
+        asked: CredentialsBody, address: ClientAddress, response: Response
+    ) -> Account | StaffAccount:
+        """Log in, a player or a staff member: who it is (a player's balance, a staff
+        member's role)."""
         attempt = state.login_throttle.attempt(asked.name, address)
         if attempt.refused is not None:
             raise Refusal(429, "rate_limited", attempt.refused)
@@ -108,10 +122,8 @@ def accounts_router(state: ServerState) -> APIRouter:
             attempt.not_tried()
             raise
         attempt.succeeded()  # only failures count
-        user = await state.run(state.auth.user_for_token, token)
-        assert user is not None
         session_cookie(response, token)
-        return await account(user.name, user.account)
+        return await whoever(await someone(state, token))
 
     @router.post("/api/logout", dependencies=[SAME_SITE_JSON])
     async def logout(response: Response, token: SessionCookie = None) -> Done:
@@ -142,7 +154,9 @@ def accounts_router(state: ServerState) -> APIRouter:
         return Done(ok=True)
 
     @router.get("/api/me")
-    async def me(user: Player) -> Account:
-        return await account(user.name, user.account)
+    async def me(who: Someone) -> Account | StaffAccount:
+        """Who is logged in: a player with the wallet's balance, or a staff member with
+        the role."""
+        return await whoever(who)
 
     return router

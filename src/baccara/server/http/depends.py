@@ -2,7 +2,10 @@
 (`State`), the client's address (`ClientAddress`), the logged-in player (`LoggedIn`,
 `Player`; `Viewer` when a login is welcome but not needed), when the session began
 (`SessionSince`), a post that is JSON from this site (`same_site_json`, `SAME_SITE_JSON`)
-and its body as a pydantic model (`JsonBody`).
+and its body as a pydantic model (`JsonBody`); for the console, the logged-in staff
+member with a role the route allows (`StaffMember`, `require_role`), whom a player's
+route refuses (403 ``staff_account``: a staff account plays nothing), and whoever is
+logged in, player or staff (`Someone`).
 
 A route declares what it needs and reads as: dependencies in, model out. A check that
 fails raises `Refusal`, and the app answers it as every refusal is answered,
@@ -36,6 +39,7 @@ from fastapi.security import APIKeyCookie
 from pydantic import BaseModel, ValidationError
 
 from baccara.db.auth import Excluded, User
+from baccara.db.staff import Role, Staff
 from baccara.server.cluster.relay import Moving
 from baccara.server.infra.edge import Refusal, cross_site, problem
 from baccara.server.infra.pool import Busy
@@ -52,13 +56,19 @@ __all__ = [
     "SessionCookie",
     "SessionSince",
     "SessionToken",
+    "Someone",
+    "StaffMember",
+    "StaffOnly",
     "State",
     "Viewer",
     "body_model",
     "document_bodies",
     "logged_in",
     "refusal_handlers",
+    "require_role",
+    "same_site",
     "same_site_json",
+    "someone",
 ]
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -115,8 +125,13 @@ class LoggedIn:
     async def __call__(self, state: State, token: SessionToken) -> User:
         user = None if not token else await state.run(state.auth.user_for_token, token)
         if user is None:
+            if token and await state.run(state.auth.staff_for_token, token) is not None:
+                raise Refusal(403, "staff_account", _STAFF_PLAY)
             raise Refusal(401, self.code, self.message)
         return user
+
+
+_STAFF_PLAY = "a staff account cannot play: log in as a player"
 
 
 logged_in = LoggedIn()
@@ -149,6 +164,12 @@ async def same_site_json(request: Request, state: State) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refusal(415, "bad_request", "send the request as application/json")
+    await same_site(request, state)
+
+
+async def same_site(request: Request, state: State) -> None:
+    """Refuse a request another site's page sent (403 ``bad_origin``), whatever its
+    method: the console's reads too."""
     why = cross_site(request.headers, state.config.allowed_origins)
     if why is not None:
         raise Refusal(403, "bad_origin", f"refused: {why}")
@@ -156,6 +177,62 @@ async def same_site_json(request: Request, state: State) -> None:
 
 SAME_SITE_JSON = Depends(same_site_json)
 """For a post's ``dependencies=[...]``: JSON from this site only, checked first."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaffOnly:
+    """The dependency of a console route: the staff member of the request's live session
+    if their role is one of ``roles``. Checked in this order: a request another site's
+    page sent, 403 ``bad_origin`` (a read too); no live session, 401 ``not_logged_in``;
+    a player's session, 403 ``staff_only``; another role, 403 ``wrong_role``.
+
+    >>> require_role(Role.OPERATOR)
+    StaffOnly(roles=(<Role.OPERATOR: 'operator'>,))
+    """
+
+    roles: tuple[Role, ...] = tuple(Role)
+
+    async def __call__(self, request: Request, state: State, token: SessionToken) -> Staff:
+        await same_site(request, state)
+        if not token:
+            raise Refusal(401, "not_logged_in", "log in first")
+        member = await state.run(state.auth.staff_for_token, token)
+        if member is None:
+            if await state.run(state.auth.user_for_token, token) is None:
+                raise Refusal(401, "not_logged_in", "log in first")
+            raise Refusal(403, "staff_only", "for staff only: this is a player's account")
+        if member.role not in self.roles:
+            allowed = " or ".join(role.value for role in self.roles)
+            raise Refusal(403, "wrong_role", f"for the {allowed} role only")
+        return member
+
+
+def require_role(*roles: Role) -> StaffOnly:
+    """The dependency that gives the logged-in staff member if their role is one of
+    ``roles`` (`StaffOnly`): ``Annotated[Staff, Depends(require_role(Role.OPERATOR))]``."""
+    if not roles:
+        raise ValueError("require_role needs at least one role")
+    return StaffOnly(tuple(roles))
+
+
+StaffMember = Annotated[Staff, Depends(StaffOnly())]
+"""The logged-in staff member, of any role (a read every role may make)."""
+
+
+async def someone(state: State, token: SessionToken) -> User | Staff:
+    """Whoever the request's live session is: a player or a staff member (401
+    ``not_logged_in`` otherwise)."""
+    user = None if not token else await state.run(state.auth.user_for_token, token)
+    if user is not None:
+        return user
+    member = None if not token else await state.run(state.auth.staff_for_token, token)
+    if member is None:
+        raise Refusal(401, "not_logged_in", "log in first")
+    return member
+
+
+Someone = Annotated[User | Staff, Depends(someone)]
+"""The logged-in player or staff member (401 ``not_logged_in`` otherwise)."""
 
 
 class JsonBody(Generic[_Model]):

@@ -1,0 +1,147 @@
+"""``baccara admin``: the staff who run the house, and the audit log of what they do.
+
+``admin create NAME --role ROLE`` makes a staff account (operator, compliance or
+auditor: no wallet, no play); its password is asked twice on the terminal, or read as
+one line from stdin when stdin is not a terminal (``printf '%s\\n' "$PW" | baccara admin
+create ...``). The creation is written to the audit log, by ``cli``. ``admin list``
+shows the staff; ``admin audit verify`` walks the audit log's chain of hashes and names
+the first entry that does not hold (exit status 1), or counts the entries (0).
+"""
+
+from __future__ import annotations
+
+import getpass
+import sys
+import time
+
+import click
+
+from baccara.cli.common import echo_json, fail
+from baccara.cli.db import DB_HELP, open_database
+
+__all__ = ["COMMANDS", "read_password"]
+
+CLI_ACTOR = "cli"
+"""Who the audit log says acted when the command line did."""
+
+
+@click.group("admin")
+def admin_group() -> None:
+    """The staff (operator, compliance, auditor) and the audit log of their actions."""
+
+
+def read_password() -> str:
+    """The new password: asked twice on a terminal, else one line of stdin."""
+    if not sys.stdin.isatty():
+        line = sys.stdin.readline()
+        if not line:
+            fail("no password on stdin: give it as one line")
+        return line.removesuffix("\n").removesuffix("\r")
+    try:
+        first = getpass.getpass("Password: ")
+        again = getpass.getpass("Repeat the password: ")
+    except EOFError:
+        fail("no password given")
+    if first != again:
+        fail("the two passwords differ")
+    return first
+
+
+@admin_group.command("create")
+@click.argument("name")
+@click.option(
+    "--role",
+    required=True,
+    metavar="ROLE",
+    help="operator (tables, cashier), compliance (players, reports, alerts) or "
+    "auditor (reads everything, changes nothing).",
+)
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the account as JSON.")
+def create_command(name: str, role: str, db: str | None, as_json: bool) -> None:
+    """Create staff account NAME with ROLE (the password: asked, or one line of stdin)."""
+    from baccara.db.auth import Auth, good_name
+    from baccara.db.ledger import Ledger
+    from baccara.db.migrate import upgrade
+    from baccara.db.staff import find_role
+
+    chosen = find_role(role)  # bad input is refused before the password is asked
+    if not good_name(name):
+        fail("bad name: 3 to 24 characters, letters, digits, '_' or '-' only")
+    password = read_password()
+    _, engine = open_database(db)
+    try:
+        upgrade(engine)
+        staff = Auth(Ledger(engine), now=time.time).create_staff(
+            name, password, chosen, actor=CLI_ACTOR
+        )
+    finally:
+        engine.dispose()
+    if as_json:
+        echo_json({"name": staff.name, "role": staff.role.value, "id": staff.id})
+    else:
+        click.echo(f"{staff.name}: a staff account, role {staff.role.value}")
+
+
+@admin_group.command("list")
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the staff as JSON.")
+def list_command(db: str | None, as_json: bool) -> None:
+    """List the staff accounts and their roles."""
+    from baccara.db.migrate import upgrade
+    from baccara.db.staff import list_staff
+
+    _, engine = open_database(db)
+    try:
+        upgrade(engine)
+        staff = list_staff(engine)
+    finally:
+        engine.dispose()
+    if as_json:
+        echo_json(
+            [
+                {"name": s.name, "role": s.role.value, "created_at": s.created_at.isoformat()}
+                for s in staff
+            ]
+        )
+        return
+    if not staff:
+        click.echo("no staff accounts: create one with `baccara admin create NAME --role ROLE`")
+    for one in staff:
+        click.echo(f"{one.name:24} {one.role.value:10} since {one.created_at:%Y-%m-%d %H:%M} UTC")
+
+
+@admin_group.group("audit")
+def audit_group() -> None:
+    """The audit log of the staff's actions."""
+
+
+@audit_group.command("verify")
+@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+def verify_command(db: str | None, as_json: bool) -> None:
+    """Walk the audit log's chain of hashes: exit status 0 and the count when it holds,
+    1 and the first broken entry when it does not."""
+    from baccara.db.audit import verify
+    from baccara.db.migrate import upgrade
+
+    _, engine = open_database(db)
+    try:
+        upgrade(engine)
+        check = verify(engine)
+    finally:
+        engine.dispose()
+    if as_json:
+        echo_json(
+            {"whole": check.whole, "count": check.count, "broken": check.broken,
+             "reason": check.reason}
+        )  # fmt: skip
+    elif check.whole:
+        click.echo(f"the audit log holds: {check.count} entr{'y' if check.count == 1 else 'ies'}")
+    else:
+        click.echo(f"the audit log is broken at entry {check.broken}: {check.reason}")
+    if not check.whole:
+        raise click.exceptions.Exit(1)
+
+
+COMMANDS = (admin_group,)

@@ -69,14 +69,14 @@ def create_command(name: str, role: str, db: str | None, as_json: bool) -> None:
     if not good_name(name):
         fail("bad name: 3 to 24 characters, letters, digits, '_' or '-' only")
     password = read_password()
-    _, engine = open_database(db)
+    _, database = open_database(db)
     try:
-        upgrade(engine)
-        staff = Auth(Ledger(engine), now=time.time).create_staff(
+        upgrade(database)
+        staff = Auth(Ledger(database), now=time.time).create_staff(
             name, password, chosen, actor=CLI_ACTOR
         )
     finally:
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json({"name": staff.name, "role": staff.role.value, "id": staff.id})
     else:
@@ -91,12 +91,12 @@ def list_command(db: str | None, as_json: bool) -> None:
     from baccara.db.migrate import upgrade
     from baccara.db.staff import list_staff
 
-    _, engine = open_database(db)
+    _, database = open_database(db)
     try:
-        upgrade(engine)
-        staff = list_staff(engine)
+        upgrade(database)
+        staff = list_staff(database)
     finally:
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json(
             [
@@ -125,12 +125,12 @@ def verify_command(db: str | None, as_json: bool) -> None:
     from baccara.db.audit import verify
     from baccara.db.migrate import upgrade
 
-    _, engine = open_database(db)
+    _, database = open_database(db)
     try:
-        upgrade(engine)
-        check = verify(engine)
+        upgrade(database)
+        check = verify(database)
     finally:
-        engine.dispose()
+        database.dispose()
     if as_json:
         echo_json(
             {"whole": check.whole, "count": check.count, "broken": check.broken,

@@ -28,7 +28,7 @@ db_option = click.option("--db", "db", metavar="URL", default=None, help=DB_HELP
 
 
 def open_database(db: str | None) -> tuple[str, Engine]:
-    """The URL as shown (no password) and an engine connected to it; bad ones fail in one line."""
+    """The URL as shown (no password) and the database it opens; bad ones fail in one line."""
     import sqlalchemy as sa
 
     from baccara.db.database import database_at, resolve_url

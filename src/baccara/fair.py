@@ -434,9 +434,8 @@ class ShoeRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class VerifyResult:
-    """What `verify` found. ``ok`` only when every check passed."""
+    """What `verify` found: every check's ``problems`` (none: `ok`)."""
 
-    ok: bool
     seed_hash_ok: bool
     rules_hash_ok: bool
     coups_checked: int
@@ -452,6 +451,11 @@ class VerifyResult:
     notes: tuple[str, ...] = ()
     """What is worth saying about a record that matches (how its shoe ended, what it
     could not check)."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether every check passed: no problem found."""
+        return not self.problems
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-ready document."""
@@ -522,7 +526,6 @@ def verify(record: ShoeRecord | Mapping[str, Any]) -> VerifyResult:
         )
     first = tuple(str(card) for card in shoe.cards[:8])
     return VerifyResult(
-        ok=not problems,
         seed_hash_ok=seed_ok,
         rules_hash_ok=rules_ok,
         coups_checked=len(rec.coups),

@@ -88,6 +88,7 @@ __all__ = [
     "PostgresSignals",
     "Signals",
     "Topic",
+    "cancel_and_wait",
     "encode",
     "namespace_of",
     "open_signals",
@@ -219,6 +220,25 @@ def open_signals(database: Engine) -> Signals:
     return LocalSignals(database)
 
 
+async def cancel_and_wait(*tasks: asyncio.Task[None]) -> None:
+    """Cancel ``tasks`` and wait until each has ended, whatever it raised on its way
+    out (a stopped task's end is not its stopper's error): how the signals' loops and
+    the server's stop.
+
+    >>> async def stopped() -> bool:
+    ...     task = asyncio.create_task(asyncio.sleep(60))
+    ...     await cancel_and_wait(task)
+    ...     return task.cancelled()
+    >>> asyncio.run(stopped())
+    True
+    """
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+
+
 class Signals(ABC):
     """This process's end of the signal path: whom to call with what is heard, and how
     to send (see the module)."""
@@ -343,11 +363,7 @@ class PostgresSignals(Signals):
             await asyncio.wait_for(self.listening.wait(), self.ready_seconds)
 
     async def stop(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(*self.tasks)
         self.tasks = []
         self.listening.clear()
 

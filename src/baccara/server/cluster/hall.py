@@ -30,7 +30,7 @@ from typing import ParamSpec, TypeVar
 
 from baccara.db.auth import User
 from baccara.db.shoes import ShoeBook
-from baccara.db.signals import Signals, namespace_of
+from baccara.db.signals import Signals, cancel_and_wait, namespace_of
 from baccara.db.table_locks import TableLocks
 from baccara.server.cluster.messages import Question
 from baccara.server.cluster.relay import Cluster, Moving
@@ -216,10 +216,7 @@ class Hall:
     async def _halt(self, table: str) -> None:
         runner = self.runners.pop(table)
         runner.stopping = True
-        task = self.tasks.pop(table)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
+        await cancel_and_wait(self.tasks.pop(table))
         audience = self.audiences.get(table)
         if audience is not None:
             audience.relay = None

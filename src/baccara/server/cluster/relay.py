@@ -24,7 +24,6 @@ answers, private messages). The messages are `baccara.server.cluster.messages`'s
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import time
@@ -32,7 +31,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from baccara.db.auth import User
-from baccara.db.signals import Signals, Topic
+from baccara.db.signals import Signals, Topic, cancel_and_wait
 from baccara.server.cluster.messages import (
     Ask,
     AskedUser,
@@ -188,11 +187,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop beating (the signals stop after)."""
-        for task in self.tasks:
-            task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(*self.tasks)
 
     def _hello(self) -> None:
         self.to_all(Hello(sender=self.process))

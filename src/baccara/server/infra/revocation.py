@@ -35,7 +35,7 @@ from functools import partial
 from baccara.db.auth import User
 from baccara.db.betting import BetError
 from baccara.db.gate import SessionEnds
-from baccara.db.signals import Signals, Topic
+from baccara.db.signals import Signals, Topic, cancel_and_wait
 from baccara.server.infra.clock import Clock, RealClock
 
 __all__ = ["SessionWatch", "Watched"]
@@ -107,9 +107,7 @@ class SessionWatch:
     async def stop(self) -> None:
         """Stop watching."""
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await cancel_and_wait(self.task)
 
     async def sweep(self) -> int:
         """Close the sockets whose session has ended (those the new revocations name;

@@ -48,7 +48,6 @@ host (or be listed in the server's allowed origins). One account holds at most
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from functools import partial
 
@@ -56,6 +55,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel
 
 from baccara.db.betting import BetError
+from baccara.db.signals import cancel_and_wait
 from baccara.server.infra.edge import origin_allowed
 from baccara.server.state import ServerState
 from baccara.server.tables.audience import END, Listener
@@ -199,9 +199,7 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
             state.sockets[user.name] = left
         else:
             state.sockets.pop(user.name, None)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await cancel_and_wait(sender)
 
 
 async def _receive(socket: WebSocket, idle: float) -> str | None:

@@ -14,17 +14,12 @@ from baccara.cards import parse_cards
 from baccara.shoe import Shoe
 from baccara.skill import tableaux
 from baccara.skill.actions import Act, Action, ActionError
-from baccara.skill.banque import BankerDecided as BanqueBankerDecided
-from baccara.skill.banque import BankerLeft, BanqueError, BanqueTable, Half, StakePlaced
-from baccara.skill.banque import Phase as BanquePhase
-from baccara.skill.chemin import (
-    BankerDecided,
-    BankPassed,
-    CheminError,
-    CheminTable,
-    Phase,
-    PunterDecided,
-)
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import BankerDecided as BanqueBankerDecided
+from baccara.skill.banque_events import BankerLeft, BanqueError, Half, StakePlaced
+from baccara.skill.banque_events import Phase as BanquePhase
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import BankerDecided, BankPassed, CheminError, Phase, PunterDecided
 
 FILLER = "9s 9d 9c 9h Ks Kd " * 20
 

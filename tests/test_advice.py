@@ -27,8 +27,9 @@ from baccara.skill.advice import (
     table_solution,
     table_values,
 )
-from baccara.skill.banque import BanqueTable, Half
-from baccara.skill.banque import Phase as BanquePhase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half
+from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin import CheminTable
 from baccara.skill.chemin_events import Phase
 from baccara.skill.solver.banque import (

@@ -11,11 +11,11 @@ import pytest
 from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
-from baccara.skill.banque import (
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import (
     BankAuctioned,
     BankerLeft,
     BanqueError,
-    BanqueTable,
     Half,
     HalfDecided,
     HalfSettled,

@@ -39,7 +39,8 @@ from baccara.server.tables.players import PlayersRunner, PlayersTiming, money_st
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
-from baccara.skill.banque import BanqueTable, Half, Phase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid
 from baccara.skill.replay import verify
 from baccara.variants import find_variant

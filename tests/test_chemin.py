@@ -16,12 +16,12 @@ from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import (
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import (
     BancoCalled,
     BankerDecided,
     BankPassed,
     CheminError,
-    CheminTable,
     CoupSettled,
     NaturalShown,
     Phase,

@@ -36,7 +36,8 @@ from baccara.server.tables.players import PlayersRunner, PlayersTiming, money_st
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill.actions import Act, Action
-from baccara.skill.chemin import CheminTable, Phase
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import Phase
 from baccara.skill.replay import verify
 from baccara.variants import find_variant
 

@@ -51,9 +51,11 @@ from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import records, tableaux
 from baccara.skill.actions import Act, Action
-from baccara.skill.banque import BanqueTable, Half
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, chemin_bot_action
-from baccara.skill.chemin import CheminEvent, CheminTable
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import CheminEvent
 from baccara.skill.players import GameEvent
 from baccara.table.narration import reveal
 from baccara.variants import find_variant

@@ -259,7 +259,8 @@ def test_banque_keeps_the_banker_s_cards_down_while_a_punter_chooses() -> None:
     shown, 5 coups of 5)."""
     from baccara.cards import parse_cards
     from baccara.shoe import Shoe
-    from baccara.skill.banque import BanqueTable, Half
+    from baccara.skill.banque import BanqueTable
+    from baccara.skill.banque_events import Half
 
     table = BanqueTable(
         names=("Ann", "Bob", "Cy"),

@@ -12,16 +12,18 @@ from baccara.cards import parse_cards
 from baccara.coup import Result
 from baccara.shoe import Shoe
 from baccara.skill.actions import SEAT_ACTS, Act, Action
-from baccara.skill.banque import BanqueError, BanqueTable, Half
-from baccara.skill.banque import Phase as BanquePhase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import BanqueError, Half
+from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.bots import (
     banque_bot_action,
     banque_bot_bid,
     banque_bot_budget,
     chemin_bot_action,
 )
-from baccara.skill.chemin import CheminError, CheminTable
-from baccara.skill.chemin import Phase as CheminPhase
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import CheminError
+from baccara.skill.chemin_events import Phase as CheminPhase
 from baccara.skill.players import GameError, largest_stake, outcome
 
 _TURN_ACTS = [act for act in Act if act is not Act.CLOSE_AUCTION and act not in SEAT_ACTS]

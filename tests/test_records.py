@@ -23,8 +23,10 @@ from baccara.cli import main
 from baccara.fair import FairError, FairShoe, fair_cards, rules_hash
 from baccara.shoe import Shoe
 from baccara.skill.actions import Act
-from baccara.skill.banque import BanqueTable, Half
-from baccara.skill.chemin import BancoCalled, BankPassed, CheminTable, Phase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import BancoCalled, BankPassed, Phase
 from baccara.skill.game_rules import game_table
 from baccara.skill.records import (
     BanqueCoup,

@@ -25,7 +25,7 @@ from baccara.cli import main
 from baccara.fair import FairError, FairShoe, rules_hash
 from baccara.skill.actions import Act, Action
 from baccara.skill.banque import BanqueTable
-from baccara.skill.banque import Phase as BanquePhase
+from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin import CheminTable
 from baccara.skill.game_rules import Seating, game_table
 from baccara.skill.records import (

@@ -21,7 +21,8 @@ from baccara.cards import Card, hand_total
 from baccara.research.pz_banque import AGENTS, DRAW, SIZE, STAND, BanqueEnv
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.skill import tableaux
-from baccara.skill.banque import BanqueTable, Half
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half
 
 COLUMNS = {"left": 20, "right": 32}  # where each tableau's column starts in a seat's view
 

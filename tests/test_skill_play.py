@@ -22,7 +22,8 @@ from rich.console import Console
 from baccara.cli import skill_play
 from baccara.db.players import PlayersStore
 from baccara.db.store import Store
-from baccara.skill.chemin import CheminTable, StakePlaced
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import StakePlaced
 from baccara.tui.banque import play_banque
 from baccara.tui.chemin import _human_stake, play_chemin
 from baccara.tui.prompts import GameResult, Journal, Prompter, Quit, TerminalSeats

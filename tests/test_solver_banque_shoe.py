@@ -23,7 +23,8 @@ from baccara.cli import cli
 from baccara.coup import Result
 from baccara.exact.composition import composition
 from baccara.shoe import Shoe
-from baccara.skill.banque import BanqueTable, Half, HalfSettled, Phase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half, HalfSettled, Phase
 from baccara.skill.solver.banque import (
     NATURAL,
     STOOD,

@@ -14,8 +14,9 @@ from typing import Any
 
 from baccara.skill.actions import Act, Action
 from baccara.skill.banque import BanqueTable
-from baccara.skill.banque import Phase as BanquePhase
-from baccara.skill.chemin import CheminTable, Phase
+from baccara.skill.banque_events import Phase as BanquePhase
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import Phase
 from baccara.skill.game_rules import Seating, game_table
 from baccara.skill.records import game_record, new_game_shoe, table_shoe
 from baccara.variants import find_variant

@@ -35,7 +35,8 @@ from functools import cache
 from baccara.cards import hand_total
 from baccara.money import format_money
 from baccara.skill import tableaux
-from baccara.skill.banque import BanqueTable, Half
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half
 from baccara.skill.chemin import CheminTable
 from baccara.skill.solver import banque as banque_solver
 from baccara.skill.solver.banque import NATURAL, BanqueSolution, banker_decisions, solve_banque

@@ -61,23 +61,7 @@ from baccara.skill.players import PlayersTable, largest_stake, outcome, public_t
 from baccara.skill.records import BanqueCoup, banque_coups
 from baccara.variants import Family
 
-__all__ = [
-    "BankAuctioned",
-    "BankerDecided",
-    "BankerLeft",
-    "BanqueError",
-    "BanqueEvent",
-    "BanqueObservation",
-    "BanqueTable",
-    "BidPlaced",
-    "Half",
-    "HalfDecided",
-    "HalfSettled",
-    "HalvesDealt",
-    "Phase",
-    "SeatChanged",
-    "StakePlaced",
-]
+__all__ = ["BanqueTable"]
 
 
 _ACTS = frozenset(Act) - {Act.OPEN_BANK, Act.PASS_BANK, Act.KEEP_BANK, Act.BANCO}

@@ -65,23 +65,7 @@ from baccara.skill.players import PlayersTable, largest_stake, outcome, public_t
 from baccara.skill.records import CheminCoup, chemin_coups
 from baccara.variants import Family, Variant
 
-__all__ = [
-    "BancoCalled",
-    "BankOpened",
-    "BankPassed",
-    "BankerDecided",
-    "CheminError",
-    "CheminEvent",
-    "CheminObservation",
-    "CheminTable",
-    "CoupSettled",
-    "Dealt",
-    "NaturalShown",
-    "Phase",
-    "PunterDecided",
-    "SeatChanged",
-    "StakePlaced",
-]
+__all__ = ["CheminTable"]
 
 
 _ACTS = frozenset(Act) - {Act.BID, Act.CLOSE_AUCTION, Act.RETIRE}

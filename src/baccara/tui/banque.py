@@ -26,7 +26,8 @@ from functools import partial
 from baccara.money import format_money
 from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
-from baccara.skill.banque import BanqueTable, Half, HalvesDealt, Phase
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import Half, HalvesDealt, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 from baccara.tui.prompts import (
     GameResult,

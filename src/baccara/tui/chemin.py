@@ -26,7 +26,8 @@ from baccara.skill import tableaux
 from baccara.skill.actions import Act, Legal
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import CheminTable, CoupSettled, Phase
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import CoupSettled, Phase
 from baccara.tui.prompts import (
     GameResult,
     Prompter,

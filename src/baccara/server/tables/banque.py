@@ -30,8 +30,8 @@ from baccara.server.wire import protocol as P
 from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banque_banker_advice, banque_punter_advice
-from baccara.skill.banque import BanqueError, BanqueTable, Phase
-from baccara.skill.banque_events import PHASES
+from baccara.skill.banque import BanqueTable
+from baccara.skill.banque_events import PHASES, BanqueError, Phase
 from baccara.skill.bots import banque_bot_action, banque_bot_bid, banque_bot_budget
 
 __all__ = ["BanqueGame", "banque_pot"]

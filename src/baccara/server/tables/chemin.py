@@ -25,8 +25,8 @@ from baccara.skill import records
 from baccara.skill.actions import Act, Action
 from baccara.skill.advice import banker_advice, punter_advice
 from baccara.skill.bots import chemin_bot_action
-from baccara.skill.chemin import CheminError, CheminTable, Phase
-from baccara.skill.chemin_events import PHASES
+from baccara.skill.chemin import CheminTable
+from baccara.skill.chemin_events import PHASES, CheminError, Phase
 
 __all__ = ["CheminGame"]
 

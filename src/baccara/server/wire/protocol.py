@@ -305,22 +305,28 @@ class LastCoup(_Out):
     result: Outcome
 
 
-class CheminHand(_Out):
-    """Private, to the punter or the banker during a coup: that hand's cards and total,
-    and to whoever must choose what he may do (``choices``: the state's are the same on
-    every total, not to tell his cards) and teaching mode's advice (the tableau's rule
-    and the equilibrium's play)."""
+class _OwnHand(_Out):
+    """Private, during a coup, to a seat that plays a hand or holds the bank: besides
+    its cards, to whoever must choose what he may do (``choices``: the state's are the
+    same on every total, not to tell his cards) and teaching mode's advice, and the
+    decision due, as the state names it."""
+
+    table: str
+    advice: str | None = None
+    choices: list[str] | None = None
+    shoe: int | None = None
+    coup: int = 0
+    decision: int = 0
+
+
+class CheminHand(_OwnHand):
+    """The punter's or the banker's hand: its cards and total (the advice: the tableau's
+    rule and the equilibrium's play)."""
 
     type: Literal["chemin_hand"] = "chemin_hand"
-    table: str
     side: Literal["punter", "banker"]
     cards: list[str]
     total: int
-    advice: str | None = None
-    choices: list[str] | None = None
-    shoe: int | None = None  # the decision due, as the state names it
-    coup: int = 0
-    decision: int = 0
 
 
 class PlayersState(Event):
@@ -384,20 +390,12 @@ class BanqueLastCoup(_Out):
     result: dict[Half, Outcome]
 
 
-class BanqueHand(_Out):
-    """Private, during a coup, to whoever plays a half or holds the bank: those
-    hands' cards and totals, and to whoever must choose what he may do (``choices``:
-    the state's are the same on every total) and teaching mode's advice."""
+class BanqueHand(_OwnHand):
+    """The hands of whoever plays a half or holds the bank: their cards and totals."""
 
     type: Literal["banque_hand"] = "banque_hand"
-    table: str
     cards: dict[Hand, list[str]]
     totals: dict[Hand, int]
-    advice: str | None = None
-    choices: list[str] | None = None
-    shoe: int | None = None  # the decision due, as the state names it
-    coup: int = 0
-    decision: int = 0
 
 
 class BanqueState(PlayersState):

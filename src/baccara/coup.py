@@ -196,6 +196,20 @@ class Coup:
         return self.banker[0].rank is self.banker[1].rank
 
     @property
+    def marks(self) -> tuple[str, ...]:
+        """What a result line notes besides the winner: ``natural``, ``P pair``, ``B pair``.
+
+        >>> Coup.parse("P:9h,9d B:5s,Qc").marks, Coup.parse("P:2h,3d,4c B:5s,Qc,9d").marks
+        (('natural', 'P pair'), ())
+        """
+        flags = (
+            ("natural", self.natural),
+            ("P pair", self.player_pair),
+            ("B pair", self.banker_pair),
+        )
+        return tuple(name for name, flag in flags if flag)
+
+    @property
     def cards(self) -> int:
         """Number of cards dealt: 4, 5 or 6."""
         return len(self.player) + len(self.banker)

@@ -90,17 +90,8 @@ def coup_text(coup: Coup) -> Text:
         line.append("   ")
     winner = coup.winner
     line.append(f"{winner.word.title():<6}", style=RESULT_STYLE[winner])
-    marks = [
-        name
-        for name, flag in (
-            ("natural", coup.natural),
-            ("P pair", coup.player_pair),
-            ("B pair", coup.banker_pair),
-        )
-        if flag
-    ]
-    if marks:
-        line.append("  " + ", ".join(marks), style="dim")
+    if coup.marks:
+        line.append("  " + ", ".join(coup.marks), style="dim")
     return line
 
 

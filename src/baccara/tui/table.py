@@ -439,17 +439,8 @@ class Game:
         coup = settled.coup
         head = Text(f"{coup.winner.word.title()} wins" if coup.winner is not Result.TIE else "Tie")
         head.stylize(_RESULT_STYLE[coup.winner])
-        extras = [
-            n
-            for n, f in (
-                ("natural", coup.natural),
-                ("P pair", coup.player_pair),
-                ("B pair", coup.banker_pair),
-            )
-            if f
-        ]
-        if extras:
-            head.append("  (" + ", ".join(extras) + ")", style="dim")
+        if coup.marks:
+            head.append("  (" + ", ".join(coup.marks) + ")", style="dim")
         self.say(head)
         for r in settled.results:
             name = self.table.seat_state(r.seat).player

@@ -11,7 +11,7 @@ import time
 import click
 
 from baccara.cli.common import echo_json, fail
-from baccara.cli.db import db_option, open_database
+from baccara.cli.db import db_option, upgraded_database
 
 __all__ = ["COMMANDS"]
 
@@ -47,17 +47,13 @@ def reinstate_command(name: str, db: str | None, as_json: bool) -> None:
 
 
 def _suspend(name: str, until: float | None, db: str | None, as_json: bool) -> None:
-    from baccara.db.migrate import upgrade
     from baccara.db.protections import SuspendError, suspend
 
-    _, database = open_database(db)
     try:
-        upgrade(database)
-        user = suspend(database, name, until)
+        with upgraded_database(db) as database:
+            user = suspend(database, name, until)
     except SuspendError as error:
         fail(str(error))
-    finally:
-        database.dispose()
     if as_json:
         echo_json({"player": name, "id": user, "suspended_until": until})
     elif until is None:

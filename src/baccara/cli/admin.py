@@ -17,7 +17,7 @@ import time
 import click
 
 from baccara.cli.common import echo_json, fail
-from baccara.cli.db import DB_HELP, open_database
+from baccara.cli.db import db_option, upgraded_database
 
 __all__ = ["COMMANDS", "read_password"]
 
@@ -56,27 +56,22 @@ def read_password() -> str:
     help="operator (tables, cashier), compliance (players, reports, alerts) or "
     "auditor (reads everything, changes nothing).",
 )
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the account as JSON.")
 def create_command(name: str, role: str, db: str | None, as_json: bool) -> None:
     """Create staff account NAME with ROLE (the password: asked, or one line of stdin)."""
     from baccara.db.auth import Auth, good_name
     from baccara.db.ledger import Ledger
-    from baccara.db.migrate import upgrade
     from baccara.db.staff import find_role
 
     chosen = find_role(role)  # bad input is refused before the password is asked
     if not good_name(name):
         fail("bad name: 3 to 24 characters, letters, digits, '_' or '-' only")
     password = read_password()
-    _, database = open_database(db)
-    try:
-        upgrade(database)
+    with upgraded_database(db) as database:
         staff = Auth(Ledger(database), now=time.time).create_staff(
             name, password, chosen, actor=CLI_ACTOR
         )
-    finally:
-        database.dispose()
     if as_json:
         echo_json({"name": staff.name, "role": staff.role.value, "id": staff.id})
     else:
@@ -84,19 +79,14 @@ def create_command(name: str, role: str, db: str | None, as_json: bool) -> None:
 
 
 @admin_group.command("list")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the staff as JSON.")
 def list_command(db: str | None, as_json: bool) -> None:
     """List the staff accounts and their roles."""
-    from baccara.db.migrate import upgrade
     from baccara.db.staff import list_staff
 
-    _, database = open_database(db)
-    try:
-        upgrade(database)
+    with upgraded_database(db) as database:
         staff = list_staff(database)
-    finally:
-        database.dispose()
     if as_json:
         echo_json(
             [
@@ -117,20 +107,15 @@ def audit_group() -> None:
 
 
 @audit_group.command("verify")
-@click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
 def verify_command(db: str | None, as_json: bool) -> None:
     """Walk the audit log's chain of hashes: exit status 0 and the count when it holds,
     1 and the first broken entry when it does not."""
     from baccara.db.audit import verify
-    from baccara.db.migrate import upgrade
 
-    _, database = open_database(db)
-    try:
-        upgrade(database)
+    with upgraded_database(db) as database:
         check = verify(database)
-    finally:
-        database.dispose()
     if as_json:
         echo_json(
             {"whole": check.whole, "count": check.count, "broken": check.broken,

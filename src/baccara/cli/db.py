@@ -20,7 +20,14 @@ from baccara.cli.common import echo_json, fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-__all__ = ["COMMANDS", "DB_HELP", "db_option", "open_database"]
+__all__ = [
+    "COMMANDS",
+    "DB_HELP",
+    "db_option",
+    "open_database",
+    "opened_database",
+    "upgraded_database",
+]
 
 DB_HELP = "Database URL or SQLite file [default: $BACCARA_DB, else the user data folder]."
 db_option = click.option("--db", "db", metavar="URL", default=None, help=DB_HELP)
@@ -47,6 +54,27 @@ def open_database(db: str | None) -> tuple[str, Engine]:
     return shown, database
 
 
+@contextlib.contextmanager
+def opened_database(db: str | None) -> Iterator[tuple[str, Engine]]:
+    """`open_database`'s URL as shown and database, disposed of on the way out."""
+    shown, database = open_database(db)
+    try:
+        yield shown, database
+    finally:
+        database.dispose()
+
+
+@contextlib.contextmanager
+def upgraded_database(db: str | None) -> Iterator[Engine]:
+    """The database ``db`` names, brought to the newest schema revision first (for a
+    command that reads or writes what the server keeps), disposed of on the way out."""
+    from baccara.db.migrate import upgrade
+
+    with opened_database(db) as (_, database):
+        upgrade(database)
+        yield database
+
+
 @click.group("db")
 def db_group() -> None:
     """The database: its schema's revision and upgrade (Alembic migrations), and the
@@ -60,11 +88,8 @@ def upgrade_command(db: str | None, as_json: bool) -> None:
     """Bring the database to the newest schema revision (a no-op when it is there)."""
     from baccara.db.migrate import upgrade
 
-    shown, database = open_database(db)
-    try:
+    with opened_database(db) as (shown, database):
         before, after = upgrade(database)
-    finally:
-        database.dispose()
     if as_json:
         echo_json({"database": shown, "before": before, "after": after, "changed": before != after})
     elif before == after:
@@ -80,11 +105,8 @@ def current_command(db: str | None, as_json: bool) -> None:
     """Show the database's schema revision and the newest one."""
     from baccara.db.migrate import current, head
 
-    shown, database = open_database(db)
-    try:
+    with opened_database(db) as (shown, database):
         revision = current(database)
-    finally:
-        database.dispose()
     newest = head()
     if as_json:
         echo_json(

@@ -14,7 +14,7 @@ episode. The shoe is the project's: ``reset(seed=s)`` deals shoe 0 of the series
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -25,12 +25,23 @@ from baccara.coup import deal_coup
 from baccara.shoe import Shoe, ShoeSettings
 from baccara.variants import find_variant
 
-__all__ = ["ENV_ID", "PuntoBancoBettor"]
+__all__ = ["ENV_ID", "BettorOptions", "PuntoBancoBettor"]
 
 ENV_ID = "baccara/PuntoBancoBettor-v0"
 
 UNIT = 100  # minor units in one unit staked
 Cards = npt.NDArray[np.int64]
+
+
+class BettorOptions(TypedDict, total=False):
+    """`PuntoBancoBettor`'s options, as its vector form takes them on (the defaults are
+    `PuntoBancoBettor`'s)."""
+
+    decks: int
+    variant: str
+    bets: tuple[str, ...] | None
+    stakes: tuple[int, ...]
+    cut_card: int
 
 
 class PuntoBancoBettor(gym.Env[Cards, np.int64]):

@@ -34,7 +34,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +43,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 
 from baccara.bets import BetKind
-from baccara.research.gym_bettor import ENV_ID, UNIT, PuntoBancoBettor
+from baccara.research.gym_bettor import ENV_ID, UNIT, BettorOptions, PuntoBancoBettor
 from baccara.shoe import composition_by_value
 from baccara.sim._kernels import (  # the dealer's own steps: a shoe's shuffle and burn, a coup
     NKEYS,
@@ -176,18 +176,11 @@ class PuntoBancoBettorVectorEnv(VectorEnv[Cards, Actions, npt.NDArray[Any]]):
     def __init__(
         self,
         num_envs: int = 1,
-        *,
-        decks: int = 8,
-        variant: str = "punto-banco",
-        bets: tuple[str, ...] | None = None,
-        stakes: tuple[int, ...] = (1, 5, 25),
-        cut_card: int = 14,
+        **options: Unpack[BettorOptions],
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"bad num_envs {num_envs!r}: a whole number, at least 1")
-        one = PuntoBancoBettor(  # the options checked once, and each sub-env's spaces
-            decks=decks, variant=variant, bets=bets, stakes=stakes, cut_card=cut_card
-        )
+        one = PuntoBancoBettor(**options)  # the options checked once, and each sub-env's spaces
         self.num_envs = num_envs
         self.variant, self.kinds, self.stakes = one.variant, one.kinds, one.stakes
         self.settings = one.settings

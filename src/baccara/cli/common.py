@@ -9,6 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from baccara.skill.tableaux import House
 from baccara.variants import (
     FAMILIES,
     VARIANTS,
@@ -25,6 +26,7 @@ __all__ = [
     "BadInput",
     "echo_json",
     "fail",
+    "house_option",
     "main_group",
     "refuse_family",
     "run",
@@ -156,6 +158,19 @@ def seed_option(command: F) -> F:
         default=None,
         help="Seed for a reproducible series of shoes.",
     )(command)
+
+
+def house_option(help: str) -> Callable[[F], F]:
+    """The ``--house NAME`` option: a house tableau of Chemin de Fer by its name
+    (`baccara.skill.tableaux.House`), french by default; ``help`` says what the command
+    does with it."""
+    return click.option(
+        "--house",
+        type=click.Choice([h.value for h in House]),
+        default=House.FRENCH.value,
+        show_default=True,
+        help=help,
+    )
 
 
 def shoe_options(command: F) -> F:

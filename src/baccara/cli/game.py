@@ -13,7 +13,14 @@ from rich.text import Text
 from baccara import rules as tableau
 from baccara.bets import bets_for, describe_pays
 from baccara.cards import Card
-from baccara.cli.common import HOUSE_GAMES, echo_json, seed_option, shoe_options, variant_option
+from baccara.cli.common import (
+    HOUSE_GAMES,
+    echo_json,
+    house_option,
+    seed_option,
+    shoe_options,
+    variant_option,
+)
 from baccara.cli.game_rules import players_game_json, print_players_game
 from baccara.coup import Coup, Result, deal_coup, explain
 from baccara.shoe import MAX_DECKS, Shoe, ShoeSettings
@@ -192,13 +199,7 @@ def explain_command(coup: tuple[str, ...], as_json: bool) -> None:
 
 @click.command(name="rules")
 @variant_option()
-@click.option(
-    "--house",
-    type=click.Choice([h.value for h in House]),
-    default=House.FRENCH.value,
-    show_default=True,
-    help="Chemin de Fer only: the house tableau.",
-)
+@house_option("Chemin de Fer only: the house tableau.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tableau and pay table as JSON.")
 def rules_command(variant: Variant, house: str, as_json: bool) -> None:
     """Print a variant's tableau (who draws) and its money: pay table or commission.

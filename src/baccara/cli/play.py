@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from baccara.cli.common import fail, seed_option, variant_option
+from baccara.cli.common import fail, house_option, seed_option, variant_option
 from baccara.shoe import MAX_DECKS, ShoeSettings
 from baccara.sim.strategies import BOT_STRATEGIES
 from baccara.table.events import MAX_SEATS, TableSettings
@@ -84,13 +84,9 @@ def _reader(console: Console) -> Callable[[str], str | None]:
     default=None,
     help="Seconds between two cards [default: 0.4 in a terminal, 0 in a script].",
 )
-@click.option(
-    "--house",
-    type=click.Choice(["french", "scarne"]),
-    default="french",
-    show_default=True,
-    help="Chemin de Fer only: the house tableau, french (banker free at 3-9, 4-1, 5-4, "
-    "6-stood) or scarne (3-9, 5-4).",
+@house_option(
+    "Chemin de Fer only: the house tableau, french (banker free at 3-9, 4-1, 5-4, "
+    "6-stood) or scarne (3-9, 5-4)."
 )
 def play(
     variant: Variant,

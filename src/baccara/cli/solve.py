@@ -9,11 +9,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from baccara.cli.common import echo_json, fail
+from baccara.cli.common import echo_json, fail, house_option
 from baccara.cli.odds import parse_shoe
 from baccara.shoe import MAX_DECKS
 from baccara.skill.solver.information import Model
-from baccara.skill.tableaux import House
 
 if TYPE_CHECKING:  # the solvers load SciPy (and numpy): on use
     from baccara.skill.solver.banque import BanqueSolution
@@ -61,14 +60,10 @@ def solve() -> None:
     show_default=True,
     help="free: the banker chooses everywhere; tableau: only in the tableau's free cells.",
 )
-@click.option(
-    "--house",
-    type=click.Choice([h.value for h in House]),
-    default=House.FRENCH.value,
-    show_default=True,
-    help="The house tableau whose free cells --banker tableau may choose in: french "
+@house_option(
+    "The house tableau whose free cells --banker tableau may choose in: french "
     "(3-9, 4-1, 5-4, 6-stood) or scarne (3-9, 5-4). The house value settles the free "
-    "cells as Punto Banco, so it is the same for both.",
+    "cells as Punto Banco, so it is the same for both."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON.")
 def chemin_command(

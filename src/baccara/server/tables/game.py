@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel, JsonValue
@@ -31,7 +30,7 @@ from baccara.server.wire import protocol as P
 from baccara.skill.actions import Act, Action, Legal
 from baccara.skill.banque_events import Phase as BanquePhase
 from baccara.skill.chemin_events import Phase as CheminPhase
-from baccara.skill.game_rules import RecordedTable
+from baccara.skill.games import GameEngine
 from baccara.skill.players import GameEvent, PlayersPhases
 
 __all__ = [
@@ -52,18 +51,11 @@ BOT_BUY_IN = 100_000
 """A bot's chips when it sits down (and again when it runs short)."""
 
 
-class GameTable(RecordedTable, Protocol):
-    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`):
-    what its record is made from, its turns (whether the shoe is over, the seat to act,
-    the punter to stake), what each seat may do, and what each may read of an event
-    (`PlayersTable.seen`)."""
+class GameTable(GameEngine, Protocol):
+    """What the runner needs of a players' game engine (`CheminTable`, `BanqueTable`)
+    beyond what the record and the replay need of it (`GameEngine`): the punter to stake,
+    what each seat may do, and what each may read of an event (`PlayersTable.seen`)."""
 
-    @property
-    def phase(self) -> StrEnum: ...
-    @property
-    def over(self) -> bool: ...
-    @property
-    def actor(self) -> int | None: ...
     @property
     def to_act(self) -> int | None: ...
     def apply(self, action: Action) -> tuple[GameEvent, ...]: ...

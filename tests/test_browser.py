@@ -30,6 +30,7 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+DECISION_SECONDS = 600.0  # a decision clock longer than a test: it runs out at `ServerProcess.jump`
 CHROMIUM = os.environ.get("BACCARA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -262,7 +263,7 @@ def chemin_server(tmp_path: Path) -> Iterator[ServerProcess]:
         decks=2,  # short shoes: a shoe may end and a new one be shuffled during the test
         # the test plays every decision: no clock runs out on a page slow to answer (the
         # bank passes by choice or by a loss, never because a loaded machine was late)
-        decision_seconds=600.0,
+        decision_seconds=DECISION_SECONDS,
         seed_seconds=8.0,  # three browsers add their seeds, on a busy machine too
         result_seconds=0.8,
     )

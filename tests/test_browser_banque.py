@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 from tests.support.harness import JUMP_VARIABLE, ServerProcess
-from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _money, _need_chromium
+from tests.test_browser import (
+    ARGS,
+    ARTIFACTS,
+    CHROMIUM,
+    DECISION_SECONDS,
+    _money,
+    _need_chromium,
+)
 
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
@@ -25,7 +32,6 @@ from baccara.server.app import ServerConfig
 # -- Baccarat Banque: two people through an auction -------------------------------------------
 
 BANQUE_BUY_IN = "300"
-DECISION_SECONDS = 600.0  # longer than the test: a clock runs out at `ServerProcess.jump` only
 SCREENS = os.environ.get("BACCARA_SCREENS")  # another folder to copy the screenshots to
 
 

@@ -30,6 +30,7 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+DECISION_SECONDS = 600.0  # a decision clock longer than a test: it runs out at `ServerProcess.jump`
 CHROMIUM = os.environ.get("BACCARA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -260,7 +261,9 @@ def chemin_server(tmp_path: Path) -> Iterator[ServerProcess]:
         database_url=f"sqlite:///{tmp_path / 'chemin.db'}",
         tables=("t1=punto-banco", "c1=chemin-de-fer"),
         decks=2,  # short shoes: a shoe may end and a new one be shuffled during the test
-        decision_seconds=8.0,
+        # the test plays every decision: no clock runs out on a page slow to answer (the
+        # bank passes by choice or by a loss, never because a loaded machine was late)
+        decision_seconds=DECISION_SECONDS,
         seed_seconds=8.0,  # three browsers add their seeds, on a busy machine too
         result_seconds=0.8,
     )
@@ -446,7 +449,7 @@ def test_three_players_at_a_chemin_de_fer_table(chemin_server: ServerProcess) ->
                     choices = page.evaluate(_MY_CHOICES)
                     if not choices:
                         continue
-                    # the turn may move on (the clock) while the page is clicking
+                    # the turn may move on (another page decided) while this one is clicking
                     with contextlib.suppress(PlaywrightError, AssertionError):
                         _decide(page, choices, seen, shoot)
                     if seen["banco"] == 1 and "banco" not in shots:

@@ -16,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support.harness import ServerProcess
-from tests.test_browser import ARGS, ARTIFACTS, CHROMIUM, _money, _need_chromium
+from tests.support.harness import JUMP_VARIABLE, ServerProcess
+from tests.test_browser import (
+    ARGS,
+    ARTIFACTS,
+    CHROMIUM,
+    DECISION_SECONDS,
+    _money,
+    _need_chromium,
+)
 
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.server.app import ServerConfig
@@ -34,11 +41,16 @@ def banque_server(tmp_path: Path) -> Iterator[ServerProcess]:
         database_url=f"sqlite:///{tmp_path / 'banque.db'}",
         tables=("b1=banque",),
         decks=1,
-        decision_seconds=8.0,  # each bid starts the clock again; it runs out on the best bid
+        # Each bid starts the clock again; it runs out on the best bid when the test moves
+        # the server's clock on (`ServerProcess.jump`). No clock runs out by itself, so a
+        # page that answers late on a loaded machine is never sat out (the punter's clock
+        # ran out while the banker's retire was on its way, and it was refused).
+        decision_seconds=DECISION_SECONDS,
         seed_seconds=8.0,
         result_seconds=1.0,
     )
-    with ServerProcess(config, log=tmp_path / "server.log") as process:
+    env = {JUMP_VARIABLE: str(DECISION_SECONDS)}
+    with ServerProcess(config, log=tmp_path / "server.log", env=env) as process:
         yield process
     book = Ledger.connect(config.database_url)
     try:
@@ -142,6 +154,7 @@ def test_two_people_at_a_banque_table_through_an_auction(
             shoot("auction")
 
             # The clock runs out on the best bid: Bob holds the bank; Ann, on his right, stakes.
+            server.jump()
             expect(ann.locator("#bq-banker")).to_have_text(" · held by bq_bob", timeout=15_000)
             expect(bob.locator("#bq-banker")).to_have_text(" · held by you")
             expect(ann.locator("#bq-bank")).to_have_text("60.00")

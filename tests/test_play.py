@@ -11,23 +11,30 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.support.terminal import Ran, run_cli
 
 from baccara.bets import BetKind
 from baccara.db.store import Store, seat_account, wallet_account
 from baccara.table.engine import Phase
 from baccara.table.events import CoupSettled
 
-ENV = {**os.environ, "COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
+ENV_80_COLUMNS = {"COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
 
 
-def play(db: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+def play(db: Path, script: str, *args: str) -> Ran:
+    """``baccara play`` on ``db`` with ``script`` piped in, in this process (`run_cli`)."""
+    return run_cli(["play", "--db", str(db), *args], script, ENV_80_COLUMNS)
+
+
+def play_in_a_process(db: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``baccara play`` as its own process, started as a script starts it."""
     return subprocess.run(
         [sys.executable, "-m", "baccara", "play", "--db", str(db), *args],
         input=script,
         capture_output=True,
         text=True,
         timeout=60,
-        env=ENV,
+        env={**os.environ, **ENV_80_COLUMNS},
         check=False,
     )
 
@@ -45,7 +52,7 @@ def test_a_scripted_game_quits_and_resumes_with_every_balance(tmp_path: Path) ->
     script = "b 100\np 50\nt 1000\nundo\nfoo\ndeal\nrebet\ndeal\nhistory\nq\n"
     # seed 6150: the first coup is P:7c,Tc B:2s,Jd,7h (one shuffle for the table and the
     # simulator since issue 14; seed 1 dealt this coup with the table's old shuffle)
-    first = play(db, script, "--seed", SEED, "--bots", "2")
+    first = play_in_a_process(db, script, "--seed", SEED, "--bots", "2")
     assert first.returncode == 0, first.stderr
     out = first.stdout
     assert "A new Punto Banco table" in out and "bot2 (flat:banker)" in out
@@ -96,7 +103,7 @@ def test_ctrl_c_quits_cleanly_and_keeps_the_bet(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=ENV,
+        env={**os.environ, **ENV_80_COLUMNS},
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("b 250\n")

@@ -2,22 +2,22 @@
 
 In process: `play_chemin` and `play_banque` with an injected ``ask`` (answering by what
 each question asks) and ``say``. As a user would: ``baccara play --variant ...`` fed
-its input on stdin, saved in a database and resumed.
+its input on stdin (in this process: `tests.support.terminal.run_cli`), saved in a
+database and resumed.
 """
 
 from __future__ import annotations
 
 import io
 import itertools
-import os
 import re
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from rich.console import Console
+from tests.support.terminal import Ran, run_cli
 
 from baccara.cli import skill_play
 from baccara.db.players import PlayersStore
@@ -28,7 +28,7 @@ from baccara.tui.banque import play_banque
 from baccara.tui.chemin import _human_stake, play_chemin
 from baccara.tui.prompts import GameResult, Journal, Prompter, Quit, TerminalSeats
 
-ENV = {**os.environ, "COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
+ENV_80_COLUMNS = {"COLUMNS": "80", "LINES": "24", "PYTHONIOENCODING": "utf-8"}
 RAW_CENTS = re.compile(r"(?<![\w.,])\d{3,}(?![\w.,])")
 """A bare number of three digits or more: cents where money is meant."""
 
@@ -326,25 +326,10 @@ def test_a_resumed_game_ends_as_one_played_straight_through(
     assert later.lines[0].startswith("— ")  # nothing said again: the status, then the question
 
 
-def play(db: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "baccara",
-            "play",
-            "--db",
-            str(db),
-            *("--seats", "1", "--bots", "2"),
-            *args,
-        ],
-        input=script,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=ENV,
-        check=False,
-    )
+def play(db: Path, script: str, *args: str) -> Ran:
+    """``baccara play`` on ``db`` with ``script`` piped in, in this process (`run_cli`)."""
+    args = ("--db", str(db), "--seats", "1", "--bots", "2", *args)
+    return run_cli(["play", *args], script, ENV_80_COLUMNS)
 
 
 CHEMIN_INPUT = ["help", "nonsense", "50", "BANCO", "Draw", "keep", "10", "pass", "stand"]
@@ -423,11 +408,9 @@ def test_punto_banco_and_a_players_game_keep_their_own_sessions(tmp_path: Path) 
 def test_bad_command_lines_are_one_line_and_exit_2(
     tmp_path: Path, variant: str, args: list[str], message: str
 ) -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "baccara", "play", "--variant", variant, "--db",
-         str(tmp_path / "x.db"), *args],
-        input="", capture_output=True, text=True, timeout=60, env=ENV, check=False,
-    )  # fmt: skip
+    run = run_cli(
+        ["play", "--variant", variant, "--db", str(tmp_path / "x.db"), *args], "", ENV_80_COLUMNS
+    )
     assert run.returncode == 2 and run.stdout == ""
     assert message in run.stderr and len(run.stderr.splitlines()) == 1
 

@@ -1,6 +1,9 @@
 """A clock the test moves (`SimulatedClock`), and services that do the database's work
 at once (`inline_services`): a table runs in the test's own event loop, and a betting
-window, a decision's clock or a seat's grace passes in an instant, in order.
+window, a decision's clock or a seat's grace passes in an instant, in order. For a
+server in a process of its own, `JumpingClock`: the system's time, which the test moves
+on at a signal (a decision's clock then runs out when the test says, never because a
+loaded machine answered late).
 
 >>> import asyncio
 >>> async def demo() -> list[str]:
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from functools import partial
@@ -34,6 +38,7 @@ from baccara.server.infra.writer import BetBatcher
 __all__ = [
     "InlineExecutor",
     "InlineWriter",
+    "JumpingClock",
     "SimulatedClock",
     "SlowWriter",
     "inline_services",
@@ -108,6 +113,66 @@ class SimulatedClock:
             assert self.time - began < limit, f"not done after {limit} simulated seconds"
             await self.advance(step)
         return self.time - began
+
+
+class JumpingClock:
+    """`baccara.server.infra.clock.Clock` on the system's time, moved ``step`` seconds on
+    at each `jump_soon` (a signal handler's call: `tests.support.harness` wires SIGUSR1
+    to it). Every sleep and wait looks at the time again after a jump, so a clock that
+    runs out within ``step`` runs out at once.
+
+    >>> async def demo() -> tuple[bool, bool]:
+    ...     clock, never = JumpingClock(step=60.0), asyncio.Event()
+    ...     waiting = asyncio.create_task(clock.wait(never, 30.0))
+    ...     await asyncio.sleep(0.01)
+    ...     early = waiting.done()
+    ...     clock.jump_soon()
+    ...     return early, await asyncio.wait_for(waiting, 5.0)
+    >>> asyncio.run(demo())
+    (False, False)
+    """
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.ahead = 0.0  # seconds jumped so far
+        self._jumped = asyncio.Event()  # set at a jump, then replaced
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def now(self) -> float:
+        """The system's time, plus the jumps."""
+        return time.time() + self.ahead
+
+    def jump_soon(self) -> None:
+        """Move the clock ``step`` seconds on, from any thread or a signal handler: the
+        sleepers look at the time again in the event loop."""
+        self.ahead += self.step
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        jumped, self._jumped = self._jumped, asyncio.Event()
+        jumped.set()
+
+    async def sleep(self, seconds: float) -> None:
+        """Return once the clock has moved ``seconds`` on."""
+        await self.wait(asyncio.Event(), seconds)
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait for ``event`` until the clock has moved ``seconds`` on; whether it was set."""
+        self._loop = asyncio.get_running_loop()
+        until = self.now() + seconds
+        while not event.is_set() and (left := until - self.now()) > 0:
+            waiters = {
+                asyncio.ensure_future(event.wait()),
+                asyncio.ensure_future(self._jumped.wait()),
+            }
+            try:
+                await asyncio.wait(waiters, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiter in waiters:
+                    waiter.cancel()
+        await asyncio.sleep(0)  # a sleep of none still lets the others run
+        return event.is_set()
 
 
 class InlineExecutor(Executor):

@@ -44,6 +44,9 @@ __all__ = [
 ]
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+JUMP_VARIABLE = "BACCARA_CLOCK_JUMP"
+"""Seconds: the server runs on a `tests.support.clock.JumpingClock` that SIGUSR1 moves on
+by as many (`ServerProcess.jump`)."""
 
 
 def free_port() -> int:
@@ -157,6 +160,13 @@ class ServerProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def jump(self) -> None:
+        """Move the server's clock on by its ``BACCARA_CLOCK_JUMP`` seconds (given in ``env``:
+        `tests.support.clock.JumpingClock`): whatever clock runs out within them, runs out."""
+        assert self.proc is not None and self.proc.poll() is None
+        assert JUMP_VARIABLE in self.env, f"the server was started without {JUMP_VARIABLE}"
+        self.proc.send_signal(signal.SIGUSR1)
 
 
 def act(state: dict[str, Any], action: str, **fields: Any) -> dict[str, Any]:
@@ -326,6 +336,7 @@ def _main(argv: list[str]) -> None:
 
     from baccara.db.serve_lock import hold
     from baccara.server.app import create_app
+    from baccara.server.infra.clock import Clock
     from baccara.server.infra.edge import uvicorn_options
 
     logging.basicConfig(level=logging.WARNING)
@@ -333,7 +344,13 @@ def _main(argv: list[str]) -> None:
     data = {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     config = ServerConfig(**data)
     lock = hold(config.database_url, "baccara serve")  # as `baccara serve` does
-    app = create_app(config, fault=CrashPoints())
+    clock: Clock | None = None  # the system's
+    if step := os.environ.get(JUMP_VARIABLE):
+        from tests.support.clock import JumpingClock
+
+        jumping = clock = JumpingClock(float(step))
+        signal.signal(signal.SIGUSR1, lambda *_: jumping.jump_soon())
+    app = create_app(config, fault=CrashPoints(), clock=clock)
     # The settings of `baccara serve` (no permessage-deflate, proxy headers read by the
     # app from its trusted proxies only, ...).
     uvicorn.run(

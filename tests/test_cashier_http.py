@@ -11,9 +11,9 @@ import csv
 import io
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -25,10 +25,15 @@ from tests.support.harness import ServerProcess
 from tests.test_hardening_http import in_process
 
 from baccara.db.auth import Auth
+from baccara.db.betting import MAX_AMOUNT
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.staff import Role
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.http.cashier import LAST_MOMENT, moment
+from baccara.server.http.me import limit_asked
+from baccara.server.infra.edge import Refusal
 
+_T = TypeVar("_T")
 JSON = {"Content-Type": "application/json"}
 EVIL = "http://evil.example"
 PASSWORD = "long password"
@@ -460,3 +465,42 @@ def test_two_operators_at_once_never_take_more_than_the_wallet(
         assert ledger.check_invariants() == []
     finally:
         ledger.database.dispose()
+
+
+def _answer(read: Callable[[], _T]) -> _T | Refusal:
+    """What ``read`` gives, or the `Refusal` it raised."""
+    try:
+        return read()
+    except Refusal as refused:
+        return refused
+
+
+@given(
+    text=st.one_of(
+        st.text(max_size=40), st.datetimes().map(str), st.integers(-(10**13), 10**13).map(str)
+    )
+)
+def test_a_moment_is_read_or_refused_in_words(text: str) -> None:
+    """``from`` and ``to``: a moment from 1970 to 9999, or a 400 that says what is asked
+    (never a server error, whatever the text)."""
+    seconds = _answer(lambda: moment(text, "from", 7.0))
+    if isinstance(seconds, Refusal):
+        assert (seconds.status, seconds.code) == (400, "bad_request")
+        assert "a date (2026-11-01)" in seconds.message
+    else:
+        assert 0 <= seconds <= LAST_MOMENT
+
+
+@given(asked=st.one_of(st.none(), st.integers(-(10**13), 10**13), st.text(max_size=14)))
+def test_a_limit_asked_is_read_or_refused_in_words(asked: int | str | None) -> None:
+    """A deposit or loss limit: None, or cents from 0 to the largest amount, or a 400
+    naming the field."""
+    found = _answer(lambda: limit_asked(asked, "week"))
+    if isinstance(found, Refusal):
+        assert (found.status, found.code) == (400, "bad_request")
+        assert found.message.startswith("week: ")
+    elif asked is None:
+        assert found is None
+    else:
+        assert found is not None and 0 <= found <= MAX_AMOUNT
+        assert not isinstance(asked, int) or found == asked

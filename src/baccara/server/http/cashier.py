@@ -39,7 +39,7 @@ from baccara.server.wire.cashier import (
 )
 from baccara.server.wire.http import Movement
 
-__all__ = ["STATUS", "cash_amount", "cashier_router", "moment"]
+__all__ = ["LAST_MOMENT", "STATUS", "cash_amount", "cashier_router", "moment"]
 
 STATUS = {
     "bad_amount": 400,
@@ -52,6 +52,8 @@ STATUS = {
 }
 """The status each of the cashier's refusals is answered with."""
 
+LAST_MOMENT = 253_402_300_799.0
+"""The last second a statement may name (9999-12-31 23:59:59 UTC)."""
 DEFAULT_DAYS = 30
 """A statement without ``from`` covers this many days before ``to``."""
 
@@ -87,15 +89,18 @@ def moment(text: str | None, name: str, default: float) -> float:
     """
     if text is None or text == "":
         return default
+    bad = f"{name}: a date (2026-11-01), a time in ISO 8601 or epoch seconds, 1970 to 9999"
     if text.isascii() and text.isdigit() and len(text) <= 12:
-        return float(text)
-    try:
-        found = datetime.fromisoformat(text)
-    except ValueError:
-        raise Refusal(
-            400, "bad_request", f"{name}: a date (2026-11-01), a time in ISO 8601 or epoch seconds"
-        ) from None
-    return (found if found.tzinfo else found.replace(tzinfo=UTC)).timestamp()
+        seconds = float(text)
+    else:
+        try:
+            found = datetime.fromisoformat(text)
+        except ValueError:
+            raise Refusal(400, "bad_request", bad) from None
+        seconds = (found if found.tzinfo else found.replace(tzinfo=UTC)).timestamp()
+    if not 0 <= seconds <= LAST_MOMENT:
+        raise Refusal(400, "bad_request", bad)
+    return seconds
 
 
 def _move(receipt: CashierReceipt) -> CashierMove:
@@ -188,11 +193,11 @@ def cashier_router(
         if shape not in ("json", "csv"):
             raise Refusal(400, "bad_request", "format: json or csv")
         until = moment(end, "to", now())
-        since = moment(start, "from", until - DEFAULT_DAYS * 86_400)
+        since = moment(start, "from", max(0.0, until - DEFAULT_DAYS * 86_400))
         if since > until:
             raise Refusal(400, "bad_request", "from: before to")
         try:
-            player, wallet = await run(cashier.wallet, name[:40])
+            player, wallet = await run(cashier.wallet, name)
         except CashierError as error:
             raise _refused(error) from None
         found = await run(
@@ -226,7 +231,7 @@ def cashier_router(
         """Set deposit limits over 24 hours (``day``), 7 days (``week``) and 30 days
         (``month``): a cut at once, a raise or a removal a day later."""
         amounts = {  # every field read before any is set: a refusal changes nothing
-            period: _limit(getattr(asked, period.value), period.value)
+            period: limit_asked(getattr(asked, period.value), period.value)
             for period in Period
             if period.value in asked.model_fields_set
         }
@@ -241,10 +246,3 @@ def cashier_router(
         return _deposit_limits(found)
 
     return router
-
-
-def _limit(asked: int | str | None, name: str) -> int | None:
-    """A limit asked as text or whole cents (None: none), or a 400 `Refusal`."""
-    if isinstance(asked, int):
-        return limit_asked(format_money(asked).replace(",", ""), name)
-    return limit_asked(asked, name)

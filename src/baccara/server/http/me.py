@@ -89,12 +89,12 @@ class LimitsRequest(BaseModel):
 _LOSS_FIELDS = {"loss_limit_week": Period.WEEK, "loss_limit_month": Period.MONTH}
 
 
-def limit_asked(text: str | None, name: str) -> int | None:
-    """A limit the player typed (``"50.00"``; None: none) in minor units, or a 400
-    `Refusal` naming the field.
+def limit_asked(text: int | str | None, name: str) -> int | None:
+    """A limit the player typed (``"50.00"``) or gave in whole cents (``5000``), in minor
+    units (None: none), or a 400 `Refusal` naming the field.
 
-    >>> limit_asked("50", "loss_limit"), limit_asked(None, "loss_limit")
-    (5000, None)
+    >>> limit_asked("50", "loss_limit"), limit_asked(5000, "day"), limit_asked(None, "loss_limit")
+    (5000, 5000, None)
     >>> limit_asked("-5", "loss_limit")
     Traceback (most recent call last):
     ...
@@ -103,7 +103,7 @@ def limit_asked(text: str | None, name: str) -> int | None:
     if text is None:
         return None
     try:
-        amount = parse_money(text)
+        amount = text if isinstance(text, int) else parse_money(text)
     except MoneyError as error:
         raise Refusal(400, "bad_request", f"{name}: {error}") from error
     if amount < 0:

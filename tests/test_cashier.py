@@ -120,13 +120,20 @@ def test_chips_at_a_table_and_stakes_in_play_are_not_paid_out(ledger: Ledger) ->
     assert cashier.withdraw("ann", 1_000, "p1", OLGA, now=NOON).balance == 0
 
 
-def test_an_excluded_or_suspended_player_is_still_paid(ledger: Ledger) -> None:
+def test_an_excluded_or_suspended_player_is_still_paid_and_deposits_nothing(
+    ledger: Ledger,
+) -> None:
     cashier = Cashier(ledger)
     protections = Protections(ledger.database)
     protections.exclude(1, NOON + 30 * DAY, now=NOON)
     assert cashier.withdraw("ann", 4_000, "p1", OLGA, now=NOON + 1).balance == 6_000
+    error = _refused(lambda: cashier.deposit("ann", 1, "d1", OLGA, now=NOON + 2), "self_excluded")
+    assert "excluded from play until 2026-12-26 12:00 UTC" in str(error)
     suspend(ledger.database, "bob", NOON + DAY)
     assert cashier.withdraw("bob", 10_000, "p2", OLGA, now=NOON + 2).balance == 0
+    _refused(lambda: cashier.deposit("bob", 1, "d2", OLGA, now=NOON + 3), "suspended")
+    assert cashier.deposit("bob", 1, "d2", OLGA, now=NOON + DAY).balance == 1  # it is over
+    assert _booked(ledger) == 3
 
 
 def test_deposit_limits_over_24_hours_7_and_30_days_the_lowest_applying(ledger: Ledger) -> None:

@@ -27,6 +27,7 @@ from tests.test_hardening_http import in_process
 from baccara.db.auth import Auth
 from baccara.db.betting import MAX_AMOUNT
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.protections import suspend
 from baccara.db.staff import Role
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.cashier import LAST_MOMENT, moment
@@ -237,13 +238,22 @@ def test_deposits_and_withdrawals_over_http(app: FastAPI) -> None:
             reply = await _send(client, "POST", DEPOSIT, body)
             assert _problem(reply) == (status, code), (body, reply.text)
             assert words in reply.json()["message"], reply.text
+        await asyncio.to_thread(suspend, app.state.baccara.ledger.database, "bob", 4e9)
+        barred = await _send(
+            client, "POST", DEPOSIT, {"player": "bob", "amount": "1", "reference": "b1"}
+        )
+        assert _problem(barred) == (409, "suspended")
+        paid = await _send(
+            client, "POST", WITHDRAWAL, {"player": "bob", "amount": "1", "reference": "b1"}
+        )
+        assert paid.json()["balance"] == WELCOME - 100
         over = await _send(
             client, "POST", WITHDRAWAL, {"player": "ann", "amount": "0.01", "reference": "p2"}
         )
         assert _problem(over) == (409, "insufficient_funds")
         assert "holds 0.00" in over.json()["message"]
         assert await _balance(app, "ann") == 0
-        assert await _balance(app, "bob") == WELCOME
+        assert await _balance(app, "bob") == WELCOME - 100
 
     in_process(app, scenario)
 

@@ -12,7 +12,8 @@ Each is one transaction (`Cashier.deposit`, `Cashier.withdraw`) that, inside it:
 - looks the reference up: one already booked, for the same kind, player and amount,
   is answered as it was (``duplicate``) and books nothing more; for anything else it is
   refused (``reference_reused``); the database's unique reference settles two at once;
-- a deposit: the player's deposits over the last 24 hours, 7 and 30 days
+- a deposit: refused while the player is excluded or suspended (``self_excluded``,
+  ``suspended``); the player's deposits over the last 24 hours, 7 and 30 days
   (`baccara.db.protections.Period`) plus this one must stay within each deposit limit
   the player has in force (``deposit_limit``);
 - a withdrawal: never more than the wallet holds (``insufficient_funds``): chips at a
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 
 import sqlalchemy as sa
@@ -260,6 +262,7 @@ def _book(
             )
         return _receipt(old, held.balance, duplicate=True)
     if kind is MoveKind.DEPOSIT:
+        _check_standing(held, name, now)
         _check_deposit_limits(conn, user, wallet, amount, now)
         moves = {external: -amount, wallet: amount}
     else:
@@ -305,6 +308,25 @@ def _receipt(row: sa.Row[object], balance: int, *, duplicate: bool) -> CashierRe
         balance=balance,
         duplicate=duplicate,
     )
+
+
+def _check_standing(held: gate.Held, name: str, now: float) -> None:
+    """Refuse a deposit for a player excluded (``self_excluded``) or suspended
+    (``suspended``) at ``now``: no money in while they may not play (a withdrawal is
+    paid all the same)."""
+    protections = held.protections
+    if protections.excluded(now):
+        until = datetime.fromtimestamp(protections.excluded_until or 0, UTC)
+        raise CashierError(
+            "self_excluded",
+            f"{name} is excluded from play until {until:%Y-%m-%d %H:%M} UTC: no deposit "
+            "until then (a withdrawal is paid)",
+        )
+    if protections.suspended(now):
+        raise CashierError(
+            "suspended",
+            f"{name} is suspended by the house: no deposit (a withdrawal is paid)",
+        )
 
 
 _DEPOSITED = sa.select(sa.func.coalesce(sa.func.sum(cashier_moves.c.amount), 0)).where(

@@ -7,7 +7,8 @@ days (``GET``/``PUT /api/me/deposit-limits``: a cut at once, a raise a day later
 
 A refusal books nothing and says why: 400 ``bad_amount`` or ``bad_reference`` or
 ``staff_account``, 404 ``unknown_player``, 409 ``insufficient_funds``,
-``deposit_limit`` or ``reference_reused``.
+``deposit_limit``, ``reference_reused``, or for a deposit ``self_excluded`` or
+``suspended`` (a withdrawal is paid to them).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ STATUS = {
     "unknown_player": 404,
     "insufficient_funds": 409,
     "deposit_limit": 409,
+    "self_excluded": 409,
+    "suspended": 409,
     "reference_reused": 409,
 }
 """The status each of the cashier's refusals is answered with."""

@@ -153,8 +153,9 @@ def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
     """Take the players' locks and read, in the same statement, their wallets' balances
     and their protections: on PostgreSQL the wallet rows (``FOR NO KEY UPDATE``, in
     account order: no deadlock; settlements' foreign-key checks need not wait); on
-    SQLite the transaction already holds the one write lock. An unknown wallet reads
-    as empty."""
+    SQLite the transaction already holds the one write lock. Then, under the locks, one
+    statement more reads the loss limits over 7 and 30 days (``period_limits``). An
+    unknown wallet reads as empty."""
     ids = sorted(set(wallets))
     found = {key: Held(balance=0, name="", protections=PlayerProtections()) for key in ids}
     pg = on_postgres(conn)

@@ -189,9 +189,12 @@ class PlayerProtections:
         >>> PlayerProtections(loss_limit=5_000, next_loss_limit=9_000, next_from=10.0).at(10.0).loss_limit
         9000
         """
-        if self.next_from is None or now < self.next_from:
+        day = self.daily_loss.at(now)  # the one rule: `PeriodLimit.at`
+        if day == self.daily_loss:
             return self
-        return replace(self, loss_limit=self.next_loss_limit, next_loss_limit=None, next_from=None)
+        return replace(
+            self, loss_limit=day.amount, next_loss_limit=day.next_amount, next_from=day.next_from
+        )
 
     @property
     def daily_loss(self) -> PeriodLimit:

@@ -29,9 +29,11 @@ from baccara.coup import Coup
 from baccara.db.audit import verify
 from baccara.db.auth import Auth, AuthError
 from baccara.db.books import check_invariants
+from baccara.db.cashier import Cashier, CashierError, Clerk
 from baccara.db.database import DB_ENV, database_at, default_url, resolve_url, writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.migrate import MIGRATIONS, MigrationError, current, head, upgrade
+from baccara.db.protections import LimitKind, Period, Protections
 from baccara.db.schema import metadata, online_shoes, skill_actions
 from baccara.db.staff import Role
 from baccara.db.store import Store, seat_account
@@ -241,6 +243,52 @@ def test_players_stay_players_after_the_staff_revision(database_url: str) -> Non
         ):
             conn.execute(sa.text("UPDATE audit_log SET actor = 'x'"))
         assert verify(ledger.database).count == 1
+    finally:
+        ledger.database.dispose()
+
+
+def test_a_players_limits_and_wallet_survive_the_cashier_revision(database_url: str) -> None:
+    """A database at revision 0010 with a player, their wallet and a daily loss limit
+    upgrades with all three as they were; the cashier then books a deposit for them and
+    their new deposit limit applies."""
+    database = database_at(database_url)
+    _upgrade_to(database, "0010")
+    digest = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1).hash("pw of ann")
+    with writing(database) as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO web_users (id, name, name_key, password_hash, created_at) "
+                "VALUES (1, 'ann', 'ann', :h, :t)"
+            ),
+            {"h": digest, "t": datetime(2026, 1, 1)},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO table_accounts (name, kind, created_at, balance) "
+                "VALUES ('wallet:ann', 'wallet', :t, 0)"
+            ),
+            {"t": datetime(2026, 1, 1)},
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO play_limits (user_id, loss_limit, account_id) "
+                "SELECT 1, 2000, id FROM table_accounts WHERE name = 'wallet:ann'"
+            )
+        )
+    database.dispose()
+    ledger = Ledger.connect(database_url)
+    try:
+        assert current(ledger.database) == head()
+        wallet = ledger.create_account(wallet_account("ann"))
+        ledger.deposit(wallet, 5_000, ref="welcome:ann")
+        protections = Protections(ledger.database)
+        cashier, clerk = Cashier(ledger), Clerk(name="cli", role=None)
+        assert cashier.deposit("ann", 1_000, "s1", clerk, now=10.0).balance == 6_000
+        protections.set_period_limit(1, LimitKind.DEPOSIT, Period.DAY, 1_500, now=20.0)
+        with pytest.raises(CashierError, match=r"24-hour deposit limit is 15\.00"):
+            cashier.deposit("ann", 501, "s2", clerk, now=30.0)
+        assert protections.get(1, now=40.0).loss_limit == 2_000
+        assert ledger.check_invariants() == []
     finally:
         ledger.database.dispose()
 

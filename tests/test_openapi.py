@@ -20,6 +20,7 @@ from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.learn import CELLS
 from baccara.server.tables.make import protocol_schema
 from baccara.server.wire import admin as admin_models
+from baccara.server.wire import cashier as cashier_models
 from baccara.server.wire import http as http_models
 from baccara.server.wire import protocol
 from baccara.server.wire.http import Progress
@@ -79,8 +80,9 @@ def test_every_api_route_documents_its_answer(app: FastAPI) -> None:
         for kind, body in answers[ok[0]]["content"].items():
             if kind == "application/json":
                 assert names_a_model(body["schema"]), (method, path, body)
-            else:  # the roads, drawn
-                assert (kind, body["schema"]) == ("image/svg+xml", {"type": "string"})
+            else:  # the roads, drawn; a statement as a spreadsheet
+                assert kind in ("image/svg+xml", "text/csv"), (method, path, kind)
+                assert body["schema"] == {"type": "string"}
     models = document["components"]["schemas"]
     assert {"Snapshot", "CheminState", "BanqueState", "MyRecords", "LimitsAnswer"} <= set(models)
 
@@ -98,7 +100,7 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         """The type a documented schema names (`http_models`, `admin_models` or `protocol`)."""
         if "$ref" in found:
             name = found["$ref"].rsplit("/", 1)[1]
-            for module in (http_models, admin_models):
+            for module in (http_models, admin_models, cashier_models):
                 if hasattr(module, name):
                     return getattr(module, name)
             return getattr(protocol, name)
@@ -155,6 +157,23 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         assert (await fits("GET", "/api/me")).role == Role.AUDITOR
         page = await fits("GET", "/api/admin/audit", "/api/admin/audit?after=0&limit=5")
         assert [entry.target for entry in page.entries] == ["ivan"]
+        statement = "/api/admin/players/{name}/movements"
+        assert (await fits("GET", statement, statement.format(name="olga"))).player == "olga"
+        await asyncio.to_thread(
+            state.auth.create_staff, "oleg", "oleg password", Role.OPERATOR, actor="cli"
+        )
+        await fits("POST", "/api/login", body={"name": "oleg", "password": "oleg password"})
+        cash = {"player": "olga", "amount": "5.00", "reference": "s1"}
+        paid = await fits("POST", "/api/admin/cashier/deposit", body=cash)
+        out = {**cash, "reference": "p1"}
+        assert (await fits("POST", "/api/admin/cashier/withdrawal", body=out)).balance == (
+            paid.balance - 500
+        )
+        await fits("POST", "/api/login", body={"name": "olga", "password": "olga password"})
+        await fits("GET", "/api/me/deposit-limits")
+        assert (
+            await fits("PUT", "/api/me/deposit-limits", body={"week": "50"})
+        ).week.amount == 5_000
 
     in_process(app, scenario)
-    assert len(set(checked)) == 19  # /api/login too
+    assert len(set(checked)) == 24  # /api/login too

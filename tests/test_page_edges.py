@@ -155,6 +155,21 @@ def test_the_page_for_a_newcomer(server: ServerProcess, size: str) -> None:
         expect(page.locator("#play-status")).to_contain_text("Daily loss limit 500.00.")
         page.select_option("#reminder", "30")
         expect(page.locator("#play-status")).to_contain_text("A reminder every 30 minutes.")
+        # more limits: a deposit limit over 7 days, a loss limit over 30 days, then a raise
+        page.select_option("#period-kind", "deposit_week")
+        page.fill("#period-limit", "200")
+        page.click("#period-form button[type=submit]")
+        expect(page.locator("#play-status")).to_contain_text("7-day deposit limit 200.00.")
+        page.select_option("#period-kind", "loss_month")
+        page.fill("#period-limit", "900")
+        page.click("#period-form button[type=submit]")
+        expect(page.locator("#play-status")).to_contain_text("30-day loss limit 900.00.")
+        page.select_option("#period-kind", "deposit_week")
+        page.click("#period-remove")  # a removal waits its day, shown pending
+        expect(page.locator("#play-status")).to_contain_text(
+            re.compile(r"7-day deposit limit 200\.00 \(from .*: no limit\)\.")
+        )
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(ARTIFACTS / f"records-{size}.png"), full_page=True)
         page.once("dialog", lambda dialog: dialog.accept())
         page.click("#exclusion-form button[type=submit]")

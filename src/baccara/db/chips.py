@@ -89,8 +89,7 @@ class Chips:
         wallet, seat = ids[wallet_account(player)], ids[chips_account(self.table, player)]
         held = gate.lock_wallets(conn, [wallet])[wallet]
         held.check(moment)
-        if (limit := held.loss_limit(moment)) is not None:
-            gate.check_loss(limit, gate.day_loss(conn, wallet, player, moment), amount)
+        gate.check_losses(conn, held, wallet, amount, moment)
         if (have := held.balance) < amount:
             raise BetError(
                 "insufficient_funds",

@@ -26,7 +26,10 @@ The daily loss (the UTC day of the clock the caller gives):
   so cashing them out after midnight frees nothing, and neither does cashing out then
   buying in again. Winnings at one table never make room at another.
 
-A bet or buy-in that would take the day's loss past the limit is refused.
+A bet or buy-in that would take the day's loss past the limit is refused. The loss
+limits over 7 and 30 days (`baccara.db.protections.LOSS_PERIODS`) count the same way
+from 00:00 UTC of the 6th (29th) day before today (`loss_since`), read under the same
+lock.
 
 >>> from baccara.db.ledger import Ledger
 >>> book = Ledger.connect("sqlite://")
@@ -53,12 +56,20 @@ from baccara.db import betting, queries
 from baccara.db.betting import BetError, BetReceipt, BetRequest
 from baccara.db.books import AccountKind, Posting, among, on_postgres, post_many, wallet_account
 from baccara.db.database import writing
-from baccara.db.protections import PlayerProtections
+from baccara.db.protections import (
+    LOSS_PERIODS,
+    LimitKind,
+    Period,
+    PeriodLimit,
+    PlayerProtections,
+    period_limit,
+)
 from baccara.db.schema import (
     RoundPhase,
     accounts,
     bets,
     entries,
+    period_limits,
     play_limits,
     transactions,
     web_sessions,
@@ -71,10 +82,13 @@ __all__ = [
     "Held",
     "SessionEnds",
     "check_loss",
+    "check_losses",
     "day_loss",
     "day_start",
     "ended",
     "lock_wallets",
+    "loss_since",
+    "period_start",
     "place_bets",
     "stamp",
 ]
@@ -111,9 +125,9 @@ class Held:
         if self.protections.suspended(now):
             raise BetError("suspended", "your account is suspended by the house")
 
-    def loss_limit(self, now: float) -> int | None:
-        """The daily loss limit in force at ``now`` (a raise waits its day)."""
-        return self.protections.at(now).loss_limit
+    def loss_limits(self, now: float) -> list[tuple[Period, int]]:
+        """The loss limits in force at ``now`` by period (a raise waits its day)."""
+        return self.protections.loss_limits(now)
 
 
 def day_start(now: float) -> datetime:
@@ -125,15 +139,32 @@ def day_start(now: float) -> datetime:
     return datetime.fromtimestamp(now - now % DAY, UTC)
 
 
+def period_start(period: Period, now: float) -> datetime:
+    """Where a loss limit over ``period`` starts counting at ``now``: 00:00 UTC of the
+    day ``period.days - 1`` days before today.
+
+    >>> period_start(Period.WEEK, 86_400 * 10 + 5).isoformat()
+    '1970-01-05T00:00:00+00:00'
+    """
+    return datetime.fromtimestamp(now - now % DAY - (period.days - 1) * DAY, UTC)
+
+
 def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
     """Take the players' locks and read, in the same statement, their wallets' balances
     and their protections: on PostgreSQL the wallet rows (``FOR NO KEY UPDATE``, in
     account order: no deadlock; settlements' foreign-key checks need not wait); on
-    SQLite the transaction already holds the one write lock. An unknown wallet reads
-    as empty."""
+    SQLite the transaction already holds the one write lock. Then, under the locks, one
+    statement more reads the loss limits over 7 and 30 days (``period_limits``). An
+    unknown wallet reads as empty."""
     ids = sorted(set(wallets))
     found = {key: Held(balance=0, name="", protections=PlayerProtections()) for key in ids}
-    for row in conn.execute(_LOCK[on_postgres(conn)], {"accounts": ids}):
+    pg = on_postgres(conn)
+    rows = conn.execute(_LOCK[pg], {"accounts": ids}).all()
+    longer: dict[int, list[tuple[Period, PeriodLimit]]] = {}
+    for limit in conn.execute(_LONGER_LOSSES[pg], {"accounts": ids}).mappings():
+        period = next(p for p in LOSS_PERIODS if p.days == limit["days"])
+        longer.setdefault(int(limit["account_id"]), []).append((period, period_limit(limit)))
+    for row in rows:
         found[int(row.id)] = Held(
             balance=int(row.balance),
             name=str(row.name).removeprefix("wallet:"),
@@ -143,12 +174,24 @@ def lock_wallets(conn: Connection, wallets: Iterable[int]) -> dict[int, Held]:
                 next_from=row.next_from,
                 excluded_until=row.excluded_until,
                 suspended_until=row.suspended_until,
+                longer_losses=tuple(sorted(longer.get(int(row.id), []), key=_by_days)),
             ),
             staff=row.role is not None,
         )
     return found
 
 
+def _by_days(limit: tuple[Period, PeriodLimit]) -> int:
+    return limit[0].days
+
+
+_LONGER_LOSSES = {  # read after the lock: under it
+    pg: sa.select(period_limits).where(
+        among(period_limits.c.account_id, "accounts", postgres=pg),
+        period_limits.c.kind == LimitKind.LOSS.value,
+    )
+    for pg in (False, True)
+}
 _LOCK = {
     pg: sa.select(
         accounts.c.id,
@@ -264,29 +307,65 @@ _SESSIONS = {
 }
 
 
-def check_loss(limit: int | None, lost: int, amount: int) -> None:
-    """Refuse (`BetError` ``loss_limit``) ``amount`` more at risk when ``lost`` today
-    already counts against the daily ``limit``.
+def check_loss(limit: int | None, lost: int, amount: int, period: Period = Period.DAY) -> None:
+    """Refuse (`BetError` ``loss_limit``) ``amount`` more at risk when ``lost`` in the
+    ``period`` already counts against its ``limit``.
 
     >>> check_loss(5_000, 4_000, 1_000)
     >>> check_loss(5_000, 4_000, 2_000)
     Traceback (most recent call last):
     ...
     baccara.db.betting.BetError: your daily loss limit is 50.00: today 40.00 is lost or in play, so 20.00 more would pass it (the day starts again at 00:00 UTC)
+    >>> check_loss(20_000, 19_000, 2_000, Period.WEEK)
+    Traceback (most recent call last):
+    ...
+    baccara.db.betting.BetError: your 7-day loss limit is 200.00: in the last 7 days 190.00 is lost or in play, so 20.00 more would pass it (each day starts at 00:00 UTC)
     """
-    if limit is not None and lost + amount > limit:
+    if limit is None or lost + amount <= limit:
+        return
+    if period is Period.DAY:
         raise BetError(
             "loss_limit",
             f"your daily loss limit is {format_money(limit)}: today {format_money(lost)} is "
             f"lost or in play, so {format_money(amount)} more would pass it "
             "(the day starts again at 00:00 UTC)",
         )
+    raise BetError(
+        "loss_limit",
+        f"your {period.days}-day loss limit is {format_money(limit)}: in the last "
+        f"{period.days} days {format_money(lost)} is lost or in play, so "
+        f"{format_money(amount)} more would pass it (each day starts at 00:00 UTC)",
+    )
+
+
+def check_losses(
+    conn: Connection,
+    held: Held,
+    wallet: int,
+    amount: int,
+    now: float,
+    lost: dict[tuple[int, Period], int] | None = None,
+) -> None:
+    """Refuse (`BetError` ``loss_limit``) ``amount`` more at risk past any of the loss
+    limits ``held`` has in force at ``now``; each period's loss is read once into
+    ``lost`` (by wallet and period), where the caller adds what it then places."""
+    lost = {} if lost is None else lost
+    for period, limit in held.loss_limits(now):
+        if (wallet, period) not in lost:
+            lost[wallet, period] = loss_since(conn, wallet, held.name, period_start(period, now))
+        check_loss(limit, lost[wallet, period], amount, period)
 
 
 def day_loss(conn: Connection, wallet: int, name: str, now: float) -> int:
     """What player ``name`` (wallet ``wallet``) has lost or has in play today, as the
     module defines it; read inside the caller's transaction, under the player's lock."""
-    start = day_start(now)
+    return loss_since(conn, wallet, name, day_start(now))
+
+
+def loss_since(conn: Connection, wallet: int, name: str, start: datetime) -> int:
+    """What player ``name`` (wallet ``wallet``) has lost or has in play since ``start``
+    (00:00 UTC of a day), as the module defines a day's; read inside the caller's
+    transaction, under the player's lock."""
     staked, returned = conn.execute(_HOUSE, {"account": wallet, "start": start}).one()
     lost = max(0, int(staked) - int(returned))
     today: dict[str, list[tuple[bool, int]]] = {}  # table -> (buy-in?, amount), in order
@@ -399,7 +478,8 @@ class _Batch:
     stored: dict[tuple[int, object], Any]
     rounds: dict[int, Any]
     staked: dict[tuple[int, int, str], int]
-    lost: dict[int, int] = field(default_factory=dict)  # wallet -> today's loss, once read
+    # (wallet, period) -> the period's loss, once read, with the bets placed since
+    lost: dict[tuple[int, Period], int] = field(default_factory=dict)
 
 
 def _place_valid(
@@ -464,10 +544,8 @@ def _decide(batch: _Batch, req: BetRequest, stake: int) -> BetReceipt:
     now = time.time() if req.now is None else req.now
     wallet = batch.held[account]
     wallet.check(now)
-    if (limit := wallet.loss_limit(now)) is not None and account not in batch.lost:
-        batch.lost[account] = day_loss(batch.conn, account, wallet.name, now)
     betting.check_limits(req, stake, batch.staked.get((account, round_id, kind), 0))
-    check_loss(limit, batch.lost.get(account, 0), stake)
+    check_losses(batch.conn, wallet, account, stake, now, batch.lost)
     if balances[account] < stake:
         raise BetError(
             "insufficient_funds",
@@ -476,8 +554,8 @@ def _decide(batch: _Batch, req: BetRequest, stake: int) -> BetReceipt:
         )
     balances[account] -= stake
     batch.staked[account, round_id, kind] = batch.staked.get((account, round_id, kind), 0) + stake
-    if limit is not None:
-        batch.lost[account] += stake
+    for key in batch.lost.keys() & {(account, period) for period in Period}:
+        batch.lost[key] += stake
     return betting.receipt(betting.bet_row(req, stake), balances[account], duplicate=False)
 
 

@@ -25,9 +25,12 @@ from sqlalchemy.engine import Engine
 
 from baccara.db.schema import bets, entries, rounds, settlements, transactions
 
-__all__ = ["PlayerHistory"]
+__all__ = ["STATEMENT_ROWS", "PlayerHistory"]
 
 _BET_ROUND = bets.alias("bet_round")
+
+STATEMENT_ROWS = 10_000
+"""The most movements one statement lists."""
 
 
 class PlayerHistory:
@@ -41,48 +44,25 @@ class PlayerHistory:
     ) -> list[dict[str, Any]]:
         """The wallet's movements, newest first (``before``: older than this entry id),
         each with the table and round it belongs to, if any."""
-        round_id = sa.func.coalesce(_BET_ROUND.c.round_id, settlements.c.round_id)
-        query = (
-            sa.select(
-                entries.c.id,
-                transactions.c.created_at,
-                transactions.c.memo,
-                entries.c.amount,
-                rounds.c.table_id,
-                rounds.c.number,
-                _BET_ROUND.c.kind,
-            )
-            .select_from(
-                entries.join(transactions, transactions.c.id == entries.c.transaction_id)
-                .outerjoin(
-                    _BET_ROUND,
-                    sa.and_(
-                        _BET_ROUND.c.txn_id == transactions.c.id,
-                        _BET_ROUND.c.account_id == account,
-                    ),
-                )
-                .outerjoin(settlements, settlements.c.txn_id == transactions.c.id)
-                .outerjoin(rounds, rounds.c.id == round_id)
-            )
-            .where(entries.c.account_id == account)
-            .order_by(entries.c.id.desc())
-            .limit(max(1, min(limit, 200)))
-        )
+        query = _movements(account).order_by(entries.c.id.desc()).limit(max(1, min(limit, 200)))
         if before is not None:
             query = query.where(entries.c.id < before)
         with self.database.connect() as conn:
-            return [
-                {
-                    "id": int(row.id),
-                    "time": _stamp(row.created_at),
-                    "memo": row.memo,
-                    "what": _what(row.memo, row.kind, int(row.amount)),
-                    "amount": int(row.amount),
-                    "table": row.table_id,
-                    "round": None if row.number is None else int(row.number),
-                }
-                for row in conn.execute(query)
-            ]
+            return [_movement(row) for row in conn.execute(query)]
+
+    def statement(
+        self, account: int, start: datetime, end: datetime, *, limit: int = STATEMENT_ROWS
+    ) -> list[dict[str, Any]]:
+        """The wallet's movements from ``start`` (included) to ``end`` (excluded), oldest
+        first, at most ``limit`` of them (a statement: `movements`' fields)."""
+        query = (
+            _movements(account)
+            .where(transactions.c.created_at >= start, transactions.c.created_at < end)
+            .order_by(entries.c.id)
+            .limit(limit)
+        )
+        with self.database.connect() as conn:
+            return [_movement(row) for row in conn.execute(query)]
 
     def rounds(self, account: int, *, limit: int = 10) -> list[dict[str, Any]]:
         """The last ``limit`` rounds the player bet on, newest first: the table, the
@@ -149,6 +129,47 @@ class PlayerHistory:
             staked, returned, count = conn.execute(query).one()
         return {"bets": int(count), "staked": int(staked), "returned": int(returned),
                 "net": int(returned) - int(staked)}  # fmt: skip
+
+
+def _movements(account: int) -> sa.Select[Any]:
+    """The wallet's movements with their table and round, unordered."""
+    round_id = sa.func.coalesce(_BET_ROUND.c.round_id, settlements.c.round_id)
+    return (
+        sa.select(
+            entries.c.id,
+            transactions.c.created_at,
+            transactions.c.memo,
+            entries.c.amount,
+            rounds.c.table_id,
+            rounds.c.number,
+            _BET_ROUND.c.kind,
+        )
+        .select_from(
+            entries.join(transactions, transactions.c.id == entries.c.transaction_id)
+            .outerjoin(
+                _BET_ROUND,
+                sa.and_(
+                    _BET_ROUND.c.txn_id == transactions.c.id,
+                    _BET_ROUND.c.account_id == account,
+                ),
+            )
+            .outerjoin(settlements, settlements.c.txn_id == transactions.c.id)
+            .outerjoin(rounds, rounds.c.id == round_id)
+        )
+        .where(entries.c.account_id == account)
+    )
+
+
+def _movement(row: sa.Row[Any]) -> dict[str, Any]:
+    return {
+        "id": int(row.id),
+        "time": _stamp(row.created_at),
+        "memo": row.memo,
+        "what": _what(row.memo, row.kind, int(row.amount)),
+        "amount": int(row.amount),
+        "table": row.table_id,
+        "round": None if row.number is None else int(row.number),
+    }
 
 
 def _what(memo: str, kind: str | None, amount: int) -> str:

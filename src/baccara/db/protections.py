@@ -2,7 +2,11 @@
 limits (responsible play) and the house's suspension.
 
 A daily loss limit: a cut (or a first limit) takes effect at once, a raise or a
-removal one day after it is asked for (`DELAY`), as regulated sites do. A session-time
+removal one day after it is asked for (`DELAY`), as regulated sites do (`ask`, the one
+rule for every limit a player sets). Limits over a period (`PeriodLimit`, kept in
+``period_limits``): losses over 7 and 30 days beside the daily one, and deposits over
+24 hours, 7 and 30 days (`Period`), each the same way; the lowest that a sum passes
+refuses. A session-time
 reminder (the page reminds every so many minutes). A self-exclusion: until it ends the
 player cannot log in, nor use a session opened before; nothing lifts it early. The
 house's suspension (`suspend`), the same until the house lifts it. The row carries the
@@ -33,6 +37,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -40,13 +45,95 @@ from sqlalchemy.engine import Engine
 
 from baccara.db.books import account_id, wallet_account
 from baccara.db.database import writing
-from baccara.db.schema import play_limits, users, web_sessions
+from baccara.db.schema import period_limits, play_limits, users, web_sessions
 from baccara.db.sessions import revoke
 
-__all__ = ["DELAY", "PlayerProtections", "Protections", "SuspendError", "protections_of", "suspend"]
+__all__ = [
+    "DELAY",
+    "LOSS_PERIODS",
+    "LimitKind",
+    "Period",
+    "PeriodLimit",
+    "PlayerProtections",
+    "Protections",
+    "SuspendError",
+    "ask",
+    "period_limit",
+    "period_limits_of",
+    "protections_of",
+    "suspend",
+]
 
 DELAY = 24 * 3600.0
 """Seconds before a raised or removed loss limit takes effect."""
+
+
+class Period(StrEnum):
+    """A period a limit counts over; the value is the word the API takes."""
+
+    DAY = "day"  # deposits: the last 24 hours; losses: the UTC day
+    WEEK = "week"  # the last 7 days (losses: the UTC day and the 6 before it)
+    MONTH = "month"  # the last 30 days (losses: the UTC day and the 29 before it)
+
+    @property
+    def days(self) -> int:
+        """How many days the period counts.
+
+        >>> [period.days for period in Period]
+        [1, 7, 30]
+        """
+        return _DAYS[self]
+
+
+_DAYS = {Period.DAY: 1, Period.WEEK: 7, Period.MONTH: 30}
+
+
+class LimitKind(StrEnum):
+    """What a period limit bounds."""
+
+    DEPOSIT = "deposit"
+    LOSS = "loss"
+
+
+LOSS_PERIODS = (Period.WEEK, Period.MONTH)
+"""The loss limits kept in ``period_limits`` (the daily one is ``play_limits``')."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodLimit:
+    """A limit as it stands (minor units; None: none), and a raise or removal asked
+    (``next_amount``) with when it takes effect (``next_from``, epoch seconds)."""
+
+    amount: int | None = None
+    next_amount: int | None = None
+    next_from: float | None = None
+
+    def at(self, now: float) -> PeriodLimit:
+        """This limit at ``now``: a raise whose day has come applies.
+
+        >>> PeriodLimit(5_000, 9_000, 10.0).at(9.0).amount, PeriodLimit(5_000, 9_000, 10.0).at(10.0)
+        (5000, PeriodLimit(amount=9000, next_amount=None, next_from=None))
+        """
+        if self.next_from is None or now < self.next_from:
+            return self
+        return PeriodLimit(self.next_amount)
+
+
+def ask(found: PeriodLimit, amount: int | None, now: float) -> PeriodLimit:
+    """The limit after the player asks for ``amount`` (None: no limit) at ``now``, from
+    ``found`` (as it stands at ``now``): a cut or a first limit at once, a raise or a
+    removal `DELAY` later (the limit in force stays until then).
+
+    >>> ask(PeriodLimit(), 5_000, 0.0)
+    PeriodLimit(amount=5000, next_amount=None, next_from=None)
+    >>> ask(PeriodLimit(5_000), 9_000, 10.0)
+    PeriodLimit(amount=5000, next_amount=9000, next_from=86410.0)
+    >>> ask(PeriodLimit(5_000, 9_000, 86_410.0), 4_000, 20.0)
+    PeriodLimit(amount=4000, next_amount=None, next_from=None)
+    """
+    if amount is not None and (found.amount is None or amount <= found.amount):
+        return PeriodLimit(amount)
+    return PeriodLimit(found.amount, amount, now + DELAY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +146,19 @@ class PlayerProtections:
     reminder_minutes: int | None = None
     excluded_until: float | None = None
     suspended_until: float | None = None  # the house's suspension
+    # the loss limits over 7 and 30 days (`LOSS_PERIODS`), as stored
+    longer_losses: tuple[tuple[Period, PeriodLimit], ...] = ()
+
+    def loss_limits(self, now: float) -> list[tuple[Period, int]]:
+        """The loss limits in force at ``now``, by period (the daily one first).
+
+        >>> week = (Period.WEEK, PeriodLimit(20_000))
+        >>> PlayerProtections(loss_limit=5_000, longer_losses=(week,)).loss_limits(0.0)
+        [(<Period.DAY: 'day'>, 5000), (<Period.WEEK: 'week'>, 20000)]
+        """
+        found = [(Period.DAY, self.at(now).loss_limit)]
+        found += [(period, limit.at(now).amount) for period, limit in self.longer_losses]
+        return [(period, amount) for period, amount in found if amount is not None]
 
     def excluded(self, now: float) -> bool:
         """Whether the player is excluded at ``now``."""
@@ -89,9 +189,17 @@ class PlayerProtections:
         >>> PlayerProtections(loss_limit=5_000, next_loss_limit=9_000, next_from=10.0).at(10.0).loss_limit
         9000
         """
-        if self.next_from is None or now < self.next_from:
+        day = self.daily_loss.at(now)  # the one rule: `PeriodLimit.at`
+        if day == self.daily_loss:
             return self
-        return replace(self, loss_limit=self.next_loss_limit, next_loss_limit=None, next_from=None)
+        return replace(
+            self, loss_limit=day.amount, next_loss_limit=day.next_amount, next_from=day.next_from
+        )
+
+    @property
+    def daily_loss(self) -> PeriodLimit:
+        """The daily loss limit as a `PeriodLimit`."""
+        return PeriodLimit(self.loss_limit, self.next_loss_limit, self.next_from)
 
 
 class Protections:
@@ -101,14 +209,14 @@ class Protections:
         self.database = database
 
     def get(self, user: int, *, now: float | None = None) -> PlayerProtections:
-        """``user``'s limits at ``now`` (a change whose day has come applies)."""
+        """``user``'s limits at ``now`` (a change whose day has come applies), the loss
+        limits over 7 and 30 days with them."""
+        moment = time.time() if now is None else now
         with self.database.connect() as conn:
-            row = (
-                conn.execute(sa.select(play_limits).where(play_limits.c.user_id == user))
-                .mappings()
-                .first()
-            )
-        return protections_of(row, time.time() if now is None else now)
+            row = _row(conn, user)
+            longer = period_limits_of(conn, user, LimitKind.LOSS, moment)
+        found = protections_of(row, moment)
+        return replace(found, longer_losses=tuple(sorted(longer.items(), key=_days)))
 
     def set_loss_limit(
         self, user: int, amount: int | None, *, now: float | None = None
@@ -116,19 +224,57 @@ class Protections:
         """Ask for a daily loss limit of ``amount`` (None: no limit)."""
         moment = time.time() if now is None else now
         with writing(self.database) as conn:
-            found = protections_of(_row(conn, user), moment)
-            lower = amount is not None and (found.loss_limit is None or amount <= found.loss_limit)
-            values: dict[str, object]
-            if lower:
-                values = {"loss_limit": amount, "next_loss_limit": None, "next_from": None}
-            else:  # a raise, or no limit: in a day
-                values = {
-                    "loss_limit": found.loss_limit,
-                    "next_loss_limit": amount,
-                    "next_from": moment + DELAY,
-                }
+            asked = ask(protections_of(_row(conn, user), moment).daily_loss, amount, moment)
+            values = {
+                "loss_limit": asked.amount,
+                "next_loss_limit": asked.next_amount,
+                "next_from": asked.next_from,
+            }
             _upsert(conn, user, values)
             return protections_of(_row(conn, user), moment)
+
+    def period_limits(
+        self, user: int, kind: LimitKind, *, now: float | None = None
+    ) -> dict[Period, PeriodLimit]:
+        """``user``'s limits of ``kind`` over a period at ``now`` (those kept in
+        ``period_limits``: a deposit's every period, a loss's `LOSS_PERIODS`)."""
+        moment = time.time() if now is None else now
+        with self.database.connect() as conn:
+            return period_limits_of(conn, user, kind, moment)
+
+    def set_period_limit(
+        self,
+        user: int,
+        kind: LimitKind,
+        period: Period,
+        amount: int | None,
+        *,
+        now: float | None = None,
+    ) -> PeriodLimit:
+        """Ask for a limit of ``kind`` over ``period`` of ``amount`` (None: none), by
+        the one rule (`ask`): a cut at once, a raise a day later. The daily loss limit
+        is `set_loss_limit`'s."""
+        if kind is LimitKind.LOSS and period not in LOSS_PERIODS:
+            raise ValueError("the daily loss limit is set by set_loss_limit")
+        moment = time.time() if now is None else now
+        with writing(self.database) as conn:
+            found = period_limits_of(conn, user, kind, moment).get(period, PeriodLimit())
+            asked = ask(found, amount, moment)
+            key = {"user_id": user, "kind": kind.value, "days": period.days}
+            values = {
+                "amount": asked.amount,
+                "next_amount": asked.next_amount,
+                "next_from": asked.next_from,
+            }
+            done = conn.execute(
+                period_limits.update()
+                .where(*(period_limits.c[name] == value for name, value in key.items()))
+                .values(**values)
+            )
+            if done.rowcount == 0:
+                wallet = _wallet(conn, user)
+                conn.execute(period_limits.insert().values(**key, account_id=wallet, **values))
+            return asked
 
     def set_reminder(self, user: int, minutes: int | None) -> PlayerProtections:
         """Remind the player every ``minutes`` of a session (None: never)."""
@@ -194,15 +340,51 @@ def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:
     )
 
 
+def _wallet(conn: sa.Connection, user: int) -> int | None:
+    """``user``'s wallet account (made if missing); None for a staff account, which
+    holds none (suspended by the house, it still gets no wallet)."""
+    name, role = conn.execute(sa.select(users.c.name, users.c.role).where(users.c.id == user)).one()
+    return None if role is not None else account_id(conn, wallet_account(str(name)))
+
+
 def _upsert(conn: sa.Connection, user: int, values: Mapping[str, object]) -> None:
     done = conn.execute(play_limits.update().where(play_limits.c.user_id == user).values(**values))
     if done.rowcount == 0:  # beside the player's wallet, where the money gate reads them
-        name, role = conn.execute(
-            sa.select(users.c.name, users.c.role).where(users.c.id == user)
-        ).one()
-        # a staff account (suspended by the house) holds no wallet: none is made for it
-        wallet = None if role is not None else account_id(conn, wallet_account(str(name)))
+        wallet = _wallet(conn, user)
         conn.execute(play_limits.insert().values(user_id=user, account_id=wallet, **values))
+
+
+_BY_DAYS = {period.days: period for period in Period}
+
+
+def _days(limit: tuple[Period, PeriodLimit]) -> int:
+    return limit[0].days
+
+
+def period_limits_of(
+    conn: sa.Connection, user: int, kind: LimitKind, now: float
+) -> dict[Period, PeriodLimit]:
+    """``user``'s limits of ``kind`` over a period, as they stand at ``now``, read in
+    ``conn``'s transaction."""
+    rows = conn.execute(
+        sa.select(
+            period_limits.c.days,
+            period_limits.c.amount,
+            period_limits.c.next_amount,
+            period_limits.c.next_from,
+        ).where(period_limits.c.user_id == user, period_limits.c.kind == kind.value)
+    )
+    return {_BY_DAYS[int(row.days)]: period_limit(row._mapping).at(now) for row in rows}
+
+
+def period_limit(row: Mapping[Any, Any]) -> PeriodLimit:
+    """The limit a ``period_limits`` row holds, as stored."""
+    amount, later, since = row["amount"], row["next_amount"], row["next_from"]
+    return PeriodLimit(
+        None if amount is None else int(amount),
+        None if later is None else int(later),
+        None if since is None else float(since),
+    )
 
 
 def protections_of(row: Mapping[Any, Any] | None, now: float) -> PlayerProtections:

@@ -22,10 +22,12 @@ stake's tableau); the Learn section's drills keep each player's record in
 
 The staff: a ``web_users`` row with a ``role`` (`baccara.db.staff.Role`; a player's is
 null), and every staff action in ``audit_log``, chained by hashes
-(`baccara.db.audit`).
+(`baccara.db.audit`). The cashier's deposits and withdrawals are in ``cashier_moves``
+(`baccara.db.cashier`), and a player's limits over a period (deposits over 24 hours, 7
+and 30 days; losses over 7 and 30 days) in ``period_limits``.
 
 >>> sorted(metadata.tables)[:3]
-['audit_log', 'bets', 'drill_records']
+['audit_log', 'bets', 'cashier_moves']
 """
 
 from __future__ import annotations
@@ -38,12 +40,14 @@ __all__ = [
     "accounts",
     "audit_log",
     "bets",
+    "cashier_moves",
     "drill_records",
     "entries",
     "events",
     "hands",
     "metadata",
     "online_shoes",
+    "period_limits",
     "play_limits",
     "rounds",
     "seats",
@@ -263,6 +267,34 @@ play_limits = sa.Table(  # a player's protections: their own limits, the house's
     ),
     sa.Column("suspended_until", sa.Float, nullable=True),  # the house's suspension
     sa.Index("ix_play_limits_account", "account_id", unique=True),
+)
+period_limits = sa.Table(  # a player's limits over a period (revision 0011)
+    "period_limits",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), primary_key=True),  # deposit, loss
+    sa.Column("days", sa.Integer, primary_key=True, autoincrement=False),  # 1, 7, 30
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts.c.id), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=True),  # minor units; null: none
+    sa.Column("next_amount", sa.BigInteger, nullable=True),  # a raise or removal asked
+    sa.Column("next_from", sa.Float, nullable=True),  # ... and when it takes effect
+    sa.Index("ix_period_limits_account", "account_id"),
+)
+cashier_moves = sa.Table(  # every deposit and withdrawal the cashier booked (revision 0011)
+    "cashier_moves",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reference", sa.String(64), nullable=False),  # books once
+    sa.Column("kind", sa.String(12), nullable=False),  # deposit, withdrawal
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey(accounts.c.id), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),  # minor units, above zero
+    sa.Column("txn_id", sa.Integer, sa.ForeignKey(transactions.c.id), nullable=False),
+    sa.Column("actor", sa.String(24), nullable=False),  # the operator
+    sa.Column("at", sa.Float, nullable=False),  # epoch seconds, the caller's clock
+    sa.CheckConstraint("amount > 0", name="cashier_amount_positive"),
+    sa.UniqueConstraint("reference", name="uq_cashier_reference"),
+    sa.Index("ix_cashier_moves_account_at", "account_id", "at"),
 )
 session_revocations = sa.Table(  # sessions ended early, as events every process reads
     "session_revocations",

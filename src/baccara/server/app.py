@@ -25,6 +25,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from baccara.db.auth import Auth
+from baccara.db.cashier import Cashier
 from baccara.db.drills import DrillScores
 from baccara.db.gate import SessionEnds
 from baccara.db.history import PlayerHistory
@@ -34,6 +35,7 @@ from baccara.db.signals import open_signals
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
 from baccara.server.http.admin import admin_router
+from baccara.server.http.cashier import cashier_router
 from baccara.server.http.depends import document_bodies, refusal_handlers
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
@@ -151,6 +153,9 @@ def create_app(
         accounts_router(state),
         tables_router(state),
         admin_router(state),
+        cashier_router(
+            state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
+        ),
     ):
         app.include_router(document_bodies(router))
 

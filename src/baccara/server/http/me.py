@@ -20,7 +20,14 @@ from baccara.coup import Coup, CoupError
 from baccara.db.auth import User
 from baccara.db.betting import MAX_AMOUNT
 from baccara.db.history import PlayerHistory
-from baccara.db.protections import DELAY, PlayerProtections, Protections
+from baccara.db.protections import (
+    DELAY,
+    LimitKind,
+    Period,
+    PeriodLimit,
+    PlayerProtections,
+    Protections,
+)
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.http.depends import (
     SAME_SITE_JSON,
@@ -40,6 +47,7 @@ from baccara.server.wire.http import (
     LimitsAnswer,
     Movement,
     MyRecords,
+    PeriodLimitAnswer,
     PlayedBet,
     PlayedRound,
     ReminderMinutes,
@@ -48,7 +56,7 @@ from baccara.server.wire.http import (
 )
 from baccara.table.narration import reveal
 
-__all__ = ["me_router"]
+__all__ = ["limit_asked", "me_router", "period_answer"]
 
 
 def _steps(coup: str | None) -> list[DealStep]:
@@ -67,12 +75,49 @@ def _steps(coup: str | None) -> list[DealStep]:
 
 
 class LimitsRequest(BaseModel):
-    """What the player sets: a daily loss limit (``"100.00"``; null: none) and a
-    reminder every so many minutes (null: none); a field left out is left as it is."""
+    """What the player sets: a loss limit for a day, 7 days and 30 days (``"100.00"``;
+    null: none) and a reminder every so many minutes (null: none); a field left out is
+    left as it is."""
 
     model_config = ConfigDict(extra="forbid")
     loss_limit: str | None = Field(default=None, max_length=20)
+    loss_limit_week: str | None = Field(default=None, max_length=20)
+    loss_limit_month: str | None = Field(default=None, max_length=20)
     reminder_minutes: ReminderMinutes | None = None
+
+
+_LOSS_FIELDS = {"loss_limit_week": Period.WEEK, "loss_limit_month": Period.MONTH}
+
+
+def limit_asked(text: int | str | None, name: str) -> int | None:
+    """A limit the player typed (``"50.00"``) or gave in whole cents (``5000``), in minor
+    units (None: none), or a 400 `Refusal` naming the field.
+
+    >>> limit_asked("50", "loss_limit"), limit_asked(5000, "day"), limit_asked(None, "loss_limit")
+    (5000, 5000, None)
+    >>> limit_asked("-5", "loss_limit")
+    Traceback (most recent call last):
+    ...
+    baccara.server.infra.edge.Refusal: 400 bad_request: loss_limit: a limit is zero or more
+    """
+    if text is None:
+        return None
+    try:
+        amount = text if isinstance(text, int) else parse_money(text)
+    except MoneyError as error:
+        raise Refusal(400, "bad_request", f"{name}: {error}") from error
+    if amount < 0:
+        raise Refusal(400, "bad_request", f"{name}: a limit is zero or more")
+    if amount > MAX_AMOUNT:
+        raise Refusal(400, "bad_request", f"{name}: at most {format_money(MAX_AMOUNT)}")
+    return amount
+
+
+def period_answer(limit: PeriodLimit) -> PeriodLimitAnswer:
+    """A limit over a period as the API answers it."""
+    return PeriodLimitAnswer(
+        amount=limit.amount, next_amount=limit.next_amount, next_from=limit.next_from
+    )
 
 
 def _not_a_boolean(value: object) -> object:
@@ -98,10 +143,13 @@ Reader = Annotated[User, Depends(LoggedIn(message="log in to see your records"))
 
 
 def _limits(found: PlayerProtections, session: float | None) -> LimitsAnswer:
+    longer = dict(found.longer_losses)
     return LimitsAnswer(
         loss_limit=found.loss_limit,
         next_loss_limit=found.next_loss_limit,
         next_from=found.next_from,
+        loss_week=period_answer(longer.get(Period.WEEK, PeriodLimit())),
+        loss_month=period_answer(longer.get(Period.MONTH, PeriodLimit())),
         reminder_minutes=found.reminder_minutes,
         excluded_until=found.excluded_until,
         session_since=session,
@@ -126,19 +174,25 @@ def me_router(state: ServerState, history: PlayerHistory, protections: Protectio
 
     @router.post("/api/me/limits", dependencies=[SAME_SITE_JSON])
     async def set_limits(user: Player, asked: LimitsBody, since: SessionSince) -> LimitsAnswer:
-        """Set the daily loss limit and the session reminder; a cut applies to the next
-        bet or buy-in at every table (the money gate reads it there)."""
-        if "loss_limit" in asked.model_fields_set:
-            try:
-                amount = None if asked.loss_limit is None else parse_money(asked.loss_limit)
-            except MoneyError as error:
-                raise Refusal(400, "bad_request", f"loss_limit: {error}") from error
-            if amount is not None and amount < 0:
-                raise Refusal(400, "bad_request", "loss_limit: a limit is zero or more")
-            if amount is not None and amount > MAX_AMOUNT:
-                most = format_money(MAX_AMOUNT)
-                raise Refusal(400, "bad_request", f"loss_limit: at most {most}")
+        """Set the loss limits (a day, 7 and 30 days) and the session reminder; a cut
+        applies to the next bet or buy-in at every table (the money gate reads it
+        there), a raise or a removal a day later."""
+        asked_set = asked.model_fields_set
+        amounts = {  # every field read before any is set: a refusal changes nothing
+            name: limit_asked(getattr(asked, name), name)
+            for name in ("loss_limit", *_LOSS_FIELDS)
+            if name in asked_set
+        }
+        if "loss_limit" in amounts:
+            amount = amounts.pop("loss_limit")
             await run(partial(protections.set_loss_limit, user.id, amount, now=now()))
+        for name, amount in amounts.items():
+            await run(
+                partial(
+                    protections.set_period_limit, user.id, LimitKind.LOSS,
+                    _LOSS_FIELDS[name], amount, now=now(),
+                )
+            )  # fmt: skip
         if "reminder_minutes" in asked.model_fields_set:
             await run(protections.set_reminder, user.id, asked.reminder_minutes)
         return _limits(await run(partial(protections.get, user.id, now=now())), since)

@@ -9,7 +9,7 @@ import { betKeys, betTimeLeft, initialState, reduce, squeezeKeyActions } from ".
 import { createBanqueRenderer } from "./render-banque.js";
 import { createCheminRenderer } from "./render-chemin.js";
 import { createRenderer } from "./render.js";
-import { setLimits, showLimits, showRecords } from "./records.js";
+import { setLimits, setPeriodLimit, showLimits, showRecords } from "./records.js";
 import { createSqueeze } from "./squeeze.js";
 
 const $ = (id) => document.getElementById(id);
@@ -200,6 +200,11 @@ $("loss-form").addEventListener("submit", (e) => {
   playSetting({ loss_limit: typed });
 });
 $("loss-remove").addEventListener("click", () => playSetting({ loss_limit: null }));
+async function periodSetting(typed) {
+  try { await setPeriodLimit($("period-kind").value, typed); } catch (error) { $("play-status").textContent = error.message; }
+}
+$("period-form").addEventListener("submit", (e) => { e.preventDefault(); periodSetting($("period-limit").value); });
+$("period-remove").addEventListener("click", () => periodSetting(null));
 $("reminder").addEventListener("change", (e) => playSetting({ reminder_minutes: e.target.value ? Number(e.target.value) : null }));
 $("exclusion-form").addEventListener("submit", async (e) => {
   e.preventDefault();

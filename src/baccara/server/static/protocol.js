@@ -29,9 +29,9 @@ const SESSION_ENDED = new Set(["session_ended", "self_excluded", "suspended"]);
 export const endsSession = (m) => m.type === "error" && SESSION_ENDED.has(m.code);
 
 /** GET (no body) or POST JSON to the server's API; throws the server's message on failure. */
-export async function api(path, body, fetchImpl = globalThis.fetch) {
+export async function api(path, body, fetchImpl = globalThis.fetch, method = "POST") {
   const init = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
   const reply = await fetchImpl(path, { credentials: "same-origin", ...init });
   const data = await reply.json().catch(() => ({}));

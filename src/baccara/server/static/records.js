@@ -63,15 +63,30 @@ export async function showRecords(before = "") {
 }
 
 // -- responsible play -------------------------------------------------------------------------------
-/** The limits in words. */
-export function limitsText(l) {
+/** One limit over a period in words, and its raise or removal pending: "7-day loss limit
+ * 300.00 (from 01/12/2026, 10:00:00: no limit)." Nothing when there is none. */
+export function periodText(name, p, at = when) {
+  if (p.amount === null && p.next_from === null) return "";
+  const now = p.amount === null ? `No ${name} limit` : `${name[0].toUpperCase()}${name.slice(1)} limit ${money(p.amount)}`;
+  if (p.next_from === null) return `${now}.`;
+  return `${now} (from ${at(p.next_from)}: ${p.next_amount === null ? "no limit" : money(p.next_amount)}).`;
+}
+
+/** The limits in words (the loss limits, the deposit limits if given, the reminder). */
+export function limitsText(l, deposits = null, at = when) {
   const parts = [l.loss_limit === null ? "No daily loss limit." : `Daily loss limit ${money(l.loss_limit)}.`];
   if (l.next_from) {
     const next = l.next_loss_limit === null ? "no limit" : money(l.next_loss_limit);
-    parts.push(`From ${new Date(l.next_from * 1000).toLocaleString()}: ${next}.`);
+    parts.push(`From ${at(l.next_from)}: ${next}.`);
+  }
+  if (l.loss_week) parts.push(periodText("7-day loss", l.loss_week, at), periodText("30-day loss", l.loss_month, at));
+  if (deposits) {
+    for (const [key, name] of [["day", "24-hour deposit"], ["week", "7-day deposit"], ["month", "30-day deposit"]]) {
+      parts.push(periodText(name, deposits[key], at));
+    }
   }
   if (l.reminder_minutes) parts.push(`A reminder every ${l.reminder_minutes} minutes.`);
-  return parts.join(" ");
+  return parts.filter(Boolean).join(" ");
 }
 
 /** The choices the server takes (`choices`), as the selects' options. */
@@ -85,19 +100,41 @@ function options(select, values, words, none) {
   select.replaceChildren(...list);
 }
 
+let deposits = null;  // the player's deposit limits, as last read
+
+/** Where each limit of the "more limits" form is set: its address, method and field. */
+export const PERIOD_LIMITS = {
+  loss_week: ["/api/me/limits", "POST", "loss_limit_week"],
+  loss_month: ["/api/me/limits", "POST", "loss_limit_month"],
+  deposit_day: ["/api/me/deposit-limits", "PUT", "day"],
+  deposit_week: ["/api/me/deposit-limits", "PUT", "week"],
+  deposit_month: ["/api/me/deposit-limits", "PUT", "month"],
+};
+
+/** Set one limit over a period (`PERIOD_LIMITS`) to ``typed`` (null: none). */
+export async function setPeriodLimit(which, typed) {
+  const [path, method, field] = PERIOD_LIMITS[which];
+  const answer = await api(path, { [field]: typed }, globalThis.fetch, method);
+  if (method === "PUT") deposits = answer;
+  const l = method === "PUT" ? await api("/api/me/limits") : answer;
+  $("play-status").textContent = limitsText(l, deposits);
+  return l;
+}
+
 export async function showLimits() {
+  deposits = await api("/api/me/deposit-limits");
   const l = await api("/api/me/limits");
   options($("reminder"), l.choices.reminder_minutes, (m) => `${m} minutes`, "— never");
   options($("exclusion-days"), l.choices.exclusion_days, (d) => (d === 1 ? "1 day" : `${d} days`));
   $("loss-hint").textContent = `A lower limit applies at once; a higher one, or none, ${l.choices.raise_after_hours} hours after you ask.`;
-  $("play-status").textContent = limitsText(l);
+  $("play-status").textContent = limitsText(l, deposits);
   $("reminder").value = l.reminder_minutes === null ? "" : String(l.reminder_minutes);
   return l;
 }
 
 export async function setLimits(body) {
   const l = await api("/api/me/limits", body);
-  $("play-status").textContent = limitsText(l);
+  $("play-status").textContent = limitsText(l, deposits);
   return l;
 }
 

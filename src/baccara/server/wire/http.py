@@ -39,6 +39,7 @@ __all__ = [
     "Movement",
     "MyRecords",
     "PayoutQuestion",
+    "PeriodLimitAnswer",
     "PlayedBet",
     "PlayedRound",
     "Progress",
@@ -133,13 +134,25 @@ class LimitChoices(_Answer):
     raise_after_hours: float
 
 
+class PeriodLimitAnswer(_Answer):
+    """A limit over a period as it stands (null: none), and a raise or removal asked
+    (``next_amount``, in force from ``next_from``)."""
+
+    amount: int | None
+    next_amount: int | None
+    next_from: float | None
+
+
 class LimitsAnswer(_Answer):
     """``/api/me/limits``, ``/api/me/exclusion``: the player's limits as they stand (a
-    raise or a removal waits: ``next_...``) and since when this session runs."""
+    raise or a removal waits: ``next_...``) and since when this session runs; the loss
+    limits over 7 days (``loss_week``) and 30 days (``loss_month``) beside the daily one."""
 
     loss_limit: int | None
     next_loss_limit: int | None
     next_from: float | None
+    loss_week: PeriodLimitAnswer
+    loss_month: PeriodLimitAnswer
     reminder_minutes: int | None
     excluded_until: float | None
     session_since: float | None

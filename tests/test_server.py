@@ -72,7 +72,7 @@ def open_window_server(tmp_path: Path) -> Iterator[ServerThread]:
     try:
         assert book.check_invariants() == []
     finally:
-        book.engine.dispose()
+        book.database.dispose()
 
 
 @pytest.fixture(autouse=True)

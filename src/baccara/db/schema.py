@@ -22,7 +22,8 @@ stake's tableau); the Learn section's drills keep each player's record in
 
 The staff: a ``web_users`` row with a ``role`` (`baccara.db.staff.Role`; a player's is
 null), and every staff action in ``audit_log``, chained by hashes
-(`baccara.db.audit`).
+(`baccara.db.audit`). The tables the server runs are rows of ``tables``, and the
+operator's stops of play rows of ``play_stops`` (`baccara.db.table_list`).
 
 >>> sorted(metadata.tables)[:3]
 ['audit_log', 'bets', 'drill_records']
@@ -41,10 +42,12 @@ __all__ = [
     "drill_records",
     "entries",
     "events",
+    "game_tables",
     "hands",
     "metadata",
     "online_shoes",
     "play_limits",
+    "play_stops",
     "rounds",
     "seats",
     "session_revocations",
@@ -287,6 +290,27 @@ audit_log = sa.Table(  # every staff action, chained by hashes (`baccara.db.audi
     sa.Column("after", sa.Text, nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+)
+game_tables = sa.Table(  # the tables the server runs (`baccara.db.table_list`)
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("variant", sa.String(40), nullable=False),  # as --tables names it
+    sa.Column("squeeze", sa.Boolean, nullable=False),
+    sa.Column("state", sa.String(8), nullable=False),  # open, paused, closed
+    # limits (minor units) and timings (seconds); null: the server's configuration
+    sa.Column("minimum", sa.BigInteger, nullable=True),
+    sa.Column("maximum", sa.BigInteger, nullable=True),
+    sa.Column("bet_seconds", sa.Float, nullable=True),
+    sa.Column("decision_seconds", sa.Float, nullable=True),
+    sa.Column("result_seconds", sa.Float, nullable=True),
+    sa.Column("updated_at", sa.Float, nullable=False),  # epoch seconds
+)
+play_stops = sa.Table(  # play stopped by the operator: "all", or a game family
+    "play_stops",
+    metadata,
+    sa.Column("scope", sa.String(40), primary_key=True),
+    sa.Column("updated_at", sa.Float, nullable=False),
 )
 web_sessions = sa.Table(
     "web_sessions",

@@ -73,6 +73,7 @@ class GameTable(RecordedTable, Protocol):
     @property
     def gone(self) -> set[int]: ...
     def can_leave(self, seat: int) -> bool: ...
+    def in_play(self, seat: int) -> bool: ...
 
 
 Engine = TypeVar("Engine", bound=GameTable)
@@ -136,6 +137,7 @@ class Shown(TypedDict, Generic[PlayersPhase]):
     away: list[str]
     leaving: list[str]
     paused: bool
+    house_paused: str | None
     to_act: str | None
     ranges: dict[str, list[int]]
     deadline: float | None

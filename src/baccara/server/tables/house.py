@@ -28,7 +28,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, ClassVar, TypeVar
 
@@ -112,9 +112,9 @@ class HouseRunner(TableBase[Phase]):
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
         self.edges_found: Edges | None = None
         self.batcher = services.batcher
-        self.timing = timing
+        self.timing = self.base_timing = timing  # the configuration's: the house's setup
         self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
-        self.settings = TableSettings(
+        self.settings = self.base_settings = TableSettings(  # ... changes them per round
             seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
         )
         self.table = Table(variant=variant, settings=self.settings)
@@ -235,8 +235,12 @@ class HouseRunner(TableBase[Phase]):
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
         await self.clock.sleep(delay)
-        while not self.stopping and not self.handing_over:
+        while not self.stopping and not self.handing_over and not self.closing:
             try:
+                if self.house_paused is not None:  # the house holds it between rounds
+                    await self.held()
+                    continue
+                self._take_setup()
                 await self.play_round()
             except asyncio.CancelledError:
                 raise
@@ -245,6 +249,34 @@ class HouseRunner(TableBase[Phase]):
                 self.phase = Phase.CLOSED
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
+
+    def look_again(self) -> None:
+        """Wake the round loop, a table waiting for players too."""
+        super().look_again()
+        self.audience.arrived.set()
+
+    def _take_setup(self) -> None:
+        """The house's limits (the main bets') and timings, before a round begins."""
+        setup, base = self.setup, self.base_timing
+        self.timing = replace(
+            base,
+            bet_seconds=setup.bet_seconds or base.bet_seconds,
+            result_seconds=setup.result_seconds or base.result_seconds,
+        )
+        settings = base_settings = self.base_settings
+        if setup.minimum is not None or setup.maximum is not None:
+            main = [limit for limit in settings.limits if limit.kind.is_main]
+            try:
+                settings = settings.with_limits(
+                    {
+                        limit.kind: (setup.minimum or limit.minimum, setup.maximum or limit.maximum)
+                        for limit in main
+                    }
+                )
+            except TableError as error:  # a minimum over the configuration's maximum
+                log.warning("table %s: the house's limits are not taken: %s", self.id, error)
+                settings = base_settings
+        self.settings = self.table.settings = settings
 
     def _announce_round(self) -> None:
         self.emit(P.RoundOpen, **self.round.announcement(seconds=self.timing.bet_seconds))
@@ -514,6 +546,7 @@ class HouseRunner(TableBase[Phase]):
             fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
             records=self.records,
             roads=self.roads.view(self.table.roads),
+            house_paused=self.house_paused,
         )
 
     def summary(self) -> P.TableSummary:
@@ -528,6 +561,7 @@ class HouseRunner(TableBase[Phase]):
             bets=spots,
             limits=views.limits(spots),
             roads=self.roads.view(self.table.roads),
+            house_paused=self.house_paused,
         )
 
     async def handle(self, user: User, message: TableMessage) -> BaseModel | None:

@@ -256,7 +256,7 @@ class HouseRunner(TableBase[Phase]):
         self.audience.arrived.set()
 
     def _take_setup(self) -> None:
-        """The house's limits (the main bets') and timings, before a round begins."""
+        """The house's limits (on Player and Banker) and timings, before a round begins."""
         setup, base = self.setup, self.base_timing
         self.timing = replace(
             base,
@@ -265,7 +265,8 @@ class HouseRunner(TableBase[Phase]):
         )
         settings = base_settings = self.base_settings
         if setup.minimum is not None or setup.maximum is not None:
-            main = [limit for limit in settings.limits if limit.kind.is_main]
+            sides = (BetKind.PLAYER, BetKind.BANKER)  # the tie and side bets keep theirs
+            main = [limit for limit in settings.limits if limit.kind in sides]
             try:
                 settings = settings.with_limits(
                     {

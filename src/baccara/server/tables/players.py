@@ -444,6 +444,8 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             table = self.table
             if table is None or user.name not in table.names:
                 raise Refused("not_your_turn", "you are not playing this shoe")
+            if self.held_now():
+                raise Refused("house_paused", f"{self.house_paused}: no new coup for now")
             seat = list(table.names).index(user.name)
             self.due().check(
                 shoe=asked.shoe,
@@ -457,8 +459,6 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             )
             if action.act in SEAT_ACTS:
                 raise Refused("not_allowed", "leave or add chips with their own messages")
-            if self.held_now():
-                raise Refused("house_paused", f"{self.house_paused}: no new coup for now")
             await self._decide_locked(action, timed_out=False)
             self.tell(self.seats.back(user.name))
             self.defaults = 0  # a person decided: the table is played

@@ -131,6 +131,7 @@ class TableBase(Generic[_Phase]):
         self.closing = False  # closed by the house: it stops once the round in play is over
         self.setup = TableSetup()  # the house's limits and timings, from the next round
         self.control = asyncio.Event()  # the house paused, resumed or closed the table
+        self.holding = False  # the loop holds now, between rounds (`held`)
         services.ledger.fault = services.fault
 
     # -- the house's control (`baccara.server.cluster.hall`) ------------------------------------
@@ -165,7 +166,11 @@ class TableBase(Generic[_Phase]):
         """Wait while the house holds the table (until it is resumed or closed)."""
         self.control.clear()
         if self.house_paused is not None and not self.closing and not self.stopping:
-            await self.clock.wait(self.control, HELD_LOOK_SECONDS)
+            self.holding = True
+            try:
+                await self.clock.wait(self.control, HELD_LOOK_SECONDS)
+            finally:
+                self.holding = False
 
     def lobby_line(self, *, phase: P.AnyPhase, **game: Any) -> P.TableSummary:
         """The table's line in the lobby: what every table says of itself, its phase

@@ -43,7 +43,7 @@ from baccara.fair import FairError, FairShoe
 from baccara.server.infra.services import TableServices
 from baccara.server.tables import views
 from baccara.server.tables.audience import Audience
-from baccara.server.tables.base import TableBase
+from baccara.server.tables.base import TableBase, TableSetup
 from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.house_round import HouseRound
 from baccara.server.tables.refusal import Refused
@@ -238,6 +238,7 @@ class HouseRunner(TableBase[Phase]):
         while not self.stopping and not self.handing_over and not self.closing:
             try:
                 if self.house_paused is not None:  # the house holds it between rounds
+                    self._take_setup()  # the next round's limits, shown while it holds
                     await self.held()
                     continue
                 self._take_setup()
@@ -250,10 +251,23 @@ class HouseRunner(TableBase[Phase]):
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
 
+    @property
+    def leaving(self) -> bool:
+        """Whether the round in play is the last for now (handed over, paused or closed):
+        it runs its clock out without waiting for players."""
+        return self.handing_over or self.closing or self.house_paused is not None
+
     def look_again(self) -> None:
         """Wake the round loop, a table waiting for players too."""
         super().look_again()
         self.audience.arrived.set()
+
+    def configure(self, setup: TableSetup) -> None:
+        """The house's limits and timings, from the next round: at once while the table
+        holds between rounds (its lobby line shows them)."""
+        super().configure(setup)
+        if self.holding:
+            self._take_setup()
 
     def _take_setup(self) -> None:
         """The house's limits (on Player and Banker) and timings, before a round begins."""
@@ -284,11 +298,11 @@ class HouseRunner(TableBase[Phase]):
 
     async def _wait_for_players(self) -> None:
         """Nobody is at the table and nothing is bet: the betting window waits, writing
-        nothing, until someone comes (or the cluster takes the table); then, after the
+        nothing, until someone comes (or the table is handed over, paused or closed); then, after the
         usual pause between rounds (whoever comes with them is there), it opens again
         with its whole clock."""
         self.audience.arrived.clear()
-        while self.audience.empty and not self.handing_over:
+        while self.audience.empty and not self.leaving:
             if await self.clock.wait(self.audience.arrived, IDLE_LOOK_SECONDS):
                 break
         pause_ends = self.clock.now() + self.timing.result_seconds
@@ -350,7 +364,7 @@ class HouseRunner(TableBase[Phase]):
         self.phase = Phase.BETTING
         self._announce_round()
         while (left := self.round.time_left(self.clock.now())) > 0:
-            if self.audience.empty and not self.table.on_layout and not self.handing_over:
+            if self.audience.empty and not self.table.on_layout and not self.leaving:
                 await self._wait_for_players()
                 continue
             # the seats of players gone (with no bet) are freed

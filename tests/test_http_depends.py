@@ -56,10 +56,10 @@ def needs_login(operation: dict[str, Any]) -> bool:
 
 
 async def ask(client: httpx.AsyncClient, method: str, url: str, **headers: str) -> httpx.Response:
-    """An empty JSON object posted (same site unless ``headers`` say), or a GET."""
+    """An empty JSON object sent (a POST or PATCH, same site unless ``headers`` say), or a GET."""
     if method == "GET":
         return await client.get(url, headers=headers)
-    return await client.post(url, content=b"{}", headers={**JSON, **headers})
+    return await client.request(method, url, content=b"{}", headers={**JSON, **headers})
 
 
 def misfits(app: FastAPI) -> list[str]:
@@ -76,12 +76,13 @@ def misfits(app: FastAPI) -> list[str]:
                 wrong.append(f"{method} {url}: {anonymous.status_code}, {needs_login(operation)=}")
             if anonymous.status_code == 401:
                 assert anonymous.json()["error"] in ("not_logged_in", "login_required")
-            if method != "POST":
+            if method == "GET":
                 continue
             foreign = await ask(client, method, url, Origin=EVIL)
             if (foreign.status_code, foreign.json().get("error")) != (403, "bad_origin"):
                 wrong.append(f"{method} {url} from another site: {foreign.status_code}")
-            form = await client.post(url, content="a=b", headers={"Content-Type": "text/plain"})
+            plain = {"Content-Type": "text/plain"}
+            form = await client.request(method, url, content="a=b", headers=plain)
             if form.status_code != 415:
                 wrong.append(f"{method} {url} in text/plain: {form.status_code}")
 
@@ -104,6 +105,15 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("POST", "/api/learn/drills/tableau"),
         ("GET", "/api/learn/progress"),
         ("GET", "/api/admin/audit"),
+        ("GET", "/api/admin/tables"),
+        ("POST", "/api/admin/tables"),
+        ("PATCH", "/api/admin/tables/t1"),
+        ("POST", "/api/admin/tables/t1/pause"),
+        ("POST", "/api/admin/tables/t1/resume"),
+        ("POST", "/api/admin/tables/t1/close"),
+        ("POST", "/api/admin/play/stop"),
+        ("POST", "/api/admin/play/resume"),
+        ("POST", "/api/admin/players/banco/logins"),
     }
     assert misfits(app) == []
 
@@ -157,6 +167,11 @@ def test_every_body_a_route_reads_is_documented(app: FastAPI) -> None:
         ("post", "/api/me/limits"),
         ("post", "/api/me/exclusion"),
         ("post", "/api/learn/drills/{drill}"),
+        ("post", "/api/admin/tables"),
+        ("patch", "/api/admin/tables/{table_id}"),
+        ("post", "/api/admin/play/stop"),
+        ("post", "/api/admin/play/resume"),
+        ("post", "/api/admin/players/{name}/logins"),
     }
     for (method, path), model in read.items():
         body = paths[path][method]["requestBody"]

@@ -228,7 +228,7 @@ async def _call(
     return await client.request(method, url, json=body, headers={**JSON, **headers})
 
 
-async def until(test: Callable[[], bool], seconds: float = 5.0) -> None:
+async def until(test: Callable[[], bool], seconds: float = 20.0) -> None:
     """Wait for ``test`` to hold (the hall applies a change as its signal comes)."""
     async with asyncio.timeout(seconds):
         while not test():

@@ -52,8 +52,12 @@ HELD_LOOK_SECONDS = 30.0
 class TableSetup:
     """A table's limits (minor units) and timings (seconds) as the house sets them at run
     time (`baccara.db.table_list`); None: the server's configuration's. A house table
-    takes ``minimum`` and ``maximum`` on its main bets; a players' table ``minimum`` as
-    its least buy-in and bank (from its next shoe)."""
+    takes ``minimum`` and ``maximum`` on its Player and Banker bets; a players' table
+    ``minimum`` as its least buy-in and bank (from its next shoe).
+
+    >>> TableSetup(minimum=2_000, bet_seconds=10.0)
+    TableSetup(minimum=2000, maximum=None, bet_seconds=10.0, decision_seconds=None, result_seconds=None)
+    """
 
     minimum: int | None = None
     maximum: int | None = None

@@ -447,3 +447,16 @@ def test_a_new_table_is_opened_as_named_or_refused_whole(table: str, variant: st
         return
     assert table_list.table_rows(database) == [row] and row.id == table
     assert verify(database).whole and verify(database).count == 1
+
+
+def test_tables_seeds_the_list_only_on_a_first_start(tmp_path: Path) -> None:
+    """A second start with other ``--tables`` runs the stored list: the first start's."""
+    url = f"sqlite:///{tmp_path / 'seeded.db'}"
+    seen: list[list[str]] = []
+
+    async def lobby(client: Client) -> None:
+        seen.append(sorted(line["id"] for line in (await client.get("/api/tables")).json()))
+
+    for tables in (("t1=punto-banco", "c1=chemin-de-fer"), ("x9=ez",)):
+        in_process(create_app(ServerConfig(database_url=url, tables=tables, **FAST)), lobby)
+    assert seen == [["c1", "t1"], ["c1", "t1"]]

@@ -29,7 +29,7 @@ from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
 from baccara.db.migrate import upgrade
 from baccara.db.staff import Role, Staff
-from baccara.db.table_list import Actor, TableListError
+from baccara.db.table_list import Actor, TableListError, TableState
 from baccara.money import MoneyError, parse_money
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.admin import whole_number
@@ -460,3 +460,25 @@ def test_tables_seeds_the_list_only_on_a_first_start(tmp_path: Path) -> None:
     for tables in (("t1=punto-banco", "c1=chemin-de-fer"), ("x9=ez",)):
         in_process(create_app(ServerConfig(database_url=url, tables=tables, **FAST)), lobby)
     assert seen == [["c1", "t1"], ["c1", "t1"]]
+
+
+def test_a_table_closed_and_opened_again_with_another_game_runs_that_game(app: FastAPI) -> None:
+    """Both changes read at once (one signal missed, say): the runner of the old game
+    stops after its round and the new game's runs."""
+    hall = app.state.baccara.hall
+    database = app.state.baccara.ledger.database
+    olga = Actor(name="olga", role="operator", now=1.0)
+
+    def close_and_open() -> None:
+        table_list.set_state(database, olga, "t1", TableState.CLOSED)
+        table_list.add_table(database, olga, table="t1", variant="ez", squeeze=False)
+
+    async def scenario(client: Client) -> None:
+        old = hall.runner("t1")
+        assert old is not None and old.variant.name == "punto-banco"
+        await asyncio.to_thread(close_and_open)
+        await hall.apply()
+        assert old.closing
+        await until(lambda: getattr(hall.runner("t1"), "variant", old.variant).name == "ez")
+
+    in_process(app, scenario)

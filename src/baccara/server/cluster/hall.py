@@ -163,9 +163,11 @@ class Hall:
         self.seeds = specs  # the configuration's: the table list on a first start
         self.specs: dict[str, TableSpec] = {}  # the tables to run (open or paused), as stored
         self.rows: dict[str, TableRow] = {}
+        self.ran: dict[str, TableSpec] = {}  # what each runner here was made for
         self.stopped: set[str] = set()  # the operator's stops of play (`table_list.stops`)
         self.read_again = asyncio.Event()  # a control signal, or a table's loop ended
         self._taking = asyncio.Lock()  # one `_take` at a time (the control's, the watch's)
+        self._applying = asyncio.Lock()  # one `apply` at a time
         self._control: asyncio.Task[None] | None = None
         self.services = services
         self.ledger = services.ledger
@@ -257,6 +259,7 @@ class Hall:
 
     def _run(self, table: str, delay: float = 0.0) -> Runner:
         spec, config = self.specs[table], self.config
+        self.ran[table] = spec
         game = find_variant(spec.variant)
         audience = self.audience(table)
         runner = make_runner(
@@ -279,8 +282,8 @@ class Hall:
         """Tell ``runner`` what the stored list says of its table: held or not, closed or
         not, its limits and timings."""
         row = self.rows.get(runner.id)
-        if row is None:  # closed
-            runner.close()
+        if row is None or self.specs[runner.id] != self.ran.get(runner.id):
+            runner.close()  # closed (or closed and opened again with another game)
             return
         runner.pause(pause_reason(row, self.stopped))
         runner.configure(setup_of(row))
@@ -293,32 +296,32 @@ class Hall:
         self.stopped = await self._db(table_list.stops, database)
         self.rows = {row.id: row for row in rows if row.state is not TableState.CLOSED}
         self.specs = {
-            row.id: self.specs.get(row.id) or TableSpec(row.id, row.variant, row.squeeze)
-            for row in self.rows.values()
+            row.id: TableSpec(row.id, row.variant, row.squeeze) for row in self.rows.values()
         }
 
     async def apply(self) -> None:
         """Read the list again and apply it here: run the tables opened (on PostgreSQL,
         take them as the share allows), steer those that run here, let those closed go once
-        their round is over."""
-        await self._read()
-        for runner in list(self.runners.values()):
-            self._steer(runner)
-        await self._retire()
-        if self.stopping:
-            return
-        if self.locks is not None:
-            await self._take()
-        else:
-            for table in self.specs:
-                if table not in self.runners:
-                    self._run(table)
+        their round is over (one at a time)."""
+        async with self._applying:
+            await self._read()
+            for runner in list(self.runners.values()):
+                self._steer(runner)
+            await self._retire()
+            if self.stopping:
+                return
+            if self.locks is not None:
+                await self._take()
+            else:
+                for table in self.specs:
+                    if table not in self.runners:
+                        self._run(table)
 
     async def _retire(self) -> None:
         """Stop the tables closed whose loops have ended (their locks let go)."""
         for table, task in list(self.tasks.items()):
-            runner = self.runners[table]
-            if runner.closing and task.done():
+            runner = self.runners.get(table)
+            if runner is not None and runner.closing and task.done():
                 await self._halt(table)
                 if self.locks is not None:
                     await self._db(self.locks.release, table)
@@ -342,9 +345,10 @@ class Hall:
         return min(self.config.bet_seconds, 5.0) * n / count if count > 1 else 0.0
 
     async def _halt(self, table: str) -> None:
-        runner = self.runners.pop(table)
+        runner, task = self.runners.pop(table, None), self.tasks.pop(table, None)
+        if runner is None or task is None:
+            return  # halted meanwhile (a close and a hand-over at once)
         runner.stopping = True
-        task = self.tasks.pop(table)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await task
@@ -413,8 +417,8 @@ class Hall:
         """Let the tables handed over go, once their runners have stopped."""
         assert self.locks is not None
         for table, task in list(self.tasks.items()):
-            runner = self.runners[table]
-            if runner.handing_over and task.done():
+            runner = self.runners.get(table)
+            if runner is not None and runner.handing_over and task.done():
                 await self._halt(table)
                 await self._db(self.locks.release, table)
 

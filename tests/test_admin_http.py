@@ -7,29 +7,36 @@ the table's socket closes)."""
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
 import pytest
 from fastapi import Depends, FastAPI
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.support.inprocess import ServerThread
 from tests.test_hardening_http import in_process
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from baccara.db.audit import MAX_PAGE
+from baccara.db import table_list
+from baccara.db.audit import MAX_PAGE, verify
 from baccara.db.auth import Auth
+from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
+from baccara.db.migrate import upgrade
 from baccara.db.staff import Role, Staff
+from baccara.db.table_list import Actor, TableListError, TableState
+from baccara.money import MoneyError, parse_money
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.http.admin import whole_number
-from baccara.server.http.depends import require_role
+from baccara.server.http.depends import JsonBody, require_role
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import SESSION_COOKIE
-from baccara.server.wire.admin import StaffAccount
+from baccara.server.wire.admin import StaffAccount, TableSetupRequest
 
 JSON = {"Content-Type": "application/json"}
 EVIL = "http://evil.example"
@@ -198,3 +205,280 @@ def test_a_paging_number_is_whole_and_bounded_or_refused(text: str) -> None:
         with pytest.raises(Refusal) as refused:
             whole_number(text, "limit", least=1, most=MAX_PAGE)
         assert (refused.value.status, refused.value.code) == (400, "bad_request")
+
+
+# -- the tables as data (issue 34, point 3) ---------------------------------------------------
+
+TABLE_ROUTES: list[tuple[str, str, dict[str, Any] | None]] = [
+    ("POST", "/api/admin/tables", {"id": "n1", "variant": "ez"}),
+    ("PATCH", "/api/admin/tables/t1", {"minimum": "20.00", "bet_seconds": 5}),
+    ("POST", "/api/admin/tables/t1/pause", {}),
+    ("POST", "/api/admin/tables/t1/resume", {}),
+    ("POST", "/api/admin/play/stop", {"game": "chemin-de-fer"}),
+    ("POST", "/api/admin/play/resume", {"game": "chemin-de-fer"}),
+    ("POST", "/api/admin/players/ann/logins", {"stopped": False}),
+    ("POST", "/api/admin/tables/n1/close", {}),
+]
+"""Every change to the tables, in an order each succeeds in (the operator's)."""
+
+
+async def _call(
+    client: Client, method: str, url: str, body: dict[str, Any] | None, **headers: str
+) -> httpx.Response:
+    return await client.request(method, url, json=body, headers={**JSON, **headers})
+
+
+async def until(test: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Wait for ``test`` to hold (the hall applies a change as its signal comes)."""
+    async with asyncio.timeout(seconds):
+        while not test():
+            await asyncio.sleep(0.01)
+
+
+def test_every_table_route_as_anonymous_a_player_each_role_and_another_site(app: FastAPI) -> None:
+    """Anonymous 401, a player 403, the compliance and auditor roles 403 on a change and
+    200 on the list, another site 403 and a body that is not JSON 415, before anything
+    changes; the operator's changes each go through, audited."""
+
+    async def scenario(client: Client) -> None:
+        before = (await client.get("/api/admin/audit")).status_code
+        assert before == 401
+        for method, url, body in TABLE_ROUTES:
+            assert _problem(await _call(client, method, url, body)) == (401, "not_logged_in")
+            foreign = await _call(client, method, url, body, Origin=EVIL)
+            assert _problem(foreign) == (403, "bad_origin"), url
+        assert _problem(await client.get("/api/admin/tables")) == (401, "not_logged_in")
+        await client.post("/api/register", json={"name": "ann", "password": PASSWORD}, headers=JSON)
+        for method, url, body in TABLE_ROUTES:
+            assert _problem(await _call(client, method, url, body)) == (403, "staff_only"), url
+        assert _problem(await client.get("/api/admin/tables")) == (403, "staff_only")
+        for name in ("cora", "ivan"):
+            await _login(client, name)
+            listed = await client.get("/api/admin/tables")
+            assert listed.status_code == 200 and listed.json()["tables"][0]["id"] == "t1"
+            for method, url, body in TABLE_ROUTES:
+                assert _problem(await _call(client, method, url, body)) == (403, "wrong_role")
+        await _login(client, "olga")
+        for method, url, body in TABLE_ROUTES:
+            foreign = await _call(client, method, url, body, Origin=EVIL)
+            assert _problem(foreign) == (403, "bad_origin"), url
+            text = await client.request(
+                method, url, content=b"{}", headers={"Content-Type": "text/plain"}
+            )
+            assert _problem(text) == (415, "bad_request"), url
+        entries = (await client.get("/api/admin/audit")).json()["entries"]
+        assert len(entries) == len(STAFF)  # nothing refused was written
+        for method, url, body in TABLE_ROUTES:
+            reply = await _call(client, method, url, body)
+            assert reply.status_code in (200, 201), (url, reply.text)
+        actions = [e["action"] for e in (await client.get("/api/admin/audit")).json()["entries"]]
+        assert actions[len(STAFF) :] == [
+            "table.open",
+            "table.setup",
+            "table.pause",
+            "table.resume",
+            "play.stop",
+            "play.resume",
+            "player.logins_resume",
+            "table.close",
+        ]
+
+    in_process(app, scenario)
+
+
+def test_an_operator_runs_the_tables_at_run_time(app: FastAPI) -> None:
+    """Opened, a table runs; paused, its runner holds (its players told why); its limits
+    and timings reach the runner; closed, it stops; each change audited with the row
+    before and after; a stop of play holds every table, or a game's; a player's logins
+    stopped is the house's suspension."""
+    hall = app.state.baccara.hall
+
+    async def scenario(client: Client) -> None:
+        await client.post("/api/register", json={"name": "ann", "password": PASSWORD}, headers=JSON)
+        await _login(client, "olga")
+        listed = (await client.get("/api/admin/tables")).json()
+        assert [(t["id"], t["state"], t["held"]) for t in listed["tables"]] == [
+            ("t1", "open", None)
+        ]
+        opened = await _call(client, "POST", "/api/admin/tables", {"id": "c1", "variant": "chemmy"})
+        assert opened.status_code == 201 and opened.json()["game"] == "chemin-de-fer", opened.text
+        await until(lambda: hall.runner("c1") is not None)
+        again = await _call(client, "POST", "/api/admin/tables", {"id": "c1", "variant": "ez"})
+        assert _problem(again) == (409, "table_exists")
+        for body in (
+            {"id": "bad id", "variant": "ez"},
+            {"id": "n2", "variant": "pai-gow"},
+            {"id": "n2", "variant": "banque", "squeeze": True},
+            {"id": "n2"},
+            {"id": "n2", "variant": "ez", "extra": 1},
+        ):
+            assert _problem(await _call(client, "POST", "/api/admin/tables", body))[0] == 400
+
+        paused = await _call(client, "POST", "/api/admin/tables/t1/pause", {})
+        assert paused.json()["held"] == "paused by the house"
+        await until(lambda: hall.runner("t1").house_paused == "paused by the house")
+        assert _problem(await _call(client, "POST", "/api/admin/tables/zz/pause", {})) == (
+            404,
+            "no_such_table",
+        )
+        await _call(client, "POST", "/api/admin/tables/t1/resume", {})
+        await until(lambda: hall.runner("t1").house_paused is None)
+
+        setup = await _call(
+            client, "PATCH", "/api/admin/tables/t1", {"minimum": "20.00", "bet_seconds": 5}
+        )
+        assert (setup.json()["minimum"], setup.json()["bet_seconds"]) == (2_000, 5.0)
+        await until(lambda: hall.runner("t1").setup.minimum == 2_000)
+        assert hall.runner("t1").setup.bet_seconds == 5.0
+        cleared = await _call(client, "PATCH", "/api/admin/tables/t1", {"minimum": None})
+        assert (cleared.json()["minimum"], cleared.json()["bet_seconds"]) == (None, 5.0)
+        for body in (
+            {"minimum": "-1"},
+            {"minimum": "ten"},
+            {"minimum": 1000},
+            {"bet_seconds": 0},
+            {"bet_seconds": True},
+            {"bet_seconds": 4000},
+            {"minimum": "50.00", "maximum": "10.00"},
+            {"seats": 3},
+        ):
+            reply = await _call(client, "PATCH", "/api/admin/tables/t1", body)
+            assert _problem(reply) == (400, "bad_request") or reply.status_code == 400, body
+
+        stop = await _call(client, "POST", "/api/admin/play/stop", {"game": "chemin-de-fer"})
+        assert stop.json() == {"stopped": ["chemin-de-fer"]}
+        await until(lambda: hall.runner("c1").house_paused == "Chemin de Fer stopped by the house")
+        assert hall.runner("t1").house_paused is None
+        await _call(client, "POST", "/api/admin/play/stop", {})
+        await until(lambda: hall.runner("t1").house_paused == "play stopped by the house")
+        bad = await _call(client, "POST", "/api/admin/play/stop", {"game": "poker"})
+        assert _problem(bad) == (400, "bad_table")
+        for game in ("all", "chemin-de-fer"):
+            await _call(client, "POST", "/api/admin/play/resume", {"game": game})
+        await until(lambda: hall.runner("t1").house_paused is None)
+        await until(lambda: hall.runner("c1").house_paused is None)
+
+        closed = await _call(client, "POST", "/api/admin/tables/c1/close", {})
+        assert closed.json()["state"] == "closed"
+        await until(lambda: hall.runner("c1") is None)
+        assert _problem(await _call(client, "POST", "/api/admin/tables/c1/pause", {})) == (
+            409,
+            "table_closed",
+        )
+
+        stopped = await _call(client, "POST", "/api/admin/players/ann/logins", {"stopped": True})
+        assert stopped.json() == {"name": "ann", "stopped": True}
+        staff = await _call(client, "POST", "/api/admin/players/cora/logins", {"stopped": True})
+        assert _problem(staff) == (404, "no_such_player")
+        client.cookies.clear()
+        login = await client.post(
+            "/api/login", json={"name": "ann", "password": PASSWORD}, headers=JSON
+        )
+        assert _problem(login) == (403, "suspended")
+
+        await _login(client, "ivan")
+        entries = (await client.get("/api/admin/audit?limit=500")).json()["entries"]
+        pause = next(e for e in entries if e["action"] == "table.pause")
+        assert (pause["actor"], pause["role"], pause["target"]) == ("olga", "operator", "t1")
+        assert (pause["before"]["state"], pause["after"]["state"]) == ("open", "paused")
+        setups = [e for e in entries if e["action"] == "table.setup"]
+        assert (setups[0]["before"]["minimum"], setups[0]["after"]["minimum"]) == (None, 2_000)
+        assert [e["action"] for e in entries].count("table.open") == 1  # the refused: none
+
+    in_process(app, scenario)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    body=st.dictionaries(
+        st.sampled_from(
+            ["minimum", "maximum", "bet_seconds", "decision_seconds", "result_seconds", "x"]
+        ),
+        st.none()
+        | st.booleans()
+        | st.integers(-10, 10**13)
+        | st.floats(allow_nan=True, allow_infinity=True)
+        | st.text(max_size=12)
+        | st.from_regex(r"-?[0-9]{1,9}(\.[0-9]{1,3})?", fullmatch=True),
+        max_size=4,
+    )
+)
+def test_a_table_setup_is_stored_as_asked_or_refused_whole(body: dict[str, Any]) -> None:
+    """Any JSON body for ``PATCH /api/admin/tables/{id}``: read and stored as asked (read
+    back the same), or refused with a 400 and nothing stored."""
+    database = database_at("sqlite://")
+    upgrade(database)
+    table_list.seed(database, [("t1", "punto-banco", False)], now=0.0)
+    olga = Actor(name="olga", role="operator", now=1.0)
+    text = json.dumps(body).encode()
+    try:
+        asked = JsonBody(TableSetupRequest).read(text)
+        changes: dict[str, int | float | None] = {}
+        for name in asked.model_fields_set:
+            value = getattr(asked, name)
+            changes[name] = (
+                (None if value is None else parse_money(value, positive=True))
+                if name in table_list.LIMITS
+                else value
+            )
+        row = table_list.set_setup(database, olga, "t1", changes)
+    except (Refusal, MoneyError, TableListError):
+        (stored,) = table_list.table_rows(database)
+        assert stored.setup() == (None,) * len(table_list.SETUP) and verify(database).count == 0
+        return
+    (stored,) = table_list.table_rows(database)
+    assert stored == row and verify(database).count == 1
+    for name, value in changes.items():
+        assert getattr(stored, name) == value
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    table=st.text(max_size=45), variant=st.sampled_from(["ez", "chemmy", "banque", "pai-gow", ""])
+)
+def test_a_new_table_is_opened_as_named_or_refused_whole(table: str, variant: str) -> None:
+    database = database_at("sqlite://")
+    upgrade(database)
+    olga = Actor(name="olga", role="operator", now=1.0)
+    try:
+        row = table_list.add_table(database, olga, table=table, variant=variant, squeeze=False)
+    except TableListError:
+        assert table_list.table_rows(database) == [] and verify(database).count == 0
+        return
+    assert table_list.table_rows(database) == [row] and row.id == table
+    assert verify(database).whole and verify(database).count == 1
+
+
+def test_tables_seeds_the_list_only_on_a_first_start(tmp_path: Path) -> None:
+    """A second start with other ``--tables`` runs the stored list: the first start's."""
+    url = f"sqlite:///{tmp_path / 'seeded.db'}"
+    seen: list[list[str]] = []
+
+    async def lobby(client: Client) -> None:
+        seen.append(sorted(line["id"] for line in (await client.get("/api/tables")).json()))
+
+    for tables in (("t1=punto-banco", "c1=chemin-de-fer"), ("x9=ez",)):
+        in_process(create_app(ServerConfig(database_url=url, tables=tables, **FAST)), lobby)
+    assert seen == [["c1", "t1"], ["c1", "t1"]]
+
+
+def test_a_table_closed_and_opened_again_with_another_game_runs_that_game(app: FastAPI) -> None:
+    """Both changes read at once (one signal missed, say): the runner of the old game
+    stops after its round and the new game's runs."""
+    hall = app.state.baccara.hall
+    database = app.state.baccara.ledger.database
+    olga = Actor(name="olga", role="operator", now=1.0)
+
+    def close_and_open() -> None:
+        table_list.set_state(database, olga, "t1", TableState.CLOSED)
+        table_list.add_table(database, olga, table="t1", variant="ez", squeeze=False)
+
+    async def scenario(client: Client) -> None:
+        old = hall.runner("t1")
+        assert old is not None and old.variant.name == "punto-banco"
+        await asyncio.to_thread(close_and_open)
+        await hall.apply()
+        assert old.closing
+        await until(lambda: getattr(hall.runner("t1"), "variant", old.variant).name == "ez")
+
+    in_process(app, scenario)

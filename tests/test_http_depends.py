@@ -56,7 +56,7 @@ def needs_login(operation: dict[str, Any]) -> bool:
 
 
 async def ask(client: httpx.AsyncClient, method: str, url: str, **headers: str) -> httpx.Response:
-    """An empty JSON object posted (same site unless ``headers`` say), or a GET."""
+    """An empty JSON object sent (a POST or PATCH, same site unless ``headers`` say), or a GET."""
     if method == "GET":
         return await client.get(url, headers=headers)
     return await client.request(method, url, content=b"{}", headers={**JSON, **headers})
@@ -110,6 +110,15 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("GET", "/api/admin/players/banco/movements"),
         ("GET", "/api/me/deposit-limits"),
         ("PUT", "/api/me/deposit-limits"),
+        ("GET", "/api/admin/tables"),
+        ("POST", "/api/admin/tables"),
+        ("PATCH", "/api/admin/tables/t1"),
+        ("POST", "/api/admin/tables/t1/pause"),
+        ("POST", "/api/admin/tables/t1/resume"),
+        ("POST", "/api/admin/tables/t1/close"),
+        ("POST", "/api/admin/play/stop"),
+        ("POST", "/api/admin/play/resume"),
+        ("POST", "/api/admin/players/banco/logins"),
     }
     assert misfits(app) == []
 
@@ -166,6 +175,11 @@ def test_every_body_a_route_reads_is_documented(app: FastAPI) -> None:
         ("post", "/api/admin/cashier/deposit"),
         ("post", "/api/admin/cashier/withdrawal"),
         ("put", "/api/me/deposit-limits"),
+        ("post", "/api/admin/tables"),
+        ("patch", "/api/admin/tables/{table_id}"),
+        ("post", "/api/admin/play/stop"),
+        ("post", "/api/admin/play/resume"),
+        ("post", "/api/admin/players/{name}/logins"),
     }
     for (method, path), model in read.items():
         body = paths[path][method]["requestBody"]

@@ -15,6 +15,7 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,21 @@ import pytest
 from tests.support.forker import Forker
 from tests.support.harness import Player, ServerProcess
 
+from baccara.db import table_list
 from baccara.db.ledger import Ledger, wallet_account
+from baccara.db.signals import namespace_of
+from baccara.db.table_locks import TableLocks
 from baccara.server.app import ServerConfig
+from baccara.server.cluster.hall import table_specs
 
 pytestmark = pytest.mark.timeout(240)
 
 WELCOME = 100_000  # 1,000.00: every new player's wallet
+
+
+def table_specs_of(tables: tuple[str, ...]) -> list[tuple[str, str, bool]]:
+    """``--tables`` as the table list stores them (id, variant, squeeze)."""
+    return [(spec.id, spec.variant, spec.squeeze) for spec in table_specs(tables)]
 
 
 def _config(url: str, tables: tuple[str, ...]) -> ServerConfig:
@@ -61,18 +71,35 @@ def two_processes(
             ServerProcess(_config(database_url, tables), log=tmp_path / "one.log", launcher=forker),
         )
     else:
+        # The table list is the database's: both processes run it. The first takes its
+        # share, c and t1, while the test holds b's lock; the second, started, takes b
+        # once the test lets it go (the first's share is full, and b is not overdue).
+        tables = ("c=chemin-de-fer", "t1=punto-banco", "b=banque")
+        config = replace(_config(database_url, tables), dead_seconds=60.0)
         servers = (
-            ServerProcess(
-                _config(database_url, ("c=chemin-de-fer", "t1=punto-banco")),
-                log=tmp_path / "first.log",
-                launcher=forker,
-            ),
-            ServerProcess(
-                _config(database_url, ("b=banque",)), log=tmp_path / "second.log", launcher=forker
-            ),
+            ServerProcess(config, log=tmp_path / "first.log", launcher=forker),
+            ServerProcess(config, log=tmp_path / "second.log", launcher=forker),
         )
-    for server in servers:
-        server.start()
+    if len(servers) == 2:
+        book = Ledger.connect(database_url)
+        table_list.seed(book.database, table_specs_of(tables), now=time.time())
+        held = TableLocks(book.database, namespace_of(book.database))
+        assert held.take(["b"]) == ["b"]
+        servers[0].start()
+        deadline = time.monotonic() + 30
+        while sorted(httpx.get(f"{servers[0].url}/api/health").json()["tables"]) != ["c", "t1"]:
+            assert time.monotonic() < deadline, "the first process did not take c and t1"
+            time.sleep(0.05)
+        servers[1].start()
+        held.close()
+        book.database.dispose()
+    else:
+        servers[0].start()
+    if len(servers) == 2:  # b is run by the second
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{servers[1].url}/api/health").json()["tables"] != ["b"]:
+            assert time.monotonic() < deadline, "the second process did not take b"
+            time.sleep(0.05)
     for server in servers:  # each process knows every table (the others' by their beats)
         deadline = time.monotonic() + 30
         while {"c", "t1", "b"} - {t["id"] for t in httpx.get(f"{server.url}/api/tables").json()}:

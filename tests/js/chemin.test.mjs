@@ -363,3 +363,13 @@ describe("leaving during a coup", () => {
     assert.deepEqual(s.outbox, [{ type: "leave", stay: true }]);
   });
 });
+
+describe("the house's pause", () => {
+  test("a players' table the house holds says so in its phase line", () => {
+    const s = shoe("ann", STEPS.bank);
+    const held = run(s, { ...msg.cheminBank(), house_paused: "Chemin de Fer stopped by the house" });
+    assert.equal(cheminPhaseLabel(held), "Chemin de Fer stopped by the house");
+    const again = run(held, { ...msg.cheminBank(), house_paused: null });
+    assert.notEqual(cheminPhaseLabel(again), "Chemin de Fer stopped by the house");
+  });
+});

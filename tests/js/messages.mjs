@@ -34,6 +34,7 @@ let seq = 40;
 export const resetSeq = (value = 40) => { seq = value; };
 const event = (type, data) => ({ type, table: "t1", seq: ++seq, time: 1000 + seq, missed: false, ...data });
 
+export const housePause = (reason) => event("house_pause", { reason });
 export const roundOpen = (round = 89, number = 13) => event("round_open", { round, number, closes_at: 1020.0, seconds: 15.0 });
 export const bets = (round, players) => {
   const totals = {};

@@ -483,3 +483,22 @@ describe("the edges of the cards left", () => {
   });
 });
 
+
+describe("the house's pause", () => {
+  test("a pause shows in the phase line until the house lets the table play again", () => {
+    let s = joined();
+    assert.equal(s.housePaused, null);
+    s = run(s, msg.housePause("paused by the house"));
+    assert.equal(s.housePaused, "paused by the house");
+    assert.equal(phaseLabel(s), "Paused by the house");
+    assert.match(s.message, /no new one starts/);
+    s = run(s, msg.housePause(null));
+    assert.equal(s.housePaused, null);
+    assert.notEqual(phaseLabel(s), "Paused by the house");
+  });
+
+  test("a snapshot of a held table says why it holds", () => {
+    const s = joined({ house_paused: "play stopped by the house" });
+    assert.equal(phaseLabel(s), "Play stopped by the house");
+  });
+});

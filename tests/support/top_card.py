@@ -248,6 +248,10 @@ class TopCardTable:
     def can_leave(self, seat: int) -> bool:
         return seat not in self.gone and self.phase is not Phase.OVER
 
+    def in_play(self, seat: int) -> bool:
+        """Nothing stays in play between two decisions: each stake is settled at once."""
+        return False
+
     def apply(self, action: Action) -> tuple[GameEvent, ...]:
         seat = action.seat
         if seat is None or not 0 <= seat < len(self.names):

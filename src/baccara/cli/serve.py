@@ -98,7 +98,8 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "--tables",
     default="punto-banco,punto-banco,super6,ez",
     show_default=True,
-    help="Comma-separated tables this process opens: [id=]variant[:squeeze].",
+    help="Comma-separated tables, [id=]variant[:squeeze]: the table list stored on the "
+    "database's first start (afterwards the stored list, which the operator changes).",
 )
 @click.option("--squeeze", is_flag=True, help="Deal the first cards face down to be squeezed.")
 @click.option("--squeeze-seconds", default=8.0, show_default=True, type=click.FloatRange(0, 60))

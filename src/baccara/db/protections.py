@@ -43,6 +43,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from baccara.db import audit
 from baccara.db.books import account_id, wallet_account
 from baccara.db.database import writing
 from baccara.db.schema import period_limits, play_limits, users, web_sessions
@@ -50,6 +51,7 @@ from baccara.db.sessions import revoke
 
 __all__ = [
     "DELAY",
+    "FOREVER",
     "LOSS_PERIODS",
     "LimitKind",
     "Period",
@@ -61,6 +63,7 @@ __all__ = [
     "period_limit",
     "period_limits_of",
     "protections_of",
+    "stop_logins",
     "suspend",
 ]
 
@@ -320,18 +323,75 @@ def suspend(database: Engine, name: str, until: float | None) -> int:
     baccara.db.protections.SuspendError: no player named 'bob'
     """
     with writing(database) as conn:
-        found = conn.execute(
-            sa.select(users.c.id)
-            .where(sa.or_(users.c.name_key == name.lower(), users.c.name == name))
-            .order_by(users.c.id)
-        ).scalar()
-        if found is None:
-            raise SuspendError(f"no player named {name!r}")
-        _upsert(conn, int(found), {"suspended_until": until})
-        if until is not None:
-            conn.execute(web_sessions.delete().where(web_sessions.c.user_id == found))
-            revoke(conn, int(found), None, now=time.time())
-        return int(found)
+        found = _player(conn, name)
+        _suspend(conn, found, until, now=time.time())
+        return found
+
+
+FOREVER = 253_402_300_799.0
+"""A suspension's end that never comes (the last second of the year 9999)."""
+
+
+def stop_logins(
+    database: Engine, name: str, *, stopped: bool, actor: str, role: str | None, now: float
+) -> int:
+    """The house stops player ``name``'s logins (`suspend`, with no end: every session
+    ends now, the round in play is settled as any other) or lets them log in again,
+    audited in the same transaction (`baccara.db.audit`); the player's id. A staff
+    account is no player: refused.
+
+    >>> from baccara.db.database import database_at, writing
+    >>> from baccara.db.migrate import upgrade
+    >>> from datetime import UTC, datetime
+    >>> database = database_at("sqlite://")
+    >>> _ = upgrade(database)
+    >>> with writing(database) as conn:
+    ...     _ = conn.execute(users.insert().values(id=7, name="Ann", name_key="ann",
+    ...                                            password_hash="x", created_at=datetime.now(UTC)))
+    >>> stop_logins(database, "ann", stopped=True, actor="olga", role="operator", now=1e9)
+    7
+    >>> Protections(database).get(7, now=2e9).suspended(2e9)
+    True
+    """
+    with writing(database) as conn:
+        found = _player(conn, name, players_only=True)
+        held = _row(conn, found)
+        was = PlayerProtections.of(held).suspended(now)
+        _suspend(conn, found, FOREVER if stopped else None, now=now)
+        audit.append(
+            conn,
+            actor=actor,
+            role=role,
+            action="player.logins_stop" if stopped else "player.logins_resume",
+            target=name,
+            before={"stopped": was},
+            after={"stopped": stopped},
+            now=now,
+        )
+        return found
+
+
+def _player(conn: sa.Connection, name: str, *, players_only: bool = False) -> int:
+    """The id of the account ``name`` (any case); `SuspendError` if none (or, with
+    ``players_only``, a staff account)."""
+    query = (
+        sa.select(users.c.id)
+        .where(sa.or_(users.c.name_key == name.lower(), users.c.name == name))
+        .order_by(users.c.id)
+    )
+    if players_only:
+        query = query.where(users.c.role.is_(None))
+    found = conn.execute(query).scalar()
+    if found is None:
+        raise SuspendError(f"no player named {name!r}")
+    return int(found)
+
+
+def _suspend(conn: sa.Connection, user: int, until: float | None, *, now: float) -> None:
+    _upsert(conn, user, {"suspended_until": until})
+    if until is not None:
+        conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
+        revoke(conn, user, None, now=now)
 
 
 def _row(conn: sa.Connection, user: int) -> sa.RowMapping | None:

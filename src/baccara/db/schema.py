@@ -25,6 +25,8 @@ null), and every staff action in ``audit_log``, chained by hashes
 (`baccara.db.audit`). The cashier's deposits and withdrawals are in ``cashier_moves``
 (`baccara.db.cashier`), and a player's limits over a period (deposits over 24 hours, 7
 and 30 days; losses over 7 and 30 days) in ``period_limits``.
+The tables the server runs are rows of ``tables``, and the
+operator's stops of play rows of ``play_stops`` (`baccara.db.table_list`).
 
 >>> sorted(metadata.tables)[:3]
 ['audit_log', 'bets', 'cashier_moves']
@@ -44,11 +46,13 @@ __all__ = [
     "drill_records",
     "entries",
     "events",
+    "game_tables",
     "hands",
     "metadata",
     "online_shoes",
     "period_limits",
     "play_limits",
+    "play_stops",
     "rounds",
     "seats",
     "session_revocations",
@@ -319,6 +323,27 @@ audit_log = sa.Table(  # every staff action, chained by hashes (`baccara.db.audi
     sa.Column("after", sa.Text, nullable=False),
     sa.Column("prev_hash", sa.String(64), nullable=False),
     sa.Column("hash", sa.String(64), nullable=False),
+)
+game_tables = sa.Table(  # the tables the server runs (`baccara.db.table_list`)
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("variant", sa.String(40), nullable=False),  # as --tables names it
+    sa.Column("squeeze", sa.Boolean, nullable=False),
+    sa.Column("state", sa.String(8), nullable=False),  # open, paused, closed
+    # limits (minor units) and timings (seconds); null: the server's configuration
+    sa.Column("minimum", sa.BigInteger, nullable=True),
+    sa.Column("maximum", sa.BigInteger, nullable=True),
+    sa.Column("bet_seconds", sa.Float, nullable=True),
+    sa.Column("decision_seconds", sa.Float, nullable=True),
+    sa.Column("result_seconds", sa.Float, nullable=True),
+    sa.Column("updated_at", sa.Float, nullable=False),  # epoch seconds
+)
+play_stops = sa.Table(  # play stopped by the operator: "all", or a game family
+    "play_stops",
+    metadata,
+    sa.Column("scope", sa.String(40), primary_key=True),
+    sa.Column("updated_at", sa.Float, nullable=False),
 )
 web_sessions = sa.Table(
     "web_sessions",

@@ -16,6 +16,19 @@ split them evenly; a process that runs more than its share while another runs le
 hands house tables over, each once its round is settled (no bet is open then): it lets
 the table's lock go, and the other process takes the table, recovers it (nothing is
 left open) and its players carry on there.
+
+The tables are data (`baccara.db.table_list`): the configuration's tables (``--tables``)
+only seed the list on a first start; afterwards every process reads the list, and the
+operator's stops of play, from the database. An operator's change (a table opened,
+paused, resumed or closed, its limits and timings, a stop of play) is written with a
+signal on the control channel (`baccara.db.signals.Topic.CONTROL`): every process's hall
+hears it and reads the list again at once, and also every `ServerConfig.control_seconds`
+and when its listening connection is back (a signal missed). A table opened is run (on
+PostgreSQL: taken by whichever process's share has room, at once); a table paused, or
+stopped with all play or its game, finishes its round and holds
+(`baccara.server.tables.base.TableBase.pause`); a table closed finishes its round (a
+players' table gives the chips back to the wallets) and stops, its lock let go; the
+limits and timings are taken from the next round.
 """
 
 from __future__ import annotations
@@ -28,9 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
+from baccara.db import table_list
 from baccara.db.auth import User
 from baccara.db.shoes import ShoeBook
-from baccara.db.signals import Signals, cancel_and_wait, namespace_of
+from baccara.db.signals import Signals, Topic, cancel_and_wait, namespace_of
+from baccara.db.table_list import STOP_ALL, TableRow, TableState
 from baccara.db.table_locks import TableLocks
 from baccara.server.cluster.messages import Question
 from baccara.server.cluster.relay import Cluster, Moving
@@ -38,6 +53,7 @@ from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.services import TableServices
 from baccara.server.infra.throttle import RateLimiter
 from baccara.server.tables.audience import Audience, Listener
+from baccara.server.tables.base import TableSetup
 from baccara.server.tables.contract import Record, Runner
 from baccara.server.tables.dispatch import answer, first_seq, moving
 from baccara.server.tables.make import make_runner
@@ -51,7 +67,7 @@ from baccara.server.wire.protocol import (
 )
 from baccara.variants import find_variant
 
-__all__ = ["Hall", "TableSpec", "table_specs"]
+__all__ = ["PAUSED_BY_HOUSE", "Hall", "TableSpec", "pause_reason", "table_specs"]
 
 log = logging.getLogger("baccara.server")
 _T = TypeVar("_T")
@@ -97,6 +113,39 @@ def table_specs(specs: tuple[str, ...], squeeze: bool = False) -> list[TableSpec
     return out
 
 
+PAUSED_BY_HOUSE = "paused by the house"
+"""What the players of a table the operator paused are told."""
+
+
+def pause_reason(row: TableRow, stopped: set[str]) -> str | None:
+    """Why ``row``'s table is held, in words, if it is: paused, or play stopped (``stopped``:
+    the scopes, `baccara.db.table_list.stops`) everywhere or at its game; None: it plays.
+
+    >>> row = TableRow(id="c1", variant="chemmy", squeeze=False, state=TableState.OPEN)
+    >>> pause_reason(row, set()), pause_reason(row, {"chemin-de-fer"}), pause_reason(row, {"all"})
+    (None, 'Chemin de Fer stopped by the house', 'play stopped by the house')
+    >>> pause_reason(TableRow(id="t", variant="ez", squeeze=False, state=TableState.PAUSED), set())
+    'paused by the house'
+    """
+    if row.state is TableState.PAUSED:
+        return PAUSED_BY_HOUSE
+    if STOP_ALL in stopped:
+        return "play stopped by the house"
+    family = find_variant(row.variant).family
+    return f"{family.label} stopped by the house" if family.value in stopped else None
+
+
+def setup_of(row: TableRow) -> TableSetup:
+    """The limits and timings ``row`` sets (None: the configuration's)."""
+    return TableSetup(
+        minimum=row.minimum,
+        maximum=row.maximum,
+        bet_seconds=row.bet_seconds,
+        decision_seconds=row.decision_seconds,
+        result_seconds=row.result_seconds,
+    )
+
+
 class Hall:
     """The tables this process serves (see the module)."""
 
@@ -111,7 +160,15 @@ class Hall:
     ) -> None:
         self.config = config
         self.signals = signals  # started before the hall, stopped after
-        self.specs = {spec.id: spec for spec in specs}
+        self.seeds = specs  # the configuration's: the table list on a first start
+        self.specs: dict[str, TableSpec] = {}  # the tables to run (open or paused), as stored
+        self.rows: dict[str, TableRow] = {}
+        self.ran: dict[str, TableSpec] = {}  # what each runner here was made for
+        self.stopped: set[str] = set()  # the operator's stops of play (`table_list.stops`)
+        self.read_again = asyncio.Event()  # a control signal, or a table's loop ended
+        self._taking = asyncio.Lock()  # one `_take` at a time (the control's, the watch's)
+        self._applying = asyncio.Lock()  # one `apply` at a time
+        self._control: asyncio.Task[None] | None = None
         self.services = services
         self.ledger = services.ledger
         self.clock = services.clock
@@ -165,8 +222,15 @@ class Hall:
         return await self.services.db(fn, *args, **kwargs)
 
     async def start(self) -> None:
-        """Start the tables this process may run (and, where other processes hear its
-        signals, on PostgreSQL, the cluster)."""
+        """Seed the table list on a first start, read it, and start the tables this process
+        may run (and, where other processes hear its signals, on PostgreSQL, the
+        cluster); then follow the operator's changes (see the module)."""
+        database = self.ledger.database
+        seeds = [(spec.id, spec.variant, spec.squeeze) for spec in self.seeds]
+        await self._db(table_list.seed, database, seeds, now=self.clock.now())
+        self.signals.on(Topic.CONTROL, lambda _table: self.read_again.set())
+        self.signals.on_gap(back=self.read_again.set)
+        await self._read()
         if self.signals.shared:
             database = self.ledger.database
             self.locks = TableLocks(database, await self._db(namespace_of, database))
@@ -178,12 +242,14 @@ class Hall:
         else:
             for n, table in enumerate(self.specs):
                 self._run(table, self._stagger(n, len(self.specs)))
+        self._control = asyncio.create_task(self._follow())
 
     async def stop(self) -> None:
         """Stop every table (their locks released), then the cluster."""
         self.stopping = True
-        if self._watch is not None:
-            self._watch.cancel()
+        for task in (self._watch, self._control):
+            if task is not None:
+                task.cancel()
         for table in list(self.runners):
             await self._halt(table)
         if self.cluster is not None:
@@ -193,6 +259,7 @@ class Hall:
 
     def _run(self, table: str, delay: float = 0.0) -> Runner:
         spec, config = self.specs[table], self.config
+        self.ran[table] = spec
         game = find_variant(spec.variant)
         audience = self.audience(table)
         runner = make_runner(
@@ -203,9 +270,73 @@ class Hall:
             audience.relay = self.cluster
         if self.cluster is not None:
             self.cluster.took(table)
+        self._steer(runner)
         self.runners[table] = runner
         self.tasks[table] = asyncio.create_task(runner.run(delay))
+        self.tasks[table].add_done_callback(lambda _task: self.read_again.set())
         return runner
+
+    # -- the operator's control -----------------------------------------------------------
+
+    def _steer(self, runner: Runner) -> None:
+        """Tell ``runner`` what the stored list says of its table: held or not, closed or
+        not, its limits and timings."""
+        row = self.rows.get(runner.id)
+        if row is None or self.specs[runner.id] != self.ran.get(runner.id):
+            runner.close()  # closed (or closed and opened again with another game)
+            return
+        runner.pause(pause_reason(row, self.stopped))
+        runner.configure(setup_of(row))
+
+    async def _read(self) -> None:
+        """Read the table list and the stops of play: the tables to run are those open or
+        paused."""
+        database = self.ledger.database
+        rows = await self._db(table_list.table_rows, database)
+        self.stopped = await self._db(table_list.stops, database)
+        self.rows = {row.id: row for row in rows if row.state is not TableState.CLOSED}
+        self.specs = {
+            row.id: TableSpec(row.id, row.variant, row.squeeze) for row in self.rows.values()
+        }
+
+    async def apply(self) -> None:
+        """Read the list again and apply it here: run the tables opened (on PostgreSQL,
+        take them as the share allows), steer those that run here, let those closed go once
+        their round is over (one at a time)."""
+        async with self._applying:
+            await self._read()
+            for runner in list(self.runners.values()):
+                self._steer(runner)
+            await self._retire()
+            if self.stopping:
+                return
+            if self.locks is not None:
+                await self._take()
+            else:
+                for table in self.specs:
+                    if table not in self.runners:
+                        self._run(table)
+
+    async def _retire(self) -> None:
+        """Stop the tables closed whose loops have ended (their locks let go)."""
+        for table, task in list(self.tasks.items()):
+            runner = self.runners.get(table)
+            if runner is not None and runner.closing and task.done():
+                await self._halt(table)
+                if self.locks is not None:
+                    await self._db(self.locks.release, table)
+                log.warning("table %s: closed by the house", table)
+
+    async def _follow(self) -> None:
+        """Apply the list at each control signal (and each table's loop that ends), and
+        every `ServerConfig.control_seconds` whatever was heard."""
+        while not self.stopping:
+            await self.clock.wait(self.read_again, self.config.control_seconds)
+            self.read_again.clear()
+            try:
+                await self.apply()
+            except Exception:
+                log.exception("reading the table list failed; trying again")
 
     def _stagger(self, n: int, count: int) -> float:
         """How long the ``n``-th of ``count`` tables started together waits before its
@@ -214,9 +345,11 @@ class Hall:
         return min(self.config.bet_seconds, 5.0) * n / count if count > 1 else 0.0
 
     async def _halt(self, table: str) -> None:
-        runner = self.runners.pop(table)
+        runner, task = self.runners.pop(table, None), self.tasks.pop(table, None)
+        if runner is None or task is None:
+            return  # halted meanwhile (a close and a hand-over at once)
         runner.stopping = True
-        await cancel_and_wait(self.tasks.pop(table))
+        await cancel_and_wait(task)
         audience = self.audiences.get(table)
         if audience is not None:
             audience.relay = None
@@ -225,6 +358,10 @@ class Hall:
     async def _take(self, *, first: bool = False) -> None:
         """Start the tables whose locks come free, up to this process's share, and any
         that nobody has run for a while (at the first try: say which run elsewhere)."""
+        async with self._taking:
+            await self._take_free(first=first)
+
+    async def _take_free(self, *, first: bool) -> None:
         assert self.locks is not None and self.cluster is not None
         free = [t for t in self.specs if t not in self.runners]
         now = self.clock.now()
@@ -278,8 +415,8 @@ class Hall:
         """Let the tables handed over go, once their runners have stopped."""
         assert self.locks is not None
         for table, task in list(self.tasks.items()):
-            runner = self.runners[table]
-            if runner.handing_over and task.done():
+            runner = self.runners.get(table)
+            if runner is not None and runner.handing_over and task.done():
                 await self._halt(table)
                 await self._db(self.locks.release, table)
 

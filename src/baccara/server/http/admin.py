@@ -6,24 +6,94 @@ another role 403, another site's page 403, before the route reads anything.
 ``GET /api/admin/audit``: the audit log (`baccara.db.audit`), a page at a time
 (``?after=ID&limit=N``: the entries past entry ``ID``, oldest first, 1 to
 `baccara.db.audit.MAX_PAGE` of them), for every role.
+
+The tables as data (`baccara.db.table_list`; every role reads, the ``operator`` role
+changes): ``GET /api/admin/tables``; ``POST /api/admin/tables`` (open one:
+``{"id": "n1", "variant": "ez"}``); ``POST /api/admin/tables/{id}/pause``,
+``.../resume``, ``.../close``; ``PATCH /api/admin/tables/{id}`` (limits and timings);
+``POST /api/admin/play/stop`` and ``.../resume`` (``{"game": "all"}`` or a game
+family); ``POST /api/admin/players/{name}/logins`` (``{"stopped": true}``: the house's
+suspension). Each change is written with its audit entry in one transaction, and
+signalled on the control channel: every process applies it within a second
+(`baccara.server.cluster.hall`). A post that is not JSON from this site is refused
+before the login is looked at.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 
-from baccara.db import audit
-from baccara.server.http.depends import StaffMember
+from baccara.db import audit, table_list
+from baccara.db.protections import SuspendError, stop_logins
+from baccara.db.staff import Role, Staff
+from baccara.db.table_list import Actor, TableListError, TableRow, TableState
+from baccara.money import MoneyError, parse_money
+from baccara.server.cluster.hall import pause_reason
+from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, StaffMember, require_role
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import ServerState
-from baccara.server.wire.admin import AuditPage, AuditRecord
+from baccara.server.wire.admin import (
+    AdminTable,
+    AuditPage,
+    AuditRecord,
+    LoginsAnswer,
+    LoginsRequest,
+    NewTable,
+    PlayStop,
+    StopsAnswer,
+    TableList,
+    TableSetupRequest,
+)
+from baccara.variants import find_variant
 
-__all__ = ["admin_router", "whole_number"]
+__all__ = ["admin_router", "admin_table", "refused", "whole_number"]
 
 DEFAULT_PAGE = 100
+Operator = Annotated[Staff, Depends(require_role(Role.OPERATOR))]
+"""The logged-in staff member of the ``operator`` role (the tables' changes)."""
+NewTableBody = Annotated[NewTable, Depends(JsonBody(NewTable))]
+SetupBody = Annotated[TableSetupRequest, Depends(JsonBody(TableSetupRequest))]
+StopBody = Annotated[PlayStop, Depends(JsonBody(PlayStop))]
+LoginsBody = Annotated[LoginsRequest, Depends(JsonBody(LoginsRequest))]
+_STATUS = {"no_such_table": 404, "table_exists": 409, "table_closed": 409}
+
+
+def refused(error: TableListError) -> Refusal:
+    """A refused change to the table list as its answer (404 no such table, 409 one that
+    exists or is closed, 400 otherwise), naming the bad input."""
+    return Refusal(_STATUS.get(error.code, 400), error.code, str(error))
+
+
+def admin_table(row: TableRow, stopped: set[str]) -> AdminTable:
+    """A stored table as the console shows it."""
+    return AdminTable(
+        id=row.id,
+        variant=row.variant,
+        game=find_variant(row.variant).family.value,
+        squeeze=row.squeeze,
+        state=row.state,
+        held=None if row.state is TableState.CLOSED else pause_reason(row, stopped),
+        minimum=row.minimum,
+        maximum=row.maximum,
+        bet_seconds=row.bet_seconds,
+        decision_seconds=row.decision_seconds,
+        result_seconds=row.result_seconds,
+        updated_at=row.updated_at,
+    )
+
+
+def _cents(text: str | None, name: str) -> int | None:
+    """An amount typed (``"10.00"``) in minor units, above zero; None stays None."""
+    if text is None:
+        return None
+    try:
+        return parse_money(text, positive=True)
+    except MoneyError as error:
+        raise Refusal(400, "bad_request", f"{name}: {error}") from None
 
 
 def whole_number(text: str, name: str, *, least: int, most: int) -> int:
@@ -75,5 +145,118 @@ def admin_router(state: ServerState) -> APIRouter:
             limit=most,
             next_after=found[-1].id if len(found) == most else None,
         )  # fmt: skip
+
+    def actor(staff: Staff) -> Actor:
+        return Actor(name=staff.name, role=staff.role.value, now=state.clock.now())
+
+    async def shown(row: TableRow) -> AdminTable:
+        return admin_table(row, await state.run(table_list.stops, engine))
+
+    async def change(fn: Callable[[], TableRow]) -> AdminTable:
+        """Make a change to the table list on the worker threads; its table as it is now."""
+        try:
+            return await shown(await state.run(fn))
+        except TableListError as error:
+            raise refused(error) from None
+
+    @router.get("/api/admin/tables")
+    async def tables(staff: StaffMember) -> TableList:
+        """Every table, closed ones too, and the stops of play (every role may read them)."""
+        rows = await state.run(table_list.table_rows, engine)
+        stopped = await state.run(table_list.stops, engine)
+        return TableList(
+            tables=[admin_table(row, stopped) for row in rows], stopped=sorted(stopped)
+        )
+
+    @router.post("/api/admin/tables", dependencies=[SAME_SITE_JSON], status_code=201)
+    async def open_table(staff: Operator, asked: NewTableBody) -> AdminTable:
+        """Open a table (or open a closed one again): every process runs it within a second."""
+        return await change(
+            partial(
+                table_list.add_table,
+                engine,
+                actor(staff),
+                table=asked.id,
+                variant=asked.variant,
+                squeeze=asked.squeeze,
+            )
+        )
+
+    def to_state(target: TableState, what: str) -> None:
+        @router.post(f"/api/admin/tables/{{table_id}}/{what}", dependencies=[SAME_SITE_JSON])
+        async def set_state(staff: Operator, table_id: str) -> AdminTable:
+            return await change(
+                partial(table_list.set_state, engine, actor(staff), table_id, target)
+            )
+
+        set_state.__name__ = f"{what}_table"
+        set_state.__doc__ = {
+            "pause": "Pause a table: the round in play finishes, no new one; players are told.",
+            "resume": "Let a paused table play again.",
+            "close": "Close a table after its round in play (a players' table's chips go "
+            "back to the wallets).",
+        }[what]
+
+    for target, what in (
+        (TableState.PAUSED, "pause"),
+        (TableState.OPEN, "resume"),
+        (TableState.CLOSED, "close"),
+    ):
+        to_state(target, what)
+
+    @router.patch("/api/admin/tables/{table_id}", dependencies=[SAME_SITE_JSON])
+    async def set_up(staff: Operator, table_id: str, asked: SetupBody) -> AdminTable:
+        """Change a table's limits and timings, from its next round (a field left out is
+        left; null: the server's configuration's)."""
+        changes: dict[str, int | float | None] = {}
+        for name in sorted(asked.model_fields_set):
+            value = getattr(asked, name)
+            changes[name] = _cents(value, name) if name in table_list.LIMITS else value
+        return await change(partial(table_list.set_setup, engine, actor(staff), table_id, changes))
+
+    def stopping(stopped: bool) -> None:
+        what = "stop" if stopped else "resume"
+
+        @router.post(f"/api/admin/play/{what}", dependencies=[SAME_SITE_JSON])
+        async def set_stop(staff: Operator, asked: StopBody) -> StopsAnswer:
+            try:
+                await state.run(
+                    partial(table_list.set_stop, engine, actor(staff), asked.game, stopped=stopped)
+                )
+            except TableListError as error:
+                raise refused(error) from None
+            return StopsAnswer(stopped=sorted(await state.run(table_list.stops, engine)))
+
+        set_stop.__name__ = f"{what}_play"
+        set_stop.__doc__ = (
+            "Stop play everywhere (``all``) or at one game: each table finishes its round "
+            "in play and holds."
+            if stopped
+            else "Let play go on where it was stopped."
+        )
+
+    stopping(True)
+    stopping(False)
+
+    @router.post("/api/admin/players/{name}/logins", dependencies=[SAME_SITE_JSON])
+    async def player_logins(staff: Operator, name: str, asked: LoginsBody) -> LoginsAnswer:
+        """Stop a player's logins (every session ends now, their sockets close within a
+        second; the round in play is settled as usual), or let them log in again."""
+        try:
+            await state.run(
+                partial(
+                    stop_logins,
+                    engine,
+                    name,
+                    stopped=asked.stopped,
+                    actor=staff.name,
+                    role=staff.role.value,
+                    now=state.clock.now(),
+                )
+            )
+        except SuspendError as error:
+            raise Refusal(404, "no_such_player", str(error)) from None
+        state.watch.poke()  # the sockets here close at once; the others' hear the signal
+        return LoginsAnswer(name=name, stopped=asked.stopped)
 
     return router

@@ -1,4 +1,5 @@
-"""How to run the server (`ServerConfig`): its tables and every clock, limit and size of
+"""How to run the server (`ServerConfig`): its tables (the list a first start stores,
+`baccara.db.table_list`) and every clock, limit and size of
 the server, with their defaults; ``baccara serve``'s options set them."""
 
 from __future__ import annotations
@@ -54,3 +55,4 @@ class ServerConfig:
     # before it takes its share of the tables (0: at once, for a process alone)
     dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
     revoke_seconds: float = 0.5  # how often the sockets' sessions are checked (revocation)
+    control_seconds: float = 2.0  # how often the table list is read again, signal or none

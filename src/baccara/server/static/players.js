@@ -2,7 +2,7 @@
 // news lines just added, the face-down card, the decision's clock, and the player's own
 // seat actions (sit down with a typed buy-in, leave, add a seed). No rule of any game.
 import { money, parseMoney } from "./money.js";
-import { outgoing } from "./protocol.js";
+import { heldLabel, outgoing } from "./protocol.js";
 
 /** A card lying face down on the felt (its value stays on the server until it is shown). */
 export const FACE_DOWN = "??";
@@ -54,8 +54,9 @@ export function playersSelectors(key, labels) {
   const myTurn = (state) => Boolean(state[key] && state.me && state[key].toAct === state.me);
   const turnChoices = (state) => (myTurn(state) ? state[key].ownChoices ?? state[key].choices : []);
   return {
-    phaseLabel: (state) => (state[key]?.paused ? "Waiting for its players to come back"
-      : labels[state[key]?.phase] ?? (state[key]?.phase || "—")),
+    phaseLabel: (state) => (state.housePaused ? heldLabel(state.housePaused)
+      : state[key]?.paused ? "Waiting for its players to come back"
+        : labels[state[key]?.phase] ?? (state[key]?.phase || "—")),
     isSeated: (state) => Boolean(state[key]?.players.includes(state.me)),
     myTurn,
     turnChoices,
@@ -70,7 +71,7 @@ export const actionLabel = (table, action) => table?.labels?.[action] ?? action;
  * table, its phase and fairness, the server's clock, the message line (a refusal stays
  * until I act, `turnMoved` or not) and whether a buy-in is still unanswered. */
 export const tableStateOf = (state, prev, m, turnMoved) => ({
-  table: m.table, seq: m.seq, phase: m.phase, fair: m.fair,
+  table: m.table, seq: m.seq, phase: m.phase, fair: m.fair, housePaused: m.house_paused ?? null,
   clockOffset: m.received_at === undefined ? state.clockOffset : m.time - m.received_at,
   message: turnMoved && !state.refused ? "" : state.message,
   seatAsked: seatStillAsked(state, prev, m),

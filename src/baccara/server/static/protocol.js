@@ -25,6 +25,10 @@ export const outgoing = {
  * elsewhere, a password change, a self-exclusion, the house's suspension). */
 const SESSION_ENDED = new Set(["session_ended", "self_excluded", "suspended"]);
 
+/** Why the house holds a table (a `house_pause` event's `reason`, a state's
+ * `house_paused`) as the table's phase line says it: "Paused by the house". */
+export const heldLabel = (reason) => reason.charAt(0).toUpperCase() + reason.slice(1);
+
 /** Whether a message says the player's session has ended: the page goes back to the login. */
 export const endsSession = (m) => m.type === "error" && SESSION_ENDED.has(m.code);
 

@@ -7,7 +7,7 @@
 import { BANQUE_LOCAL, onBanque, onBanqueError, onBanqueHand } from "./banque.js";
 import { CHEMIN_LOCAL, onChemin, onCheminError, onCheminHand } from "./chemin.js";
 import { money } from "./money.js";
-import { outgoing } from "./protocol.js";
+import { heldLabel, outgoing } from "./protocol.js";
 
 export const SIDES = ["player", "banker"];
 const NO_DOWN = Object.freeze({ player: 0, banker: 0 });  // face-down card slots, by hand
@@ -22,7 +22,7 @@ function emptyHands() {
 
 export function initialState() {
   return {
-    me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false, lost: false,
+    me: null, balance: null, table: null, game: "", seq: 0, clockOffset: 0, connected: false, lost: false, housePaused: null,
     title: "", seat: null, behind: false, bettorsBehind: 0, phase: "", round: null, number: null, closesAt: 0, betSeconds: 0,
     bets: [], chips: [], chip: 2, pays: {},
     staged: [], mine: {}, pending: {}, lastBets: [],
@@ -71,6 +71,7 @@ const PHASE_LABELS = {
 };
 
 export function phaseLabel(state) {
+  if (state.housePaused) return heldLabel(state.housePaused);
   const quiet = state.phase === "dealing" && !state.hands.player.length && !state.hands.banker.length;
   return quiet ? "No more bets" : PHASE_LABELS[state.phase] ?? (state.phase || "—");
 }
@@ -156,7 +157,7 @@ function onSnapshot(state, m) {
   return {
     ...state, table: m.table, game: "punto-banco", seq: m.seq, clockOffset: m.server_time - m.received_at,
     title: m.title, seat: m.seat, behind: m.behind ?? false, bettorsBehind: m.bettors_behind ?? 0,
-    balance: m.balance ?? state.balance, me: m.user ?? state.me,
+    balance: m.balance ?? state.balance, me: m.user ?? state.me, housePaused: m.house_paused ?? null,
     phase: m.squeezing ? "squeeze" : m.phase, round: m.round, number: m.number,
     closesAt: m.closes_at, betSeconds: m.bet_seconds, squeezeTable: m.squeeze,
     bets: m.bets, chips, chip: Math.min(state.chip, chips.length - 1), pays: m.pays ?? {},
@@ -271,6 +272,10 @@ const SERVER = {
     return { ...s, ...mine, seats: m.left ? others : { ...others, [m.player]: m.seat } };
   },
   notice: (s, m) => ({ ...s, message: m.text }),
+  house_pause: (s, m) => ({  // the house holds the table after the round in play, or lets it play
+    ...s, housePaused: m.reason ?? null,
+    message: m.reason ? `The table is ${m.reason}: the round in play finishes, no new one starts.` : "The table plays again.",
+  }),
   bet_ack: onBetAck,
   error: onError,
   seed_ack: (s) => ({ ...s, message: "Client seed added to the next shuffle." }),

@@ -14,8 +14,10 @@ private message, if any (a players' table's hand in play).
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, ParamSpec, Protocol, TypeVar
 
@@ -25,7 +27,15 @@ from baccara.server.tables.audience import Audience
 from baccara.server.wire import protocol as P
 from baccara.variants import Variant
 
-__all__ = ["MAX_REPLAY", "MAX_REPLAY_BYTES", "Arriving", "TableBase", "missed_events"]
+__all__ = [
+    "HELD_LOOK_SECONDS",
+    "MAX_REPLAY",
+    "MAX_REPLAY_BYTES",
+    "Arriving",
+    "TableBase",
+    "TableSetup",
+    "missed_events",
+]
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -34,6 +44,26 @@ MAX_REPLAY = 200
 """The most events a ``join`` with ``since`` replays (more missed: the state alone)."""
 MAX_REPLAY_BYTES = 64 * 1024
 """The most bytes of events a ``join`` replays."""
+HELD_LOOK_SECONDS = 30.0
+"""How often a table the house holds (paused) looks again without being woken."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSetup:
+    """A table's limits (minor units) and timings (seconds) as the house sets them at run
+    time (`baccara.db.table_list`); None: the server's configuration's. A house table
+    takes ``minimum`` and ``maximum`` on its Player and Banker bets; a players' table
+    ``minimum`` as its least buy-in and bank (from its next shoe).
+
+    >>> TableSetup(minimum=2_000, bet_seconds=10.0)
+    TableSetup(minimum=2000, maximum=None, bet_seconds=10.0, decision_seconds=None, result_seconds=None)
+    """
+
+    minimum: int | None = None
+    maximum: int | None = None
+    bet_seconds: float | None = None
+    decision_seconds: float | None = None
+    result_seconds: float | None = None
 
 
 def missed_events(events: Iterable[tuple[int, str]], since: int, upto: int) -> list[str]:
@@ -101,7 +131,50 @@ class TableBase(Generic[_Phase]):
         self.phase = phase
         self.stopping = False
         self.handing_over = False  # to another process of the cluster, after this round
+        self.house_paused: str | None = None  # why the house paused the table (None: it plays)
+        self.closing = False  # closed by the house: it stops once the round in play is over
+        self.setup = TableSetup()  # the house's limits and timings, from the next round
+        self.control = asyncio.Event()  # the house paused, resumed or closed the table
+        self.holding = False  # the loop holds now, between rounds (`held`)
         services.ledger.fault = services.fault
+
+    # -- the house's control (`baccara.server.cluster.hall`) ------------------------------------
+
+    def pause(self, reason: str | None) -> None:
+        """The house pauses the table (``reason``: why, in words) or lets it play again
+        (None): the round or coup in play finishes, no new one starts; every listener is
+        told (a ``house_pause`` event)."""
+        if reason == self.house_paused:
+            return
+        self.house_paused = reason
+        self.seq += 1
+        told = P.HousePause(table=self.id, seq=self.seq, time=self.clock.now(), reason=reason)
+        self.send_logged(told.model_dump_json())
+        self.look_again()
+
+    def close(self) -> None:
+        """The house closes the table: it stops once the round in play is over (a
+        players' table gives its chips back to the wallets first)."""
+        self.closing = True
+        self.look_again()
+
+    def configure(self, setup: TableSetup) -> None:
+        """The house's limits and timings, taken from the next round."""
+        self.setup = setup
+
+    def look_again(self) -> None:
+        """Wake the table's loop wherever it waits (the house's control changed)."""
+        self.control.set()
+
+    async def held(self) -> None:
+        """Wait while the house holds the table (until it is resumed or closed)."""
+        self.control.clear()
+        if self.house_paused is not None and not self.closing and not self.stopping:
+            self.holding = True
+            try:
+                await self.clock.wait(self.control, HELD_LOOK_SECONDS)
+            finally:
+                self.holding = False
 
     def lobby_line(self, *, phase: P.AnyPhase, **game: Any) -> P.TableSummary:
         """The table's line in the lobby: what every table says of itself, its phase

@@ -4,7 +4,8 @@ it, and the hall, the connections and the cluster speak to nothing else.
 
 A table is joined (its state, the events missed, the player's private message),
 handles a player's message (`TableMessage`, validated at the edge), shows its state
-and its lobby line, and publishes its shoes' records; a house table also shows the
+and its lobby line, publishes its shoes' records, and is paused, closed and set up by the
+house (`Runner.pause`, `Runner.close`, `Runner.configure`); a house table also shows the
 exact edges of the cards its shoe has left and its roads.
 """
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, JsonValue
 
 from baccara.db.auth import User
 from baccara.server.tables.audience import Audience
+from baccara.server.tables.base import TableSetup
 from baccara.server.wire import protocol as P
 from baccara.server.wire.http import Edges
 from baccara.variants import Variant
@@ -49,6 +51,23 @@ class Runner(Protocol):
     audience: Audience
     stopping: bool
     handing_over: bool
+    closing: bool
+    """Closed by the house: the loop ends once the round in play is over."""
+    house_paused: str | None
+    """Why the house holds the table (None: it plays)."""
+
+    def pause(self, reason: str | None) -> None:
+        """Hold the table after the round in play (``reason``, told to every listener),
+        or let it play again (None)."""
+        ...
+
+    def close(self) -> None:
+        """Stop after the round in play (a players' table gives the chips back first)."""
+        ...
+
+    def configure(self, setup: TableSetup) -> None:
+        """The house's limits and timings, taken from the next round."""
+        ...
 
     async def run(self, delay: float = 0.0) -> None:
         """Recover what a crash left, wait ``delay`` seconds, then play until stopped."""

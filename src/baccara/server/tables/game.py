@@ -65,6 +65,7 @@ class GameTable(GameEngine, Protocol):
     @property
     def gone(self) -> set[int]: ...
     def can_leave(self, seat: int) -> bool: ...
+    def in_play(self, seat: int) -> bool: ...
 
 
 Engine = TypeVar("Engine", bound=GameTable)
@@ -128,6 +129,7 @@ class Shown(TypedDict, Generic[PlayersPhase]):
     away: list[str]
     leaving: list[str]
     paused: bool
+    house_paused: str | None
     to_act: str | None
     ranges: dict[str, list[int]]
     deadline: float | None

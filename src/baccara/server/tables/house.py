@@ -28,7 +28,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, ClassVar, TypeVar
 
@@ -43,7 +43,7 @@ from baccara.fair import FairError, FairShoe
 from baccara.server.infra.services import TableServices
 from baccara.server.tables import views
 from baccara.server.tables.audience import Audience
-from baccara.server.tables.base import TableBase
+from baccara.server.tables.base import TableBase, TableSetup
 from baccara.server.tables.contract import Record, TableMessage
 from baccara.server.tables.house_round import HouseRound
 from baccara.server.tables.refusal import Refused
@@ -112,9 +112,9 @@ class HouseRunner(TableBase[Phase]):
         self.edges_key: tuple[int, int] | None = None  # (shoe, coups) of `edges_found`
         self.edges_found: Edges | None = None
         self.batcher = services.batcher
-        self.timing = timing
+        self.timing = self.base_timing = timing  # the configuration's: the house's setup
         self.shoe_settings = ShoeSettings(decks=decks or variant.decks)
-        self.settings = TableSettings(
+        self.settings = self.base_settings = TableSettings(  # ... changes them per round
             seats=min(14, variant.seats), shoe=self.shoe_settings, behind=behind
         )
         self.table = Table(variant=variant, settings=self.settings)
@@ -235,8 +235,13 @@ class HouseRunner(TableBase[Phase]):
             log.warning("table %s: %s", self.id, note)
             self.emit(P.Notice, text=note)
         await self.clock.sleep(delay)
-        while not self.stopping and not self.handing_over:
+        while not self.stopping and not self.handing_over and not self.closing:
             try:
+                if self.house_paused is not None:  # the house holds it between rounds
+                    self._take_setup()  # the next round's limits, shown while it holds
+                    await self.held()
+                    continue
+                self._take_setup()
                 await self.play_round()
             except asyncio.CancelledError:
                 raise
@@ -246,16 +251,58 @@ class HouseRunner(TableBase[Phase]):
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
 
+    @property
+    def leaving(self) -> bool:
+        """Whether the round in play is the last for now (handed over, paused or closed):
+        it runs its clock out without waiting for players."""
+        return self.handing_over or self.closing or self.house_paused is not None
+
+    def look_again(self) -> None:
+        """Wake the round loop, a table waiting for players too."""
+        super().look_again()
+        self.audience.arrived.set()
+
+    def configure(self, setup: TableSetup) -> None:
+        """The house's limits and timings, from the next round: at once while the table
+        holds between rounds (its lobby line shows them)."""
+        super().configure(setup)
+        if self.holding:
+            self._take_setup()
+
+    def _take_setup(self) -> None:
+        """The house's limits (on Player and Banker) and timings, before a round begins."""
+        setup, base = self.setup, self.base_timing
+        self.timing = replace(
+            base,
+            bet_seconds=setup.bet_seconds or base.bet_seconds,
+            result_seconds=setup.result_seconds or base.result_seconds,
+        )
+        settings = base_settings = self.base_settings
+        if setup.minimum is not None or setup.maximum is not None:
+            sides = (BetKind.PLAYER, BetKind.BANKER)  # the tie and side bets keep theirs
+            main = [limit for limit in settings.limits if limit.kind in sides]
+            try:
+                settings = settings.with_limits(
+                    {
+                        limit.kind: (setup.minimum or limit.minimum, setup.maximum or limit.maximum)
+                        for limit in main
+                    }
+                )
+            except TableError as error:  # a minimum over the configuration's maximum
+                log.warning("table %s: the house's limits are not taken: %s", self.id, error)
+                settings = base_settings
+        self.settings = self.table.settings = settings
+
     def _announce_round(self) -> None:
         self.emit(P.RoundOpen, **self.round.announcement(seconds=self.timing.bet_seconds))
 
     async def _wait_for_players(self) -> None:
         """Nobody is at the table and nothing is bet: the betting window waits, writing
-        nothing, until someone comes (or the cluster takes the table); then, after the
+        nothing, until someone comes (or the table is handed over, paused or closed); then, after the
         usual pause between rounds (whoever comes with them is there), it opens again
         with its whole clock."""
         self.audience.arrived.clear()
-        while self.audience.empty and not self.handing_over:
+        while self.audience.empty and not self.leaving:
             if await self.clock.wait(self.audience.arrived, IDLE_LOOK_SECONDS):
                 break
         pause_ends = self.clock.now() + self.timing.result_seconds
@@ -317,7 +364,7 @@ class HouseRunner(TableBase[Phase]):
         self.phase = Phase.BETTING
         self._announce_round()
         while (left := self.round.time_left(self.clock.now())) > 0:
-            if self.audience.empty and not self.table.on_layout and not self.handing_over:
+            if self.audience.empty and not self.table.on_layout and not self.leaving:
                 await self._wait_for_players()
                 continue
             # the seats of players gone (with no bet) are freed
@@ -514,6 +561,7 @@ class HouseRunner(TableBase[Phase]):
             fair=None if self.fair is None else P.Commitment(**self.fair.commitment()),
             records=self.records,
             roads=self.roads.view(self.table.roads),
+            house_paused=self.house_paused,
         )
 
     def summary(self) -> P.TableSummary:
@@ -528,6 +576,7 @@ class HouseRunner(TableBase[Phase]):
             bets=spots,
             limits=views.limits(spots),
             roads=self.roads.view(self.table.roads),
+            house_paused=self.house_paused,
         )
 
     async def handle(self, user: User, message: TableMessage) -> BaseModel | None:

@@ -6,8 +6,8 @@ steps shown so far. The table begins the next round here (`begin`), names it onc
 ledger has opened it (`opened`), asks whether a bet is for it and in time (`takes`,
 `open_at`) and turns each step of the deal through it (`show`); it is told the time and
 returns what to send (`announcement`, the step as shown). It holds no runner, ledger
-or clock, and not the table's phase (the runner's, which every table has). A pause of
-the table between rounds would go where a round begins (`begin`).
+or clock, and not the table's phase (the runner's, which every table has). The house's
+pause holds the table between rounds, before the next one begins (the runner's loop).
 
 >>> from baccara.coup import Coup
 >>> from baccara.table.narration import reveal

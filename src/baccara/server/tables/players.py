@@ -103,7 +103,8 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             kept=200,
             phase=self.game.phases.starting,
         )
-        self.timing = timing
+        self.timing = self.base_timing = timing  # the configuration's: the house's setup
+        self.base_minimum = minimum  # ... changes them from the next coup (the minimum: shoe)
         self.shoe_settings = records.default_shoe_settings(variant)
         if decks:
             self.shoe_settings = ShoeSettings(decks=decks, burn=self.shoe_settings.burn)
@@ -230,12 +231,15 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             "away": sorted(seats.away & set(seats.players)),
             "leaving": sorted(seats.leaving),
             "paused": self.paused,
+            "house_paused": self.house_paused,
             "to_act": None if who is None or table is None else table.names[who],
             # what the seat to act may stake or bid: its chips, the bank's open part
             "ranges": {}
             if who is None or table is None
             else {x.act.value: [x.low, x.high] for x in table.legal_actions(who) if x.high},
-            "deadline": None if table is None or table.over or self.paused else self.deadline,
+            "deadline": None
+            if table is None or table.over or self.paused or self.held_now()
+            else self.deadline,
             **self.due().named(),
             "news": list(self.news),
             "history": []
@@ -273,6 +277,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             limits={},
             roads=None,
             minimum=self.minimum,
+            house_paused=self.house_paused,
         )
 
     async def handle(self, user: User, message: TableMessage) -> BaseModel | None:
@@ -439,6 +444,8 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             table = self.table
             if table is None or user.name not in table.names:
                 raise Refused("not_your_turn", "you are not playing this shoe")
+            if self.held_now():
+                raise Refused("house_paused", f"{self.house_paused}: no new coup for now")
             seat = list(table.names).index(user.name)
             self.due().check(
                 shoe=asked.shoe,
@@ -617,6 +624,15 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     async def step(self) -> None:
         """Start a shoe, or wait for the decision due and take the house's rule at the end;
         with nobody of the shoe at the table, wait for them (`PlayersSeats.awaited`)."""
+        if self.closing and not self.coup_in_play():
+            await self._close()
+            return
+        if self.held_now():
+            self.emit_state()
+            await self.held()
+            return
+        if not self.coup_in_play():
+            self._take_setup()
         table = self.table
         if table is None or table.over or self.shoe_ended:
             if table is not None:
@@ -654,6 +670,55 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             self.defaults = 0
             await self.clock.sleep(self.timing.result_seconds)
 
+    # -- the house's control ------------------------------------------------------------------
+
+    def look_again(self) -> None:
+        """Wake the loop wherever it waits (the house's control changed)."""
+        super().look_again()
+        self.wake.set()
+
+    def coup_in_play(self) -> bool:
+        """Whether a coup is being played: some seat has money in it (its bank or a stake)."""
+        table = self.table
+        if table is None or table.over or self.shoe_ended:
+            return False
+        return any(table.in_play(seat) for seat in range(len(table.names)))
+
+    def held_now(self) -> bool:
+        """Whether the house holds the table now: paused, and no coup in play (the coup in
+        play is finished first)."""
+        return self.house_paused is not None and not self.coup_in_play()
+
+    def _take_setup(self) -> None:
+        """The house's timings (at once) and minimum (for the next shoe: a shoe's seating
+        is sealed with its minimum), between coups."""
+        setup, base = self.setup, self.base_timing
+        self.timing = dataclasses.replace(
+            base,
+            decision_seconds=setup.decision_seconds or base.decision_seconds,
+            result_seconds=setup.result_seconds or base.result_seconds,
+        )
+        if self.table is None:
+            self.minimum = self.seats.minimum = setup.minimum or self.base_minimum
+
+    async def _close(self) -> None:
+        """The house closed the table, no coup in play: every seat leaves with its chips,
+        cashed out to its wallet (the leave's own path), the shoe ends, and the loop stops."""
+        async with self.lock:
+            table = self.table
+            if table is not None and not table.over and not self.shoe_ended:
+                for seat in range(len(table.names)):
+                    if not table.over and seat not in table.gone and table.can_leave(seat):
+                        await self._seat_leaves(seat)
+        if self.table is not None:
+            await self._finish_shoe()
+        for name in list(self.seats.players):
+            await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
+            self.tell(self.seats.cashed_out(name))
+        self.news.append("The house has closed the table: your chips are back in your wallet.")
+        self.emit_state()
+        self.stopping = True
+
     async def _wait(self, table: Engine) -> None:
         """Wait for the decision due (the whole clock; none for an absent player), then
         take the house's rule."""
@@ -664,9 +729,13 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             self.deadline = self.clock.now() + self.timing.decision_seconds
         self.emit_state()
         due, waiting_on = self.decisions, self.deadline
-        while self.decisions == due and self.clock.now() < waiting_on and not self.stopping:
+
+        def waiting() -> bool:  # for this decision, unless the house holds the table
+            return self.decisions == due and not self.stopping and not self.held_now()
+
+        while waiting() and self.clock.now() < waiting_on:
             await self._sleep(waiting_on - self.clock.now())
-        if self.decisions == due and not self.stopping:
+        if waiting():
             with contextlib.suppress(BetError, Refused):
                 await self._default(due)
 

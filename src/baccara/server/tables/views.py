@@ -171,6 +171,7 @@ class HouseState:
     fair: P.Commitment | None
     records: Sequence[Record]
     roads: P.RoadsView
+    house_paused: str | None = None
 
 
 def snapshot(
@@ -221,6 +222,7 @@ def snapshot(
         fair=state.fair,
         records=list(state.records)[-3:],
         shoe_coups=len(table.coups),
+        house_paused=state.house_paused,
     )
 
 

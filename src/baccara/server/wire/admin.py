@@ -11,15 +11,119 @@ seconds since the epoch.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from baccara.db.staff import Role
+from baccara.db.table_list import TableState
 
-__all__ = ["AuditPage", "AuditRecord", "StaffAccount"]
+__all__ = [
+    "AdminTable",
+    "AuditPage",
+    "AuditRecord",
+    "LoginsAnswer",
+    "LoginsRequest",
+    "NewTable",
+    "PlayStop",
+    "StaffAccount",
+    "StopsAnswer",
+    "TableList",
+    "TableSetupRequest",
+]
 
 
 class _Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class _Asked(BaseModel):
+    """A request's body: its fields as the model says, strictly (no ``true`` for a
+    number), nothing else."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Seconds = Annotated[float, Field(gt=0, le=3600)]
+"""A timing, in seconds: over 0, at most an hour."""
+Amount = Annotated[str, Field(min_length=1, max_length=20, examples=["10.00"])]
+"""An amount as people write it (``"10.00"``)."""
+
+
+class AdminTable(_Answer):
+    """A table of the list (`baccara.db.table_list`): its game, state and the house's
+    limits (minor units) and timings (seconds); null: the server's configuration's.
+    ``held``: why the table holds now, in the players' words (paused, or play stopped
+    everywhere or at its game), null when it plays."""
+
+    id: str
+    variant: str
+    game: str
+    squeeze: bool
+    state: TableState
+    held: str | None
+    minimum: int | None
+    maximum: int | None
+    bet_seconds: float | None
+    decision_seconds: float | None
+    result_seconds: float | None
+    updated_at: float
+
+
+class TableList(_Answer):
+    """Every table, closed ones too, by id; the scopes where play is stopped (``all``,
+    game families)."""
+
+    tables: list[AdminTable]
+    stopped: list[str]
+
+
+class NewTable(_Asked):
+    """A table to open: its id and game, as ``--tables`` names them (``n1``, ``ez``),
+    and whether it squeezes (a house-banked game's)."""
+
+    id: str = Field(min_length=1, max_length=40, examples=["n1"])
+    variant: str = Field(min_length=1, max_length=40, examples=["ez"])
+    squeeze: bool = False
+
+
+class TableSetupRequest(_Asked):
+    """A table's limits and timings to change, from its next round: a field left out is
+    left as it is, null puts back the server's configuration's. ``minimum`` and
+    ``maximum``: a house table's Player and Banker bets (a players' table: its least
+    buy-in and bank, ``minimum`` only, from its next shoe)."""
+
+    minimum: Amount | None = None
+    maximum: Amount | None = None
+    bet_seconds: Seconds | None = None
+    decision_seconds: Seconds | None = None
+    result_seconds: Seconds | None = None
+
+
+class PlayStop(_Asked):
+    """Where play stops or goes on: ``all``, or a game family (``chemin-de-fer``)."""
+
+    game: str = Field(default="all", min_length=1, max_length=40)
+
+
+class StopsAnswer(_Answer):
+    """The scopes where play is stopped now."""
+
+    stopped: list[str]
+
+
+class LoginsRequest(_Asked):
+    """Stop a player's logins (the house's suspension: every session ends now, the
+    round in play is settled as usual) or let them log in again."""
+
+    stopped: bool
+
+
+class LoginsAnswer(_Answer):
+    """Whether the player's logins are stopped now."""
+
+    name: str
+    stopped: bool
 
 
 class StaffAccount(_Answer):

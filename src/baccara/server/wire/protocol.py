@@ -280,6 +280,14 @@ class Notice(Event):
     text: str
 
 
+class HousePause(Event):
+    """The house paused the table (``reason``: why, in words; the round or coup in play
+    finishes, no new one starts) or let it play again (``reason`` null)."""
+
+    type: Literal["house_pause"] = "house_pause"
+    reason: str | None
+
+
 class SqueezeStart(Event):
     """A hand's cards lie face down while its squeezer peels them (no value)."""
 
@@ -341,6 +349,7 @@ class PlayersState(Event):
     away: list[str] = []  # seated, sitting out: their turns are passed at once
     leaving: list[str] = []  # leave when the coup in play is settled
     paused: bool = False  # nobody who plays the shoe is at the table: it waits
+    house_paused: str | None = None  # why the house paused the table (null: it plays)
     banker: str | None
     bank: int
     to_act: str | None
@@ -498,6 +507,7 @@ class TableSummary(_Out):
     roads: RoadsView | None
     minimum: int | None = None  # a players' game: the least buy-in and bank
     behind: int = 0  # players at the places behind the seats (main bets only)
+    house_paused: str | None = None  # why the house paused the table (null: it plays)
 
 
 class Snapshot(_Out):
@@ -536,6 +546,7 @@ class Snapshot(_Out):
     fair: Commitment | None
     records: list[dict[str, JsonValue]]
     shoe_coups: int
+    house_paused: str | None = None  # why the house paused the table (null: it plays)
 
 
 ServerMessage = Annotated[
@@ -549,6 +560,7 @@ ServerMessage = Annotated[
     | ShoeEnd
     | SeatEvent
     | Notice
+    | HousePause
     | SqueezeStart
     | CheminState
     | CheminHand

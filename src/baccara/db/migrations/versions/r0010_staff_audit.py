@@ -9,8 +9,6 @@ The database refuses ``UPDATE`` and ``DELETE`` on ``audit_log`` as revision 0003
 ``skill_actions`` (SQLite: ``RAISE(ABORT)``; PostgreSQL: the ``baccara_append_only()``
 function, and ``TRUNCATE`` refused too).
 
-Revision ID: 0010
-Revises: 0009
 Create Date: 2026-11-28
 """
 
@@ -21,8 +19,6 @@ from alembic import op
 
 revision = "0010"
 down_revision = "0009"
-branch_labels = None
-depends_on = None
 
 _TABLE = "audit_log"
 

@@ -4,8 +4,6 @@ booked it; a reference books once), and the limits a player sets over a period
 (``period_limits``: deposits over 24 hours, 7 and 30 days; losses over 7 and 30 days
 beside the daily loss limit of ``play_limits``), each with a raise waiting its day.
 
-Revision ID: 0011
-Revises: 0010
 Create Date: 2026-11-28
 """
 
@@ -16,8 +14,6 @@ from alembic import op
 
 revision = "0011"
 down_revision = "0010"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,0 +1,172 @@
+"""The house's control of a running table (issue 34, point 3), on the simulated clock:
+a pause lets the round or coup in play finish and opens no new one, its players told;
+a resume plays on; a close stops the table after its round (a players' table's chips
+back in the wallets); limits and timings are taken from the next round."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import Any
+
+from tests.support.tables import Tables, act, house_table, players_table
+from tests.support.tables import state_where as latest_state_where
+from tests.test_table_clock import bet, opened
+
+from baccara.server.tables.base import TableSetup
+from baccara.server.tables.game import PlayersTiming
+from baccara.server.tables.house import Timing
+from baccara.server.wire import protocol as P
+
+HOUSE = Timing(bet_seconds=15, card_seconds=0.7, result_seconds=4)
+PLAYERS = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
+SIT = P.SitMessage(type="sit", buy_in=20_000)
+PAUSED = "paused by the house"
+state_where = partial(latest_state_where, first=True)
+
+
+def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(test())
+
+
+def test_a_paused_house_table_finishes_its_round_and_opens_no_other_until_resumed() -> None:
+    async def test() -> None:
+        async with house_table(timing=HOUSE) as tables:
+            ann = await tables.join("ann")
+            await tables.start()
+            round_id = await opened(tables)
+            assert (await ann.send(bet(round_id, "b1")) or {}).get("type") == "bet_ack"
+            tables.runner.pause(PAUSED)
+            (told,) = ann.of("house_pause")
+            assert told["reason"] == PAUSED and told["table"] == "t1"
+            await tables.clock.run_until(lambda: bool(ann.of("payout")))  # the round ends
+            assert ann.of("result")[0]["round"] == round_id
+            await tables.clock.advance(600)
+            assert len(ann.of("round_open")) == 1  # no new round in ten minutes
+            snapshot = await tables.runner.state(ann.user)
+            assert snapshot.house_paused == PAUSED
+            assert tables.runner.summary().house_paused == PAUSED
+            late = await ann.send(bet(round_id, "b2"))
+            assert late is not None and late["code"] == "betting_closed"
+            tables.runner.pause(None)
+            assert ann.of("house_pause")[-1]["reason"] is None
+            await tables.clock.run_until(lambda: len(ann.of("round_open")) == 2, limit=60)
+            assert (await tables.runner.state(None)).house_paused is None
+
+    run(test)
+
+
+def test_a_house_table_takes_new_limits_and_timings_from_its_next_round() -> None:
+    async def test() -> None:
+        async with house_table(timing=HOUSE) as tables:
+            ann = await tables.join("ann")
+            await tables.start()
+            first = await opened(tables)
+            tables.runner.configure(TableSetup(minimum=2_000, maximum=3_000, bet_seconds=5))
+            ok = await ann.send(bet(first, "b1", amount=1_000))  # the round in play: as it was
+            assert ok is not None and ok["type"] == "bet_ack", ok
+            assert ann.of("round_open")[0]["seconds"] == 15
+            await tables.clock.run_until(lambda: len(ann.of("round_open")) == 2)
+            second = ann.of("round_open")[1]
+            assert second["seconds"] == 5 and second["closes_at"] - second["time"] == 5
+            low = await ann.send(bet(second["round"], "b2", amount=1_000))
+            assert low is not None and low["code"] == "under_limit", low
+            high = await ann.send(bet(second["round"], "b3", amount=3_500))
+            assert high is not None and high["code"] == "over_limit", high
+            ok = await ann.send(bet(second["round"], "b4", amount=2_500))
+            assert ok is not None and ok["type"] == "bet_ack", ok
+            spots = {s.kind: (s.min, s.max) for s in tables.runner.summary().bets}
+            assert spots["banker"] == spots["player"] == (2_000, 3_000)
+            assert spots["tie"] == (100, 50_000)  # the tie's own limits stay
+            tables.runner.configure(TableSetup(minimum=900_000))  # over the maximum: refused
+            await tables.clock.run_until(lambda: len(ann.of("round_open")) == 3)
+            spots = {s.kind: (s.min, s.max) for s in tables.runner.summary().bets}
+            assert spots["banker"] == (1_000, 500_000)  # the configuration's, not a crash
+
+    run(test)
+
+
+def test_a_closed_house_table_stops_after_its_round() -> None:
+    async def test() -> None:
+        async with house_table(timing=HOUSE) as tables:
+            ann = await tables.join("ann")
+            await tables.start()
+            round_id = await opened(tables)
+            await ann.send(bet(round_id, "b1"))
+            tables.runner.close()
+            assert tables.task is not None
+            await tables.clock.run_until(lambda: tables.task is not None and tables.task.done())
+            assert ann.of("payout")[0]["round"] == round_id  # settled before it stopped
+            assert len(ann.of("round_open")) == 1
+            assert tables.ledger.unfinished_rounds("t1") == []
+
+    run(test)
+
+
+async def _seated(tables: Tables, *names: str) -> list[Any]:
+    seats = [await tables.join(name) for name in names]
+    await tables.start()
+    for seat in seats:
+        assert await seat.send(SIT) is None
+    return seats
+
+
+def test_a_paused_players_table_waits_between_coups_and_refuses_a_new_one() -> None:
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS) as tables:
+            ann, _bob = await _seated(tables, "ann", "bob")
+            bank = await state_where(tables, ann, lambda m: m["to_act"] == "ann")
+            assert not tables.runner.coup_in_play()  # the bank's question: between coups
+            tables.runner.pause(PAUSED)
+            await tables.clock.advance(0)
+            held = await latest_state_where(tables, ann, lambda m: m["house_paused"] == PAUSED)
+            assert held["deadline"] is None
+            await tables.clock.advance(600)  # no clock runs out: the house decides nothing
+            assert tables.runner.decisions == bank["decision"]
+            refused = await ann.send(act(bank, "open_bank", amount=5_000))
+            assert refused is not None and refused["code"] == "house_paused", refused
+            tables.runner.pause(None)
+            await tables.clock.advance(0)
+            again = await latest_state_where(tables, ann, lambda m: m["house_paused"] is None)
+            assert again["deadline"] == again["time"] + 20  # a whole clock
+            assert await ann.send(act(again, "open_bank", amount=5_000)) is None
+            assert tables.runner.decisions == bank["decision"] + 1
+
+    run(test)
+
+
+def test_a_paused_players_table_finishes_the_coup_in_play() -> None:
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS) as tables:
+            ann, bob = await _seated(tables, "ann", "bob")
+            bank = await state_where(tables, ann, lambda m: m["to_act"] == "ann")
+            assert await ann.send(act(bank, "open_bank", amount=5_000)) is None
+            assert tables.runner.coup_in_play()  # the bank is on the felt: stakes come
+            tables.runner.pause(PAUSED)
+            coups = len(tables.runner.view().history)
+            stake = await latest_state_where(tables, bob, lambda m: m["to_act"] == "bob")
+            assert await bob.send(act(stake, "banco")) is None  # the coup in play goes on
+            await tables.clock.run_until(lambda: not tables.runner.coup_in_play(), limit=120)
+            assert len(tables.runner.view().history) == coups + 1  # the coup was played out
+            decided = tables.runner.decisions
+            await tables.clock.advance(600)
+            assert tables.runner.decisions == decided  # and none after it
+
+    run(test)
+
+
+def test_a_closed_players_table_gives_the_chips_back_and_stops() -> None:
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS) as tables:
+            ann, _bob = await _seated(tables, "ann", "bob")
+            await state_where(tables, ann, lambda m: m["to_act"] == "ann")
+            assert tables.balance("ann") == tables.balance("bob") == 80_000
+            tables.runner.close()
+            assert tables.task is not None
+            await tables.clock.run_until(lambda: tables.task is not None and tables.task.done())
+            assert tables.balance("ann") == tables.balance("bob") == 100_000
+            last = ann.of("chemin")[-1]
+            assert last["players"] == [] and any("closed" in line for line in last["news"])
+
+    run(test)

@@ -32,11 +32,13 @@ ASSIGNED = re.compile(r"\bphase:\s*([^,}\n]+)")  # phase: "betting", phase: x ? 
 LISTED = re.compile(r"\[([^\]]*)\]\.includes\(" + PHASE + r"\)")  # ["a", "b"].includes(b.phase)
 TABLE = re.compile(r"\b(\w+)\s*=\s*(?:new Set\(\[([^\]]*)\]\)|\{([^}]*)\})", re.S)
 LOOKUP = re.compile(r"\b(\w+)(?:\.has\(|\[)" + PHASE)  # IN_COUP.has(m.phase), LABELS[s.phase]
+LABELLED = re.compile(r"playersSelectors\(\s*\"\w+\",\s*(\w+)\)")  # a game's phase words
 
 
 def page_phases(source: str) -> set[str]:
     """Every phase a page module names: compared with a phase, given as one, listed for
-    one, or a key of a table (a Set or an object) looked up by a phase."""
+    one, or a key of a table (a Set or an object) looked up by a phase or given to
+    `players.js`'s selectors as the game's phase words."""
     found: set[str] = set()
     for pattern in COMPARED:
         found.update(pattern.findall(source))
@@ -44,7 +46,7 @@ def page_phases(source: str) -> set[str]:
         found.update(STRING.findall(expression))
     for items in LISTED.findall(source):
         found.update(STRING.findall(items))
-    looked_up = set(LOOKUP.findall(source))
+    looked_up = set(LOOKUP.findall(source)) | set(LABELLED.findall(source))
     for name, members, keys in TABLE.findall(source):
         if name in looked_up:
             found.update(STRING.findall(members) or re.findall(r"(\w+)\s*:", keys))
@@ -63,11 +65,14 @@ def test_the_reader_finds_phases_however_the_page_names_them() -> None:
     const IN_COUP = new Set(["punter", "banker"]);
     const OTHER = new Set(["not_a_phase"]);
     x = LABELS[state.phase] ?? IN_COUP.has(m.phase) ?? OTHER.has(m.kind);
+    const WORDS = { waiting: "Waiting" };
+    export const { phaseLabel } = playersSelectors("game", WORDS);
     if (b?.phase === "auction" || "over" !== c.phase) go({ phase: m.s ? "squeeze" : m.phase });
     show(["stakes", "shuffle"].includes(b.phase), { kind: "tie" }, "closing");
     """
     assert page_phases(source) == {
         "betting", "after", "punter", "banker", "auction", "over", "squeeze", "stakes", "shuffle",
+        "waiting",
     }  # fmt: skip
 
 

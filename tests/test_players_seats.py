@@ -81,3 +81,18 @@ def test_a_leave_goes_now_from_the_shoe_or_after_the_coup() -> None:
     assert action is not None and action.seat == 1
     table.apply(action)
     assert table.can_leave(1) and seats.going(table) == [1]  # the coup is settled
+
+
+def test_who_is_ready_is_read_from_the_stacks_read_while_others_sit_down() -> None:
+    """The table reads the seated players' chips from the database, then asks who is
+    ready: a player who sat down during that read is not in it (ready for the next
+    shoe), one who left during it is not ready. A crash test once met the first as a
+    KeyError that stopped the table."""
+    seats = _seats(set())
+    for name in ("ann", "bob"):
+        seats.sat(name, 1_000, chips=1_000)
+    stacks = {"ann": 1_000, "bob": 5_000}  # read while ann and bob were seated
+    seats.sat("cy", 1_000, chips=1_000)  # cy sits down meanwhile
+    assert seats.ready(stacks) == ["ann", "bob"]
+    seats.leaving.add("bob")
+    assert seats.ready(stacks) == ["ann"]

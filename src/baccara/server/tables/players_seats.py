@@ -103,11 +103,12 @@ class PlayersSeats:
 
     def ready(self, stacks: Mapping[str, int]) -> list[str]:
         """The seated players who may be dealt the next shoe, given their chips
-        (``stacks``): not leaving, with the table's minimum."""
+        (``stacks``, read while the table waited: whoever sat down meanwhile is dealt the
+        shoe after): not leaving, with the table's minimum."""
         return [
             name
             for name in self.players
-            if name not in self.leaving and stacks[name] >= self.minimum
+            if name in stacks and name not in self.leaving and stacks[name] >= self.minimum
         ]
 
     def playable(self, ready: Sequence[str], now: float) -> bool:

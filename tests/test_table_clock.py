@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 from tests.support.tables import Tables, house_table
@@ -68,6 +69,36 @@ def test_a_round_keeps_the_clock_it_is_given() -> None:
             assert payout["balance"] == 100_000 - 1_000 + payout["returned"]
             await tables.clock.run_until(lambda: len(ann.of("round_open")) == 2)
             assert ann.of("round_open")[1]["time"] - result["time"] == 4  # the result's pause
+
+    run(test)
+
+
+def test_parallel_connections_cannot_pass_a_limit(tmp_path: Path) -> None:
+    """One player on three connections sends 300.00 on Tie from each at once, against a
+    500.00 maximum, the three bets in flight together on the server's writer thread
+    (each passed the table's own check before any was placed): the limit holds where
+    the player's bets are serialised, in the ledger's bet transaction, so one bet is
+    placed and two are refused. The window stays open while they are written: the
+    clock moves only when the test moves it."""
+
+    async def test() -> None:
+        database = f"sqlite:///{tmp_path / 'tie.db'}"
+        async with house_table(timing=TIMING, bet_thread=True, database_url=database) as tables:
+            tabs = [await tables.join("tom") for _ in range(3)]
+            await tables.start()
+            round_id = await opened(tables)
+            sent = (
+                tab.send(bet(round_id, f"tie-{n}", "tie", 30_000)) for n, tab in enumerate(tabs)
+            )
+            answers = [answer for answer in await asyncio.gather(*sent) if answer is not None]
+            assert sorted(a["type"] for a in answers) == ["bet_ack", "error", "error"], answers
+            refused = [a for a in answers if a["type"] == "error"]
+            assert all(a["code"] == "over_limit" for a in refused), refused
+            # the ledger's words: the bet placed on the same spot counted, by the database
+            assert all(a["message"].endswith("with 300.00 on it") for a in refused), refused
+            assert tables.balance("tom") == 100_000 - 30_000
+            await tables.clock.run_until(lambda: bool(tabs[0].of("payout")))
+            assert tables.balance("tom") in (100_000 - 30_000, 100_000 - 30_000 + 30_000 * 9)
 
     run(test)
 

@@ -41,6 +41,7 @@ __all__ = [
     "JumpingClock",
     "SimulatedClock",
     "SlowWriter",
+    "ThreadWriter",
     "inline_services",
     "settle",
 ]
@@ -210,6 +211,16 @@ class InlineWriter(BetBatcher):
         return partial(fn, *args, **kwargs)()
 
 
+class ThreadWriter(BetBatcher):
+    """The server's writer for bets (`BetBatcher`: bets in flight together, group-committed
+    on its thread, each answered when its batch commits); the other writes done at once,
+    as `InlineWriter` does them. `start` it in the event loop that awaits the answers."""
+
+    async def call(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        """The write, done now."""
+        return partial(fn, *args, **kwargs)()
+
+
 class SlowWriter(InlineWriter):
     """`InlineWriter` on a busy database: each write takes ``seconds`` on the clock
     before it is done (bets are still placed at once)."""
@@ -226,14 +237,21 @@ class SlowWriter(InlineWriter):
 
 
 def inline_services(
-    ledger: Ledger, clock: SimulatedClock, fault: Fault = no_fault, *, write_seconds: float = 0
+    ledger: Ledger,
+    clock: SimulatedClock,
+    fault: Fault = no_fault,
+    *,
+    write_seconds: float = 0,
+    bet_thread: bool = False,
 ) -> TableServices:
     """A table's services for a test: the ledger, the database's work done at once (each
-    write ``write_seconds`` on the clock, if given), and the simulated clock."""
+    write ``write_seconds`` on the clock, if given; with ``bet_thread``, the bets on the
+    server's writer thread, `ThreadWriter`), and the simulated clock."""
+    batcher: BetBatcher = InlineWriter(ledger)
+    if bet_thread:
+        batcher = ThreadWriter(ledger)
+    elif write_seconds:
+        batcher = SlowWriter(ledger, clock, write_seconds)
     return TableServices(
-        ledger=ledger,
-        executor=InlineExecutor(),
-        batcher=SlowWriter(ledger, clock, write_seconds) if write_seconds else InlineWriter(ledger),
-        clock=clock,
-        fault=fault,
+        ledger=ledger, executor=InlineExecutor(), batcher=batcher, clock=clock, fault=fault
     )

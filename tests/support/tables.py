@@ -174,27 +174,36 @@ async def house_table(
     behind: int = 0,
     decks: int | None = None,
     write_seconds: float = 0,
+    bet_thread: bool = False,
     table_id: str = "t1",
     database_url: str = "sqlite://",
     fault: Fault = no_fault,
 ) -> AsyncIterator[Tables]:
     """A house table ``table_id`` of ``variant``, running on a simulated clock (each of
-    its database writes taking ``write_seconds`` on it, if given: a busy database), on
-    a database of its own in memory or the one at ``database_url``, with the fault hook
-    ``fault`` (`tests.support.harness.CrashPoints`' failures, say)."""
+    its database writes taking ``write_seconds`` on it, if given: a busy database; with
+    ``bet_thread``, its bets written on the server's writer thread, several in flight
+    at once), on a database of its own in memory or the one at ``database_url``, with
+    the fault hook ``fault`` (`tests.support.harness.CrashPoints`' failures, say)."""
     clock, ledger = SimulatedClock(), Ledger.connect(database_url)
+    services = inline_services(
+        ledger, clock, fault, write_seconds=write_seconds, bet_thread=bet_thread
+    )
     make = partial(
         HouseRunner,
         table_id=table_id,
         variant=find_variant(variant),
-        services=inline_services(ledger, clock, fault, write_seconds=write_seconds),
+        services=services,
         timing=timing or Timing(),
         squeeze=squeeze,
         behind=behind,
         decks=decks,
     )
-    async with _running(make, clock, ledger) as tables:
-        yield tables
+    services.batcher.start()
+    try:
+        async with _running(make, clock, ledger) as tables:
+            yield tables
+    finally:
+        services.batcher.stop()
 
 
 @contextlib.asynccontextmanager

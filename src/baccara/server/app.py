@@ -90,6 +90,7 @@ def create_app(
         hall=hall,
         clock=clock,
         bet_limiter=bet_limiter,
+        message_limiter=RateLimiter(rate=config.messages_per_second, burst=config.message_burst),
         login_limiter=RateLimiter(
             rate=config.logins_per_minute / 60, burst=config.logins_per_minute
         ),

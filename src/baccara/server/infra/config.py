@@ -24,6 +24,8 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()
     bets_per_second: float = 10.0
     bet_burst: float = 30.0
+    messages_per_second: float = 30.0  # each player's messages of every kind, bets included
+    message_burst: float = 60.0
     logins_per_minute: float = 20.0
     failed_logins_per_minute: float = 5.0  # per account name and client address
     failed_logins_per_name_per_minute: float = 60.0  # per name, every address (`throttle`)

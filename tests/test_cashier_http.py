@@ -1,8 +1,8 @@
 """The cashier over HTTP, on SQLite and PostgreSQL: every route as anonymous, a player,
 each role and another site; deposits and withdrawals with money as text or cents, bad
 amounts refused in words with nothing booked; the player's deposit limits and their
-loss limits over 7 and 30 days; a statement as JSON and CSV; and two operators on two
-server processes racing on one wallet (PostgreSQL)."""
+loss limits over 7 and 30 days; a statement as JSON and CSV. Two operators on two
+server processes racing on one wallet are in tests/test_money_gate.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import csv
 import io
 import json
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -20,8 +19,6 @@ import pytest
 from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.support.forker import Forker
-from tests.support.harness import ServerProcess
 from tests.test_hardening_http import in_process
 
 from baccara.db.auth import Auth
@@ -397,84 +394,6 @@ def test_any_amount_or_reference_over_http_is_booked_or_refused_in_words(
             assert await _balance(made, "ann") == WELCOME
 
     in_process(made, scenario)
-
-
-# -- two operators on two processes (PostgreSQL) -----------------------------------------
-
-
-@pytest.fixture
-def two_servers(
-    forker: Forker, database_url: str, tmp_path: Path
-) -> Iterator[tuple[ServerProcess, ...]]:
-    """Two server processes on one database (on SQLite one: its file has one server)."""
-    count = 1 if database_url.startswith("sqlite") else 2
-    servers = tuple(
-        ServerProcess(_config(database_url), log=tmp_path / f"s{n}.log", launcher=forker)
-        for n in range(count)
-    )
-    for server in servers:
-        server.start()
-    try:
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
-
-
-def _enrol(url: str) -> None:
-    ledger = Ledger.connect(url)
-    try:
-        auth = Auth(ledger, welcome=WELCOME)
-        for n in range(4):
-            auth.create_staff(f"op{n}", PASSWORD, Role.OPERATOR, actor="cli")
-        auth.register("racer", PASSWORD)
-        auth.register("limited", PASSWORD)
-    finally:
-        ledger.database.dispose()
-
-
-def test_two_operators_at_once_never_take_more_than_the_wallet(
-    two_servers: tuple[ServerProcess, ...], database_url: str
-) -> None:
-    """Four operators, on two processes on PostgreSQL, each withdraw 300.00 from a
-    1,000.00 wallet, five times over at the same moment: three are paid; then deposits
-    of 40.00 at once under a 24-hour limit of 100.00: two are booked."""
-    _enrol(database_url)
-
-    async def scenario() -> tuple[list[int], list[int]]:
-        clients = []
-        for n in range(4):
-            client = httpx.AsyncClient(base_url=two_servers[n % len(two_servers)].url, timeout=30)
-            await _as(client, f"op{n}")
-            clients.append(client)
-        player = httpx.AsyncClient(base_url=two_servers[0].url)
-        reply = await player.post(
-            "/api/login", json={"name": "limited", "password": PASSWORD}, headers=JSON
-        )
-        assert reply.status_code == 200
-        assert (await _send(player, "PUT", MINE, {"day": "100.00"})).status_code == 200
-        withdrawals = await asyncio.gather(*(
-            _send(clients[n % 4], "POST", WITHDRAWAL, {"player": "racer", "amount": "300", "reference": f"w{n}"})
-            for n in range(20)
-        ))  # fmt: skip
-        deposits = await asyncio.gather(*(
-            _send(clients[n % 4], "POST", DEPOSIT, {"player": "limited", "amount": "40", "reference": f"d{n}"})
-            for n in range(20)
-        ))  # fmt: skip
-        for client in (*clients, player):
-            await client.aclose()
-        return [r.status_code for r in withdrawals], [r.status_code for r in deposits]
-
-    paid, booked = asyncio.run(scenario())
-    assert sorted(paid) == [200] * 3 + [409] * 17
-    assert sorted(booked) == [200] * 2 + [409] * 18
-    ledger = Ledger.connect(database_url)
-    try:
-        assert ledger.balance(ledger.create_account(wallet_account("racer"))) == WELCOME - 90_000
-        assert ledger.balance(ledger.create_account(wallet_account("limited"))) == WELCOME + 8_000
-        assert ledger.check_invariants() == []
-    finally:
-        ledger.database.dispose()
 
 
 def _answer(read: Callable[[], _T]) -> _T | Refusal:

@@ -7,7 +7,9 @@ punto banco table is killed while its round's betting is open (the round is void
 refunded by the process that takes it over), then the next owner while it deals (the
 round it had closed is dealt from the stored shoe and settled by the third): the
 players connected elsewhere carry on, resending what had no answer, and the books show
-every acked bet once and nothing lost or paid twice.
+every acked bet once and nothing lost or paid twice. An operator's pause and limit
+change, made through a process that does not run the table, reach the one that does
+within a second, by the one control channel (issue 34, point 3).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,9 @@ from tests.support.harness import Player, ServerProcess
 from tests.support.scripts import play
 from websockets.exceptions import WebSocketException
 
+from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger
+from baccara.db.staff import Role
 from baccara.server.app import ServerConfig
 from baccara.skill.replay import verify
 
@@ -369,3 +374,115 @@ def test_two_processes_share_postgres_by_advisory_lock(database_url: str, tmp_pa
             time.sleep(0.1)
     assert tables_one == ["a1"] and tables_two == ["s1"]  # s1 handed over: one each
     assert "table s1 is run by another process" in (tmp_path / "second.log").read_text()
+
+
+# -- an operator's changes reach the other process (issue 34, point 3) ----------------
+
+CONTROL_TABLE = "q1"
+PASSWORD = "long password"
+REACH_SECONDS = 1.0
+
+
+def _control_config(url: str) -> ServerConfig:
+    return ServerConfig(
+        database_url=url,
+        tables=(f"{CONTROL_TABLE}=punto-banco",),
+        bet_seconds=1.0,
+        card_seconds=0.01,
+        result_seconds=0.1,
+        takeover_seconds=0.2,
+        control_seconds=30.0,  # the periodic read never answers within the test's second
+    )
+
+
+def _control_line(server: ServerProcess) -> dict[str, Any] | None:
+    """``CONTROL_TABLE`` as ``server``'s runner shows it now (its snapshot: the lobby is built
+    once a second), or None."""
+    with contextlib.suppress(httpx.HTTPError):
+        reply = httpx.get(f"{server.url}/api/tables/{CONTROL_TABLE}", timeout=2)
+        if reply.status_code == 200:
+            found: dict[str, Any] = reply.json()
+            return found
+    return None
+
+
+def _control_owner(servers: list[ServerProcess], timeout: float = 30.0) -> ServerProcess:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for server in servers:
+            with contextlib.suppress(httpx.HTTPError):
+                if (
+                    CONTROL_TABLE
+                    in httpx.get(f"{server.url}/api/health", timeout=2).json()["tables"]
+                ):
+                    return server
+        time.sleep(0.05)
+    raise AssertionError(f"no process runs {CONTROL_TABLE}")
+
+
+def _control_reached(
+    server: ServerProcess, test: Callable[[dict[str, Any]], bool], since: float
+) -> float:
+    """Seconds from ``since`` until ``server``'s own view of the table passes ``test``."""
+    while time.monotonic() - since < 10:
+        line = _control_line(server)
+        if line is not None and test(line):
+            return time.monotonic() - since
+        time.sleep(0.01)
+    raise AssertionError(f"{server.url} did not take the change in 10 s")
+
+
+@pytest.mark.timeout(180)
+def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
+    database_url: str, tmp_path: Path
+) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes share a PostgreSQL; SQLite serves one process")
+    config = _control_config(database_url)
+    servers = [ServerProcess(config, log=tmp_path / f"server{n}.log") for n in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        ledger = Ledger.connect(database_url)
+        try:
+            Auth(ledger).create_staff("olga", PASSWORD, Role.OPERATOR, actor="cli")
+        finally:
+            ledger.database.dispose()
+        owner = _control_owner(servers)
+        (other,) = [s for s in servers if s is not owner]
+        assert CONTROL_TABLE not in httpx.get(f"{other.url}/api/health").json()["tables"]
+        with httpx.Client(base_url=other.url, timeout=10) as client:
+            login = client.post("/api/login", json={"name": "olga", "password": PASSWORD})
+            assert login.status_code == 200, login.text
+
+            start = time.monotonic()
+            paused = client.post(f"/api/admin/tables/{CONTROL_TABLE}/pause", json={})
+            assert paused.status_code == 200, paused.text
+            pause_took = _control_reached(
+                owner, lambda line: line["house_paused"] is not None, start
+            )
+            # the round in play finishes: then the table holds (its result's short pause)
+            _control_reached(owner, lambda line: line["phase"] == "settled", time.monotonic())
+
+            start = time.monotonic()
+            changed = client.patch(
+                f"/api/admin/tables/{CONTROL_TABLE}", json={"minimum": "25.00", "maximum": "75.00"}
+            )
+            assert changed.status_code == 200, changed.text
+            limits_took = _control_reached(
+                owner, lambda line: line["limits"]["banker"] == {"min": 2_500, "max": 7_500}, start
+            )
+
+            start = time.monotonic()
+            assert (
+                client.post(f"/api/admin/tables/{CONTROL_TABLE}/resume", json={}).status_code == 200
+            )
+            resume_took = _control_reached(owner, lambda line: line["house_paused"] is None, start)
+        print(  # the figure the report gives
+            f"reached the owner in {pause_took:.3f} s (pause), {limits_took:.3f} s (limits), "
+            f"{resume_took:.3f} s (resume)"
+        )
+        assert max(pause_took, limits_took, resume_took) < REACH_SECONDS
+    finally:
+        for server in servers:
+            server.stop()

@@ -5,7 +5,9 @@ lock and checks, inside it, the balance, the table limits and the player's own l
 as stored at that moment: so two sockets on two processes of one PostgreSQL cannot both
 spend one wallet, eight sockets of one account cannot pass a daily loss limit together,
 a limit cut while a socket is open applies to its next bet, and a revocation
-(self-exclusion, logout) closes the sockets already open.
+(self-exclusion, logout) closes the sockets already open. The cashier goes through the
+same gate: four operators on two processes withdrawing from one wallet at once never
+pay more than it holds, nor book deposits past the player's limit.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ import httpx
 import pytest
 from tests.support.forker import Forker
 from tests.support.harness import Player, ServerProcess
+from tests.test_cashier_http import DEPOSIT, JSON, MINE, PASSWORD, WITHDRAWAL, _as, _send
 
 from baccara.db import table_list
+from baccara.db.auth import Auth
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.signals import namespace_of
+from baccara.db.staff import Role
 from baccara.db.table_locks import TableLocks
 from baccara.server.app import ServerConfig
 from baccara.server.cluster.hall import table_specs
@@ -451,3 +456,63 @@ def test_revocations_close_the_sockets_already_open(
     assert (last.get("code"), code, alive["type"]) == ("session_ended", 1008, "pong")
     for last, code in got["suspended"]:
         assert (last.get("code"), code) == ("suspended", 1008)
+
+
+# -- the cashier: two operators on two processes (PostgreSQL) -----------------------------
+
+
+def _enrol(url: str) -> None:
+    ledger = Ledger.connect(url)
+    try:
+        auth = Auth(ledger, welcome=WELCOME)
+        for n in range(4):
+            auth.create_staff(f"op{n}", PASSWORD, Role.OPERATOR, actor="cli")
+        auth.register("racer", PASSWORD)
+        auth.register("limited", PASSWORD)
+    finally:
+        ledger.database.dispose()
+
+
+def test_two_operators_at_once_never_take_more_than_the_wallet(
+    two_processes: tuple[ServerProcess, ...], database_url: str
+) -> None:
+    """Four operators, on two processes on PostgreSQL, each withdraw 300.00 from a
+    1,000.00 wallet, five times over at the same moment: three are paid; then deposits
+    of 40.00 at once under a 24-hour limit of 100.00: two are booked."""
+    servers = two_processes
+    _enrol(database_url)
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        clients = []
+        for n in range(4):
+            client = httpx.AsyncClient(base_url=servers[n % len(servers)].url, timeout=30)
+            await _as(client, f"op{n}")
+            clients.append(client)
+        player = httpx.AsyncClient(base_url=servers[0].url)
+        reply = await player.post(
+            "/api/login", json={"name": "limited", "password": PASSWORD}, headers=JSON
+        )
+        assert reply.status_code == 200
+        assert (await _send(player, "PUT", MINE, {"day": "100.00"})).status_code == 200
+        withdrawals = await asyncio.gather(*(
+            _send(clients[n % 4], "POST", WITHDRAWAL, {"player": "racer", "amount": "300", "reference": f"w{n}"})
+            for n in range(20)
+        ))  # fmt: skip
+        deposits = await asyncio.gather(*(
+            _send(clients[n % 4], "POST", DEPOSIT, {"player": "limited", "amount": "40", "reference": f"d{n}"})
+            for n in range(20)
+        ))  # fmt: skip
+        for client in (*clients, player):
+            await client.aclose()
+        return [r.status_code for r in withdrawals], [r.status_code for r in deposits]
+
+    paid, booked = asyncio.run(scenario())
+    assert sorted(paid) == [200] * 3 + [409] * 17
+    assert sorted(booked) == [200] * 2 + [409] * 18
+    ledger = Ledger.connect(database_url)
+    try:
+        assert ledger.balance(ledger.create_account(wallet_account("racer"))) == WELCOME - 90_000
+        assert ledger.balance(ledger.create_account(wallet_account("limited"))) == WELCOME + 8_000
+        assert ledger.check_invariants() == []
+    finally:
+        ledger.database.dispose()

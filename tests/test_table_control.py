@@ -170,3 +170,16 @@ def test_a_closed_players_table_gives_the_chips_back_and_stops() -> None:
             assert last["players"] == [] and any("closed" in line for line in last["news"])
 
     run(test)
+
+
+def test_a_paused_house_table_handed_over_stops_at_once() -> None:
+    async def test() -> None:
+        async with house_table(timing=HOUSE) as tables:
+            await tables.start()
+            tables.runner.pause(PAUSED)
+            await tables.clock.run_until(lambda: tables.runner.holding, limit=60)
+            tables.runner.hand_over()
+            await tables.clock.advance(1)
+            assert tables.task is not None and tables.task.done()  # not the held look's 30 s
+
+    run(test)

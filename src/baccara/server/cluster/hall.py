@@ -407,8 +407,7 @@ class Hall:
                 break
             if not runner.handing_over and runner.id in wanted:
                 log.warning("table %s: handed over to another process after this round", runner.id)
-                runner.handing_over = True
-                runner.audience.arrived.set()  # a table waiting for players stops at once
+                runner.hand_over()
                 marked += 1
 
     async def _let_go(self) -> None:

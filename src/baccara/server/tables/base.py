@@ -158,6 +158,12 @@ class TableBase(Generic[_Phase]):
         self.closing = True
         self.look_again()
 
+    def hand_over(self) -> None:
+        """Stop after the round in play, for another process to run the table (a table
+        held by the house or waiting for players stops at once)."""
+        self.handing_over = True
+        self.look_again()
+
     def configure(self, setup: TableSetup) -> None:
         """The house's limits and timings, taken from the next round."""
         self.setup = setup
@@ -169,7 +175,9 @@ class TableBase(Generic[_Phase]):
     async def held(self) -> None:
         """Wait while the house holds the table (until it is resumed or closed)."""
         self.control.clear()
-        if self.house_paused is not None and not self.closing and not self.stopping:
+        if self.house_paused is not None and not (
+            self.closing or self.stopping or self.handing_over
+        ):
             self.holding = True
             try:
                 await self.clock.wait(self.control, HELD_LOOK_SECONDS)

@@ -65,6 +65,11 @@ class Runner(Protocol):
         """Stop after the round in play (a players' table gives the chips back first)."""
         ...
 
+    def hand_over(self) -> None:
+        """Stop after the round in play, for another process of the cluster to run the
+        table (a table waiting, for players or held by the house, stops at once)."""
+        ...
+
     def configure(self, setup: TableSetup) -> None:
         """The house's limits and timings, taken from the next round."""
         ...

@@ -10,6 +10,7 @@ from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import Any
 
+from tests.support.clock import settle
 from tests.support.tables import Tables, act, house_table, players_table
 from tests.support.tables import state_where as latest_state_where
 from tests.test_table_clock import bet, opened
@@ -168,6 +169,34 @@ def test_a_closed_players_table_gives_the_chips_back_and_stops() -> None:
             assert tables.balance("ann") == tables.balance("bob") == 100_000
             last = ann.of("chemin")[-1]
             assert last["players"] == [] and any("closed" in line for line in last["news"])
+
+    run(test)
+
+
+def test_a_sit_racing_a_close_is_refused_and_leaves_no_chips_at_the_table() -> None:
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS) as tables:
+            await _seated(tables, "ann", "bob")
+            carl = await tables.join("carl")
+            runner = tables.runner
+            write = runner.db_write
+            sits: list[asyncio.Task[dict[str, Any] | None]] = []
+
+            async def write_with_a_sit(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+                if not sits and getattr(fn, "func", None) == runner.chips.cash_out:
+                    sits.append(asyncio.create_task(carl.send(SIT)))  # as the close cashes out
+                    await settle()
+                return await write(fn, *args, **kwargs)
+
+            runner.db_write = write_with_a_sit
+            runner.close()
+            assert tables.task is not None
+            await tables.clock.run_until(lambda: tables.task is not None and tables.task.done())
+            (sit,) = sits
+            refused = await sit
+            assert refused is not None and refused["code"] == "table_closed", refused
+            assert runner.chips.holders() == []
+            assert [tables.balance(name) for name in ("ann", "bob", "carl")] == [100_000] * 3
 
     run(test)
 

@@ -329,7 +329,9 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
         coups. The chips at the table now."""
         name = user.name
         self.seats.check_sit(name, buy_in)
-        async with self.lock:
+        async with self.lock:  # the close cashes out under it: no chips bought after
+            if self.closing or self.stopping:
+                raise Refused("table_closed", "the house has closed the table")
             seat = self.seat_of(name)
             if seat is not None and self.table is not None:
                 if not self.table.can_leave(seat):
@@ -703,21 +705,23 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
 
     async def _close(self) -> None:
         """The house closed the table, no coup in play: every seat leaves with its chips,
-        cashed out to its wallet (the leave's own path), the shoe ends, and the loop stops."""
+        cashed out to its wallet (the leave's own path), the shoe ends, whoever still
+        holds chips here (as the books say) is cashed out, and the loop stops; all under
+        the table's lock, which a buy-in takes to see the table closed."""
         async with self.lock:
             table = self.table
             if table is not None and not table.over and not self.shoe_ended:
                 for seat in range(len(table.names)):
                     if not table.over and seat not in table.gone and table.can_leave(seat):
                         await self._seat_leaves(seat)
-        if self.table is not None:
-            await self._finish_shoe()
-        for name in list(self.seats.players):
-            await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
-            self.tell(self.seats.cashed_out(name))
+            if self.table is not None:
+                await self._finish_shoe()
+            for name in await self.db_write(self.chips.holders):
+                await self.db_write(partial(self.chips.cash_out, name, now=self.clock.now()))
+                self.tell(self.seats.cashed_out(name))
+            self.stopping = True
         self.news.append("The house has closed the table: your chips are back in your wallet.")
         self.emit_state()
-        self.stopping = True
 
     async def _wait(self, table: Engine) -> None:
         """Wait for the decision due (the whole clock; none for an absent player), then

@@ -340,6 +340,7 @@ def test_an_operator_runs_the_tables_at_run_time(app: FastAPI) -> None:
             {"bet_seconds": True},
             {"bet_seconds": 4000},
             {"minimum": "50.00", "maximum": "10.00"},
+            {"minimum": "9000.00"},  # over the configuration's maximum, 5,000.00
             {"seats": 3},
         ):
             reply = await _call(client, "PATCH", "/api/admin/tables/t1", body)

@@ -60,6 +60,7 @@ __all__ = [
     "append",
     "entries",
     "entry_hash",
+    "lock",
     "verify",
 ]
 
@@ -156,8 +157,10 @@ def _as_stored(value: Json) -> Json:
     return stored
 
 
-def _lock(conn: Connection) -> None:
-    """Take the log's lock for the rest of ``conn``'s transaction (see the module)."""
+def lock(conn: Connection) -> None:
+    """Take the log's lock for the rest of ``conn``'s transaction (see the module): a
+    writer that reads what it then changes and audits takes it first, so that two such
+    writers run one after the other (PostgreSQL; SQLite has one writer anyway)."""
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text(f"LOCK TABLE {audit_log.name} IN EXCLUSIVE MODE"))
 
@@ -192,7 +195,7 @@ def append(
         most = _LONGEST[name]
         if len(text) > most:
             raise ValueError(f"an audit entry's {name} is at most {most} characters")
-    _lock(conn)
+    lock(conn)
     last = conn.execute(_LAST).first()
     number, prev_hash = (1, GENESIS) if last is None else (int(last.id) + 1, str(last.hash))
     entry = AuditEntry(

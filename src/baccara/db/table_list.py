@@ -39,8 +39,9 @@ baccara.db.table_list.TableListError: no table 'zz'
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -53,6 +54,7 @@ from baccara.db import audit
 from baccara.db.database import writing
 from baccara.db.schema import game_tables, play_stops
 from baccara.db.signals import Topic, signal
+from baccara.table.events import SettingsError, TableSettings
 from baccara.variants import FAMILIES, VariantError, find_variant
 
 __all__ = [
@@ -206,6 +208,15 @@ def stop_scope(text: str) -> str:
     return text
 
 
+@contextlib.contextmanager
+def _changing(database: Engine) -> Iterator[Connection]:
+    """A change to the list: a write transaction holding the audit log's lock from its
+    start, so that what it reads is not changed by another until it has committed."""
+    with writing(database) as conn:
+        audit.lock(conn)
+        yield conn
+
+
 def _find(conn: Connection, table: str) -> TableRow:
     found = conn.execute(sa.select(game_tables).where(game_tables.c.id == table)).mappings().first()
     if found is None:
@@ -241,7 +252,7 @@ def add_table(database: Engine, by: Actor, *, table: str, variant: str, squeeze:
         raise TableListError(str(error)) from None
     if squeeze and not game.house_banked:
         raise TableListError(f"bad table {table!r}: {game.family.label} is not squeezed")
-    with writing(database) as conn:
+    with _changing(database) as conn:
         try:
             before: TableRow | None = _find(conn, table)
         except TableListError:
@@ -263,7 +274,7 @@ def add_table(database: Engine, by: Actor, *, table: str, variant: str, squeeze:
 def set_state(database: Engine, by: Actor, table: str, state: TableState) -> TableRow:
     """Pause, resume (open) or close ``table``; the row after. Its state already: nothing
     changes, nothing is audited."""
-    with writing(database) as conn:
+    with _changing(database) as conn:
         before = _find(conn, table)
         if before.state is state:
             return before
@@ -302,12 +313,19 @@ def set_setup(
     if unknown:
         raise TableListError(f"bad setting {unknown[0]!r}: {', '.join(SETUP)}")
     values = {name: _checked(name, value) for name, value in changes.items()}
-    with writing(database) as conn:
+    with _changing(database) as conn:
         before = _find(conn, table)
+        if before.state is TableState.CLOSED:
+            raise TableListError(f"table {table!r} is closed: open it again", "table_closed")
         after = _row({**before.as_json(), **values, "updated_at": by.now})
         low, high = after.minimum, after.maximum
         if low is not None and high is not None and low > high:
             raise TableListError(f"bad limits: minimum {low} over maximum {high}")
+        if find_variant(after.variant).house_banked:  # the bets' own limits where not set
+            try:
+                TableSettings().with_main_limits(low, high)
+            except SettingsError as error:
+                raise TableListError(str(error)) from None
         conn.execute(
             game_tables.update()
             .where(game_tables.c.id == table)
@@ -321,7 +339,7 @@ def set_stop(database: Engine, by: Actor, scope: str, *, stopped: bool) -> bool:
     """Stop play in ``scope`` (`stop_scope`), or let it go on; whether that changed
     anything (a change is audited)."""
     scope = stop_scope(scope)
-    with writing(database) as conn:
+    with _changing(database) as conn:
         held = conn.execute(
             sa.select(play_stops.c.scope).where(play_stops.c.scope == scope)
         ).first()

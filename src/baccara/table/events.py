@@ -197,6 +197,23 @@ class TableSettings:
                 return limit
         raise LimitError(f"this table does not take {kind.label} bets", code="unknown_bet")
 
+    def with_main_limits(self, minimum: int | None, maximum: int | None) -> TableSettings:
+        """A copy whose Player and Banker limits are ``minimum`` and ``maximum`` (None:
+        each keeps its own); the tie and side bets keep theirs. A minimum over the
+        maximum is refused (`SettingsError`).
+
+        >>> TableSettings().with_main_limits(2_000, None).limit(BetKind.BANKER).minimum
+        2000
+        >>> TableSettings().with_main_limits(900_000, None)
+        Traceback (most recent call last):
+        ...
+        baccara.table.events.SettingsError: bad limits for player: minimum 9,000.00 and maximum 5,000.00 must satisfy 0 < minimum <= maximum
+        """
+        main = [limit for limit in self.limits if limit.kind in (BetKind.PLAYER, BetKind.BANKER)]
+        return self.with_limits(
+            {limit.kind: (minimum or limit.minimum, maximum or limit.maximum) for limit in main}
+        )
+
     def with_limits(self, limits: Mapping[BetKind, tuple[int, int]]) -> TableSettings:
         """A copy whose limits for the given kinds are replaced by (minimum, maximum).
 

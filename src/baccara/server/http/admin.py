@@ -118,7 +118,7 @@ def whole_number(text: str, name: str, *, least: int, most: int) -> int:
 def admin_router(state: ServerState) -> APIRouter:
     """The console's routes of the server whose state is ``state``."""
     router = APIRouter()
-    engine = state.ledger.database
+    database = state.ledger.database
 
     @router.get("/api/admin/audit")
     async def audit_log(
@@ -131,7 +131,7 @@ def admin_router(state: ServerState) -> APIRouter:
         """The audit log's entries past ``after``, oldest first (every role may read it)."""
         since = whole_number(after, "after", least=0, most=2**63 - 1)
         most = whole_number(limit, "limit", least=1, most=audit.MAX_PAGE)
-        found = await state.run(partial(audit.entries, engine, after=since, limit=most))
+        found = await state.run(partial(audit.entries, database, after=since, limit=most))
         return AuditPage(
             entries=[
                 AuditRecord(
@@ -150,7 +150,7 @@ def admin_router(state: ServerState) -> APIRouter:
         return Actor(name=staff.name, role=staff.role.value, now=state.clock.now())
 
     async def shown(row: TableRow) -> AdminTable:
-        return admin_table(row, await state.run(table_list.stops, engine))
+        return admin_table(row, await state.run(table_list.stops, database))
 
     async def change(fn: Callable[[], TableRow]) -> AdminTable:
         """Make a change to the table list on the worker threads; its table as it is now."""
@@ -162,8 +162,8 @@ def admin_router(state: ServerState) -> APIRouter:
     @router.get("/api/admin/tables")
     async def tables(staff: StaffMember) -> TableList:
         """Every table, closed ones too, and the stops of play (every role may read them)."""
-        rows = await state.run(table_list.table_rows, engine)
-        stopped = await state.run(table_list.stops, engine)
+        rows = await state.run(table_list.table_rows, database)
+        stopped = await state.run(table_list.stops, database)
         return TableList(
             tables=[admin_table(row, stopped) for row in rows], stopped=sorted(stopped)
         )
@@ -174,7 +174,7 @@ def admin_router(state: ServerState) -> APIRouter:
         return await change(
             partial(
                 table_list.add_table,
-                engine,
+                database,
                 actor(staff),
                 table=asked.id,
                 variant=asked.variant,
@@ -186,7 +186,7 @@ def admin_router(state: ServerState) -> APIRouter:
         @router.post(f"/api/admin/tables/{{table_id}}/{what}", dependencies=[SAME_SITE_JSON])
         async def set_state(staff: Operator, table_id: str) -> AdminTable:
             return await change(
-                partial(table_list.set_state, engine, actor(staff), table_id, target)
+                partial(table_list.set_state, database, actor(staff), table_id, target)
             )
 
         set_state.__name__ = f"{what}_table"
@@ -212,7 +212,9 @@ def admin_router(state: ServerState) -> APIRouter:
         for name in sorted(asked.model_fields_set):
             value = getattr(asked, name)
             changes[name] = _cents(value, name) if name in table_list.LIMITS else value
-        return await change(partial(table_list.set_setup, engine, actor(staff), table_id, changes))
+        return await change(
+            partial(table_list.set_setup, database, actor(staff), table_id, changes)
+        )
 
     def stopping(stopped: bool) -> None:
         what = "stop" if stopped else "resume"
@@ -221,11 +223,13 @@ def admin_router(state: ServerState) -> APIRouter:
         async def set_stop(staff: Operator, asked: StopBody) -> StopsAnswer:
             try:
                 await state.run(
-                    partial(table_list.set_stop, engine, actor(staff), asked.game, stopped=stopped)
+                    partial(
+                        table_list.set_stop, database, actor(staff), asked.game, stopped=stopped
+                    )
                 )
             except TableListError as error:
                 raise refused(error) from None
-            return StopsAnswer(stopped=sorted(await state.run(table_list.stops, engine)))
+            return StopsAnswer(stopped=sorted(await state.run(table_list.stops, database)))
 
         set_stop.__name__ = f"{what}_play"
         set_stop.__doc__ = (
@@ -246,7 +250,7 @@ def admin_router(state: ServerState) -> APIRouter:
             await state.run(
                 partial(
                     stop_logins,
-                    engine,
+                    database,
                     name,
                     stopped=asked.stopped,
                     actor=staff.name,

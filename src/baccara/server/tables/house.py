@@ -279,16 +279,9 @@ class HouseRunner(TableBase[Phase]):
         )
         settings = base_settings = self.base_settings
         if setup.minimum is not None or setup.maximum is not None:
-            sides = (BetKind.PLAYER, BetKind.BANKER)  # the tie and side bets keep theirs
-            main = [limit for limit in settings.limits if limit.kind in sides]
             try:
-                settings = settings.with_limits(
-                    {
-                        limit.kind: (setup.minimum or limit.minimum, setup.maximum or limit.maximum)
-                        for limit in main
-                    }
-                )
-            except TableError as error:  # a minimum over the configuration's maximum
+                settings = settings.with_main_limits(setup.minimum, setup.maximum)
+            except TableError as error:  # refused when stored (`table_list.set_setup`)
                 log.warning("table %s: the house's limits are not taken: %s", self.id, error)
                 settings = base_settings
         self.settings = self.table.settings = settings

@@ -57,6 +57,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from baccara.db import audit
+from baccara.db.accounts import find_player
 from baccara.db.database import writing
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.protections import Protections, protections_of
@@ -213,10 +214,7 @@ class Auth:
         row = None
         if good_name(name) and good_password(password):
             with self.ledger.database.connect() as conn:
-                for column, key in ((users.c.name, name), (users.c.name_key, name.lower())):
-                    row = conn.execute(sa.select(users).where(column == key)).mappings().first()
-                    if row is not None:
-                        break
+                row = find_player(conn, name)
         if row is None:
             self.hasher.hash("no such player")  # the same cost whether or not the name exists
             raise AuthError("wrong name or password")

@@ -54,6 +54,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from baccara.db import audit, books, gate
+from baccara.db.accounts import find_player
 from baccara.db.betting import MAX_AMOUNT
 from baccara.db.books import LedgerError, wallet_account
 from baccara.db.ledger import Ledger
@@ -225,17 +226,12 @@ _MOVE = sa.select(cashier_moves, users.c.name).join(users, users.c.id == cashier
 
 def _player(conn: Connection, name: str) -> tuple[int, str]:
     """The id and name of the player ``name`` (any case), or `CashierError`."""
-    row = None
-    if 1 <= len(name) <= 24:
-        for column, key in ((users.c.name, name), (users.c.name_key, name.lower())):
-            query = sa.select(users.c.id, users.c.name, users.c.role).where(column == key)
-            if (row := conn.execute(query).first()) is not None:
-                break
+    row = find_player(conn, name) if 1 <= len(name) <= 24 else None
     if row is None:
         raise CashierError("unknown_player", f"no player named {name!r}")
-    if row.role is not None:
-        raise CashierError("staff_account", f"{row.name} is a staff account: it holds no wallet")
-    return int(row.id), str(row.name)
+    if row["role"] is not None:
+        raise CashierError("staff_account", f"{row['name']} is a staff account: it holds no wallet")
+    return int(row["id"]), str(row["name"])
 
 
 def _book(

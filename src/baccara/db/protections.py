@@ -44,6 +44,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from baccara.db import audit
+from baccara.db.accounts import find_player
 from baccara.db.books import account_id, wallet_account
 from baccara.db.database import writing
 from baccara.db.schema import period_limits, play_limits, users, web_sessions
@@ -323,7 +324,7 @@ def suspend(database: Engine, name: str, until: float | None) -> int:
     baccara.db.protections.SuspendError: no player named 'bob'
     """
     with writing(database) as conn:
-        found = _player(conn, name)
+        found, _ = _player(conn, name)
         _suspend(conn, found, until, now=time.time())
         return found
 
@@ -354,7 +355,7 @@ def stop_logins(
     True
     """
     with writing(database) as conn:
-        found = _player(conn, name, players_only=True)
+        found, registered = _player(conn, name, players_only=True)
         held = _row(conn, found)
         was = PlayerProtections.of(held).suspended(now)
         _suspend(conn, found, FOREVER if stopped else None, now=now)
@@ -363,7 +364,7 @@ def stop_logins(
             actor=actor,
             role=role,
             action="player.logins_stop" if stopped else "player.logins_resume",
-            target=name,
+            target=registered,
             before={"stopped": was},
             after={"stopped": stopped},
             now=now,
@@ -371,20 +372,14 @@ def stop_logins(
         return found
 
 
-def _player(conn: sa.Connection, name: str, *, players_only: bool = False) -> int:
-    """The id of the account ``name`` (any case); `SuspendError` if none (or, with
-    ``players_only``, a staff account)."""
-    query = (
-        sa.select(users.c.id)
-        .where(sa.or_(users.c.name_key == name.lower(), users.c.name == name))
-        .order_by(users.c.id)
-    )
-    if players_only:
-        query = query.where(users.c.role.is_(None))
-    found = conn.execute(query).scalar()
-    if found is None:
+def _player(conn: sa.Connection, name: str, *, players_only: bool = False) -> tuple[int, str]:
+    """The id and registered name of the account ``name`` (`find_player`: exactly,
+    then in any case); `SuspendError` if none (or, with ``players_only``, a staff
+    account)."""
+    found = find_player(conn, name)
+    if found is None or (players_only and found["role"] is not None):
         raise SuspendError(f"no player named {name!r}")
-    return int(found)
+    return int(found["id"]), str(found["name"])
 
 
 def _suspend(conn: sa.Connection, user: int, until: float | None, *, now: float) -> None:

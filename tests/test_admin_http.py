@@ -25,6 +25,7 @@ from websockets.exceptions import InvalidStatus
 from baccara.db import table_list
 from baccara.db.audit import MAX_PAGE, verify
 from baccara.db.auth import Auth
+from baccara.db.books import wallet_account
 from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
 from baccara.db.migrate import upgrade
@@ -483,3 +484,36 @@ def test_a_table_closed_and_opened_again_with_another_game_runs_that_game(app: F
         await until(lambda: getattr(hall.runner("t1"), "variant", old.variant).name == "ez")
 
     in_process(app, scenario)
+
+
+def test_a_table_closed_while_it_held_a_bet_is_finished_at_the_next_start(tmp_path: Path) -> None:
+    """The process that ran a table died while closing it, a round open with a bet in
+    it: the next start runs the table only to finish it (the round voided, the bet
+    refunded), then lets it go; the table stays closed."""
+    url = f"sqlite:///{tmp_path / 'closing.db'}"
+    ledger = Ledger.connect(url)
+    upgrade(ledger.database)
+    table_list.seed(ledger.database, [("t1", "punto-banco", False)], now=0.0)
+    wallet = ledger.create_account(wallet_account("ann"))
+    ledger.deposit(wallet, 10_000, ref="test")
+    round_id = ledger.open_round(table="t1", number=1, shoe_id=None, coup_index=0)
+    placed = ledger.place_bet(
+        account=wallet, round_id=round_id, bet_id="b1", kind="banker", amount=2_500
+    )
+    assert placed.balance == 7_500
+    olga = Actor(name="olga", role="operator", now=1.0)
+    table_list.set_state(ledger.database, olga, "t1", TableState.CLOSED)
+    assert table_list.still_held(ledger.database) == {"t1"}
+    app = create_app(ServerConfig(database_url=url, tables=("t1=punto-banco",), **FAST))
+    hall = app.state.baccara.hall
+
+    async def scenario(client: Client) -> None:
+        await until(lambda: not ledger.unfinished_rounds("t1") and hall.runner("t1") is None)
+        lobby = (await client.get("/api/tables")).json()
+        assert [line["id"] for line in lobby] == []
+
+    in_process(app, scenario)
+    assert ledger.balance(wallet) == 10_000
+    assert table_list.still_held(ledger.database) == set()
+    assert [row.state for row in table_list.table_rows(ledger.database)] == [TableState.CLOSED]
+    assert ledger.check_invariants() == []

@@ -15,6 +15,8 @@ from tests.support.tables import Tables, act, house_table, players_table
 from tests.support.tables import state_where as latest_state_where
 from tests.test_table_clock import bet, opened
 
+from baccara.db.books import HOUSE as HOUSE_ACCOUNT
+from baccara.db.books import account_ids
 from baccara.server.tables.base import TableSetup
 from baccara.server.tables.game import PlayersTiming
 from baccara.server.tables.house import Timing
@@ -210,5 +212,61 @@ def test_a_paused_house_table_handed_over_stops_at_once() -> None:
             tables.runner.hand_over()
             await tables.clock.advance(1)
             assert tables.task is not None and tables.task.done()  # not the held look's 30 s
+
+    run(test)
+
+
+def _close_after_a_crash(tables: Tables) -> None:
+    """The table's process died while closing it: the next runner is told it is closed
+    before it starts (as the hall tells a closed table that still holds money)."""
+    tables.runner = tables.make()
+    tables.runner.close()
+
+
+def test_a_house_table_closed_by_a_crash_mid_round_refunds_the_round_and_retires_its_shoe() -> None:
+    async def test() -> None:
+        async with house_table(timing=HOUSE) as tables:
+            ann = await tables.join("ann")
+            await tables.start()
+            round_id = await opened(tables)
+            assert (await ann.send(bet(round_id, "b1", amount=3_000)) or {})["type"] == "bet_ack"
+            assert tables.balance("ann") == 97_000
+            await tables.stop()  # the process dies, the close not yet carried out
+            _close_after_a_crash(tables)
+            await tables.start()
+            await tables.clock.run_until(lambda: tables.task is not None and tables.task.done())
+            assert tables.ledger.unfinished_rounds("t1") == []
+            assert tables.balance("ann") == 100_000  # the open round voided, the bet refunded
+            assert tables.runner.shoes.unfinished() is None  # no shoe left in play
+            ((shoe_id, _fair),) = tables.runner.shoes.finished()
+            assert tables.runner.shoes.retired(shoe_id) == "the house closed the table"
+
+    run(test)
+
+
+def test_a_players_table_closed_by_a_crash_mid_coup_with_its_players_gone_gives_the_chips_back() -> (
+    None
+):
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS) as tables:
+            ann, *_punters = await _seated(tables, "ann", "bob", "carl", "dan")
+            bank = await state_where(tables, ann, lambda m: m["to_act"] == "ann")
+            assert await ann.send(act(bank, "open_bank", amount=5_000)) is None
+            assert tables.runner.coup_in_play()  # the bank is on the felt
+            await tables.stop()  # the process dies mid-coup; nobody comes back (the
+            # restart's grace, one clock, runs out on the first punter's decision)
+            _close_after_a_crash(tables)
+            await tables.start()
+            await tables.clock.run_until(
+                lambda: tables.task is not None and tables.task.done(), limit=600
+            )
+            assert tables.runner.chips.holders() == []
+            assert tables.runner.shoes.unfinished() is None
+            with tables.ledger.database.connect() as conn:
+                (house,) = account_ids(conn, [HOUSE_ACCOUNT]).values()
+            commission = tables.ledger.balance(house)  # the banker's 5% if the bank won
+            assert commission in (0, 250)
+            wallets = sum(tables.balance(name) for name in ("ann", "bob", "carl", "dan"))
+            assert wallets + commission == 400_000
 
     run(test)

@@ -123,16 +123,20 @@ class ShoeBook:
         *,
         finished: bool = False,
         seeders: Collection[int] | None = None,
+        retired: str | None = None,
     ) -> None:
         """Store the shoe's client seeds and whether it is sealed (and finished), and
-        which accounts gave the seeds (one each, at a house table)."""
+        which accounts gave the seeds (one each, at a house table); a shoe the house
+        stopped before its end is ``retired`` (why, in words: finished, its seed shown)."""
         values: dict[str, object] = {
             "client_seeds": list(fair.client_seeds),
             "sealed": fair.sealed,
-            "finished": finished,
+            "finished": finished or retired is not None,
         }
         if seeders is not None:
             values["seeders"] = sorted(seeders)
+        if retired is not None:
+            values["retired"] = retired
         with self.database.begin() as conn:
             conn.execute(online_shoes.update().where(online_shoes.c.id == shoe_id).values(values))
 

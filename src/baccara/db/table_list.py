@@ -51,8 +51,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from baccara.db import audit
+from baccara.db.chips import chips_account
 from baccara.db.database import writing
-from baccara.db.schema import game_tables, play_stops
+from baccara.db.schema import RoundPhase, accounts, game_tables, online_shoes, play_stops, rounds
 from baccara.db.signals import Topic, signal
 from baccara.table.events import SettingsError, TableSettings
 from baccara.variants import FAMILIES, VariantError, find_variant
@@ -71,6 +72,7 @@ __all__ = [
     "set_setup",
     "set_state",
     "set_stop",
+    "still_held",
     "stop_scope",
     "stops",
     "table_rows",
@@ -166,6 +168,40 @@ def table_rows(database: Engine) -> list[TableRow]:
     with database.connect() as conn:
         found = conn.execute(sa.select(game_tables).order_by(game_tables.c.id)).mappings()
         return [_row(row) for row in found]
+
+
+def still_held(database: Engine) -> set[str]:
+    """The closed tables that still hold something: a round neither settled nor voided,
+    a shoe not finished, or a player's chips at the table (a close that a crash or a
+    process's end cut short). The server runs them again to finish what they hold:
+    settle or void the round, retire the shoe, give the chips back.
+
+    >>> from baccara.db.database import database_at
+    >>> from baccara.db.migrate import upgrade
+    >>> database = database_at("sqlite://")
+    >>> _ = upgrade(database)
+    >>> still_held(database)
+    set()
+    """
+    closed = sa.select(game_tables.c.id).where(game_tables.c.state == TableState.CLOSED.value)
+    unfinished = sa.select(rounds.c.table_id).where(
+        rounds.c.phase.in_([RoundPhase.OPEN, RoundPhase.CLOSED]), rounds.c.table_id.in_(closed)
+    )
+    in_play = sa.select(online_shoes.c.table_id).where(
+        online_shoes.c.finished.is_(False), online_shoes.c.table_id.in_(closed)
+    )
+    prefix = chips_account("", "").removesuffix(":")
+    chips = sa.select(accounts.c.name).where(
+        accounts.c.name.startswith(prefix, autoescape=True), accounts.c.balance != 0
+    )
+    with database.connect() as conn:
+        held = {str(t) for t in conn.execute(unfinished.union(in_play)).scalars()}
+        tables = {str(t) for t in conn.execute(closed).scalars()}
+        for name in conn.execute(chips).scalars():
+            table = str(name)[len(prefix) :].split(":", 1)[0]
+            if table in tables:
+                held.add(table)
+    return held
 
 
 def stops(database: Engine) -> set[str]:

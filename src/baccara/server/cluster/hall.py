@@ -282,7 +282,11 @@ class Hall:
         """Tell ``runner`` what the stored list says of its table: held or not, closed or
         not, its limits and timings."""
         row = self.rows.get(runner.id)
-        if row is None or self.specs[runner.id] != self.ran.get(runner.id):
+        if (
+            row is None
+            or row.state is TableState.CLOSED
+            or self.specs[runner.id] != self.ran.get(runner.id)
+        ):
             runner.close()  # closed (or closed and opened again with another game)
             return
         runner.pause(pause_reason(row, self.stopped))
@@ -290,11 +294,15 @@ class Hall:
 
     async def _read(self) -> None:
         """Read the table list and the stops of play: the tables to run are those open or
-        paused."""
+        paused, and those closed that still hold a round, a shoe or chips (run to close:
+        a close that a crash cut short is finished)."""
         database = self.ledger.database
         rows = await self._db(table_list.table_rows, database)
         self.stopped = await self._db(table_list.stops, database)
-        self.rows = {row.id: row for row in rows if row.state is not TableState.CLOSED}
+        held = await self._db(table_list.still_held, database)
+        self.rows = {
+            row.id: row for row in rows if row.state is not TableState.CLOSED or row.id in held
+        }
         self.specs = {
             row.id: TableSpec(row.id, row.variant, row.squeeze) for row in self.rows.values()
         }
@@ -323,6 +331,8 @@ class Hall:
             runner = self.runners.get(table)
             if runner is not None and runner.closing and task.done():
                 await self._halt(table)
+                if table in self.rows and self.rows[table].state is TableState.CLOSED:
+                    del self.rows[table], self.specs[table]  # finished: not run again
                 if self.locks is not None:
                     await self._db(self.locks.release, table)
                 log.warning("table %s: closed by the house", table)

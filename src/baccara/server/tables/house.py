@@ -65,6 +65,8 @@ log = logging.getLogger("baccara.server")
 IDLE_LOOK_SECONDS = 30.0
 """How often a table nobody is connected to looks again without being woken by a join
 (a guard: a join wakes it at once)."""
+CLOSED_BY_HOUSE = "the house closed the table"
+"""Why the shoe in play at a table the house closed ended before its cut card."""
 _T = TypeVar("_T")
 
 
@@ -195,11 +197,15 @@ class HouseRunner(TableBase[Phase]):
         self.shoes.update(self.shoe_id, self.fair)
         self.table.change_shoe(cards)
 
-    def _finish_shoe(self) -> Record:
+    def _finish_shoe(self, retired: str | None = None) -> Record:
+        """End the shoe in play (at its cut card, or ``retired``: the house stopped it,
+        why in words), its seed revealed; its record."""
         assert self.fair is not None and self.shoe_id is not None
-        record = self.fair.record([c.notation() for c in self.table.coups]).to_json()
-        self.shoes.update(self.shoe_id, self.fair, finished=True)
-        self.records.append(record)
+        coups = [c.notation() for c in self.table.coups]
+        record = self.fair.record(coups, retired).to_json()
+        self.shoes.update(self.shoe_id, self.fair, finished=True, retired=retired)
+        if coups:  # a shoe set aside before its first coup has no record to show
+            self.records.append(record)
         self.fair = None
         return record
 
@@ -250,6 +256,12 @@ class HouseRunner(TableBase[Phase]):
                 self.phase = Phase.CLOSED
                 await self._until_done("the table's recovery", self._recover_in_place)
                 await self.clock.sleep(1.0)
+        if self.closing and not self.stopping and self.fair is not None:
+            # the table is closed: its shoe ends here, its seed shown (a table opened
+            # again under the id, of this game or another, starts a shoe of its own)
+            record = await self.db_write(self._finish_shoe, CLOSED_BY_HOUSE)
+            if record["coups"]:
+                self.emit(P.ShoeEnd, record=record)
 
     @property
     def leaving(self) -> bool:

@@ -648,8 +648,12 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
         # nobody of the shoe here, or the house deciding for the absent round and round
         # with nobody else deciding and no coup dealt (a Banque banker whose only punter
         # is gone): wait for people
-        if not self.seats.awaited(table, self.clock.now()) or self.defaults > 2 * len(table.names):
-            await self._pause()
+        stuck = self.defaults > 2 * len(table.names)
+        if self.closing and stuck:  # closing, and the house's rule deals no coup: stop here
+            await self._close()  # the coup not dealt ends; the chips as the books say
+            return
+        if not self.closing and (stuck or not self.seats.awaited(table, self.clock.now())):
+            await self._pause()  # closing, the house decides for the absent: the coup ends
             return
         if self.paused:  # somebody came back: the decision due gets a whole clock
             self.paused = False

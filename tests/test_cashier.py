@@ -345,3 +345,20 @@ def test_a_statement_lists_the_period_oldest_first(ledger: Ledger) -> None:
     assert [(m["what"], m["amount"]) for m in found] == [("Deposit", 200), ("Deposit", 300)]
     with writing(ledger.database) as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(cashier_moves)).scalar_one() == 3
+
+
+def test_a_real_money_server_gives_no_welcome_money_the_cashier_brings_it_in(
+    ledger: Ledger,
+) -> None:
+    """With ``welcome`` 0 a new wallet holds nothing and no money is made for it: the
+    cashier's deposit is the only way money comes in."""
+    before = ledger.check_invariants()
+    with ledger.database.connect() as conn:
+        moved = conn.execute(sa.select(sa.func.count()).select_from(transactions)).scalar()
+    dora = Auth(ledger, welcome=0, now=lambda: 1_800_000_000.0).register("dora", "a long password")
+    assert ledger.balance(dora.account) == 0
+    with ledger.database.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(transactions)).scalar() == moved
+    Cashier(ledger).deposit("dora", 2_500, "slip-d", OLGA, now=1_800_000_001.0)
+    assert ledger.balance(dora.account) == 2_500
+    assert ledger.check_invariants() == before == []

@@ -100,6 +100,8 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
         (["explain", "hello"], "bad coup 'hello'"),
         (["rules", "--variant", "x"], "unknown variant 'x'"),
         (["nosuchcommand"], "No such command"),
+        (["serve", "--welcome", "-5"], "it must not be below 0.00"),
+        (["serve", "--welcome", "ten"], "bad amount 'ten'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

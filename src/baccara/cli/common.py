@@ -9,6 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from baccara.money import MoneyError, parse_money
 from baccara.skill.tableaux import House
 from baccara.variants import (
     FAMILIES,
@@ -28,6 +29,7 @@ __all__ = [
     "fail",
     "house_option",
     "main_group",
+    "money_option",
     "refuse_family",
     "run",
     "seed_option",
@@ -37,6 +39,29 @@ __all__ = [
 
 EXIT_BAD_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def money_option(
+    name: str, default: str | None, text: str, *, positive: bool = True
+) -> Callable[[F], F]:
+    """An option for an amount of money as people write it (``10``, ``12.50``), given
+    to the command in minor units (`baccara.money.parse_money`); a bad one is refused
+    with exit status 2. With ``positive`` it must be above 0.00."""
+
+    def convert(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+        if value is None:
+            return None
+        try:
+            amount = parse_money(value, positive=positive)
+        except MoneyError as error:
+            raise click.BadParameter(str(error), ctx, param) from None
+        if amount < 0:
+            raise click.BadParameter(f"bad amount {value!r}: it must not be below 0.00", ctx, param)
+        return amount
+
+    return click.option(
+        name, metavar="AMOUNT", default=default, show_default=True, callback=convert, help=text
+    )
 
 
 class BadInput(click.ClickException):

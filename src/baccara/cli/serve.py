@@ -6,7 +6,7 @@ import json
 
 import click
 
-from baccara.cli.common import HOUSE_GAMES, echo_json, fail
+from baccara.cli.common import HOUSE_GAMES, echo_json, fail, money_option
 from baccara.fair import FairError
 from baccara.skill.replay import verify
 from baccara.variants import find_variant
@@ -146,6 +146,13 @@ def verify_command(record_file: str, as_json: bool) -> None:
     help="At a house table: how many players may bet behind the seats once they are "
     "taken (Player, Banker and Tie only).",
 )
+@money_option(
+    "--welcome",
+    "1000.00",
+    "Play money each new player's wallet is given; 0 on a real-money server, where money "
+    "comes in only through the cashier (docs/operator.md).",
+    positive=False,
+)
 def serve_command(
     host: str,
     port: int,
@@ -163,6 +170,7 @@ def serve_command(
     bots: int,
     decision_seconds: float,
     behind: int,
+    welcome: int,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
@@ -204,6 +212,7 @@ def serve_command(
         bots=bots,
         decision_seconds=decision_seconds,
         behind=behind,
+        welcome=welcome,
     )
     try:
         app = create_app(config)

@@ -6,14 +6,21 @@ import secrets
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from baccara.cli.common import HOUSE_GAMES, echo_json, fail, shoe_options, variant_option
-from baccara.money import MINOR, format_money, parse_money
+from baccara.cli.common import (
+    HOUSE_GAMES,
+    echo_json,
+    fail,
+    money_option,
+    shoe_options,
+    variant_option,
+)
+from baccara.money import MINOR, format_money
 from baccara.shoe import MAX_DECKS, ShoeSettings
 from baccara.sim.strategies import STRATEGIES
 from baccara.variants import Variant
@@ -23,20 +30,6 @@ if TYPE_CHECKING:  # the simulator loads numba and its kernels: on use
     from baccara.sim.simulation import SimulationResult
 
 __all__ = ["COMMANDS"]
-
-
-def _money_option(name: str, default: str | None, text: str) -> Callable[[Any], Any]:
-    def convert(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
-        if value is None:
-            return None
-        try:
-            return parse_money(value, positive=True)
-        except ValueError as error:
-            raise click.BadParameter(str(error), ctx, param) from None
-
-    return click.option(
-        name, metavar="AMOUNT", default=default, show_default=True, callback=convert, help=text
-    )
 
 
 def _strategy_help() -> str:
@@ -89,10 +82,10 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None] | None]:
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the series (default: random).")
 @shoe_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME", help=_strategy_help())
-@_money_option("--bankroll", "1000", "Starting bankroll of each session.")
-@_money_option("--unit", "10", "Base stake of the strategies.")
-@_money_option("--table-min", None, "Table minimum (default: the unit).")
-@_money_option("--table-max", None, "Table maximum (default: none).")
+@money_option("--bankroll", "1000", "Starting bankroll of each session.")
+@money_option("--unit", "10", "Base stake of the strategies.")
+@money_option("--table-min", None, "Table minimum (default: the unit).")
+@money_option("--table-max", None, "Table maximum (default: none).")
 @click.option(
     "--session-shoes",
     type=click.IntRange(min=1),

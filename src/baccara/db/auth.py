@@ -1,7 +1,9 @@
 """Players of the online table: registration, argon2 passwords, sessions.
 
 A session is a random token in an HttpOnly, SameSite=Strict cookie; the database
-keeps only its SHA-256. Every new player gets a welcome deposit into the wallet.
+keeps only its SHA-256. Every new player gets a welcome deposit of play money into the
+wallet (``welcome``; 0 on a real-money server, where money comes in only through the
+cashier, `baccara.db.cashier`).
 
 >>> from baccara.db.ledger import Ledger
 >>> auth = Auth(Ledger.connect("sqlite://"), welcome=50_000)
@@ -159,14 +161,15 @@ class Auth:
                         name=name,
                         name_key=name.lower(),
                         password_hash=digest,
-                        created_at=datetime.now(UTC),
+                        created_at=datetime.fromtimestamp(self.now(), UTC),
                     )
                 ).inserted_primary_key
         except sa.exc.IntegrityError:
             raise AuthError(f"the name {name!r} is taken") from None
         assert key is not None
         account = self.ledger.create_account(wallet_account(name))
-        self.ledger.deposit(account, self.welcome, ref=f"welcome:{name}")
+        if self.welcome:  # play money; none on a real-money server (the cashier's only)
+            self.ledger.deposit(account, self.welcome, ref=f"welcome:{name}")
         return User(id=int(key[0]), name=name, account=account)
 
     def create_staff(

@@ -23,9 +23,13 @@ lint: install
 	$(BIN)/mypy --strict src/baccara
 	$(BIN)/lint-imports
 
-test: install lint
-	node --test tests/js/
-	$(BIN)/python -m pytest -n 4 --dist worksteal
+# The kernels compile once (tests/support/warm.py) while the lint runs, not once per worker.
+test: install
+	@$(BIN)/python -m tests.support.warm >$(VENV)/warm.log 2>&1 & warm=$$!; \
+	trap 'kill $$warm 2>/dev/null || true' EXIT; \
+	$(MAKE) --no-print-directory lint && node --test tests/js/ \
+	&& { wait $$warm || { cat $(VENV)/warm.log; exit 1; }; } && cat $(VENV)/warm.log \
+	&& $(BIN)/python -m pytest -n 4 --dist worksteal
 
 bench: install
 	$(BIN)/python -m bench

@@ -1,0 +1,88 @@
+// The audit log (`/api/admin/audit`): a page of entries at a time, oldest first as the
+// server keeps them (first, previous, next, newest), each with who, in which role, what
+// to what, when, and the value before and after; filters narrow the page shown.
+import { call, el, field, newsLine, when } from "./common.js";
+
+const PAGE = 50;
+
+let news, listBox, filters, pageLine, pager;
+let afters = [0];  // the `after` of each page read so far: the last is the page shown
+let page = { entries: [], next_after: null };
+
+const json = (value) => (value === null || value === undefined ? "—" : JSON.stringify(value, null, 1));
+
+function matches(entry) {
+  const has = (text, wanted) => !wanted || String(text ?? "").toLowerCase().includes(wanted.toLowerCase());
+  return has(entry.actor, filters.actor.value.trim()) && has(entry.action, filters.action.value.trim())
+    && has(entry.target, filters.target.value.trim());
+}
+
+function render() {
+  const shown = page.entries.filter(matches);
+  const head = el("tr", {}, ["#", "When", "Who", "Did", "To", "Before → after"].map((h) => el("th", { scope: "col" }, h)));
+  const rows = shown.map((e) => el("tr", { "data-action": e.action },
+    el("td", { "data-label": "#" }, String(e.id)),
+    el("td", { "data-label": "When" }, when(e.at)),
+    el("td", { "data-label": "Who" }, `${e.actor}${e.role ? ` (${e.role})` : " (command line)"}`),
+    el("td", { "data-label": "Did", class: "action" }, e.action),
+    el("td", { "data-label": "To" }, e.target),
+    el("td", { "data-label": "Change" }, el("details", {}, el("summary", {}, "before → after"),
+      el("div", { class: "change" }, el("pre", { "aria-label": "before" }, json(e.before)), el("pre", { "aria-label": "after" }, json(e.after))),
+      el("p", { class: "hash" }, `hash ${e.hash.slice(0, 16)}…, after ${e.prev_hash.slice(0, 16)}…`)))));
+  listBox.replaceChildren(shown.length
+    ? el("table", { class: "grid audit" }, el("caption", { class: "sr" }, "Audit log entries"), el("thead", {}, head), el("tbody", {}, rows))
+    : el("p", {}, page.entries.length ? "No entry on this page matches the filters." : "No entry."));
+  const first = page.entries[0]?.id, last = page.entries.at(-1)?.id;
+  pageLine.textContent = page.entries.length ? `Entries ${first} to ${last}${shown.length < page.entries.length ? ` (${shown.length} match)` : ""}.` : "";
+  pager.first.disabled = pager.previous.disabled = afters.length < 2;
+  pager.next.disabled = pager.newest.disabled = page.next_after === null;
+}
+
+async function load(after) {
+  try {
+    page = await call(`/api/admin/audit?after=${after}&limit=${PAGE}`);
+    render();
+    return true;
+  } catch (error) { news.fail(error); return false; }
+}
+
+async function go(where) {
+  if (where === "first") afters = [0];
+  else if (where === "previous" && afters.length > 1) afters.pop();
+  else if (where === "next" && page.next_after !== null) afters.push(page.next_after);
+  await load(afters.at(-1));
+  if (where === "newest") {
+    while (page.next_after !== null) {  // walk on to the last page (a page holds PAGE entries)
+      afters.push(page.next_after);
+      if (!(await load(afters.at(-1)))) break;
+    }
+    if (!page.entries.length && afters.length > 1) { afters.pop(); await load(afters.at(-1)); }
+  }
+}
+
+export default {
+  id: "audit",
+  title: "Audit log",
+  mount(root) {
+    news = newsLine();
+    listBox = el("div", { class: "scroll" });
+    pageLine = el("p", { class: "page-line", "aria-live": "polite" });
+    const made = {
+      actor: field("Who", { name: "actor", type: "search", autocomplete: "off" }),
+      action: field("Action", { name: "action", type: "search", autocomplete: "off", placeholder: "table.pause" }),
+      target: field("To", { name: "target", type: "search", autocomplete: "off" }),
+    };
+    filters = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.input]));
+    for (const input of Object.values(filters)) input.addEventListener("input", render);
+    const nav = (text, where) => el("button", { type: "button", onclick: () => go(where) }, text);
+    pager = { first: nav("First", "first"), previous: nav("Previous", "previous"), next: nav("Next", "next"), newest: nav("Newest", "newest") };
+    root.append(
+      el("p", { class: "lead" }, "Every staff action, chained by hashes; the database refuses to change it."),
+      news.node,
+      el("form", { class: "fields filters", role: "search", "aria-label": "Filter the entries", onsubmit: (e) => e.preventDefault() },
+        made.actor.label, made.action.label, made.target.label),
+      el("nav", { class: "row pager", "aria-label": "Audit log pages" }, pager.first, pager.previous, pager.next, pager.newest),
+      pageLine, listBox);
+  },
+  show() { go("newest"); },
+};

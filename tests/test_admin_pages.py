@@ -267,10 +267,10 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     # the audit log, newest page: those actions, by olga in the operator role
     _to(page, "audit")
     for action in ("table.open", "table.pause", "table.resume", "table.setup", "play.stop"):
-        expect(page.locator(f"#audit tr[data-action='{action}']").last).to_contain_text(
+        expect(page.locator(f"#audit tr[data-action='{action}']").first).to_contain_text(
             "olga (operator)"
         )
-    deposit = page.locator("#audit tr[data-action='cashier.deposit']").last
+    deposit = page.locator("#audit tr[data-action='cashier.deposit']").first
     expect(deposit).to_contain_text("ann")
     page.fill("input[name=action]", "table.pause")
     expect(page.locator("#audit tbody tr[data-action]").first).to_have_attribute(

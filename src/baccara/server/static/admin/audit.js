@@ -1,6 +1,7 @@
-// The audit log (`/api/admin/audit`): a page of entries at a time, oldest first as the
-// server keeps them (first, previous, next, newest), each with who, in which role, what
-// to what, when, and the value before and after; filters narrow the page shown.
+// The audit log (`/api/admin/audit`): a page of entries at a time, the newest page first
+// and each page newest first (the server pages from the oldest: the page walks to the
+// last), each entry with who, in which role, what to what, when, and the value before
+// and after; filters narrow the page shown.
 import { call, el, field, newsLine, when } from "./common.js";
 
 const PAGE = 50;
@@ -18,7 +19,7 @@ function matches(entry) {
 }
 
 function render() {
-  const shown = page.entries.filter(matches);
+  const shown = page.entries.filter(matches).reverse();
   const head = el("tr", {}, ["#", "When", "Who", "Did", "To", "Before → after"].map((h) => el("th", { scope: "col" }, h)));
   const rows = shown.map((e) => el("tr", { "data-action": e.action },
     el("td", { "data-label": "#" }, String(e.id)),
@@ -33,9 +34,9 @@ function render() {
     ? el("table", { class: "grid audit" }, el("caption", { class: "sr" }, "Audit log entries"), el("thead", {}, head), el("tbody", {}, rows))
     : el("p", {}, page.entries.length ? "No entry on this page matches the filters." : "No entry."));
   const first = page.entries[0]?.id, last = page.entries.at(-1)?.id;
-  pageLine.textContent = page.entries.length ? `Entries ${first} to ${last}${shown.length < page.entries.length ? ` (${shown.length} match)` : ""}.` : "";
-  pager.first.disabled = pager.previous.disabled = afters.length < 2;
-  pager.next.disabled = pager.newest.disabled = page.next_after === null;
+  pageLine.textContent = page.entries.length ? `Entries ${last} to ${first}, newest first${shown.length < page.entries.length ? ` (${shown.length} match)` : ""}.` : "";
+  pager.oldest.disabled = pager.older.disabled = afters.length < 2;
+  pager.newer.disabled = pager.newest.disabled = page.next_after === null;
 }
 
 async function load(after) {
@@ -47,9 +48,9 @@ async function load(after) {
 }
 
 async function go(where) {
-  if (where === "first") afters = [0];
-  else if (where === "previous" && afters.length > 1) afters.pop();
-  else if (where === "next" && page.next_after !== null) afters.push(page.next_after);
+  if (where === "oldest") afters = [0];
+  else if (where === "older" && afters.length > 1) afters.pop();
+  else if (where === "newer" && page.next_after !== null) afters.push(page.next_after);
   await load(afters.at(-1));
   if (where === "newest") {
     while (page.next_after !== null) {  // walk on to the last page (a page holds PAGE entries)
@@ -75,13 +76,13 @@ export default {
     filters = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.input]));
     for (const input of Object.values(filters)) input.addEventListener("input", render);
     const nav = (text, where) => el("button", { type: "button", onclick: () => go(where) }, text);
-    pager = { first: nav("First", "first"), previous: nav("Previous", "previous"), next: nav("Next", "next"), newest: nav("Newest", "newest") };
+    pager = { newest: nav("Newest", "newest"), newer: nav("Newer", "newer"), older: nav("Older", "older"), oldest: nav("Oldest", "oldest") };
     root.append(
       el("p", { class: "lead" }, "Every staff action, chained by hashes; the database refuses to change it."),
       news.node,
       el("form", { class: "fields filters", role: "search", "aria-label": "Filter the entries", onsubmit: (e) => e.preventDefault() },
         made.actor.label, made.action.label, made.target.label),
-      el("nav", { class: "row pager", "aria-label": "Audit log pages" }, pager.first, pager.previous, pager.next, pager.newest),
+      el("nav", { class: "row pager", "aria-label": "Audit log pages" }, pager.newest, pager.newer, pager.older, pager.oldest),
       pageLine, listBox);
   },
   show() { go("newest"); },

@@ -220,7 +220,8 @@ export default {
       news.node,
       el("h2", {}, "Play"), stopsBox,
       changes ? el("h2", {}, "Open a table") : null, changes ? openBox : null,
-      el("h2", {}, "Every table"), listBox].filter(Boolean));
+      el("div", { class: "row list-head" }, el("h2", {}, "Every table"), button("Refresh", refresh, { "aria-label": "Refresh the list of tables" })),
+      listBox].filter(Boolean));
     call("/api/admin/variants").then((found) => {
       variants = found.variants;
       if (changes) openBox.replaceChildren(openForm());

@@ -321,6 +321,11 @@ def test_an_auditor_reads_and_changes_nothing(
         }"""
     )
     assert answer == "Your role may not do this: for the operator role only (wrong_role)"
+    # the session ends elsewhere: the next read asks to sign in again, in words
+    assert page.request.post(server.url + "/api/logout", data="{}", headers=JSON).ok
+    page.click("#console-nav a[data-section=tables]")
+    expect(page.locator("#signin")).to_be_visible()
+    expect(page.locator("#notice")).to_have_text("Your session has ended: sign in again.")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

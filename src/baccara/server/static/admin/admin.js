@@ -113,4 +113,12 @@ async function logout() {
 $("logout").addEventListener("click", logout);
 $("refused-logout").addEventListener("click", logout);
 window.addEventListener("hashchange", route);
+window.addEventListener("console:signed-out", () => {
+  if (!mounted) return;
+  mounted = null;
+  $("sections").replaceChildren();
+  show("signin");
+  notice("Your session has ended: sign in again.");
+  $("signin-name").focus();
+});
 begin();

@@ -35,6 +35,10 @@ export async function call(path, { method = "GET", body } = {}) {
   }
   const data = await reply.json().catch(() => null);
   if (reply.ok) return data;
+  if (reply.status === 401 && path.startsWith("/api/admin/")) {
+    // the session ended (logged out elsewhere, expired): the shell asks to sign in again
+    globalThis.dispatchEvent?.(new CustomEvent("console:signed-out", { detail: data?.message }));
+  }
   if (data && typeof data.error === "string") throw new ApiError(reply.status, data.error, data.message ?? reply.statusText);
   if (reply.status === 404) throw new ApiError(404, NO_ROUTE, "not available on this server");
   throw new ApiError(reply.status, `http_${reply.status}`, reply.statusText || "refused");

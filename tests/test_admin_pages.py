@@ -258,6 +258,7 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
         "Player search is not available on this server."
     )
     _accessible(page, f"players, {size}")
+    page.screenshot(path=str(SHOTS / f"players-{size}.png"), full_page=True)
     for section, said in (("reports", "Hold reports"), ("alerts", "Alerts")):
         _to(page, section)
         expect(page.locator(f"#{section} .unavailable")).to_have_text(
@@ -285,6 +286,8 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
 
     page.click("#logout")
     expect(page.locator("#signin")).to_be_visible()
+    _accessible(page, f"sign in, {size}")
+    page.screenshot(path=str(SHOTS / f"signin-{size}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -32,8 +32,9 @@ function searchForm() {
       const names = (answer.players ?? []).map((p) => p.name);
       found.replaceChildren(names.length ? el("ul", {}, names.map((n) => el("li", {}, n))) : el("p", {}, "Nobody by that name."));
     } catch (error) {
-      found.replaceChildren(el("p", { class: "news fail", role: "alert" },
-        error.code === NO_ROUTE ? "Player search is not available on this server." : errorLine(error)));
+      found.replaceChildren(error.code === NO_ROUTE
+        ? el("p", { class: "unavailable" }, "Player search is not available on this server.")
+        : el("p", { class: "news fail", role: "alert" }, errorLine(error)));
     }
   });
   return form;

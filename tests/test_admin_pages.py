@@ -1,10 +1,13 @@
 """The operator's console (``/admin``) in Debian's chromium, at laptop (1280x800) and
 phone (390x844) size: an operator signs in and walks every section (opens a table,
-sees it listed, pauses and resumes it, changes its limits, stops and resumes a game's
-play, books a deposit to a player and reads it on the player's statement and its CSV,
-reads those actions in the audit log); an auditor sees no change; a player who opens
-``/admin`` is told the console is for staff; a section whose route this server lacks
-says so. axe-core checks every section. Screenshots go to /tmp/admin-shots/.
+sees it listed, pauses (by keyboard) and resumes it, changes its limits, closes one,
+stops and resumes a game's play, books a deposit and a withdrawal for a player and reads
+them on the player's statement and its CSV, as the books have them, stops and restores a
+player's logins, reads those actions in the audit log); an auditor sees no change and a
+change forced all the same gets the server's 403 in words; a session ended elsewhere
+brings back the sign-in; a player who opens ``/admin`` is told the console is for staff;
+a section whose route this server lacks says so. axe-core checks every section.
+Screenshots go to /tmp/admin-shots/.
 
 One browser and one server for the module; each test has its own browser context."""
 
@@ -54,10 +57,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
                 Auth(ledger).create_staff(name, PASSWORD, role, actor="cli")
         finally:
             ledger.database.dispose()
-        reply = httpx.post(
-            process.url + "/api/register", json={"name": "ann", "password": PASSWORD}, headers=JSON
-        )
-        assert reply.status_code == 200, reply.text
+        for player in ("ann", "cyd"):
+            reply = httpx.post(
+                process.url + "/api/register",
+                json={"name": player, "password": PASSWORD},
+                headers=JSON,
+            )
+            assert reply.status_code == 200, reply.text
         yield process
 
 
@@ -230,6 +236,17 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     rows = list(csv.DictReader(io.StringIO(page.request.get(server.url + link).text())))
     assert sum(int(row["amount_cents"]) for row in rows) == after
     assert rows[-1]["memo"].endswith(f"slip-{size}") or f"slip-{size}" in rows[-1]["memo"]
+    # a withdrawal
+    page.fill("input[name=amount]", "0.50")
+    page.fill("input[name=reference]", f"pay-{size}")
+    page.check("input[name=kind][value=withdrawal]")
+    page.click("text=Book it")
+    expect(news).to_contain_text(f"Withdrawal of 0.50 for ann, reference pay-{size}.")
+    paid = _wallet(server, "ann")
+    assert after - paid == 50
+    expect(news).to_contain_text(f"Wallet now {format_money(paid)}.")
+    expect(page.locator(".net")).to_have_text(f"Net: {format_money(paid)}")
+    after = paid
     # a bad amount: refused in one line, nothing booked
     page.fill("input[name=amount]", "-5")
     page.fill("input[name=reference]", f"bad-{size}")
@@ -257,6 +274,17 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     expect(page.locator("#players .found")).to_have_text(
         "Player search is not available on this server."
     )
+    # cyd's logins stopped (confirmed): cyd's login is refused; then allowed again
+    page.fill("input[name=logins-player]", "cyd")
+    page.click("text=Stop logins")
+    _confirm(page)
+    expect(page.locator("#players .news")).to_have_text("cyd's logins are stopped.")
+    login = {"name": "cyd", "password": PASSWORD}
+    refused = httpx.post(server.url + "/api/login", json=login, headers=JSON)
+    assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
+    page.click("text=Let them log in")
+    expect(page.locator("#players .news")).to_have_text("cyd may log in again.")
+    assert httpx.post(server.url + "/api/login", json=login, headers=JSON).status_code == 200
     _accessible(page, f"players, {size}")
     page.screenshot(path=str(SHOTS / f"players-{size}.png"), full_page=True)
     for section, said in (("reports", "Hold reports"), ("alerts", "Alerts")):

@@ -200,8 +200,6 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     expect(page.locator("#tables .news")).to_have_text(f"Table {table}: limits and timings saved.")
     expect(_row(page, table)).to_contain_text("20.00 – 600.00 (set here)")
     expect(_row(page, table)).to_contain_text("Betting window 12 s")
-    listed = httpx.get(server.url + "/api/tables").json()
-    assert {t["id"]: t for t in listed}[table]["bets"]  # the lobby lists it too
 
     # stop one game's play, then resume it
     page.select_option("select[name=scope]", "chemin-de-fer")
@@ -419,3 +417,43 @@ def test_the_console_routes_it_reads(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url) as client:
         client.post("/api/login", json={"name": "ann", "password": PASSWORD}, headers=JSON)
         assert client.get("/api/admin/access").json()["error"] == "staff_only"
+
+
+def test_the_audit_log_pages_from_the_newest(server: ServerProcess, page_at: Any) -> None:
+    """Past a page of entries: the newest 50 first, newest on top; Older, Newer and
+    Oldest move by pages of the log as the database holds it."""
+    from playwright.sync_api import expect
+
+    with httpx.Client(base_url=server.url, headers=JSON) as client:
+        login = client.post("/api/login", json={"name": "olga", "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        for _ in range(30):
+            assert client.post("/api/admin/tables/t1/pause", json={}).status_code == 200
+            assert client.post("/api/admin/tables/t1/resume", json={}).status_code == 200
+    path = server.config.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        ids = [row[0] for row in db.execute("SELECT id FROM audit_log ORDER BY id")]
+    assert len(ids) > 60
+
+    page = page_at("laptop")
+    _sign_in(page, server, "ivan")
+    _to(page, "audit")
+    shown = page.locator("#audit tbody tr td:first-child")
+
+    def numbers() -> list[int]:
+        return [int(text) for text in shown.all_inner_texts()]
+
+    expect(shown.first).to_have_text(str(ids[-1]))
+    assert numbers() == ids[-50:][::-1]
+    expect(page.locator("#audit .page-line")).to_have_text(
+        f"Entries {ids[-1]} to {ids[-50]}, newest first."
+    )
+    page.click("#audit >> text=Older")  # the 50 numbers before those shown
+    older = [i for i in ids if ids[-50] - 51 < i < ids[-50]]
+    expect(shown.first).to_have_text(str(older[-1]))
+    assert numbers() == older[::-1]
+    page.click("#audit >> text=Newer")
+    expect(shown.first).to_have_text(str(ids[-1]))
+    page.click("#audit >> text=Oldest")
+    expect(shown.last).to_have_text(str(ids[0]))
+    expect(page.locator("#audit tbody tr").last).to_contain_text("staff.create")

@@ -1,13 +1,15 @@
 // The audit log (`/api/admin/audit`): a page of entries at a time, the newest page first
-// and each page newest first (the server pages from the oldest: the page walks to the
-// last), each entry with who, in which role, what to what, when, and the value before
-// and after; filters narrow the page shown.
+// and each page newest first (the server pages from the oldest, past an entry's id: the
+// page finds the last id and reads the page before it), each entry with who, in which
+// role, what to what, when, and the value before and after; filters narrow the page shown.
 import { call, el, field, newsLine, when } from "./common.js";
 
 const PAGE = 50;
+const WALK = 500;  // the server's largest page, to find the last entry
 
 let news, listBox, filters, pageLine, pager;
-let afters = [0];  // the `after` of each page read so far: the last is the page shown
+let after = 0;  // the page shown: the entries past this id
+let lastKnown = 0;  // the last entry's id, as last read
 let page = { entries: [], next_after: null };
 
 const json = (value) => (value === null || value === undefined ? "—" : JSON.stringify(value, null, 1));
@@ -35,30 +37,40 @@ function render() {
     : el("p", {}, page.entries.length ? "No entry on this page matches the filters." : "No entry."));
   const first = page.entries[0]?.id, last = page.entries.at(-1)?.id;
   pageLine.textContent = page.entries.length ? `Entries ${last} to ${first}, newest first${shown.length < page.entries.length ? ` (${shown.length} match)` : ""}.` : "";
-  pager.oldest.disabled = pager.older.disabled = afters.length < 2;
-  pager.newer.disabled = pager.newest.disabled = page.next_after === null;
+  pager.oldest.disabled = pager.older.disabled = after === 0;
+  pager.newer.disabled = page.next_after === null && (page.entries.at(-1)?.id ?? 0) >= lastKnown;
 }
 
-async function load(after) {
+async function load(from, limit = PAGE) {
   try {
-    page = await call(`/api/admin/audit?after=${after}&limit=${PAGE}`);
+    page = await call(`/api/admin/audit?after=${from}&limit=${limit}`);
+    after = from;
+    lastKnown = Math.max(lastKnown, page.entries.at(-1)?.id ?? 0);
     render();
-    return true;
-  } catch (error) { news.fail(error); return false; }
+  } catch (error) { news.fail(error); }
+}
+
+/** The last entry's id: read on from the last one known, the server's largest pages. */
+async function lastId() {
+  for (;;) {
+    const found = await call(`/api/admin/audit?after=${lastKnown}&limit=${WALK}`);
+    lastKnown = found.entries.at(-1)?.id ?? lastKnown;
+    if (found.next_after === null) return lastKnown;
+  }
 }
 
 async function go(where) {
-  if (where === "oldest") afters = [0];
-  else if (where === "older" && afters.length > 1) afters.pop();
-  else if (where === "newer" && page.next_after !== null) afters.push(page.next_after);
-  await load(afters.at(-1));
-  if (where === "newest") {
-    while (page.next_after !== null) {  // walk on to the last page (a page holds PAGE entries)
-      afters.push(page.next_after);
-      if (!(await load(afters.at(-1)))) break;
-    }
-    if (!page.entries.length && afters.length > 1) { afters.pop(); await load(afters.at(-1)); }
-  }
+  try {
+    // The entries are numbered in order: a page is the entries past an id. The newest
+    // is the PAGE before the last; an older one the PAGE numbers before the one shown
+    // (a number a failed write skipped only makes a page shorter).
+    if (where === "newest") await load(Math.max(0, (await lastId()) - PAGE));
+    else if (where === "older") {
+      const from = Math.max(0, after - PAGE);
+      await load(from, Math.max(1, after - from));
+    } else if (where === "newer") await load(page.entries.at(-1)?.id ?? after);
+    else await load(0);
+  } catch (error) { news.fail(error); }
 }
 
 export default {

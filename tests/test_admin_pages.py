@@ -261,9 +261,9 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     _row(page, closing).get_by_role("button", name=f"Close table {closing}").click()
     _confirm(page)
     expect(_row(page, closing).locator(".state")).to_have_text("closed")
-    expect(
-        _row(page, closing).get_by_role("button", name=f"Open table {closing} again")
-    ).to_be_visible()
+    _row(page, closing).get_by_role("button", name=f"Open again: table {closing}").click()
+    expect(page.locator("#tables .news")).to_have_text(f"Table {closing} is open again.")
+    expect(_row(page, closing).locator(".state")).to_have_text("open")
 
     # the sections this server has no route for say so
     _to(page, "players")

@@ -111,7 +111,7 @@ function actions(table) {
           news.ok(`Table ${table.id} is open again.`);
         } catch (error) { news.fail(error); }
         await refresh();
-      }, { "aria-label": `Open table ${table.id} again` }));
+      }, { "aria-label": `Open again: table ${table.id}` }));
     }
     return box;
   }

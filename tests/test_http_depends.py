@@ -119,6 +119,8 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("POST", "/api/admin/play/stop"),
         ("POST", "/api/admin/play/resume"),
         ("POST", "/api/admin/players/banco/logins"),
+        ("GET", "/api/admin/variants"),
+        ("GET", "/api/admin/access"),
     }
     assert misfits(app) == []
 

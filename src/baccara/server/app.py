@@ -36,7 +36,12 @@ from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
 from baccara.server.http.admin import admin_router
 from baccara.server.http.cashier import cashier_router
-from baccara.server.http.depends import document_bodies, refusal_handlers
+from baccara.server.http.depends import (
+    StaffMember,
+    document_bodies,
+    refusal_handlers,
+    staff_access,
+)
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
 from baccara.server.http.tables import tables_router
@@ -50,6 +55,7 @@ from baccara.server.infra.throttle import LoginThrottle, RateLimiter
 from baccara.server.infra.writer import BetBatcher
 from baccara.server.realtime.sockets import serve_socket
 from baccara.server.state import ServerState
+from baccara.server.wire.admin import StaffAccess
 from baccara.server.wire.http import Health
 
 __all__ = ["ServerConfig", "ServerState", "create_app"]
@@ -148,7 +154,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # The routes check what they need by their dependencies (`baccara.server.http.depends`).
-    for router in (
+    routers = [
         learn_router(STATIC, scores=DrillScores(ledger.database), run=state.run),
         me_router(state, PlayerHistory(ledger.database), Protections(ledger.database)),
         accounts_router(state),
@@ -157,12 +163,24 @@ def create_app(
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),
-    ):
+    ]
+    for router in routers:
         app.include_router(document_bodies(router))
+    access = staff_access(routers)
+
+    @app.get("/api/admin/access")
+    async def my_access(staff: StaffMember) -> StaffAccess:
+        """Who is logged in to the console, and which of its routes their role may call
+        (the pages show only the changes it may make)."""
+        return StaffAccess(name=staff.name, role=staff.role, may=access[staff.role])
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/admin", include_in_schema=False)
+    async def console() -> FileResponse:  # the operator's console: its sections ask the API
+        return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:  # what browsers ask for before reading a page

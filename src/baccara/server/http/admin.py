@@ -11,6 +11,7 @@ The tables as data (`baccara.db.table_list`; every role reads, the ``operator`` 
 changes): ``GET /api/admin/tables``; ``POST /api/admin/tables`` (open one:
 ``{"id": "n1", "variant": "ez"}``); ``POST /api/admin/tables/{id}/pause``,
 ``.../resume``, ``.../close``; ``PATCH /api/admin/tables/{id}`` (limits and timings);
+``GET /api/admin/variants`` (the games a table may be opened with);
 ``POST /api/admin/play/stop`` and ``.../resume`` (``{"game": "all"}`` or a game
 family); ``POST /api/admin/players/{name}/logins`` (``{"stopped": true}``: the house's
 suspension). Each change is written with its audit entry in one transaction, and
@@ -36,6 +37,7 @@ from baccara.server.cluster.hall import pause_reason
 from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, StaffMember, require_role
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import ServerState
+from baccara.server.tables.make import TABLE_KINDS
 from baccara.server.wire.admin import (
     AdminTable,
     AuditPage,
@@ -47,8 +49,10 @@ from baccara.server.wire.admin import (
     StopsAnswer,
     TableList,
     TableSetupRequest,
+    VariantChoice,
+    VariantList,
 )
-from baccara.variants import find_variant
+from baccara.variants import find_variant, variants_of
 
 __all__ = ["admin_router", "admin_table", "refused", "whole_number"]
 
@@ -166,6 +170,18 @@ def admin_router(state: ServerState) -> APIRouter:
         stopped = await state.run(table_list.stops, database)
         return TableList(
             tables=[admin_table(row, stopped) for row in rows], stopped=sorted(stopped)
+        )
+
+    @router.get("/api/admin/variants")
+    async def variants(staff: StaffMember) -> VariantList:
+        """The games a table may be opened with (every role may read them)."""
+        return VariantList(
+            variants=[
+                VariantChoice(
+                    name=v.name, title=v.title, game=v.family.value, squeeze=v.house_banked
+                )
+                for v in variants_of(TABLE_KINDS)
+            ]
         )
 
     @router.post("/api/admin/tables", dependencies=[SAME_SITE_JSON], status_code=201)

@@ -69,6 +69,7 @@ __all__ = [
     "same_site",
     "same_site_json",
     "someone",
+    "staff_access",
 ]
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -288,6 +289,31 @@ def body_model(route: APIRoute) -> type[BaseModel] | None:
     """The model a route's `JsonBody` reads its body as, if it reads one."""
     bodies = [call.model for call in _calls(route.dependant) if isinstance(call, JsonBody)]
     return bodies[0] if bodies else None
+
+
+def staff_access(routers: list[APIRouter]) -> dict[Role, list[str]]:
+    """Which of the console's routes each role may call (``"POST /api/admin/tables"``),
+    read from the routes' own `StaffOnly` dependencies: the console's pages show a
+    change only to a role the server lets make it, and the rule stays in one place.
+
+    >>> router = APIRouter()
+    >>> @router.post("/x", dependencies=[Depends(require_role(Role.OPERATOR))])
+    ... async def x() -> None: ...
+    >>> staff_access([router])[Role.OPERATOR], staff_access([router])[Role.AUDITOR]
+    (['POST /x'], [])
+    """
+    access: dict[Role, list[str]] = {role: [] for role in Role}
+    for router in routers:
+        for route in router.routes:
+            if not isinstance(route, APIRoute):
+                continue
+            guards = [call for call in _calls(route.dependant) if isinstance(call, StaffOnly)]
+            if not guards:
+                continue
+            for role in Role:
+                if all(role in guard.roles for guard in guards):
+                    access[role] += [f"{m} {route.path}" for m in sorted(route.methods or ())]
+    return access
 
 
 def document_bodies(router: APIRouter) -> APIRouter:

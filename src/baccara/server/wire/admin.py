@@ -26,10 +26,13 @@ __all__ = [
     "LoginsRequest",
     "NewTable",
     "PlayStop",
+    "StaffAccess",
     "StaffAccount",
     "StopsAnswer",
     "TableList",
     "TableSetupRequest",
+    "VariantChoice",
+    "VariantList",
 ]
 
 
@@ -68,6 +71,22 @@ class AdminTable(_Answer):
     decision_seconds: float | None
     result_seconds: float | None
     updated_at: float
+
+
+class VariantChoice(_Answer):
+    """A game a table may be opened with: its name as ``--tables`` takes it, its title,
+    its game family and whether a table of it may squeeze (a house-banked game)."""
+
+    name: str
+    title: str
+    game: str
+    squeeze: bool
+
+
+class VariantList(_Answer):
+    """The games this server runs, in the registry's order."""
+
+    variants: list[VariantChoice]
 
 
 class TableList(_Answer):
@@ -131,6 +150,16 @@ class StaffAccount(_Answer):
 
     name: str
     role: Role
+
+
+class StaffAccess(_Answer):
+    """The logged-in staff member, and the console's routes their role may call, each
+    as ``"METHOD /path"`` with the route's own path template
+    (``"POST /api/admin/tables/{table_id}/pause"``)."""
+
+    name: str
+    role: Role
+    may: list[str]
 
 
 class AuditRecord(_Answer):

@@ -1,0 +1,459 @@
+"""The operator's console (``/admin``) in Debian's chromium, at laptop (1280x800) and
+phone (390x844) size: an operator signs in and walks every section (opens a table,
+sees it listed, pauses (by keyboard) and resumes it, changes its limits, closes one,
+stops and resumes a game's play, books a deposit and a withdrawal for a player and reads
+them on the player's statement and its CSV, as the books have them, stops and restores a
+player's logins, reads those actions in the audit log); an auditor sees no change and a
+change forced all the same gets the server's 403 in words; a session ended elsewhere
+brings back the sign-in; a player who opens ``/admin`` is told the console is for staff;
+a section whose route this server lacks says so. axe-core checks every section.
+Screenshots go to /tmp/admin-shots/.
+
+One browser and one server for the module; each test has its own browser context."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.support.harness import ServerProcess
+from tests.test_browser import ARGS, CHROMIUM, _need_chromium
+
+from baccara.db.auth import Auth
+from baccara.db.books import wallet_account
+from baccara.db.ledger import Ledger
+from baccara.db.staff import Role
+from baccara.money import format_money
+from baccara.server.app import ServerConfig
+from baccara.server.tables.make import TABLE_KINDS
+from baccara.variants import variants_of
+
+SHOTS = Path("/tmp/admin-shots")
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+PASSWORD = "a long password"
+STAFF = {"olga": Role.OPERATOR, "ivan": Role.AUDITOR}
+SECTIONS = ("tables", "cashier", "players", "reports", "alerts", "audit")
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("admin-pages")
+    config = ServerConfig(
+        database_url=f"sqlite:///{folder / 'console.db'}",
+        tables=("t1=punto-banco", "c1=chemin-de-fer"),
+        logins_per_minute=6000,
+    )
+    with ServerProcess(config, log=folder / "server.log") as process:
+        ledger = Ledger.connect(config.database_url)
+        try:
+            for name, role in STAFF.items():
+                Auth(ledger).create_staff(name, PASSWORD, role, actor="cli")
+        finally:
+            ledger.database.dispose()
+        for player in ("ann", "cyd"):
+            reply = httpx.post(
+                process.url + "/api/register",
+                json={"name": player, "password": PASSWORD},
+                headers=JSON,
+            )
+            assert reply.status_code == 200, reply.text
+        yield process
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    _need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page_at(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(size: str) -> Any:
+        width, height = SIZES[size]
+        context = browser.new_context(viewport={"width": width, "height": height})
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _wallet(server: ServerProcess, player: str) -> int:
+    """The player's wallet from the books, summed here from its entries."""
+    path = server.config.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        (total,) = db.execute(
+            "SELECT COALESCE(SUM(e.amount), 0) FROM table_entries e"
+            " JOIN table_accounts a ON a.id = e.account_id WHERE a.name = ?",
+            (wallet_account(player),),
+        ).fetchone()
+    return int(total)
+
+
+def _sign_in(page: Any, server: ServerProcess, name: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(server.url + "/admin")
+    expect(page.locator("#signin")).to_be_visible(timeout=20_000)
+    page.fill("#signin-name", name)
+    page.fill("#signin-password", PASSWORD)
+    page.press("#signin-password", "Enter")
+
+
+def _to(page: Any, section: str) -> None:
+    from playwright.sync_api import expect
+
+    page.click(f"#console-nav a[data-section={section}]")
+    expect(page.locator(f"section#{section}")).to_be_visible()
+    expect(page.locator(f"#console-nav a[data-section={section}]")).to_have_attribute(
+        "aria-current", "page"
+    )
+
+
+def _accessible(page: Any, where: str) -> None:
+    """axe-core finds nothing on the page as shown; the page is no wider than the window."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    text = page.locator("main").inner_text()
+    assert "null" not in text and "undefined" not in text, where
+    found = Axe().run(page)
+    assert found.violations_count == 0, f"{where}: {found.generate_report()}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), where
+
+
+def _row(page: Any, table: str) -> Any:
+    return page.locator(f"tr[data-table='{table}']")
+
+
+def _confirm(page: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect(page.locator("#confirm")).to_be_visible()
+    page.click("#confirm-yes")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, size: str) -> None:
+    from playwright.sync_api import expect
+
+    page = page_at(size)
+    _sign_in(page, server, "olga")
+    expect(page.locator("#tables")).to_be_visible(timeout=20_000)
+    expect(page.locator("#who")).to_have_text("olga (operator)")
+    expect(_row(page, "t1")).to_contain_text("open")
+    _accessible(page, f"tables, {size}")
+
+    # open a table with a game the server offers: listed, open
+    offered = page.locator("select[name=variant] option")
+    expect(offered).to_have_count(len(variants_of(TABLE_KINDS)))
+    table = f"n-{size}"
+    page.fill("input[name=id]", table)
+    page.select_option("select[name=variant]", "ez")
+    page.click("text=Open the table")
+    expect(page.locator("#tables .news")).to_have_text(f"Table {table} is open (ez).")
+    expect(_row(page, table).locator(".state")).to_have_text("open")
+    # the same id again: the server's refusal, in one line with its code
+    page.fill("input[name=id]", table)
+    page.click("text=Open the table")
+    expect(page.locator("#tables .news.fail")).to_have_text(
+        f"table '{table}' exists (open) (table_exists)"
+    )
+
+    # pause, by keyboard: the confirmation opens on Cancel, Yes is one Shift+Tab away
+    _row(page, table).get_by_role("button", name=f"Pause table {table}").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm-no")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#confirm-yes")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(_row(page, table).locator(".state")).to_have_text("Paused by the house")
+    page.screenshot(path=str(SHOTS / f"tables-{size}.png"), full_page=True)
+    _row(page, table).get_by_role("button", name=f"Resume table {table}").click()
+    expect(_row(page, table).locator(".state")).to_have_text("open")
+
+    # the limits and a timing, from the table's next round
+    _row(page, table).locator("summary", has_text="Change limits").click()
+    setup = _row(page, table).locator("form.setup")
+    setup.get_by_label("Minimum").fill("20.00")
+    setup.get_by_label("Maximum").fill("600.00")
+    setup.get_by_label("Betting window (s)").fill("12")
+    _accessible(page, f"tables with the limits open, {size}")
+    setup.get_by_role("button", name="Save limits and timings").click()
+    expect(page.locator("#tables .news")).to_have_text(f"Table {table}: limits and timings saved.")
+    expect(_row(page, table)).to_contain_text("20.00 – 600.00 (set here)")
+    expect(_row(page, table)).to_contain_text("Betting window 12 s")
+
+    # stop one game's play, then resume it
+    page.select_option("select[name=scope]", "chemin-de-fer")
+    page.click("text=Stop play")
+    _confirm(page)
+    expect(page.locator("#stops-now")).to_have_text("Play is stopped: chemin-de-fer.")
+    expect(_row(page, "c1").locator(".state")).to_contain_text("stopped")
+    page.click("text=Resume play")
+    expect(page.locator("#stops-now")).to_have_text("Play runs everywhere.")
+
+    # a deposit to ann: the answer, the statement and its CSV, as the books have it
+    _to(page, "cashier")
+    before = _wallet(server, "ann")
+    page.fill("input[name=player]", "ann")
+    page.fill("input[name=amount]", "10.50")
+    page.fill("input[name=reference]", f"slip-{size}")
+    page.click("text=Book it")
+    news = page.locator("#cashier .news")
+    expect(news).to_contain_text(f"Deposit of 10.50 for ann, reference slip-{size}.")
+    after = _wallet(server, "ann")
+    assert after - before == 1050
+    expect(news).to_have_text(
+        f"Deposit of 10.50 for ann, reference slip-{size}. Wallet now {format_money(after)}."
+    )
+    statement = page.locator("table.statement tbody tr")
+    expect(statement.last).to_contain_text(f"slip-{size}")
+    expect(statement.last).to_contain_text("10.50")
+    expect(page.locator(".net")).to_have_text(f"Net: {format_money(after)}")
+    _accessible(page, f"cashier, {size}")
+    page.screenshot(path=str(SHOTS / f"cashier-{size}.png"), full_page=True)
+    link = page.locator("a.csv").get_attribute("href")
+    rows = list(csv.DictReader(io.StringIO(page.request.get(server.url + link).text())))
+    assert sum(int(row["amount_cents"]) for row in rows) == after
+    assert rows[-1]["memo"].endswith(f"slip-{size}") or f"slip-{size}" in rows[-1]["memo"]
+    # a withdrawal
+    page.fill("input[name=amount]", "0.50")
+    page.fill("input[name=reference]", f"pay-{size}")
+    page.check("input[name=kind][value=withdrawal]")
+    page.click("text=Book it")
+    expect(news).to_contain_text(f"Withdrawal of 0.50 for ann, reference pay-{size}.")
+    paid = _wallet(server, "ann")
+    assert after - paid == 50
+    expect(news).to_contain_text(f"Wallet now {format_money(paid)}.")
+    expect(page.locator(".net")).to_have_text(f"Net: {format_money(paid)}")
+    after = paid
+    # a bad amount: refused in one line, nothing booked
+    page.fill("input[name=amount]", "-5")
+    page.fill("input[name=reference]", f"bad-{size}")
+    page.click("text=Book it")
+    expect(page.locator("#cashier .news.fail")).to_contain_text("(bad_amount)")
+    assert _wallet(server, "ann") == after
+
+    # close a table (confirmed): closed, and it may be opened again
+    _to(page, "tables")
+    closing = f"z-{size}"
+    page.fill("input[name=id]", closing)
+    page.click("text=Open the table")
+    expect(_row(page, closing).locator(".state")).to_have_text("open")
+    _row(page, closing).get_by_role("button", name=f"Close table {closing}").click()
+    _confirm(page)
+    expect(_row(page, closing).locator(".state")).to_have_text("closed")
+    _row(page, closing).get_by_role("button", name=f"Open again: table {closing}").click()
+    expect(page.locator("#tables .news")).to_have_text(f"Table {closing} is open again.")
+    expect(_row(page, closing).locator(".state")).to_have_text("open")
+
+    # the sections this server has no route for say so
+    _to(page, "players")
+    page.fill("input[name=q]", "ann")
+    page.click("#players >> text=Search")
+    expect(page.locator("#players .found")).to_have_text(
+        "Player search is not available on this server."
+    )
+    # cyd's logins stopped (confirmed): cyd's login is refused; then allowed again
+    page.fill("input[name=logins-player]", "cyd")
+    page.click("text=Stop logins")
+    _confirm(page)
+    expect(page.locator("#players .news")).to_have_text("cyd's logins are stopped.")
+    login = {"name": "cyd", "password": PASSWORD}
+    refused = httpx.post(server.url + "/api/login", json=login, headers=JSON)
+    assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
+    page.click("text=Let them log in")
+    expect(page.locator("#players .news")).to_have_text("cyd may log in again.")
+    assert httpx.post(server.url + "/api/login", json=login, headers=JSON).status_code == 200
+    _accessible(page, f"players, {size}")
+    page.screenshot(path=str(SHOTS / f"players-{size}.png"), full_page=True)
+    for section, said in (("reports", "Hold reports"), ("alerts", "Alerts")):
+        _to(page, section)
+        expect(page.locator(f"#{section} .unavailable")).to_have_text(
+            f"{said} are not available on this server."
+        )
+
+    # the audit log, newest page: those actions, by olga in the operator role
+    _to(page, "audit")
+    for action in ("table.open", "table.pause", "table.resume", "table.setup", "play.stop"):
+        expect(page.locator(f"#audit tr[data-action='{action}']").first).to_contain_text(
+            "olga (operator)"
+        )
+    deposit = page.locator("#audit tr[data-action='cashier.deposit']").first
+    expect(deposit).to_contain_text("ann")
+    page.fill("input[name=action]", "table.pause")
+    expect(page.locator("#audit tbody tr[data-action]").first).to_have_attribute(
+        "data-action", "table.pause"
+    )
+    assert set(
+        page.locator("#audit tbody tr").evaluate_all("r => r.map(x => x.dataset.action)")
+    ) == {"table.pause"}
+    page.fill("input[name=action]", "")
+    _accessible(page, f"audit, {size}")
+    page.screenshot(path=str(SHOTS / f"audit-{size}.png"), full_page=True)
+
+    page.click("#logout")
+    expect(page.locator("#signin")).to_be_visible()
+    _accessible(page, f"sign in, {size}")
+    page.screenshot(path=str(SHOTS / f"signin-{size}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_auditor_reads_and_changes_nothing(
+    server: ServerProcess, page_at: Any, size: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = page_at(size)
+    _sign_in(page, server, "ivan")
+    expect(page.locator("#tables")).to_be_visible(timeout=20_000)
+    expect(_row(page, "t1")).to_be_visible()
+    changes = ("Pause", "Resume", "Close", "Open", "Stop", "Book", "Save", "Let them")
+    for section in SECTIONS:
+        _to(page, section)
+        shown = page.locator(f"section#{section} button:visible").all_inner_texts()
+        assert not [t for t in shown if t.startswith(changes)], (section, shown)
+    _to(page, "tables")
+    expect(page.locator("#tables .read-only")).to_contain_text("Your role (auditor) reads")
+    expect(page.locator("#tables form.setup")).to_have_count(0)
+    _to(page, "cashier")
+    expect(page.locator("input[name=amount]")).to_have_count(0)
+    page.fill("input[name=statement-player]", "ann")
+    page.click("text=Show the statement")
+    expect(page.locator(".net")).to_have_text(f"Net: {format_money(_wallet(server, 'ann'))}")
+    _accessible(page, f"auditor's cashier, {size}")
+    page.screenshot(path=str(SHOTS / f"auditor-{size}.png"), full_page=True)
+    # a change the page does not offer, asked all the same: the server's 403
+    answer = page.evaluate(
+        """async () => {
+            const { call, errorLine } = await import("/static/admin/common.js");
+            try { await call("/api/admin/tables/t1/pause", { method: "POST", body: {} }); return "done"; }
+            catch (error) { return errorLine(error); }
+        }"""
+    )
+    assert answer == "Your role may not do this: for the operator role only (wrong_role)"
+    # the session ends elsewhere: the next read asks to sign in again, in words
+    assert page.request.post(server.url + "/api/logout", data="{}", headers=JSON).ok
+    page.click("#console-nav a[data-section=tables]")
+    expect(page.locator("#signin")).to_be_visible()
+    expect(page.locator("#notice")).to_have_text("Your session has ended: sign in again.")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_player_is_told_the_console_is_for_staff(
+    server: ServerProcess, page_at: Any, size: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = page_at(size)
+    _sign_in(page, server, "ann")
+    refused = page.locator("#refused")
+    expect(refused).to_be_visible(timeout=20_000)
+    expect(page.locator("#refused-text")).to_have_text(
+        "You are signed in with a player's account. The console is for the house's staff: "
+        "log out, then sign in with a staff account."
+    )
+    expect(page.locator("#sections")).to_be_hidden()
+    page.reload()  # coming back with the player's session: the same refusal
+    expect(refused).to_be_visible()
+    _accessible(page, f"a player, {size}")
+    page.screenshot(path=str(SHOTS / f"player-{size}.png"), full_page=True)
+    page.click("#refused-logout")
+    expect(page.locator("#signin")).to_be_visible()
+    # a wrong password: the server's refusal in one line
+    page.fill("#signin-name", "olga")
+    page.fill("#signin-password", "not the password")
+    page.press("#signin-password", "Enter")
+    expect(page.locator("#signin-error")).to_contain_text("(")
+
+
+def test_the_console_routes_it_reads(server: ServerProcess) -> None:
+    """``/admin`` is a page for anyone (it asks who is signed in); ``/api/admin/access``
+    and ``/api/admin/variants`` answer staff only, each role with the routes its role may
+    call, read from the routes themselves."""
+    page = httpx.get(server.url + "/admin")
+    assert page.status_code == 200 and "/static/admin/admin.js" in page.text
+    assert httpx.get(server.url + "/api/admin/access").json()["error"] == "not_logged_in"
+    seen = {}
+    for name in STAFF:
+        with httpx.Client(base_url=server.url) as client:
+            login = client.post(
+                "/api/login", json={"name": name, "password": PASSWORD}, headers=JSON
+            )
+            assert login.status_code == 200, login.text
+            seen[name] = client.get("/api/admin/access").json()
+            found = client.get("/api/admin/variants").json()["variants"]
+            assert [v["name"] for v in found] == [v.name for v in variants_of(TABLE_KINDS)]
+    olga, ivan = seen["olga"]["may"], seen["ivan"]["may"]
+    assert seen["olga"]["role"] == "operator" and seen["ivan"]["role"] == "auditor"
+    for change in (
+        "POST /api/admin/tables",
+        "POST /api/admin/tables/{table_id}/pause",
+        "PATCH /api/admin/tables/{table_id}",
+        "POST /api/admin/cashier/deposit",
+        "POST /api/admin/players/{name}/logins",
+    ):
+        assert change in olga and change not in ivan
+    for read in ("GET /api/admin/tables", "GET /api/admin/audit", "GET /api/admin/variants"):
+        assert read in olga and read in ivan
+    with httpx.Client(base_url=server.url) as client:
+        client.post("/api/login", json={"name": "ann", "password": PASSWORD}, headers=JSON)
+        assert client.get("/api/admin/access").json()["error"] == "staff_only"
+
+
+def test_the_audit_log_pages_from_the_newest(server: ServerProcess, page_at: Any) -> None:
+    """Past a page of entries: the newest 50 first, newest on top; Older, Newer and
+    Oldest move by pages of the log as the database holds it."""
+    from playwright.sync_api import expect
+
+    with httpx.Client(base_url=server.url, headers=JSON) as client:
+        login = client.post("/api/login", json={"name": "olga", "password": PASSWORD})
+        assert login.status_code == 200, login.text
+        for _ in range(30):
+            assert client.post("/api/admin/tables/t1/pause", json={}).status_code == 200
+            assert client.post("/api/admin/tables/t1/resume", json={}).status_code == 200
+    path = server.config.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        ids = [row[0] for row in db.execute("SELECT id FROM audit_log ORDER BY id")]
+    assert len(ids) > 60
+
+    page = page_at("laptop")
+    _sign_in(page, server, "ivan")
+    _to(page, "audit")
+    shown = page.locator("#audit tbody tr td:first-child")
+
+    def numbers() -> list[int]:
+        return [int(text) for text in shown.all_inner_texts()]
+
+    expect(shown.first).to_have_text(str(ids[-1]))
+    assert numbers() == ids[-50:][::-1]
+    expect(page.locator("#audit .page-line")).to_have_text(
+        f"Entries {ids[-1]} to {ids[-50]}, newest first."
+    )
+    page.click("#audit >> text=Older")  # the 50 numbers before those shown
+    older = [i for i in ids if ids[-50] - 51 < i < ids[-50]]
+    expect(shown.first).to_have_text(str(older[-1]))
+    assert numbers() == older[::-1]
+    page.click("#audit >> text=Newer")
+    expect(shown.first).to_have_text(str(ids[-1]))
+    page.click("#audit >> text=Oldest")
+    expect(shown.last).to_have_text(str(ids[0]))
+    expect(page.locator("#audit tbody tr").last).to_contain_text("staff.create")

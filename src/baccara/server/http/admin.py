@@ -30,11 +30,16 @@ from fastapi import APIRouter, Depends, Query
 
 from baccara.db import audit, table_list
 from baccara.db.protections import SuspendError, stop_logins
-from baccara.db.staff import Role, Staff
+from baccara.db.staff import Staff
 from baccara.db.table_list import Actor, TableListError, TableRow, TableState
 from baccara.money import MoneyError, parse_money
 from baccara.server.cluster.hall import pause_reason
-from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, StaffMember, require_role
+from baccara.server.http.depends import (
+    SAME_SITE_JSON,
+    JsonBody,
+    Operator,
+    StaffMember,
+)
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import ServerState
 from baccara.server.tables.make import TABLE_KINDS
@@ -57,8 +62,6 @@ from baccara.variants import find_variant, variants_of
 __all__ = ["admin_router", "admin_table", "refused", "whole_number"]
 
 DEFAULT_PAGE = 100
-Operator = Annotated[Staff, Depends(require_role(Role.OPERATOR))]
-"""The logged-in staff member of the ``operator`` role (the tables' changes)."""
 NewTableBody = Annotated[NewTable, Depends(JsonBody(NewTable))]
 SetupBody = Annotated[TableSetupRequest, Depends(JsonBody(TableSetupRequest))]
 StopBody = Annotated[PlayStop, Depends(JsonBody(PlayStop))]

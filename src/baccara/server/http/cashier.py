@@ -25,9 +25,15 @@ from fastapi.responses import Response
 from baccara.db.cashier import Cashier, CashierError, CashierReceipt, Clerk, check_cash_amount
 from baccara.db.history import STATEMENT_ROWS, PlayerHistory
 from baccara.db.protections import DELAY, LimitKind, Period, PeriodLimit, Protections
-from baccara.db.staff import Role, Staff
+from baccara.db.staff import Staff
 from baccara.money import MoneyError, format_money, parse_money
-from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, Player, StaffMember, require_role
+from baccara.server.http.depends import (
+    SAME_SITE_JSON,
+    JsonBody,
+    Operator,
+    Player,
+    StaffMember,
+)
 from baccara.server.http.me import limit_asked, period_answer
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import ServerState
@@ -60,7 +66,6 @@ LAST_MOMENT = 253_402_300_799.0
 DEFAULT_DAYS = 30
 """A statement without ``from`` covers this many days before ``to``."""
 
-Operator = Annotated[Staff, Depends(require_role(Role.OPERATOR))]
 CashierBody = Annotated[CashierRequest, Depends(JsonBody(CashierRequest))]
 DepositLimitsBody = Annotated[DepositLimitsRequest, Depends(JsonBody(DepositLimitsRequest))]
 

@@ -52,6 +52,7 @@ __all__ = [
     "ClientAddress",
     "JsonBody",
     "LoggedIn",
+    "Operator",
     "Player",
     "SessionCookie",
     "SessionSince",
@@ -218,6 +219,8 @@ def require_role(*roles: Role) -> StaffOnly:
 
 StaffMember = Annotated[Staff, Depends(StaffOnly())]
 """The logged-in staff member, of any role (a read every role may make)."""
+Operator = Annotated[Staff, Depends(require_role(Role.OPERATOR))]
+"""The logged-in staff member of the ``operator`` role (the tables and the cashier)."""
 
 
 async def someone(state: State, token: SessionToken) -> User | Staff:

@@ -517,3 +517,34 @@ def test_a_table_closed_while_it_held_a_bet_is_finished_at_the_next_start(tmp_pa
     assert table_list.still_held(ledger.database) == set()
     assert [row.state for row in table_list.table_rows(ledger.database)] == [TableState.CLOSED]
     assert ledger.check_invariants() == []
+
+
+def test_the_audit_chain_is_checked_by_every_role_and_a_broken_entry_named(
+    tmp_path: Path,
+) -> None:
+    """``GET /api/admin/audit/verify`` walks the chain as ``baccara admin audit verify``
+    does: it holds after the staff's actions, and an entry changed behind the database's
+    back (its triggers dropped, as an attacker with the file would) is named."""
+    url = f"sqlite:///{tmp_path / 'audit.db'}"
+    app = create_app(ServerConfig(database_url=url, tables=("t1=punto-banco",), **FAST))
+    for name, role in STAFF.items():
+        app.state.baccara.auth.create_staff(name, PASSWORD, role, actor="cli")
+    database = app.state.baccara.ledger.database
+    seen: list[dict[str, Any]] = []
+
+    async def scenario(client: Client) -> None:
+        assert _problem(await client.get("/api/admin/audit/verify")) == (401, "not_logged_in")
+        await _login(client, "olga")
+        await _call(client, "POST", "/api/admin/tables/t1/pause", {})
+        for name in STAFF:
+            await _login(client, name)
+            seen.append((await client.get("/api/admin/audit/verify")).json())
+        with database.begin() as conn:
+            conn.exec_driver_sql("DROP TRIGGER audit_log_no_update")
+            conn.exec_driver_sql("UPDATE audit_log SET target = 't9' WHERE id = 4")
+        seen.append((await client.get("/api/admin/audit/verify")).json())
+
+    in_process(app, scenario)
+    whole = {"count": 4, "whole": True, "broken": None, "reason": None}
+    assert seen[:3] == [whole] * 3  # three staff made, one pause
+    assert seen[3]["whole"] is False and seen[3]["broken"] == 4 == verify(database).broken

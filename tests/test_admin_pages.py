@@ -457,3 +457,7 @@ def test_the_audit_log_pages_from_the_newest(server: ServerProcess, page_at: Any
     page.click("#audit >> text=Oldest")
     expect(shown.last).to_have_text(str(ids[0]))
     expect(page.locator("#audit tbody tr").last).to_contain_text("staff.create")
+    page.click("#audit >> text=Check the chain")  # the chain as the database holds it
+    expect(page.locator("#audit .verdict")).to_have_text(
+        f"The chain holds: {len(ids)} entries, each following the one before it."
+    )

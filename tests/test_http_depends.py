@@ -105,6 +105,7 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("POST", "/api/learn/drills/tableau"),
         ("GET", "/api/learn/progress"),
         ("GET", "/api/admin/audit"),
+        ("GET", "/api/admin/audit/verify"),
         ("POST", "/api/admin/cashier/deposit"),
         ("POST", "/api/admin/cashier/withdrawal"),
         ("GET", "/api/admin/players/banco/movements"),

@@ -47,6 +47,7 @@ from baccara.server.wire.admin import (
     AdminTable,
     AuditPage,
     AuditRecord,
+    AuditVerdict,
     LoginsAnswer,
     LoginsRequest,
     NewTable,
@@ -152,6 +153,15 @@ def admin_router(state: ServerState) -> APIRouter:
             limit=most,
             next_after=found[-1].id if len(found) == most else None,
         )  # fmt: skip
+
+    @router.get("/api/admin/audit/verify")
+    async def audit_verify(staff: StaffMember) -> AuditVerdict:
+        """Walk the audit log's chain of hashes and name its first broken entry, as
+        ``baccara admin audit verify`` does (every role may ask)."""
+        found = await state.run(audit.verify, database)
+        return AuditVerdict(
+            count=found.count, whole=found.whole, broken=found.broken, reason=found.reason
+        )
 
     def actor(staff: Staff) -> Actor:
         return Actor(name=staff.name, role=staff.role.value, now=state.clock.now())

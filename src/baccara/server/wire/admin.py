@@ -22,6 +22,7 @@ __all__ = [
     "AdminTable",
     "AuditPage",
     "AuditRecord",
+    "AuditVerdict",
     "LoginsAnswer",
     "LoginsRequest",
     "NewTable",
@@ -177,6 +178,16 @@ class AuditRecord(_Answer):
     after: JsonValue
     prev_hash: str
     hash: str
+
+
+class AuditVerdict(_Answer):
+    """The audit log's chain walked from its first entry (`baccara.db.audit.verify`):
+    how many entries were read, and the first broken one and why (null: it holds)."""
+
+    count: int
+    whole: bool
+    broken: int | None
+    reason: str | None
 
 
 class AuditPage(_Answer):

@@ -7,7 +7,7 @@ import { call, el, field, newsLine, when } from "./common.js";
 const PAGE = 50;
 const WALK = 500;  // the server's largest page, to find the last entry
 
-let news, listBox, filters, pageLine, pager;
+let news, listBox, filters, pageLine, pager, verdictLine;
 let after = 0;  // the page shown: the entries past this id
 let lastKnown = 0;  // the last entry's id, as last read
 let page = { entries: [], next_after: null };
@@ -73,6 +73,18 @@ async function go(where) {
   } catch (error) { news.fail(error); }
 }
 
+/** Walk the chain on the server (`/api/admin/audit/verify`) and say what it found. */
+async function check() {
+  verdictLine.textContent = "Checking the chain…";
+  try {
+    const found = await call("/api/admin/audit/verify");
+    verdictLine.dataset.whole = String(found.whole);
+    verdictLine.textContent = found.whole
+      ? `The chain holds: ${found.count} entries, each following the one before it.`
+      : `The chain is broken at entry ${found.broken}: ${found.reason} (${found.count} entries read).`;
+  } catch (error) { verdictLine.textContent = ""; news.fail(error); }
+}
+
 export default {
   id: "audit",
   title: "Audit log",
@@ -89,9 +101,11 @@ export default {
     for (const input of Object.values(filters)) input.addEventListener("input", render);
     const nav = (text, where) => el("button", { type: "button", onclick: () => go(where) }, text);
     pager = { newest: nav("Newest", "newest"), newer: nav("Newer", "newer"), older: nav("Older", "older"), oldest: nav("Oldest", "oldest") };
+    verdictLine = el("p", { class: "verdict", role: "status" });
     root.append(
       el("p", { class: "lead" }, "Every staff action, chained by hashes; the database refuses to change it."),
       news.node,
+      el("div", { class: "row" }, el("button", { type: "button", onclick: check }, "Check the chain"), verdictLine),
       el("form", { class: "fields filters", role: "search", "aria-label": "Filter the entries", onsubmit: (e) => e.preventDefault() },
         made.actor.label, made.action.label, made.target.label),
       el("nav", { class: "row pager", "aria-label": "Audit log pages" }, pager.newest, pager.newer, pager.older, pager.oldest),

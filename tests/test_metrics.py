@@ -42,7 +42,7 @@ def _config(url: str, **changes: Any) -> ServerConfig:
         "database_url": url,
         "tables": (f"{TABLE}=punto-banco",),
         "decks": 1,
-        "bet_seconds": 1.0,
+        "bet_seconds": 3.0,  # every bet of a round answered within it, on a busy machine
         "card_seconds": 0.01,
         "result_seconds": 0.1,
         "welcome": 100_000,
@@ -104,13 +104,16 @@ async def _play_rounds(players: list[Player], rounds: int) -> Counter[str]:
     (refused); every answer counted by its type or refusal's code."""
     answers: Counter[str] = Counter()
     watcher = players[0]
+
+    async def bets(player: Player) -> None:
+        for amount in (1_000, 2_000, 10_000_000):
+            reply = await player.bet("banker", amount)
+            answers[reply["type"] if reply["type"] == "bet_ack" else reply["code"]] += 1
+
     for _ in range(rounds):
         watcher.inbox.clear()
         await watcher.expect(lambda m: m["type"] == "round_open")
-        for player in players:
-            for amount in (1_000, 2_000, 10_000_000):
-                reply = await player.bet("banker", amount)
-                answers[reply["type"] if reply["type"] == "bet_ack" else reply["code"]] += 1
+        await asyncio.gather(*(bets(player) for player in players))
         await watcher.expect(lambda m: m["type"] == "result")
     return answers
 

@@ -179,6 +179,52 @@ def test_the_figures_count_what_the_database_holds(database_url: str, tmp_path: 
         server.stop()
 
 
+VOIDED_SQL = f"SELECT COUNT(*) FROM rounds WHERE table_id = '{TABLE}' AND phase = 'voided'"
+
+
+def test_a_round_voided_after_a_crash_and_a_settlement_retried_are_counted(
+    tmp_path: Path,
+) -> None:
+    """Killed with a bet committed in an open round: the next start voids the round (and
+    clears the dead process's figures from the folder first); the settlement made to
+    fail twice (the crash tests' hook) is two database errors (the writer's), each tried
+    again (by the table)."""
+    url = f"sqlite:///{tmp_path / 'money.db'}"
+    server = ServerProcess(_config(url), log=tmp_path / "server.log")
+    player = Player(server, "metricsv")
+
+    async def bet_and_die() -> None:
+        await player.register()
+        await player.join(TABLE)
+        await player.send({"type": "bet", "bet_id": "v1", "kind": "banker", "amount": 1_000})
+        assert server.wait_exit(30) == -9  # killed after the bet's commit, before its ack
+        await player.close()
+
+    server.start(BACCARA_CRASH_AT="after_debit")
+    try:
+        asyncio.run(bet_and_die())
+        server.start(BACCARA_FAIL_AT="settling", BACCARA_FAIL_TIMES="2")
+        figures = scrape(server)
+        assert _count(url, VOIDED_SQL) == 1
+        assert total(figures, "baccara_rounds_total", ended="voided") == 1
+        assert total(figures, "baccara_bets_total") == 0  # the dead process's bet left with it
+
+        async def bet_once() -> None:  # a round with a bet: its settlement is stored
+            await player.join(TABLE)
+            await player.expect(lambda m: m["type"] == "round_open")
+            assert (await player.bet("banker", 1_000))["type"] == "bet_ack"
+            await player.expect(lambda m: m["type"] == "result")
+            await player.close()
+
+        asyncio.run(bet_once())
+        figures = scrape(server)
+        assert total(figures, "baccara_db_errors_total", where="writer") == 2
+        assert total(figures, "baccara_db_errors_total") == 2  # each failure counted once
+        assert total(figures, "baccara_db_retries_total", where="table") == 2
+    finally:
+        server.stop()
+
+
 def test_only_the_loopback_or_the_token_reads_them(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'money.db'}"
     with ServerProcess(_config(url), log=tmp_path / "server.log") as server:

@@ -46,7 +46,8 @@ from prometheus_client import (
 
 __all__ = [
     "ACK_BUCKETS",
-    "DB_PLACES",
+    "DB_ERRORS_AT",
+    "DB_RETRIES_AT",
     "METRIC_NAMES",
     "MULTIPROC_VARIABLE",
     "TABLE_STATES",
@@ -65,10 +66,15 @@ TABLE_STATES = ("open", "paused", "closing", "closed")
 """The states ``baccara_tables`` counts: the table list's, and ``closing`` for a table
 closed whose last round still plays."""
 
-DB_PLACES = ("writer", "ledger", "table", "table_list", "session_watch")
-"""Where the database's errors and retries are counted: the writer's batches and writes,
-the ledger's lock conflicts (tried again), a table's work retried until done (a round's
-settlement, its recovery), the table list's reading, the session watch's sweep."""
+DB_ERRORS_AT = ("writer", "table_list", "session_watch")
+"""Where database work that failed is counted, once each: a write through the writer (a
+batch of bets, a round's settlement...), the table list's reading, the session watch's
+sweep."""
+
+DB_RETRIES_AT = ("ledger", "table", "table_list", "session_watch")
+"""Where work tried again is counted: the ledger's writes after a lock conflict (no
+error), a table's work retried until done (a round's settlement, its recovery), the
+table list's reading and the session watch's sweep (at their next turn)."""
 
 METRIC_NAMES = (
     "baccara_bets_total",
@@ -164,8 +170,9 @@ class Metrics:
         self._duplicate = self.bets.labels("accepted", "duplicate")
         for state in TABLE_STATES:
             self.tables.labels(state)
-        for where in DB_PLACES:  # shown at 0 before anything fails
+        for where in DB_ERRORS_AT:  # shown at 0 before anything fails
             self.db_errors.labels(where)
+        for where in DB_RETRIES_AT:
             self.db_retries.labels(where)
 
     # -- recording ------------------------------------------------------------------------
@@ -201,7 +208,8 @@ class Metrics:
             self.db_retries.labels(where).inc()
 
     def db_retried(self, where: str) -> None:
-        """Database work at ``where`` tried again (a lock conflict: no error)."""
+        """Database work at ``where`` tried again (its failure, if any, counted where it
+        failed: `db_failed`)."""
         self.db_retries.labels(where).inc()
 
     def tables_by_state(self, counts: dict[str, int]) -> None:

@@ -342,7 +342,7 @@ class HouseRunner(TableBase[Phase]):
             first=self.timing.retry_seconds,
             longest=self.timing.retry_max_seconds,
             sleep=self.clock.sleep,
-            failed=partial(self.services.metrics.db_failed, "table", retried=True),
+            failed=partial(self.services.metrics.db_retried, "table"),  # failed: the writer's
         )
 
     async def play_round(self) -> None:

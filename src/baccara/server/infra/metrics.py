@@ -1,9 +1,9 @@
 """The server's figures in Prometheus' text format (`Metrics`), shared by the processes
-of one machine (`metrics_folder`).
+of one machine (`MetricsFolder`).
 
 A server process keeps its figures in files of prometheus-client's multiprocess mode, in
 a folder that every process of the machine shares (``baccara serve --metrics-dir``; a
-fresh one of its own otherwise: `MetricsFolder`), so that ``/metrics`` asked of any process answers for
+fresh one of its own otherwise), so that ``/metrics`` asked of any process answers for
 all of them: the counters and the histogram summed over the processes, the gauges that
 belong to one process (open sockets, the writer's queue) with its ``pid``. Recording is
 cheap on purpose: an increment is a write into a memory-mapped file under a lock, the

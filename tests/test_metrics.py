@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from prometheus_client.parser import text_string_to_metric_families
 from tests.support.harness import Player, ServerProcess
 
+from baccara.cli import main
 from baccara.db.auth import Auth
 from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
@@ -175,8 +176,11 @@ def test_the_figures_count_what_the_database_holds(database_url: str, tmp_path: 
         assert total(figures, "baccara_db_errors_total") == 0
         names = {re.sub(r"_(bucket|count|sum)$", "", name) for name in figures}
         assert set(METRIC_NAMES) <= names, set(METRIC_NAMES) - names
+        folder = tmp_path / "server.metrics"  # the harness's, as `baccara serve` makes one
+        assert (folder / f"counter_{pid}.db").exists()
     finally:
         server.stop()
+    assert not folder.exists()  # its last process stopped: a folder a server made goes
 
 
 VOIDED_SQL = f"SELECT COUNT(*) FROM rounds WHERE table_id = '{TABLE}' AND phase = 'voided'"
@@ -301,8 +305,8 @@ def test_one_scrape_shows_every_process_of_the_machine(database_url: str, tmp_pa
             assert sorted(labels["pid"] for labels, _ in figures["baccara_writer_queue"]) == sorted(
                 pids
             )
-        servers[1].stop()  # its live gauges leave with it; its counts stay in the sums
-        figures = scrape(servers[0])
+        servers[1].kill()  # killed without a word: its live gauges go at the next scrape,
+        figures = scrape(servers[0])  # its counts stay in the sums
         assert [labels["pid"] for labels, _ in figures["baccara_open_sockets"]] == [pids[0]]
         assert total(figures, "baccara_bets_total", outcome="accepted") == stored
     finally:
@@ -330,6 +334,15 @@ def test_a_shared_folder_is_cleared_by_the_first_process_and_the_last(tmp_path: 
     made = tmp_path / "made"
     MetricsFolder(str(made)).close()
     assert not made.exists()  # a server made it: removed
+
+
+def test_a_metrics_token_too_short_is_refused_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    token = tmp_path / "token"
+    token.write_text("short\n")
+    assert main(["serve", "--metrics-token-file", str(token)]) == 2
+    assert "must be one word of 16 characters or more" in capsys.readouterr().err
 
 
 def test_metrics_in_memory_count_without_a_folder() -> None:

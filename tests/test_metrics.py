@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -26,7 +28,13 @@ from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
 from baccara.db.staff import Role
 from baccara.server.app import ServerConfig
-from baccara.server.infra.metrics import METRIC_NAMES, Metrics, MetricsFolder
+from baccara.server.infra.metrics import (
+    MADE,
+    METRIC_NAMES,
+    Metrics,
+    MetricsFolder,
+    fresh_folder,
+)
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -334,6 +342,31 @@ def test_a_shared_folder_is_cleared_by_the_first_process_and_the_last(tmp_path: 
     made = tmp_path / "made"
     MetricsFolder(str(made)).close()
     assert not made.exists()  # a server made it: removed
+
+
+def test_a_fresh_folder_left_by_a_killed_process_is_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = tmp_path / "baccara-metrics-dead"  # its process was SIGKILLed: nobody holds it
+    dead.mkdir()
+    (dead / MADE).touch()
+    (dead / "counter_4000000.db").write_bytes(b"figures")
+    live = MetricsFolder(fresh_folder())  # a process that runs
+    young = tmp_path / "baccara-metrics-young"  # being made by a process starting now
+    young.mkdir()
+    (young / MADE).touch()
+    old = time.time() - 3600
+    for folder in (dead, Path(live.path)):
+        os.utime(folder, (old, old))
+    try:
+        made = fresh_folder()
+        assert not dead.exists()
+        assert Path(live.path).is_dir() and young.is_dir()
+        assert Path(made).parent == tmp_path and not Path(made).exists()
+    finally:
+        live.close()
+    assert not Path(live.path).exists()
 
 
 def test_a_metrics_token_too_short_is_refused_at_start(

@@ -70,8 +70,12 @@ def create_app(
     ledger's named points (the crash tests' hook; nothing by default); the tables,
     sessions and revocations read the time from ``clock`` (the system's by default)."""
     clock = RealClock() if clock is None else clock
-    metrics = Metrics(config.metrics_dir)  # in the machine's shared folder, if given
+    specs = table_specs(config.tables, config.squeeze)  # what may be refused, refused first
+    proxies = Proxies(config.trusted_proxies)
     ledger = Ledger.connect(config.database_url)
+    # Then the figures' folder, which the app's shutdown lets go (a process that stops
+    # before has left nothing in it).
+    metrics = Metrics(config.metrics_dir)  # in the machine's shared folder, if given
     ledger.retried = partial(metrics.db_retried, "ledger")
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
     # Bets are group-committed (one commit for many bets) by one writer thread that
@@ -82,7 +86,7 @@ def create_app(
     signals = open_signals(ledger.database)  # between processes: tables, revocations
     hall = Hall(
         config,
-        table_specs(config.tables, config.squeeze),
+        specs,
         services=TableServices(
             ledger=ledger,
             executor=executor,
@@ -111,7 +115,7 @@ def create_app(
             per_pair=config.failed_logins_per_minute,
             per_name=config.failed_logins_per_name_per_minute,
         ),
-        proxies=Proxies(config.trusted_proxies),
+        proxies=proxies,
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
         watch=SessionWatch(
             SessionEnds(ledger.database),

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import glob
 import json
@@ -32,6 +33,7 @@ import os
 import secrets
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from prometheus_client import (
@@ -48,6 +50,7 @@ __all__ = [
     "ACK_BUCKETS",
     "DB_ERRORS_AT",
     "DB_RETRIES_AT",
+    "MADE",
     "METRIC_NAMES",
     "MULTIPROC_VARIABLE",
     "TABLE_STATES",
@@ -263,10 +266,22 @@ MADE = ".made-by-baccara"
 """In a folder a server made (not the operator): the last process out removes it."""
 
 
+FRESH_PREFIX = "baccara-metrics-"
+STALE_SECONDS = 60.0  # a fresh folder nobody holds, this old: its process was killed
+
+
 def fresh_folder() -> str:
     """A new folder's path (not made yet) for one process's figures, in the system's
-    temporary folder: made by `MetricsFolder` and removed when the process ends."""
-    return os.path.join(tempfile.gettempdir(), f"baccara-metrics-{secrets.token_hex(8)}")
+    temporary folder: made by `MetricsFolder` and removed when the process ends. The
+    fresh folders that processes killed without a word left (nobody holds their lock)
+    are removed first."""
+    for path in Path(tempfile.gettempdir()).glob(FRESH_PREFIX + "*"):
+        with contextlib.suppress(OSError):
+            if time.time() - path.stat().st_mtime > STALE_SECONDS and (path / MADE).exists():
+                with (path / ".lock").open("a") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: in use
+                    shutil.rmtree(path, ignore_errors=True)
+    return os.path.join(tempfile.gettempdir(), FRESH_PREFIX + secrets.token_hex(8))
 
 
 class MetricsFolder:

@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from tests.support.harness import Player, act
 from tests.support.inprocess import ServerThread
 
@@ -251,6 +252,16 @@ def test_one_person_and_two_bots_play_a_whole_shoe(tmp_path: Path) -> None:
 
     with ServerThread(config, log=tmp_path / "server.log") as process:
         states, record = asyncio.run(asyncio.wait_for(scenario(process), 150))
+        figures = httpx.get(f"{process.url}/metrics").text
+    settled = sum(
+        sample.value
+        for family in text_string_to_metric_families(figures)
+        for sample in family.samples
+        if sample.name == "baccara_rounds_total"
+        and sample.labels
+        == {"kind": "chemin-de-fer", "variant": "chemin-de-fer", "ended": "settled"}
+    )
+    assert settled >= len(record["coups"]) > 0  # the shoe's coups counted (the next may begin)
     # whenever the solo player held a hand at a free choice, the cards came privately
     held = [s for s in states if s["phase"] in ("punter", "banker")]
     held = [s for s in held if "solo_sam" in (s["punter"], s["banker"])]

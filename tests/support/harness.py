@@ -107,6 +107,9 @@ class ServerProcess:
     def start(self, timeout: float = 60.0, **env: str) -> ServerProcess:
         """Start (or restart) the process and wait until ``/api/health`` answers."""
         data = asdict(self.config)
+        # the figures' folder, as `baccara serve` has one: the test's, or beside the log
+        # (a restart after a kill finds what the dead process left, and clears it)
+        data["metrics_dir"] = data["metrics_dir"] or str(self.log.with_suffix(".metrics"))
         environment = {**os.environ, **self.env, **env}
         # ``-m tests.support.harness`` imports from the repository's root
         environment["PYTHONPATH"] = os.pathsep.join(

@@ -153,6 +153,22 @@ def verify_command(record_file: str, as_json: bool) -> None:
     "comes in only through the cashier (docs/operator.md).",
     positive=False,
 )
+@click.option(
+    "--metrics-dir",
+    metavar="DIR",
+    default=None,
+    help="The folder where this machine's server processes keep their figures for "
+    "/metrics (give each process the same one) [default: a fresh folder of the process's "
+    "own, removed at its exit].",
+)
+@click.option(
+    "--metrics-token-file",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="A file whose first line is a token (16 characters or more) that reads /metrics "
+    "from anywhere as 'Authorization: Bearer TOKEN' [default: the loopback only].",
+)
 def serve_command(
     host: str,
     port: int,
@@ -171,6 +187,8 @@ def serve_command(
     decision_seconds: float,
     behind: int,
     welcome: int,
+    metrics_dir: str | None,
+    metrics_token_file: str | None,
 ) -> None:
     """Run the online table: the web page, the lobby and the WebSocket API.
 
@@ -182,6 +200,7 @@ def serve_command(
     """
     table_specs = tuple(t.strip() for t in tables.split(",") if t.strip())
     check_tables(table_specs)
+    token = None if metrics_token_file is None else read_token(metrics_token_file)
     try:
         import uvicorn
 
@@ -189,6 +208,7 @@ def serve_command(
         from baccara.db.serve_lock import DatabaseBusy, hold
         from baccara.server.app import ServerConfig, create_app
         from baccara.server.infra.edge import uvicorn_options
+        from baccara.server.infra.metrics import fresh_folder
     except ImportError as error:  # pragma: no cover - the web extra is missing
         fail(f"the server needs the web extra: pip install 'baccara[web]' ({error})")
     database_url = resolve_url(db_url)
@@ -213,6 +233,8 @@ def serve_command(
         decision_seconds=decision_seconds,
         behind=behind,
         welcome=welcome,
+        metrics_dir=metrics_dir or fresh_folder(),  # this machine's processes' figures
+        metrics_token=token,
     )
     try:
         app = create_app(config)
@@ -223,6 +245,19 @@ def serve_command(
     uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_options(config))
     if lock is not None:
         lock.release()
+
+
+def read_token(path: str) -> str:
+    """The metrics token: the first line of the file at ``path``, 16 characters or more
+    (Prometheus reads the same file: ``authorization: credentials_file``)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            token = handle.readline().strip()
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read the metrics token from {path}: {error}")
+    if len(token) < 16 or not token.isprintable() or " " in token:
+        fail(f"the metrics token in {path} must be one word of 16 characters or more")
+    return token
 
 
 def _s(count: int) -> str:

@@ -108,6 +108,8 @@ class Ledger:
         self._ids: dict[str, int] = {}
         self.fault: Callable[[str], None] | None = None
         """Test hook: called at named points inside write transactions (crash injection)."""
+        self.retried: Callable[[], None] | None = None
+        """Called each time a write is tried again after a lock conflict (the server counts)."""
         self.house = self.create_account(HOUSE)
         self.cashier = self.create_account(EXTERNAL)
 
@@ -136,6 +138,8 @@ class Ledger:
             except DBAPIError as error:
                 if not _retryable(error) or attempt == 29:
                     raise
+            if self.retried is not None:
+                self.retried()
             time.sleep(min(0.002 * 2**attempt, 0.2))
         raise AssertionError("unreachable")  # pragma: no cover
 

@@ -13,11 +13,13 @@ player connected to any process plays at any table.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
@@ -31,7 +33,7 @@ from baccara.db.gate import SessionEnds
 from baccara.db.history import PlayerHistory
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections
-from baccara.db.signals import open_signals
+from baccara.db.signals import cancel_and_wait, open_signals
 from baccara.server.cluster.hall import Hall, table_specs
 from baccara.server.http.accounts import accounts_router
 from baccara.server.http.admin import admin_router
@@ -44,10 +46,12 @@ from baccara.server.http.depends import (
 )
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
+from baccara.server.http.metrics import metrics_router
 from baccara.server.http.tables import tables_router
 from baccara.server.infra.clock import Clock, RealClock
 from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.edge import BodyLimit, Proxies, SecurityHeaders, reply
+from baccara.server.infra.metrics import Metrics
 from baccara.server.infra.pool import BoundedPool
 from baccara.server.infra.revocation import SessionWatch
 from baccara.server.infra.services import Fault, TableServices, no_fault
@@ -61,6 +65,7 @@ from baccara.server.wire.http import Health
 __all__ = ["ServerConfig", "ServerState", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
+SAMPLE_SECONDS = 1.0  # how often the writer's queue is sampled for the figures
 log = logging.getLogger("baccara.server")
 
 
@@ -71,19 +76,30 @@ def create_app(
     ledger's named points (the crash tests' hook; nothing by default); the tables,
     sessions and revocations read the time from ``clock`` (the system's by default)."""
     clock = RealClock() if clock is None else clock
+    specs = table_specs(config.tables, config.squeeze)  # what may be refused, refused first
+    proxies = Proxies(config.trusted_proxies)
     ledger = Ledger.connect(config.database_url)
+    # Then the figures' folder, which the app's shutdown lets go (a process that stops
+    # before has left nothing in it).
+    metrics = Metrics(config.metrics_dir)  # in the machine's shared folder, if given
+    ledger.retried = partial(metrics.db_retried, "ledger")
     executor = ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="baccara-db")
     # Bets are group-committed (one commit for many bets) by one writer thread that
     # also does the other writes, bets first.
     writers = config.writers or 1  # one: more measured slower, on both databases
-    batcher = BetBatcher(ledger, writers=writers)
+    batcher = BetBatcher(ledger, writers=writers, metrics=metrics)
     bet_limiter = RateLimiter(rate=config.bets_per_second, burst=config.bet_burst)
     signals = open_signals(ledger.database)  # between processes: tables, revocations
     hall = Hall(
         config,
-        table_specs(config.tables, config.squeeze),
+        specs,
         services=TableServices(
-            ledger=ledger, executor=executor, batcher=batcher, clock=clock, fault=fault
+            ledger=ledger,
+            executor=executor,
+            batcher=batcher,
+            clock=clock,
+            fault=fault,
+            metrics=metrics,
         ),
         signals=signals,
         bets=bet_limiter,
@@ -105,7 +121,7 @@ def create_app(
             per_pair=config.failed_logins_per_minute,
             per_name=config.failed_logins_per_name_per_minute,
         ),
-        proxies=Proxies(config.trusted_proxies),
+        proxies=proxies,
         hashing=BoundedPool(workers=config.hash_workers, queue=config.hash_queue),
         watch=SessionWatch(
             SessionEnds(ledger.database),
@@ -113,7 +129,9 @@ def create_app(
             seconds=config.revoke_seconds,
             clock=clock,
             executor=executor,
+            failed=partial(metrics.db_failed, "session_watch", retried=True),
         ),
+        metrics=metrics,
     )
     watch = state.watch
 
@@ -130,9 +148,11 @@ def create_app(
         # Fewer, larger young collections, and rare full ones: a full collection of a
         # thousand connections' objects stops every thread for 50-60 ms.
         gc.set_threshold(20_000, 20, 400)
+        sampler = asyncio.create_task(_sample(metrics, batcher, clock))
         try:
             yield
         finally:
+            await cancel_and_wait(sampler)
             await watch.stop()
             await hall.stop()
             await signals.stop()
@@ -140,6 +160,7 @@ def create_app(
             executor.shutdown(wait=False, cancel_futures=True)
             state.hashing.shutdown()
             ledger.database.dispose()
+            metrics.close()  # here: uvicorn ends the process with the signal it caught
 
     app = FastAPI(
         title="baccara",
@@ -160,6 +181,7 @@ def create_app(
         accounts_router(state),
         tables_router(state),
         admin_router(state),
+        metrics_router(state),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),
@@ -198,3 +220,11 @@ def create_app(
         await serve_socket(websocket, state)
 
     return app
+
+
+async def _sample(metrics: Metrics, batcher: BetBatcher, clock: Clock) -> None:
+    """The writer's queue in the figures, once a second (a scrape also reads it first):
+    nothing is recorded on the bet path for it."""
+    while True:
+        metrics.writer_queue.set(batcher.waiting())
+        await clock.sleep(SAMPLE_SECONDS)

@@ -20,6 +20,7 @@ from baccara.server.cluster.hall import Hall
 from baccara.server.infra.clock import Clock
 from baccara.server.infra.config import ServerConfig
 from baccara.server.infra.edge import Proxies
+from baccara.server.infra.metrics import Metrics
 from baccara.server.infra.pool import BoundedPool
 from baccara.server.infra.revocation import SessionWatch
 from baccara.server.infra.throttle import LoginThrottle, RateLimiter
@@ -69,6 +70,8 @@ class ServerState:
     hashing: BoundedPool = field(default_factory=lambda: BoundedPool(workers=2, queue=32))
     """argon2 on its own threads, with a bounded queue (`baccara.server.infra.pool`)."""
     join_limiter: RateLimiter = field(default_factory=lambda: RateLimiter(rate=1, burst=10))
+    metrics: Metrics = field(default_factory=Metrics)
+    """The server's figures (`baccara.server.infra.metrics`), the tables' too."""
     cookie_name: ClassVar[str] = SESSION_COOKIE
     sockets: dict[str, int] = field(default_factory=dict)
     """Each player's open WebSockets (at most `ServerConfig.sockets_per_player`)."""

@@ -163,6 +163,7 @@ class Hall:
         self.seeds = specs  # the configuration's: the table list on a first start
         self.specs: dict[str, TableSpec] = {}  # the tables to run (open or paused), as stored
         self.rows: dict[str, TableRow] = {}
+        self.states: dict[str, TableState] = {}  # every table of the list, closed ones too
         self.ran: dict[str, TableSpec] = {}  # what each runner here was made for
         self.stopped: set[str] = set()  # the operator's stops of play (`table_list.stops`)
         self.read_again = asyncio.Event()  # a control signal, or a table's loop ended
@@ -243,6 +244,7 @@ class Hall:
             for n, table in enumerate(self.specs):
                 self._run(table, self._stagger(n, len(self.specs)))
         self._control = asyncio.create_task(self._follow())
+        self._count()
 
     async def stop(self) -> None:
         """Stop every table (their locks released), then the cluster."""
@@ -299,6 +301,7 @@ class Hall:
         database = self.ledger.database
         rows = await self._db(table_list.table_rows, database)
         self.stopped = await self._db(table_list.stops, database)
+        self.states = {row.id: row.state for row in rows}
         held = await self._db(table_list.still_held, database)
         self.rows = {
             row.id: row for row in rows if row.state is not TableState.CLOSED or row.id in held
@@ -316,6 +319,7 @@ class Hall:
             for runner in list(self.runners.values()):
                 self._steer(runner)
             await self._retire()
+            self._count()
             if self.stopping:
                 return
             if self.locks is not None:
@@ -337,6 +341,18 @@ class Hall:
                     await self._db(self.locks.release, table)
                 log.warning("table %s: closed by the house", table)
 
+    def _count(self) -> None:
+        """The tables by state, for the figures (`baccara.server.infra.metrics`): a table
+        closed that still holds a round, a shoe or chips, or whose last round still plays
+        here or elsewhere, is ``closing``."""
+        counts: dict[str, int] = {}
+        for table, state in self.states.items():
+            held = table in self.rows or table in self.runners or self.remote(table)
+            closing = state is TableState.CLOSED and held
+            name = "closing" if closing else state.value
+            counts[name] = counts.get(name, 0) + 1
+        self.services.metrics.tables_by_state(counts)
+
     async def _follow(self) -> None:
         """Apply the list at each control signal (and each table's loop that ends), and
         every `ServerConfig.control_seconds` whatever was heard."""
@@ -347,6 +363,7 @@ class Hall:
                 await self.apply()
             except Exception:
                 log.exception("reading the table list failed; trying again")
+                self.services.metrics.db_failed("table_list", retried=True)
 
     def _stagger(self, n: int, count: int) -> float:
         """How long the ``n``-th of ``count`` tables started together waits before its

@@ -58,3 +58,6 @@ class ServerConfig:
     dead_seconds: float = 5.0  # PostgreSQL: a process not heard for this long is gone
     revoke_seconds: float = 0.5  # how often the sockets' sessions are checked (revocation)
     control_seconds: float = 2.0  # how often the table list is read again, signal or none
+    metrics_dir: str | None = None  # the figures' folder this machine's processes share
+    # (`baccara.server.infra.metrics.metrics_folder`); None: this process's, in memory
+    metrics_token: str | None = None  # a bearer token that reads /metrics from anywhere

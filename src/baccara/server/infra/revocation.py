@@ -66,8 +66,10 @@ class SessionWatch:
         full_seconds: float = 60.0,
         clock: Clock | None = None,
         executor: Executor | None = None,
+        failed: Callable[[], None] = lambda: None,
     ) -> None:
         self.ends = ends
+        self.failed = failed  # told of each sweep that failed (the server counts them)
         self.signals = signals  # None: the periodic look only
         self.seconds = seconds
         self.full_seconds = full_seconds
@@ -138,3 +140,4 @@ class SessionWatch:
                 await self.sweep()
             except Exception:  # the database is away: the next sweep tries again
                 log.exception("the session watch failed; trying again")
+                self.failed()

@@ -16,6 +16,7 @@ from typing import ParamSpec, TypeVar
 
 from baccara.db.ledger import Ledger
 from baccara.server.infra.clock import Clock, RealClock
+from baccara.server.infra.metrics import Metrics
 from baccara.server.infra.writer import BetBatcher
 
 __all__ = ["Fault", "TableServices", "no_fault"]
@@ -35,14 +36,15 @@ def no_fault(point: str) -> None:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableServices:
-    """The ledger, its reader threads (``executor``) and writer (``batcher``), the clock
-    and the fault hook of a table."""
+    """The ledger, its reader threads (``executor``) and writer (``batcher``), the clock,
+    the fault hook and the server's figures (``metrics``) of a table."""
 
     ledger: Ledger
     executor: Executor
     batcher: BetBatcher
     clock: Clock = field(default_factory=RealClock)
     fault: Fault = no_fault
+    metrics: Metrics = field(default_factory=Metrics)
 
     async def db(self, fn: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """Run a blocking database call on the reader threads."""

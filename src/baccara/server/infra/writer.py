@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from baccara.db.ledger import BetReceipt, BetRequest, Ledger
+from baccara.server.infra.metrics import Metrics
 
 __all__ = ["BetBatcher"]
 
@@ -34,7 +35,8 @@ class BetBatcher:
     concurrent batches safe, as they do across processes); measured on two cores, a
     second thread raised the bets written a second but also the slowest answers (the
     batches of one round wait for each other on its escrow's row), so one is the
-    default.
+    default. A write that fails is counted in ``metrics`` (``baccara_db_errors_total``,
+    where ``writer``); `waiting` is the queue's length, which the server samples.
     """
 
     def __init__(
@@ -45,8 +47,10 @@ class BetBatcher:
         busy_rate: float = 250.0,
         writers: int = 1,
         job_wait: float = 0.1,
+        metrics: Metrics | None = None,
     ) -> None:
         self.ledger = ledger
+        self.metrics = Metrics() if metrics is None else metrics
         self.size = size
         self.linger = linger
         self.busy_rate = busy_rate
@@ -79,6 +83,10 @@ class BetBatcher:
         for thread in self.threads:
             thread.join(timeout=10)
 
+    def waiting(self) -> int:
+        """The bets and other writes waiting for a writer thread."""
+        return len(self.bets) + len(self.jobs)
+
     async def submit(self, request: BetRequest) -> BetReceipt:
         """Queue one bet; its receipt, or `BetError`."""
         future: asyncio.Future[BetReceipt] = asyncio.get_running_loop().create_future()
@@ -104,6 +112,7 @@ class BetBatcher:
                 answers = work()
             except Exception as error:
                 answers = [error] * len(futures)
+                self.metrics.db_failed("writer", retried=False)
             with self.ready:
                 if is_job:
                     self.job = False

@@ -57,11 +57,13 @@ from pydantic import BaseModel
 from baccara.db.betting import BetError
 from baccara.db.signals import cancel_and_wait
 from baccara.server.infra.edge import origin_allowed
+from baccara.server.infra.metrics import Metrics
 from baccara.server.state import ServerState
 from baccara.server.tables.audience import END, Listener
 from baccara.server.tables.dispatch import answer
 from baccara.server.wire.protocol import (
     BetAck,
+    BetMessage,
     ErrorMessage,
     JoinMessage,
     PingMessage,
@@ -112,8 +114,9 @@ class Connection:
         await hall.join_elsewhere(audience, listener, message.since)
         return None
 
-    async def handle(self, text: str) -> BaseModel | None:
-        """The answer to one message."""
+    async def handle(self, text: str, received: float = 0.0) -> BaseModel | None:
+        """The answer to one message (received at ``received``, on the server's clock: a
+        bet's answer forwarded from another process is counted here)."""
         try:
             message = read_client(text)
         except ProtocolError as error:
@@ -136,6 +139,8 @@ class Connection:
             return reply
         for forwarded in await state.hall.forward(self.table, user, text):
             self.listener.send_text(forwarded)
+            if isinstance(message, BetMessage):
+                state.metrics.bet_answer_text(forwarded, state.clock.now() - received)
         return None
 
 
@@ -156,6 +161,8 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         await socket.close(code=1008, reason="too many connections")
         return
     state.sockets[user.name] = held + 1
+    metrics = state.metrics
+    metrics.open_sockets.inc()
     listener = Listener(user)
     connection = Connection(state, listener)
     sender = asyncio.create_task(_send_loop(socket, listener))
@@ -168,14 +175,15 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
                 idle = f"idle: no message for {state.config.idle_seconds:g} s"
                 await socket.close(code=1001, reason=idle)
                 break
+            received = state.clock.now()
             if not state.message_limiter.allow(user.name):
-                listener.send(
-                    ErrorMessage(
-                        code="rate_limited",
-                        message="too many messages: slow down",
-                        bet_id=_bet_id(text),  # a bet is answered with its id, even here
-                    )
+                refusal = ErrorMessage(
+                    code="rate_limited",
+                    message="too many messages: slow down",
+                    bet_id=_bet_id(text),  # a bet is answered with its id, even here
                 )
+                listener.send(refusal)
+                _count_bet(metrics, refusal, received, state)
                 continue
             if text is None:
                 listener.send(
@@ -184,14 +192,16 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
                     )
                 )
                 continue
-            reply = await connection.handle(text)
+            reply = await connection.handle(text, received)
             if reply is not None:
                 listener.send(reply)
+                _count_bet(metrics, reply, received, state)
             if listener.dropped:
                 break
     except WebSocketDisconnect:
         pass
     finally:
+        metrics.open_sockets.dec()
         state.watch.discard(watched)
         connection.leave()
         left = state.sockets.get(user.name, 1) - 1
@@ -200,6 +210,15 @@ async def serve_socket(socket: WebSocket, state: ServerState) -> None:
         else:
             state.sockets.pop(user.name, None)
         await cancel_and_wait(sender)
+
+
+def _count_bet(metrics: Metrics, reply: BaseModel, received: float, state: ServerState) -> None:
+    """A bet's answer in the figures: its acknowledgement with the time since its message
+    came, or its refusal's code (any other answer: nothing)."""
+    if isinstance(reply, BetAck):
+        metrics.bet_acked(state.clock.now() - received, duplicate=reply.duplicate)
+    elif isinstance(reply, ErrorMessage) and reply.bet_id is not None:
+        metrics.bet_refused(reply.code)
 
 
 async def _receive(socket: WebSocket, idle: float) -> str | None:

@@ -157,10 +157,12 @@ class HouseRunner(TableBase[Phase]):
         for row in self.ledger.unfinished_rounds(self.id):
             if row["phase"] == RoundPhase.OPEN:
                 self.ledger.void_round(row["id"])
+                self._ended("voided")
                 notes.append(f"round {row['number']} was open: voided, bets refunded")
                 continue
             if self.fair is None or row["shoe_id"] != self.shoe_id:
                 self.ledger.void_round(row["id"])
+                self._ended("voided")
                 notes.append(f"round {row['number']} had no shoe: voided, bets refunded")
                 continue
             if not self.fair.sealed:
@@ -171,10 +173,15 @@ class HouseRunner(TableBase[Phase]):
             coup = self.table.deal().coup
             settled = self.table.settle()
             self.ledger.settle_round(row["id"], coup, self.variant.name, self.returns(settled))
+            self._ended("settled")
             notes.append(f"round {row['number']} was closed: dealt {coup} and settled")
             if self.table.phase is Phase.SHOE_CHANGE:
                 self._finish_shoe()
         return notes
+
+    def _ended(self, how: str) -> None:
+        """A round stored as ended (``settled``, ``voided``): counted."""
+        self.services.metrics.round_ended(self.variant.family.value, self.variant.name, how)
 
     def _replay_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None
@@ -347,6 +354,7 @@ class HouseRunner(TableBase[Phase]):
             first=self.timing.retry_seconds,
             longest=self.timing.retry_max_seconds,
             sleep=self.clock.sleep,
+            failed=partial(self.services.metrics.db_retried, "table"),  # failed: the writer's
         )
 
     async def play_round(self) -> None:
@@ -404,6 +412,7 @@ class HouseRunner(TableBase[Phase]):
             self.returns(settled),
         )
         await self._until_done(f"round {number}'s settlement", store)
+        self._ended("settled")
         await self._announce(coup, settled)
         self.table.log.clear()  # the round is in the database; a server runs for months
         if self.table.phase is Phase.SHOE_CHANGE:

@@ -494,6 +494,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
         if self.shoe_ended:
             raise Refused("not_allowed", "the shoe is over")
         before, actor = self.money(table), table.actor
+        coups = len(records.table_coups(table))
         try:
             events = table.apply(action)
         except self.game.errors as error:
@@ -520,6 +521,10 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
             self.taken = await self.db(self.taken_in, self.shoe_id)
             raise
         self.taken.append(Taken(seat=action.seat, timed_out=timed_out, own=own))
+        for _ in range(len(records.table_coups(table)) - coups):  # a coup settled, stored
+            self.services.metrics.round_ended(
+                self.variant.family.value, self.variant.name, "settled"
+            )
         self.fault("after_decision")  # stored, not yet shown to anybody
         # the news: each event as the engine lets everybody read it (none: not told)
         self.news.extend(words for event in events if (words := table.seen(event)) is not None)

@@ -5,6 +5,7 @@ time (``first`` seconds, doubled up to ``longest``, on the ``sleep`` given). Aft
 ``stuck`` (the table closes and tells its players) and keeps trying; once the work
 succeeds after that, it calls ``unstuck``. Only a cancellation (the server stopping)
 ends it otherwise: what was not stored is left to the recovery at the next start.
+Each failure is told to ``failed`` (the server counts it: an error, tried again).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ async def until_done(
     longest: float = 5.0,
     quick: int = 3,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    failed: Callable[[], None] = lambda: None,
 ) -> _T:
     """``work()``'s answer, however many attempts it takes (see the module)."""
     delay, failures = first, 0
@@ -38,6 +40,7 @@ async def until_done(
             answer = await work()
         except Exception:
             failures += 1
+            failed()
             log.exception("%s failed (attempt %d): retrying in %.2f s", what, failures, delay)
             if failures == quick + 1:
                 stuck()

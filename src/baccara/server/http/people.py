@@ -281,12 +281,13 @@ def people_router(
 
     @router.post("/api/admin/alerts/scan", dependencies=[SAME_SITE_JSON])
     async def scan_alerts(staff: Compliance, asked: ScanBody) -> ScanAnswer:
-        """Scan whole UTC days for the markers of harm; the alerts newly raised."""
+        """Scan whole UTC days for the markers of harm; the alerts newly raised (the scan
+        audited)."""
         first, last = moment(asked.start, "start", 0.0), moment(asked.end, "end", 0.0)
         try:
             raised = await run(
                 partial(alerts.scan, database, start=first, end=last, now=now(),
-                        thresholds=limits, hold=hold)
+                        thresholds=limits, hold=hold, actor=staff.name, role=staff.role.value)
             )  # fmt: skip
         except AlertError as error:
             raise _refused(error) from None

@@ -127,16 +127,16 @@ def people_router(
     @router.get("/api/admin/players")
     async def find_players(
         staff: StaffMember,
-        q: Annotated[str, Query(description="a part of the name, any case", max_length=24)] = "",
-        after: Annotated[
-            str, Query(description="the last name of the page before", max_length=24)
+        q: Annotated[
+            str, Query(description="a part of the name, any case (at most 24 characters)")
         ] = "",
+        after: Annotated[str, Query(description="the last name of the page before")] = "",
         limit: Annotated[str, Query(description=f"1 to {people.MAX_FOUND}")] = "50",
     ) -> PlayerSearch:
         """Players whose name holds ``q`` (those it begins first), a page at a time."""
         most = whole_number(limit, "limit", least=1, most=people.MAX_FOUND)
-        if not (q + after).isprintable():
-            raise Refusal(400, "bad_request", "q and after: printable text")
+        if not (q + after).isprintable() or len(q) > 24 or len(after) > 24:
+            raise Refusal(400, "bad_request", "q and after: at most 24 printable characters")
         found = await run(partial(people.search, database, q, after=after, limit=most, now=now()))
         return PlayerSearch(
             q=q,

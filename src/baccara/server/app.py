@@ -47,6 +47,7 @@ from baccara.server.http.depends import (
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
 from baccara.server.http.metrics import metrics_router
+from baccara.server.http.people import people_router
 from baccara.server.http.tables import tables_router
 from baccara.server.infra.clock import Clock, RealClock
 from baccara.server.infra.config import ServerConfig
@@ -182,6 +183,7 @@ def create_app(
         tables_router(state),
         admin_router(state),
         metrics_router(state),
+        people_router(state),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),

@@ -1,0 +1,193 @@
+"""Hold against theory, as stored: each settled coup's spots summed into ``hold_rollup``
+inside the settlement's transaction, and how each interrupted round ended
+(``round_resolutions``). The reports read them (`baccara.db.reports`).
+
+A row of ``hold_rollup`` sums, for one table, game (the variant's name), bet kind,
+stake band (`band`: a spot's stake, its floor in minor units), shoe and UTC day, the
+spots settled: bets, handle, the house's win, its exact theoretical win and variance
+(`baccara.exact.theory`). A report that merges rows must not add the variances of
+spots of one coup as if they were independent, nor count a round once per row, so
+each coup adds, once each: ``rounds`` and ``var_round`` (the whole coup) to its first
+row, ``kind_rounds`` and ``var_kind`` (the coup's spots on the kind) to the kind's first
+row, ``band_rounds`` and ``var_band`` (the coup's spots in the band) to the band's first.
+
+>>> band(1), band(499), band(500), band(10**9)
+(1, 1, 500, 250000)
+>>> day_of(86_400 * 365.5).isoformat()
+'1971-01-01'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
+
+from baccara.bets import BetKind
+from baccara.db.books import on_postgres
+from baccara.db.schema import hold_rollup, round_resolutions
+
+if TYPE_CHECKING:  # the exact engine loads when a table first prices a coup
+    from baccara.exact.theory import Price
+
+__all__ = [
+    "BANDS",
+    "Resolution",
+    "SettledSpot",
+    "band",
+    "day_of",
+    "record_resolution",
+    "record_settlement",
+]
+
+BANDS = (1, 500, 2_500, 10_000, 50_000, 250_000)
+"""The stake bands' floors in minor units: 0.01, 5.00, 25.00, 100.00, 500.00, 2,500.00."""
+
+
+class Resolution:
+    """How an interrupted round ended (plain strings, as stored)."""
+
+    VOIDED = "voided"  # voided with no bet on it
+    REFUNDED = "refunded"  # voided, every bet given back
+    SETTLED_AFTER_RESTART = "settled_after_restart"  # dealt from its stored shoe and settled
+
+
+@dataclass(frozen=True, slots=True)
+class SettledSpot:
+    """One player's stake on one bet kind in a coup, settled as one."""
+
+    kind: str
+    stake: int
+    returned: int
+    bets: int
+
+
+def band(stake: int) -> int:
+    """The floor of the stake band of ``stake`` (minor units)."""
+    found = BANDS[0]
+    for floor in BANDS:
+        if stake >= floor:
+            found = floor
+    return found
+
+
+def day_of(now: float) -> date:
+    """The UTC day of ``now`` (epoch seconds)."""
+    return datetime.fromtimestamp(now, UTC).date()
+
+
+_KEY = ("table_id", "variant", "kind", "band", "shoe_id", "day")
+_SUMS = (
+    "rounds",
+    "kind_rounds",
+    "band_rounds",
+    "bets",
+    "handle",
+    "win",
+    "theo",
+    "variance",
+    "var_round",
+    "var_kind",
+    "var_band",
+)
+
+
+def _upsert(postgres: bool) -> Any:
+    insert = (pg_insert if postgres else sqlite_insert)(hold_rollup)
+    return insert.on_conflict_do_update(
+        index_elements=list(_KEY),
+        set_={name: hold_rollup.c[name] + insert.excluded[name] for name in _SUMS},
+    )
+
+
+_UPSERT = {pg: _upsert(pg) for pg in (False, True)}
+
+
+def record_settlement(
+    conn: Connection,
+    *,
+    table: str,
+    variant: str,
+    shoe_id: int | None,
+    now: float,
+    spots: Sequence[SettledSpot],
+    price: Price,
+) -> None:
+    """Add a settled coup's ``spots`` to ``hold_rollup`` inside ``conn``'s transaction
+    (the settlement's), priced by ``price`` (the cards left before the coup)."""
+    if not spots:
+        return
+    day = day_of(now)
+    groups: dict[tuple[str, int], list[SettledSpot]] = {}
+    for spot in spots:
+        groups.setdefault((spot.kind, band(spot.stake)), []).append(spot)
+
+    def variance(chosen: Sequence[SettledSpot]) -> float:
+        return price.moments((BetKind(s.kind), s.stake) for s in chosen).variance
+
+    rows = []
+    kinds_seen: set[str] = set()
+    bands_seen: set[int] = set()
+    for n, ((kind, floor), chosen) in enumerate(sorted(groups.items())):
+        moments = price.moments((BetKind(s.kind), s.stake) for s in chosen)
+        first_kind, first_band = kind not in kinds_seen, floor not in bands_seen
+        kinds_seen.add(kind)
+        bands_seen.add(floor)
+        rows.append(
+            {
+                "table_id": table,
+                "variant": variant,
+                "kind": kind,
+                "band": floor,
+                "shoe_id": shoe_id or 0,
+                "day": day,
+                "rounds": int(n == 0),
+                "kind_rounds": int(first_kind),
+                "band_rounds": int(first_band),
+                "bets": sum(s.bets for s in chosen),
+                "handle": sum(s.stake for s in chosen),
+                "win": sum(s.stake - s.returned for s in chosen),
+                "theo": moments.theo,
+                "variance": moments.variance,
+                "var_round": variance(spots) if n == 0 else 0.0,
+                "var_kind": variance([s for s in spots if s.kind == kind]) if first_kind else 0.0,
+                "var_band": (
+                    variance([s for s in spots if band(s.stake) == floor]) if first_band else 0.0
+                ),
+            }
+        )
+    statement = _UPSERT[on_postgres(conn)]
+    for row in rows:  # one key each: an upsert of many rows may not name a key twice
+        conn.execute(statement, row)
+
+
+def record_resolution(
+    conn: Connection,
+    *,
+    round_id: int,
+    table: str,
+    now: float | None,
+    resolution: str,
+    reason: str,
+    bets: int,
+    handle: int,
+) -> None:
+    """Store how interrupted round ``round_id`` ended, inside ``conn``'s transaction."""
+    conn.execute(
+        sa.insert(round_resolutions).values(
+            round_id=round_id,
+            table_id=table,
+            day=None if now is None else day_of(now),
+            at=now,
+            resolution=resolution,
+            reason=reason[:200],
+            bets=bets,
+            handle=handle,
+        )
+    )

@@ -7,6 +7,8 @@ rounds are listed with how each ended; the routes are for staff only."""
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import itertools
 import math
 from collections import defaultdict
@@ -15,9 +17,12 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
+import httpx
 import pytest
 import sqlalchemy as sa
 from tests.support.tables import Tables, house_table
+from tests.test_admin_http import EVIL, FAST, JSON, PASSWORD, STAFF, _login, _problem
+from tests.test_hardening_http import in_process
 
 from baccara.bets import BetKind, settle
 from baccara.cards import Card, parse_cards
@@ -28,6 +33,8 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.reports import By
 from baccara.exact.odds import full_shoe, odds
 from baccara.exact.theory import by_card, price
+from baccara.money import format_money
+from baccara.server.app import ServerConfig, create_app
 from baccara.server.tables.house import Timing
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
@@ -324,3 +331,70 @@ def test_interrupted_rounds_are_listed_with_how_each_ended(database_url: str) ->
             assert tie.theo > 0
 
     asyncio.run(test())
+
+
+# -- the routes -----------------------------------------------------------------------------
+
+
+def test_the_reports_are_for_staff_only_in_json_and_csv(database_url: str) -> None:
+    """Anonymous 401, a player 403, another site 403; every staff role reads the reports
+    (compliance's, the auditor reads everything, the operator watches the tables): the
+    shoe dealt at table z1 by table, in JSON and CSV, the plot's series, the RTP and
+    the interrupted rounds; bad input is a 400 that names it."""
+    config = ServerConfig(database_url=database_url, tables=("t1=punto-banco",), **FAST)
+    app = create_app(config)
+    state = app.state.baccara
+    for name, role in STAFF.items():
+        state.auth.create_staff(name, PASSWORD, role, actor="cli")
+    coups = _deal_shoe(state.ledger, PUNTO_BANCO, seed=3, table="z1")
+    day = datetime.fromtimestamp(NOW, UTC).date().isoformat()
+    span = f"from={day}&to={day}"
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        url = f"/api/admin/reports/hold?by=table&{span}"
+        assert _problem(await client.get(url)) == (401, "not_logged_in")
+        await client.post("/api/register", json={"name": "ann", "password": PASSWORD}, headers=JSON)
+        assert _problem(await client.get(url)) == (403, "staff_only")
+        for name in STAFF:
+            await _login(client, name)
+            report = (await client.get(url)).json()
+            assert len(report["rows"]) == 1, report
+            (row,) = report["rows"]
+            assert (row["key"], row["rounds"], row["handle"]) == ("z1", coups, coups * 10_000)
+            assert report["total"] == {**row, "key": "total"} and (
+                report["start"],
+                report["end"],
+            ) == (day, day)
+            assert _problem(await client.get(url, headers={"Origin": EVIL})) == (403, "bad_origin")
+        table = (await client.get(url)).json()["rows"][0]
+        sheet = await client.get(url + "&format=csv")
+        assert sheet.headers["content-type"].startswith("text/csv")
+        lines = list(csv.reader(io.StringIO(sheet.text)))
+        assert lines[0][:5] == ["key", "rounds", "bets", "handle", "win"]
+        assert lines[1][:5] == ["z1", str(coups), str(coups), format_money(coups * 10_000),
+                                format_money(table["win"])]  # fmt: skip
+        assert lines[2][0] == "total"
+        by_kind = (await client.get(f"/api/admin/reports/hold?by=kind&{span}")).json()
+        assert [r["key"] for r in by_kind["rows"]] == ["banker"]
+        assert by_kind["total"]["win"] == table["win"]
+        series = (await client.get(f"/api/admin/reports/hold/series?{span}&table=z1")).json()
+        (point,) = series["points"]
+        assert (point["day"], point["cumulative_win"]) == (day, table["win"])
+        assert point["cumulative_sd"] == pytest.approx(table["sd"])
+        rtp = (await client.get(f"/api/admin/reports/rtp?{span}")).json()["rows"]
+        assert [(r["kind"], r["band"], r["handle"]) for r in rtp] == [
+            ("banker", 10_000, coups * 10_000)
+        ]
+        gone = (await client.get(f"/api/admin/reports/interrupted?{span}")).json()
+        assert gone["rounds"] == []
+        assert (await client.get(f"/api/admin/reports/hold?{span}&table=none")).json()["rows"] == []
+        for bad in ("by=colour", "from=28/11/2026", "format=xml", f"from={day}&to=2000-01-01"):
+            assert _problem(await client.get(f"/api/admin/reports/hold?{bad}")) == (
+                400,
+                "bad_request",
+            ), bad
+
+    try:
+        in_process(app, scenario)
+    finally:
+        state.ledger.database.dispose()

@@ -48,6 +48,10 @@ _CSV: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/csv": {"schema": {"type": "string"}}}}
 }
 _BYS = "|".join(b.value for b in By)
+Start = Annotated[str | None, Query(alias="from", description="first UTC day, 2026-11-01")]
+End = Annotated[str | None, Query(alias="to", description="last UTC day (default: today)")]
+Table = Annotated[str | None, Query(description="one table's id (default: every table)")]
+Format = Annotated[str, Query(alias="format", description="json or csv")]
 
 
 def day(text: str | None, name: str, default: date) -> date:
@@ -129,11 +133,6 @@ def reports_router(state: ServerState) -> APIRouter:
         if text not in ("json", "csv"):
             raise Refusal(400, "bad_request", "format: json or csv")
         return text
-
-    Start = Annotated[str | None, Query(alias="from", description="first UTC day, 2026-11-01")]
-    End = Annotated[str | None, Query(alias="to", description="last UTC day (default: today)")]
-    Table = Annotated[str | None, Query(description="one table's id (default: every table)")]
-    Format = Annotated[str, Query(alias="format", description="json or csv")]
 
     @router.get("/api/admin/reports/hold", response_model=HoldReport, responses=_CSV)
     async def hold(

@@ -19,7 +19,7 @@ row, ``band_rounds`` and ``var_band`` (the coup's spots in the band) to the band
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
@@ -40,10 +40,12 @@ __all__ = [
     "BANDS",
     "Resolution",
     "SettledSpot",
+    "add_up",
     "band",
     "day_of",
     "record_resolution",
     "record_settlement",
+    "rollup_rows",
 ]
 
 BANDS = (1, 500, 2_500, 10_000, 50_000, 250_000)
@@ -109,8 +111,7 @@ def _upsert(postgres: bool) -> Any:
 _UPSERT = {pg: _upsert(pg) for pg in (False, True)}
 
 
-def record_settlement(
-    conn: Connection,
+def rollup_rows(
     *,
     table: str,
     variant: str,
@@ -118,24 +119,24 @@ def record_settlement(
     now: float,
     spots: Sequence[SettledSpot],
     price: Price,
-) -> None:
-    """Add a settled coup's ``spots`` to ``hold_rollup`` inside ``conn``'s transaction
-    (the settlement's), priced by ``price`` (the cards left before the coup)."""
-    if not spots:
-        return
+) -> list[dict[str, Any]]:
+    """A settled coup's ``hold_rollup`` rows (one per bet kind and stake band), priced by
+    ``price`` (the cards left before the coup): what `record_settlement` adds."""
     day = day_of(now)
     groups: dict[tuple[str, int], list[SettledSpot]] = {}
     for spot in spots:
         groups.setdefault((spot.kind, band(spot.stake)), []).append(spot)
 
+    wins = {id(s): price.win(BetKind(s.kind), s.stake) for s in spots}
+
     def variance(chosen: Sequence[SettledSpot]) -> float:
-        return price.moments((BetKind(s.kind), s.stake) for s in chosen).variance
+        return price.combine(wins[id(s)] for s in chosen).variance
 
     rows = []
     kinds_seen: set[str] = set()
     bands_seen: set[int] = set()
     for n, ((kind, floor), chosen) in enumerate(sorted(groups.items())):
-        moments = price.moments((BetKind(s.kind), s.stake) for s in chosen)
+        moments = price.combine(wins[id(s)] for s in chosen)
         first_kind, first_band = kind not in kinds_seen, floor not in bands_seen
         kinds_seen.add(kind)
         bands_seen.add(floor)
@@ -162,9 +163,47 @@ def record_settlement(
                 ),
             }
         )
+    return rows
+
+
+def record_settlement(
+    conn: Connection,
+    *,
+    table: str,
+    variant: str,
+    shoe_id: int | None,
+    now: float,
+    spots: Sequence[SettledSpot],
+    price: Price,
+) -> None:
+    """Add a settled coup's ``spots`` to ``hold_rollup`` inside ``conn``'s transaction
+    (the settlement's), priced by ``price`` (the cards left before the coup)."""
+    rows = rollup_rows(
+        table=table, variant=variant, shoe_id=shoe_id, now=now, spots=spots, price=price
+    )
     statement = _UPSERT[on_postgres(conn)]
     for row in rows:  # one key each: an upsert of many rows may not name a key twice
         conn.execute(statement, row)
+
+
+def add_up(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of ``hold_rollup`` with the same key summed into one (a bulk load's).
+
+    >>> key = {"table_id": "t1", "variant": "v", "kind": "tie", "band": 1, "shoe_id": 1, "day": 0}
+    >>> sums = dict.fromkeys(_SUMS, 1)
+    >>> [row["handle"] for row in add_up([{**key, **sums}, {**key, **sums}])]
+    [2]
+    """
+    found: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        key = tuple(row[name] for name in _KEY)
+        if key in found:
+            into = found[key]
+            for name in _SUMS:
+                into[name] += row[name]
+        else:
+            found[key] = dict(row)
+    return list(found.values())
 
 
 def record_resolution(

@@ -370,6 +370,8 @@ class Ledger:
         settled after a restart among the interrupted ones.
         """
         game = find_variant(variant)
+        if price is not None and now is None:
+            raise LedgerError("a priced settlement needs the table's clock: give now")
 
         def work(conn: Connection) -> bool:
             row = conn.execute(queries.ROUND, {"id": round_id}).mappings().first()
@@ -416,7 +418,7 @@ class Ledger:
                 queries.FINISH_ROUND,
                 {"round": round_id, "new_phase": RoundPhase.SETTLED, "new_coup": coup.notation()},
             )
-            if price is not None and now is not None:
+            if price is not None and now is not None:  # (checked above: both or none)
                 hold.record_settlement(
                     conn,
                     table=str(row["table_id"]),

@@ -40,7 +40,7 @@ from baccara.exact.odds import odds
 from baccara.exact.outcomes import PAIR_BETS, outcomes, pair_coups, pair_pays
 from baccara.variants import PUNTO_BANCO, Variant
 
-__all__ = ["Moments", "Price", "by_card", "price"]
+__all__ = ["Moments", "Price", "Win", "by_card", "price"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,26 +87,44 @@ class Price:
             found = self._returns[key] = paid[index]
         return found
 
+    def win(self, kind: BetKind, stake: int) -> Win:
+        """The house's win on a ``stake`` on ``kind``, outcome by outcome."""
+        return Win(kind if kind in PAIR_BETS else None, stake - self.returns(kind, stake))
+
     def moments(self, spots: Iterable[tuple[BetKind, int]]) -> Moments:
         """The house's expected win on ``spots`` (bet kind, stake) of this coup and its
         variance (see the module for the covariances)."""
-        value = np.zeros(len(self.classes))
+        return self.combine([self.win(kind, stake) for kind, stake in spots])
+
+    def combine(self, wins: Iterable[Win]) -> Moments:
+        """The expectation and variance of the sum of ``wins`` on this coup."""
+        value: np.ndarray | float = 0.0
         pairs: dict[BetKind, np.ndarray] = {}
-        for kind, stake in spots:
-            win = stake - self.returns(kind, stake)
-            if kind in PAIR_BETS:
-                pairs[kind] = pairs.get(kind, np.zeros(2)) + win
+        for win in wins:
+            if win.pair is None:
+                value = value + win.outcomes
             else:
-                value += win
-        mean = float(self.classes @ value)
-        variance = max(0.0, float(self.classes @ (value * value)) - mean * mean)
-        for kind, win in pairs.items():
+                pairs[win.pair] = pairs.get(win.pair, 0.0) + win.outcomes
+        mean = variance = 0.0
+        if isinstance(value, np.ndarray):
+            mean = float(self.classes @ value)
+            variance = max(0.0, float(self.classes @ (value * value)) - mean * mean)
+        for kind, outcomes_ in pairs.items():
             hit = self.pair_hits[kind]
             p = np.array([hit, 1.0 - hit])
-            pair_mean = float(p @ win)
+            pair_mean = float(p @ outcomes_)
             mean += pair_mean
-            variance += max(0.0, float(p @ (win * win)) - pair_mean * pair_mean)
+            variance += max(0.0, float(p @ (outcomes_ * outcomes_)) - pair_mean * pair_mean)
         return Moments(theo=mean, variance=variance)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """The house's win on one spot, outcome by outcome: over the 205 outcome classes
+    (``pair`` None), or over (hit, miss) of the pair bet ``pair``."""
+
+    pair: BetKind | None
+    outcomes: np.ndarray
 
 
 def by_card(cards: Iterable[Card]) -> tuple[int, ...]:

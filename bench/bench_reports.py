@@ -34,7 +34,14 @@ from baccara.db import hold, reports
 from baccara.db.hold import Resolution, SettledSpot
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.reports import By
-from baccara.db.schema import bets, hold_rollup, round_resolutions, rounds, transactions
+from baccara.db.schema import (
+    bets,
+    hold_rollup,
+    hold_shoes,
+    round_resolutions,
+    rounds,
+    transactions,
+)
 from baccara.exact.outcomes import PAIR_BETS, outcomes
 from baccara.exact.theory import Price, price
 from baccara.shoe import Shoe, ShoeSettings
@@ -76,7 +83,8 @@ def _seed(ledger: Ledger, bets_wanted: int, rng: random.Random) -> int:
     priced: dict[int, Price] = {}
     round_rows: list[dict[str, Any]] = []
     bet_rows: list[dict[str, Any]] = []
-    rollup: list[dict[str, Any]] = []
+    lines: list[dict[str, Any]] = []
+    by_shoe: list[dict[str, Any]] = []
     gone: list[dict[str, Any]] = []
     next_shoe, numbers = 0, dict.fromkeys((t for t, _ in TABLES), 0)
     for n in range(rounds_wanted):
@@ -121,18 +129,21 @@ def _seed(ledger: Ledger, bets_wanted: int, rng: random.Random) -> int:
                  "round_id": round_id, "kind": kind.value, "amount": stake, "txn_id": txn,
                  "status": "settled", "returned": returned}
             )  # fmt: skip
-        rollup += hold.rollup_rows(
+        found = hold.rollup_rows(
             table=table, variant=variant.name, shoe_id=shoe_ids[table], now=now, spots=spots,
             price=rate,
         )  # fmt: skip
+        lines += found.lines
+        by_shoe.append(found.shoe)
     with ledger.database.begin() as conn:
         for chunk in range(0, len(round_rows), 20_000):
             conn.execute(rounds.insert(), round_rows[chunk : chunk + 20_000])
         for chunk in range(0, len(bet_rows), 50_000):
             conn.execute(bets.insert(), bet_rows[chunk : chunk + 50_000])
-        summed = hold.add_up(rollup)
-        for chunk in range(0, len(summed), 20_000):
-            conn.execute(hold_rollup.insert(), summed[chunk : chunk + 20_000])
+        for rows, table in ((lines, hold_rollup), (by_shoe, hold_shoes)):
+            summed = hold.add_up(table, rows)
+            for chunk in range(0, len(summed), 20_000):
+                conn.execute(table.insert(), summed[chunk : chunk + 20_000])
         if gone:
             conn.execute(round_resolutions.insert(), gone)
     if ledger.postgres:

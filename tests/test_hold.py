@@ -381,10 +381,16 @@ def test_the_reports_are_for_staff_only_in_json_and_csv(database_url: str) -> No
         (point,) = series["points"]
         assert (point["day"], point["cumulative_win"]) == (day, table["win"])
         assert point["cumulative_sd"] == pytest.approx(table["sd"])
-        rtp = (await client.get(f"/api/admin/reports/rtp?{span}")).json()["rows"]
-        assert [(r["kind"], r["band"], r["handle"]) for r in rtp] == [
+        rtp = (await client.get(f"/api/admin/reports/rtp?{span}")).json()
+        assert [(r["kind"], r["band"], r["handle"]) for r in rtp["rows"]] == [
             ("banker", 10_000, coups * 10_000)
         ]
+        # a full shoe's Banker at each stake: 5% of 0.10 rounds to nothing, a win pays 1:1
+        by_stake = {s["stake"]: s["rtp"] for s in rtp["stakes"]}
+        full = odds(full_shoe(8))
+        paid_even = 1 + float(full.probabilities["banker"] - full.probabilities["player"])
+        assert by_stake[10] == pytest.approx(paid_even)
+        assert by_stake[1_000] == pytest.approx(1 - float(full.edges["banker"]))
         gone = (await client.get(f"/api/admin/reports/interrupted?{span}")).json()
         assert gone["rounds"] == []
         assert (await client.get(f"/api/admin/reports/hold?{span}&table=none")).json()["rows"] == []

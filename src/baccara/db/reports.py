@@ -1,9 +1,10 @@
 """The hold reports: what the house won against its exact theory, over a range of days.
 
 Pure SQL over what the settlements stored (`baccara.db.hold`): ``hold_rollup`` (a row
-per table, game, bet kind, stake band, shoe and day) and ``round_resolutions``. A
-report groups the rows by one of `By` and sums them; nothing reads the bets, so a
-report over a million bets reads a few thousand rows.
+per table, game, bet kind, stake band and day), ``hold_shoes`` (per table, game, shoe
+and day) and ``round_resolutions``. A report groups the rows by one of `By` and sums
+them; nothing reads the bets, so a report over a million bets reads a few thousand
+rows (their number grows with tables and days, not with bets).
 
 Per group: rounds (with a bet in the group), bets, handle, the house's win, hold (win
 over handle), the theoretical win, its standard deviation and the z-score, (win -
@@ -27,7 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from baccara.db.schema import hold_rollup, round_resolutions, rounds
+from baccara.db.schema import hold_rollup, hold_shoes, round_resolutions, rounds
 
 __all__ = [
     "By",
@@ -54,14 +55,14 @@ class By(StrEnum):
     DAY = "day"
 
 
-# by -> (the key column, the rounds counted for it, the variance summed for it)
+# by -> (the rows read, the key column, the rounds counted for it, the variance summed)
 _GROUPS = {
-    By.TABLE: ("table_id", "rounds", "var_round"),
-    By.GAME: ("variant", "rounds", "var_round"),
-    By.KIND: ("kind", "kind_rounds", "var_kind"),
-    By.BAND: ("band", "band_rounds", "var_band"),
-    By.SHOE: ("shoe_id", "rounds", "var_round"),
-    By.DAY: ("day", "rounds", "var_round"),
+    By.TABLE: (hold_shoes, "table_id", "rounds", "var_round"),
+    By.GAME: (hold_shoes, "variant", "rounds", "var_round"),
+    By.KIND: (hold_rollup, "kind", "kind_rounds", "var_kind"),
+    By.BAND: (hold_rollup, "band", "band_rounds", "var_band"),
+    By.SHOE: (hold_shoes, "shoe_id", "rounds", "var_round"),
+    By.DAY: (hold_shoes, "day", "rounds", "var_round"),
 }
 
 
@@ -116,8 +117,8 @@ def hold(
 ) -> list[HoldRow]:
     """The hold report grouped ``by``, over the days ``first`` to ``last`` (UTC,
     inclusive; None: unbounded), of ``table`` only if given; ordered by key."""
-    key_name, rounds_name, var_name = _GROUPS[by]
-    c = hold_rollup.c
+    rows, key_name, rounds_name, var_name = _GROUPS[by]
+    c = rows.c
     key = c[key_name]
     query = (
         sa.select(
@@ -256,7 +257,7 @@ def series(
     table: str | None = None,
 ) -> list[SeriesPoint]:
     """Actual against theoretical, day by day, cumulative (the console's plot)."""
-    c = hold_rollup.c
+    c = hold_shoes.c
     query = (
         sa.select(c.day, sa.func.sum(c.win), sa.func.sum(c.theo), sa.func.sum(c.var_round))
         .where(*_where(first, last, table, c.day, c.table_id))

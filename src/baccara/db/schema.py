@@ -49,6 +49,7 @@ __all__ = [
     "game_tables",
     "hands",
     "hold_rollup",
+    "hold_shoes",
     "metadata",
     "online_shoes",
     "period_limits",
@@ -347,29 +348,41 @@ play_stops = sa.Table(  # play stopped by the operator: "all", or a game family
     sa.Column("scope", sa.String(40), primary_key=True),
     sa.Column("updated_at", sa.Float, nullable=False),
 )
-hold_rollup = sa.Table(  # each settled coup's bets summed, with their theory (revision 0013)
+hold_rollup = sa.Table(  # settled spots summed by kind and stake band (revision 0013)
     "hold_rollup",
     metadata,
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("variant", sa.String(40), primary_key=True),
     sa.Column("kind", sa.String(24), primary_key=True),
     sa.Column("band", sa.BigInteger, primary_key=True, autoincrement=False),  # a stake band's floor
-    sa.Column("shoe_id", sa.Integer, primary_key=True, autoincrement=False),  # 0: none
     sa.Column("day", sa.Date, primary_key=True),  # UTC, of the settlement
-    # rounds counted once per round, per round and kind, per round and band
-    sa.Column("rounds", sa.Integer, nullable=False),
+    # rounds counted once per round and kind, once per round and band
     sa.Column("kind_rounds", sa.Integer, nullable=False),
     sa.Column("band_rounds", sa.Integer, nullable=False),
     sa.Column("bets", sa.Integer, nullable=False),
     sa.Column("handle", sa.BigInteger, nullable=False),  # minor units staked
     sa.Column("win", sa.BigInteger, nullable=False),  # the house's: staked less returned
     sa.Column("theo", sa.Float, nullable=False),  # its exact expectation (minor units)
-    # the variance of the win: of these spots, of each round, round and kind, round and band
+    # the variance of the win: of these spots, of each round's spots on the kind, in the band
     sa.Column("variance", sa.Float, nullable=False),
-    sa.Column("var_round", sa.Float, nullable=False),
     sa.Column("var_kind", sa.Float, nullable=False),
     sa.Column("var_band", sa.Float, nullable=False),
     sa.Index("ix_hold_rollup_day", "day"),
+)
+hold_shoes = sa.Table(  # settled rounds summed by shoe (revision 0013)
+    "hold_shoes",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(40), primary_key=True),
+    sa.Column("shoe_id", sa.Integer, primary_key=True, autoincrement=False),  # 0: none
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("bets", sa.Integer, nullable=False),
+    sa.Column("handle", sa.BigInteger, nullable=False),
+    sa.Column("win", sa.BigInteger, nullable=False),
+    sa.Column("theo", sa.Float, nullable=False),
+    sa.Column("var_round", sa.Float, nullable=False),  # the rounds' variances, summed
+    sa.Index("ix_hold_shoes_day", "day"),
 )
 round_resolutions = sa.Table(  # how each round voided or settled after a restart ended
     "round_resolutions",

@@ -34,13 +34,13 @@ from functools import cache
 import numpy as np
 
 from baccara.bets import BetKind, Rounding, payout, settle
-from baccara.cards import Card
+from baccara.cards import Card, full_deck
 from baccara.coup import Coup
 from baccara.exact.odds import odds
 from baccara.exact.outcomes import PAIR_BETS, outcomes, pair_coups, pair_pays
 from baccara.variants import PUNTO_BANCO, Variant
 
-__all__ = ["Moments", "Price", "Win", "by_card", "price"]
+__all__ = ["Moments", "Price", "Win", "by_card", "price", "stake_rtp"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +161,36 @@ def price(
         pair_hits=hits,
         commission_rounding=commission_rounding,
         payout_rounding=payout_rounding,
+    )
+
+
+def stake_rtp(
+    variant: Variant,
+    kind: BetKind,
+    stake: int,
+    *,
+    decks: int = 8,
+    commission_rounding: Rounding = Rounding.DOWN,
+    payout_rounding: Rounding = Rounding.DOWN,
+) -> float:
+    """What a ``stake`` on ``kind`` gets back per unit staked from a full shoe of
+    ``decks``, the table's rounding included: the Banker's 5% on a small stake rounds
+    down, so the bettor keeps the fraction and the return rises.
+
+    >>> [round(stake_rtp(PUNTO_BANCO, BetKind.BANKER, s), 5) for s in (10, 19, 20, 30, 1_000)]
+    [1.01235, 1.01235, 0.98942, 0.99706, 0.98942]
+    """
+    found = _full_shoe(variant, decks, commission_rounding, payout_rounding)
+    return 1.0 - found.moments([(kind, stake)]).theo / stake
+
+
+@cache
+def _full_shoe(
+    variant: Variant, decks: int, commission_rounding: Rounding, payout_rounding: Rounding
+) -> Price:
+    cards = [card for card in full_deck() for _ in range(decks)]
+    return price(
+        cards, variant, commission_rounding=commission_rounding, payout_rounding=payout_rounding
     )
 
 

@@ -23,6 +23,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from baccara.bets import BetKind
 from baccara.db import reports
 from baccara.db.reports import By, HoldRow
 from baccara.money import format_money
@@ -38,12 +39,17 @@ from baccara.server.wire.reports import (
     RtpLine,
     RtpReport,
     SeriesPoint,
+    StakeRtp,
 )
+from baccara.variants import find_variant
 
 __all__ = ["DEFAULT_DAYS", "day", "reports_router"]
 
 DEFAULT_DAYS = 30
 """A report without ``from`` covers this many days to ``to``."""
+STAKES = (1, 10, 19, 20, 30, 100, 110, 1_000, 1_010, 10_000)
+"""The stakes (minor units) the RTP report prices from a full shoe: the 5% commission
+rounds to nothing up to 0.19, and by half a cent or less from 0.20 on."""
 _CSV: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/csv": {"schema": {"type": "string"}}}}
 }
@@ -114,6 +120,20 @@ def _hold_csv(report: HoldReport) -> Response:
         for line in (*report.rows, report.total)
     ]  # fmt: skip
     return _csv(header, lines, f"hold-by-{report.by}-{report.start}-{report.end}")
+
+
+def _stake_levels(played: list[tuple[str, str]]) -> list[StakeRtp]:
+    """The theory's RTP at `STAKES` for each (game, kind) ``played``."""
+    from baccara.exact.theory import stake_rtp  # the exact engine loads on first use
+
+    return [
+        StakeRtp(
+            game=game, kind=kind, stake=stake,
+            rtp=stake_rtp(find_variant(game), BetKind(kind), stake, decks=find_variant(game).decks),
+        )
+        for game, kind in played
+        for stake in STAKES
+    ]  # fmt: skip
 
 
 def reports_router(state: ServerState) -> APIRouter:
@@ -190,8 +210,10 @@ def reports_router(state: ServerState) -> APIRouter:
         and as the exact theory says (the table's rounding of commission included)."""
         wanted, (first, last) = shape(output), days(start, end)
         found = await run(partial(reports.rtp, database, first=first, last=last, table=table))
+        played = sorted({(r.game, r.kind) for r in found if r.kind in ("banker", "player")})
+        stakes = await run(partial(_stake_levels, played))
         report = RtpReport(
-            table=table, start=first.isoformat(), end=last.isoformat(),
+            table=table, start=first.isoformat(), end=last.isoformat(), stakes=stakes,
             rows=[
                 RtpLine(
                     game=r.game, kind=r.kind, band=r.band, bets=r.bets, handle=r.handle,

@@ -19,6 +19,7 @@ __all__ = [
     "RtpLine",
     "RtpReport",
     "SeriesPoint",
+    "StakeRtp",
 ]
 
 
@@ -71,13 +72,26 @@ class RtpLine(_Answer):
     theo_rtp: float | None
 
 
+class StakeRtp(_Answer):
+    """What a ``stake`` (minor units) on a game's bet kind gets back per unit staked from
+    a full shoe, the table's rounding included (the commission's at small stakes)."""
+
+    game: str
+    kind: str
+    stake: int
+    rtp: float
+
+
 class RtpReport(_Answer):
-    """The return to player at every stake band, over the days ``start`` to ``end``."""
+    """The return to player at every stake band, over the days ``start`` to ``end``, and
+    (``stakes``) the theory at stake levels where rounding moves it, for each game and
+    Banker or Player bet kind played."""
 
     table: str | None
     start: str
     end: str
     rows: list[RtpLine]
+    stakes: list[StakeRtp]
 
 
 class SeriesPoint(_Answer):

@@ -119,6 +119,10 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("POST", "/api/admin/play/stop"),
         ("POST", "/api/admin/play/resume"),
         ("POST", "/api/admin/players/banco/logins"),
+        ("GET", "/api/admin/reports/hold"),
+        ("GET", "/api/admin/reports/hold/series"),
+        ("GET", "/api/admin/reports/rtp"),
+        ("GET", "/api/admin/reports/interrupted"),
     }
     assert misfits(app) == []
 

@@ -38,6 +38,7 @@ from baccara.db.auth import Auth
 from baccara.db.cashier import Cashier, Clerk
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections
+from baccara.db.schema import hold_shoes
 from baccara.db.staff import Role
 from baccara.server.app import ServerConfig, create_app
 
@@ -232,8 +233,28 @@ def test_a_tables_hold_past_four_deviations_from_the_hold_reports_z_scores(book:
     assert sorted((a.subject, a.day) for a in found) == [
         ("cold", "2026-11-23"), ("cold", "2026-11-24"), ("hot", "2026-11-23"), ("hot", "2026-11-24")
     ]  # fmt: skip
-    _scan(book.database)  # no hold function: the marker is not computed
+    _scan(book.database)  # the hold report's own scores: no play stored, no alert
     assert len(alerts_in(book.database, first_day="2026-11-23", last_day="2026-11-30")) == 4
+
+
+def test_a_tables_hold_is_read_from_the_hold_report_by_default(book: Ledger) -> None:
+    """Without a function given, the scan reads the hold report: a table whose day won
+    3,000.00 against a theory of 80.00 with a standard deviation of 100.00 (z = 29.2)
+    is raised, one within 4 deviations (z = 3.9) is not."""
+    day = datetime.fromtimestamp(MONDAY, UTC).date()
+    rows = [("hot", 300_000, 8_000.0), ("fine", 47_000, 8_000.0)]
+    with book.database.begin() as conn:
+        for table, win, theo in rows:
+            conn.execute(hold_shoes.insert().values(
+                table_id=table, variant="punto-banco", shoe_id=1, day=day, rounds=80, bets=80,
+                handle=800_000, win=win, theo=theo, var_round=10_000.0**2,
+            ))  # fmt: skip
+    scan(book.database, start=MONDAY, end=MONDAY + DAY, now=MONDAY + DAY)
+    found = alerts_in(book.database, first_day="2026-11-23", last_day="2026-11-23",
+                      marker=Marker.TABLE_HOLD)  # fmt: skip
+    assert [a.subject for a in found] == ["hot"]
+    (evidence,) = found[0].evidence
+    assert evidence["z"] == pytest.approx((300_000 - 8_000) / 10_000)
 
 
 def test_a_rescan_raises_nothing_twice_and_an_acknowledgement_is_audited_once(

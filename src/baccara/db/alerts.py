@@ -22,8 +22,8 @@ The markers, over house tables' bets (their time is their transaction's):
   came back, a bet in play counted as lost) had reached the daily loss limit in force;
 - ``money_moved``: deposits and withdrawals of a day past ``daily_money_moved``;
 - ``table_hold``: a table whose day's hold is past ``hold_sigmas`` standard deviations
-  from its theory: the z-score comes from a `HoldScores` function (the hold report's),
-  given to `scan`; none given, the marker is not computed.
+  from its theory: the z-score of the hold report by table (`table_scores`,
+  `baccara.db.reports`), or of the `HoldScores` function given to `scan`.
 
 >>> from baccara.db.database import database_at
 >>> from baccara.db.migrate import upgrade
@@ -50,7 +50,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 
-from baccara.db import audit
+from baccara.db import audit, reports
 from baccara.db.books import wallet_account
 from baccara.db.database import writing
 from baccara.db.protections import PeriodLimit, period_limit
@@ -81,6 +81,7 @@ __all__ = [
     "day_of",
     "period",
     "scan",
+    "table_scores",
 ]
 
 DAY = 86_400.0
@@ -189,6 +190,30 @@ class TableScore:
 
 HoldScores = Callable[[Engine, float, float], Sequence[TableScore]]
 """The hold report's z-score of every table from ``start`` to ``end`` (epoch seconds)."""
+
+
+def table_scores(database: Engine, start: float, end: float) -> list[TableScore]:
+    """The hold report's z-score of every table over the whole UTC days from ``start``
+    to before ``end`` (`baccara.db.reports.hold` by table): the tables whose win and
+    theory vary.
+
+    >>> from baccara.db.database import database_at
+    >>> from baccara.db.migrate import upgrade
+    >>> database = database_at("sqlite://")
+    >>> _ = upgrade(database)
+    >>> table_scores(database, 0.0, DAY)
+    []
+    """
+    first = datetime.fromtimestamp(start, UTC).date()
+    last = datetime.fromtimestamp(max(start, end - 1), UTC).date()
+    return [
+        TableScore(
+            table=row.key, z=z, rounds=row.rounds, handle=row.handle, house_win=row.win,
+            theoretical_win=row.theo,
+        )
+        for row in reports.hold(database, reports.By.TABLE, first=first, last=last)
+        if (z := row.z) is not None
+    ]  # fmt: skip
 
 
 class AlertError(ValueError):
@@ -562,8 +587,7 @@ def scan(
         found += _raises(conn, first, last, limits)
         found += _deposits_after_limit(conn, first, last)
         found += _money_moved(conn, first, last, limits)
-    if hold is not None:
-        found += _holds(database, first, last, limits, hold)
+    found += _holds(database, first, last, limits, hold or table_scores)
     return _store(database, found, now, (first, last), actor, role)
 
 

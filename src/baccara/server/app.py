@@ -48,6 +48,7 @@ from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
 from baccara.server.http.metrics import metrics_router
 from baccara.server.http.people import people_router
+from baccara.server.http.reports import reports_router
 from baccara.server.http.tables import tables_router
 from baccara.server.infra.clock import Clock, RealClock
 from baccara.server.infra.config import ServerConfig
@@ -184,6 +185,7 @@ def create_app(
         admin_router(state),
         metrics_router(state),
         people_router(state),
+        reports_router(state),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0012"  # to be chained after 0013 on merge
+down_revision = "0013"
 
 _NOTES = "player_notes"
 

@@ -4,7 +4,9 @@
 auditor: no wallet, no play); its password is asked twice on the terminal, or read as
 one line from stdin when stdin is not a terminal (``printf '%s\\n' "$PW" | baccara admin
 create ...``). The creation is written to the audit log, by ``cli``. ``admin list``
-shows the staff; ``admin audit verify`` walks the audit log's chain of hashes and names
+shows the staff; ``admin disable``, ``admin enable`` and ``admin password`` stop a
+member's sign-in (every session ended), restore it, and set a new password, each
+audited; ``admin audit verify`` walks the audit log's chain of hashes and names
 the first entry that does not hold (exit status 1), or counts the entries (0).
 ``admin alerts scan`` stores the markers of harm of whole UTC days (`baccara.db.alerts`:
 yesterday by default; a scheduler runs it daily).
@@ -82,6 +84,61 @@ def create_command(name: str, role: str, db: str | None, as_json: bool) -> None:
         click.echo(f"{staff.name}: a staff account, role {staff.role.value}")
 
 
+def _switch(name: str, disabled: bool, db: str | None, as_json: bool) -> None:
+    from baccara.db.staff import StaffError, set_disabled
+
+    try:
+        with upgraded_database(db) as database:
+            staff = set_disabled(
+                database, name, disabled=disabled, actor=CLI_ACTOR, role=None, now=time.time()
+            )
+    except StaffError as error:
+        fail(str(error))
+    state = "disabled" if staff.disabled_at is not None else "enabled"
+    if as_json:
+        echo_json({"name": staff.name, "role": staff.role.value, "state": state})
+    else:
+        click.echo(f"{staff.name}: {state}" + (": every session ended" if disabled else ""))
+
+
+@admin_group.command("disable")
+@click.argument("name")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the account as JSON.")
+def disable_command(name: str, db: str | None, as_json: bool) -> None:
+    """Disable staff account NAME: no sign-in, every session ended (audited)."""
+    _switch(name, True, db, as_json)
+
+
+@admin_group.command("enable")
+@click.argument("name")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the account as JSON.")
+def enable_command(name: str, db: str | None, as_json: bool) -> None:
+    """Let disabled staff account NAME sign in again (audited)."""
+    _switch(name, False, db, as_json)
+
+
+@admin_group.command("password")
+@click.argument("name")
+@db_option
+def password_command(name: str, db: str | None) -> None:
+    """Set staff account NAME's password (asked, or one line of stdin); every session
+    of the account ends (audited, the password never)."""
+    from baccara.db.auth import Auth, AuthError
+    from baccara.db.ledger import Ledger
+
+    password = read_password()
+    try:
+        with upgraded_database(db) as database:
+            Auth(Ledger(database), now=time.time).set_staff_password(
+                name, password, actor=CLI_ACTOR
+            )
+    except AuthError as error:
+        fail(str(error))
+    click.echo(f"{name}: a new password; every session ended")
+
+
 @admin_group.command("list")
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print the staff as JSON.")
@@ -94,7 +151,12 @@ def list_command(db: str | None, as_json: bool) -> None:
     if as_json:
         echo_json(
             [
-                {"name": s.name, "role": s.role.value, "created_at": s.created_at.isoformat()}
+                {
+                    "name": s.name,
+                    "role": s.role.value,
+                    "created_at": s.created_at.isoformat(),
+                    "disabled": s.disabled_at is not None,
+                }
                 for s in staff
             ]
         )
@@ -102,7 +164,10 @@ def list_command(db: str | None, as_json: bool) -> None:
     if not staff:
         click.echo("no staff accounts: create one with `baccara admin create NAME --role ROLE`")
     for one in staff:
-        click.echo(f"{one.name:24} {one.role.value:10} since {one.created_at:%Y-%m-%d %H:%M} UTC")
+        off = " (disabled)" if one.disabled_at is not None else ""
+        click.echo(
+            f"{one.name:24} {one.role.value:10} since {one.created_at:%Y-%m-%d %H:%M} UTC{off}"
+        )
 
 
 @admin_group.group("audit")

@@ -65,7 +65,7 @@ from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.protections import Protections, protections_of
 from baccara.db.schema import play_limits, users, web_sessions
 from baccara.db.sessions import revoke
-from baccara.db.staff import Role, Staff
+from baccara.db.staff import Role, Staff, StaffError, end_sessions, find_staff
 
 __all__ = [
     "Auth",
@@ -232,7 +232,30 @@ class Auth:
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
         if protections.suspended(now):
             raise Excluded("your account is suspended by the house", code="suspended")
+        if row["disabled_at"] is not None:
+            raise Excluded("this staff account is disabled", code="disabled")
         return self.start_session(int(row["id"]))
+
+    def set_staff_password(self, name: str, password: str, *, actor: str) -> None:
+        """Set staff account ``name``'s password (the players' rule), as ``actor`` (the
+        command line: ``baccara admin password``) at this clock's time: every session of
+        the account ends, and the change is written to the audit log (not the password)."""
+        if not good_password(password):
+            raise AuthError(_BAD_PASSWORD)
+        digest, now = self.hasher.hash(password), self.now()
+        with writing(self.ledger.database) as conn:
+            try:
+                found = find_staff(conn, name)
+            except StaffError as error:
+                raise AuthError(str(error)) from None
+            conn.execute(
+                users.update().where(users.c.id == found["id"]).values(password_hash=digest)
+            )
+            end_sessions(conn, int(found["id"]), now=now)
+            audit.append(
+                conn, actor=actor, role=None, action="staff.password", target=str(found["name"]),
+                now=now,
+            )  # fmt: skip
 
     def change_password(self, user: User, old: str, new: str) -> None:
         """Set a new password (the old one checked); every other session of the player
@@ -309,6 +332,7 @@ class Auth:
                 web_sessions.c.token_hash == token_digest(token),
                 web_sessions.c.expires > self.now(),
                 users.c.role.is_not(None),
+                users.c.disabled_at.is_(None),  # a session a disable missed ends here too
             )
         )
         with self.ledger.database.connect() as conn:

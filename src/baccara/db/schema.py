@@ -254,6 +254,8 @@ users = sa.Table(
     sa.Column("role", sa.String(16), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
     sa.Column("last_login_at", sa.Float, nullable=True),  # epoch seconds (revision 0014)
+    # a staff account disabled: when (epoch seconds; null: it may sign in; revision 0015)
+    sa.Column("disabled_at", sa.Float, nullable=True),
 )
 drill_records = sa.Table(  # the Learn section's drills: each player's record
     "drill_records",

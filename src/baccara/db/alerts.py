@@ -53,7 +53,7 @@ from sqlalchemy.engine import Connection, Engine
 from baccara.db import audit, reports
 from baccara.db.books import wallet_account
 from baccara.db.database import writing
-from baccara.db.protections import PeriodLimit, period_limit
+from baccara.db.protections import FOREVER, PeriodLimit, period_limit
 from baccara.db.schema import (
     accounts,
     alerts,
@@ -90,7 +90,6 @@ MAX_DAYS = 184
 MAX_LIST = 500
 """The most alerts one list gives."""
 _WALLET = wallet_account("")
-_LAST_MOMENT = 253_402_300_799.0  # 9999-12-31 23:59:59 UTC
 
 
 class Marker(StrEnum):
@@ -540,7 +539,7 @@ def period(start: float, end: float) -> tuple[float, float]:
     >>> period(90_000.0, 2 * DAY)
     (86400.0, 172800.0)
     """
-    if not (0 <= start < end <= _LAST_MOMENT):
+    if not (0 <= start < end <= FOREVER):
         raise AlertError("bad_request", f"a scan's period is 1 to {MAX_DAYS} days, from before to")
     first = math.floor(start / DAY) * DAY
     last = max(math.ceil(end / DAY) * DAY, first + DAY)  # end > start: one day at least

@@ -404,7 +404,8 @@ def suspend(
 
 
 FOREVER = 253_402_300_799.0
-"""A suspension's end that never comes (the last second of the year 9999)."""
+"""The last second of the year 9999 (UTC): a suspension's end that never comes, and the
+last moment a period asked for may name."""
 
 
 def stop_logins(

@@ -24,7 +24,7 @@ from fastapi.responses import Response
 
 from baccara.db.cashier import Cashier, CashierError, CashierReceipt, Clerk, check_cash_amount
 from baccara.db.history import STATEMENT_ROWS, PlayerHistory
-from baccara.db.protections import DELAY, LimitKind, Period, PeriodLimit, Protections
+from baccara.db.protections import DELAY, FOREVER, LimitKind, Period, PeriodLimit, Protections
 from baccara.db.staff import Staff
 from baccara.money import MoneyError, format_money, parse_money
 from baccara.server.http.depends import (
@@ -61,7 +61,7 @@ STATUS = {
 }
 """The status each of the cashier's refusals is answered with."""
 
-LAST_MOMENT = 253_402_300_799.0
+LAST_MOMENT = FOREVER
 """The last second a statement may name (9999-12-31 23:59:59 UTC)."""
 DEFAULT_DAYS = 30
 """A statement without ``from`` covers this many days before ``to``."""

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from tests.test_hardening_http import in_process
 from tests.test_openapi import published
 
+from baccara.db.staff import Role
 from baccara.server.app import ServerConfig, create_app
 from baccara.server.cluster.relay import Moving
 from baccara.server.http.depends import SAME_SITE_JSON, JsonBody, body_model
@@ -326,3 +327,74 @@ def test_a_table_moving_between_processes_is_answered_503(
     for reply in replies:
         assert reply.status_code == 503 and reply.headers["retry-after"] == "2"
         assert reply.json()["error"] == "table_moving" and "t9" in reply.json()["message"]
+
+
+ALL = frozenset({"operator", "compliance", "auditor"})
+OPERATOR, COMPLIANCE = frozenset({"operator"}), frozenset({"compliance"})
+CONSOLE: dict[tuple[str, str], frozenset[str]] = {
+    ("GET", "/api/admin/access"): ALL,
+    ("GET", "/api/admin/audit"): ALL,
+    ("GET", "/api/admin/audit/verify"): ALL,
+    ("GET", "/api/admin/variants"): ALL,
+    ("GET", "/api/admin/tables"): ALL,
+    ("POST", "/api/admin/tables"): OPERATOR,
+    ("POST", "/api/admin/tables/t1/pause"): OPERATOR,
+    ("POST", "/api/admin/tables/t1/resume"): OPERATOR,
+    ("POST", "/api/admin/tables/t1/close"): OPERATOR,
+    ("PATCH", "/api/admin/tables/t1"): OPERATOR,
+    ("POST", "/api/admin/play/stop"): OPERATOR,
+    ("POST", "/api/admin/play/resume"): OPERATOR,
+    ("POST", "/api/admin/players/banco/logins"): OPERATOR,
+    ("POST", "/api/admin/cashier/deposit"): OPERATOR,
+    ("POST", "/api/admin/cashier/withdrawal"): OPERATOR,
+    ("GET", "/api/admin/players"): ALL,
+    ("GET", "/api/admin/players/banco"): ALL,
+    ("GET", "/api/admin/players/banco/rounds"): ALL,
+    ("GET", "/api/admin/players/banco/movements"): ALL,
+    ("POST", "/api/admin/players/banco/suspend"): COMPLIANCE,
+    ("POST", "/api/admin/players/banco/reinstate"): COMPLIANCE,
+    ("POST", "/api/admin/players/banco/notes"): COMPLIANCE,
+    ("GET", "/api/admin/alerts"): frozenset({"compliance", "auditor"}),
+    ("POST", "/api/admin/alerts/scan"): COMPLIANCE,
+    ("POST", "/api/admin/alerts/1/acknowledge"): COMPLIANCE,
+    ("GET", "/api/admin/reports/hold"): ALL,
+    ("GET", "/api/admin/reports/hold/series"): ALL,
+    ("GET", "/api/admin/reports/rtp"): ALL,
+    ("GET", "/api/admin/reports/interrupted"): ALL,
+}
+"""Who may call each console route, as the operator's guide says (docs/operator.md):
+the operator runs the tables and the cashier, compliance acts on the players and the
+alerts, every role reads (the alerts: compliance and the auditor)."""
+
+
+def test_every_console_route_as_a_player_and_each_role(app: FastAPI) -> None:
+    """Every ``/api/admin`` route the server publishes is in the guide's table above;
+    a player's session gets 403 ``staff_only`` from each, a role the guide does not name
+    403 ``wrong_role`` (whatever the body), a role it names gets past the check."""
+    console = {(m, u) for m, u, _ in operations(app) if u.startswith("/api/admin")}
+    assert console == set(CONSOLE)
+    wrong: list[str] = []
+    staff = {"olga": "operator", "cora": "compliance", "ivan": "auditor"}
+    for name, role in staff.items():
+        app.state.baccara.auth.create_staff(name, "long password", Role(role), actor="cli")
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        await client.post("/api/register", json={"name": "banco", "password": "long password"})
+        for who in ("banco", *staff):
+            client.cookies.clear()
+            login = {"name": who, "password": "long password"}
+            assert (await client.post("/api/login", json=login)).status_code == 200
+            for (method, url), allowed in sorted(CONSOLE.items()):
+                got = await ask(client, method, url)
+                code = got.json().get("error") if got.status_code >= 400 else None
+                expected = (
+                    (403, "staff_only") if who == "banco" else
+                    None if staff[who] in allowed else (403, "wrong_role")
+                )  # fmt: skip
+                if expected is None and got.status_code in (401, 403):
+                    wrong.append(f"{who} {method} {url}: {got.status_code} {code}")
+                elif expected is not None and (got.status_code, code) != expected:
+                    wrong.append(f"{who} {method} {url}: {got.status_code} {code}, not {expected}")
+
+    in_process(app, scenario)
+    assert wrong == []

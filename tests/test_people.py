@@ -227,7 +227,9 @@ def test_a_players_shoe_is_replayed_as_its_decisions_in_order(book: Ledger) -> N
             online_shoes.insert().values(table_id="c1", server_seed="00" * 32, rules={},
                                          client_seeds=[], sealed=True, finished=False)
         ).inserted_primary_key[0]  # fmt: skip
-    chips.set_seats(shoe, [{"name": "ann", "chips": 20_000}, {"name": "bob", "chips": 20_000}])
+    chips.set_seats(
+        shoe, [{"name": "ann", "chips": 20_000}, {"name": "bob", "chips": 20_000}], minimum=1_000
+    )
     decided = [
         (Action(act=Act.OPEN_BANK, seat=0, amount=1_000), {"ann": -1_000, POT: 1_000}),
         (Action(act=Act.BANCO, seat=1, amount=1_000), {"bob": -1_000, POT: 1_000}),

@@ -21,6 +21,7 @@ from baccara.server.tables.base import TableSetup
 from baccara.server.tables.game import PlayersTiming
 from baccara.server.tables.house import Timing
 from baccara.server.wire import protocol as P
+from baccara.skill.game_rules import Seating
 
 HOUSE = Timing(bet_seconds=15, card_seconds=0.7, result_seconds=4)
 PLAYERS = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
@@ -268,5 +269,25 @@ def test_a_players_table_closed_by_a_crash_mid_coup_with_its_players_gone_gives_
             assert commission in (0, 250)
             wallets = sum(tables.balance(name) for name in ("ann", "bob", "carl", "dan"))
             assert wallets + commission == 400_000
+
+    run(test)
+
+
+def test_a_players_shoe_dealt_at_the_houses_minimum_is_resumed_at_that_minimum() -> None:
+    """The house set the table's minimum to 20.00 before the shoe was dealt; after a
+    restart (the configuration's 10.00 until the house's is read again) the shoe is
+    rebuilt with the seating it was sealed with: its record verifies."""
+
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS, minimum=1_000) as tables:
+            tables.runner.configure(TableSetup(minimum=2_000))
+            ann, _bob = await _seated(tables, "ann", "bob")
+            await state_where(tables, ann, lambda m: m["to_act"] == "ann")
+            assert tables.runner.table.minimum == 2_000
+            sealed = tables.runner.fair.client_seeds[-1]
+            await tables.restart()
+            table = tables.runner.table
+            assert table is not None and table.minimum == 2_000
+            assert Seating.of(table).seal() == sealed
 
     run(test)

@@ -214,12 +214,23 @@ class Chips:
                 for r in rows
             ]
 
-    def set_seats(self, shoe_id: int, seats: list[SeatRow]) -> None:
-        """Store who sat in shoe ``shoe_id`` and with how many chips (at its start)."""
+    def set_seats(self, shoe_id: int, seats: list[SeatRow], *, minimum: int) -> None:
+        """Store who sat in shoe ``shoe_id`` and with how many chips (at its start), and
+        the table's minimum it was dealt at (its seating is sealed with it)."""
         with writing(self.ledger.database) as conn:
             conn.execute(
-                online_shoes.update().where(online_shoes.c.id == shoe_id).values(seats=seats)
+                online_shoes.update()
+                .where(online_shoes.c.id == shoe_id)
+                .values(seats=seats, minimum=minimum)
             )
+
+    def minimum(self, shoe_id: int) -> int | None:
+        """The minimum shoe ``shoe_id`` was dealt at (None: not stored, an older shoe)."""
+        with self.ledger.database.connect() as conn:
+            found = conn.execute(
+                sa.select(online_shoes.c.minimum).where(online_shoes.c.id == shoe_id)
+            ).scalar()
+        return None if found is None else int(found)
 
     def seats(self, shoe_id: int) -> list[SeatRow] | None:
         """Who sat in shoe ``shoe_id`` and with how many chips, if it was dealt."""

@@ -225,6 +225,7 @@ online_shoes = sa.Table(
     sa.Column("seats", sa.JSON, nullable=True),  # a players' game: names and stacks at start
     sa.Column("seeders", sa.JSON, nullable=True),  # a house shoe: the accounts that gave a seed
     sa.Column("retired", sa.String(200), nullable=True),  # why the house stopped it early
+    sa.Column("minimum", sa.BigInteger, nullable=True),  # a players' shoe's (revision 0016)
 )
 
 skill_actions = sa.Table(

@@ -137,10 +137,16 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     # -- the game's engine -------------------------------------------------------------------
 
     def new_engine(
-        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
+        self,
+        names: list[str],
+        chips: list[int],
+        shoe: Shoe,
+        rules: Mapping[str, Any],
+        minimum: int | None = None,
     ) -> Engine:
-        """The game's engine for a shoe, as its committed ``rules`` say."""
-        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
+        """The game's engine for a shoe, as its committed ``rules`` say, at ``minimum``
+        (the shoe's own, stored; None: the table's now)."""
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=minimum or self.minimum)
         table = game_table(rules, seating, shoe)
         assert isinstance(table, self.game.engine)
         return table
@@ -598,7 +604,7 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     def _start(self, seats: list[SeatRow]) -> None:
         assert self.fair is not None and self.shoe_id is not None
         self.shoes.update(self.shoe_id, self.fair)
-        self.chips.set_seats(self.shoe_id, seats)
+        self.chips.set_seats(self.shoe_id, seats, minimum=self.minimum)
 
     async def _finish_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None and self.table is not None

@@ -67,7 +67,7 @@ def rebuild(
     shoe = fair.shoe()
     shoe.burn()  # as the shoe's settings say
     names, chips = [s["name"] for s in seats], [s["chips"] for s in seats]
-    table = runner.new_engine(names, chips, shoe, fair.rules)
+    table = runner.new_engine(names, chips, shoe, fair.rules, runner.chips.minimum(shoe_id))
     for action, _ in runner.chips.actions(shoe_id):
         table.apply(action)
     return table

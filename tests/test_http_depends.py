@@ -344,7 +344,7 @@ CONSOLE: dict[tuple[str, str], frozenset[str]] = {
     ("PATCH", "/api/admin/tables/t1"): OPERATOR,
     ("POST", "/api/admin/play/stop"): OPERATOR,
     ("POST", "/api/admin/play/resume"): OPERATOR,
-    ("POST", "/api/admin/players/banco/logins"): OPERATOR,
+    ("POST", "/api/admin/players/banco/logins"): frozenset({"operator", "compliance"}),
     ("POST", "/api/admin/cashier/deposit"): OPERATOR,
     ("POST", "/api/admin/cashier/withdrawal"): OPERATOR,
     ("GET", "/api/admin/players"): ALL,

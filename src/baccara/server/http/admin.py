@@ -30,7 +30,7 @@ from fastapi import APIRouter, Depends, Query
 
 from baccara.db import audit, table_list
 from baccara.db.protections import SuspendError, stop_logins
-from baccara.db.staff import Staff
+from baccara.db.staff import Role, Staff
 from baccara.db.table_list import Actor, TableListError, TableRow, TableState
 from baccara.money import MoneyError, parse_money
 from baccara.server.cluster.hall import pause_reason
@@ -39,6 +39,7 @@ from baccara.server.http.depends import (
     JsonBody,
     Operator,
     StaffMember,
+    require_role,
 )
 from baccara.server.infra.edge import Refusal
 from baccara.server.state import ServerState
@@ -121,6 +122,10 @@ def whole_number(text: str, name: str, *, least: int, most: int) -> int:
     if not least <= number <= most:
         raise Refusal(400, "bad_request", f"{name}: a whole number from {least} to {most}")
     return number
+
+
+OperatorOrCompliance = Annotated[Staff, Depends(require_role(Role.OPERATOR, Role.COMPLIANCE))]
+"""A staff member who may stop a player's logins (the operator at the tables, compliance)."""
 
 
 def admin_router(state: ServerState) -> APIRouter:
@@ -272,9 +277,15 @@ def admin_router(state: ServerState) -> APIRouter:
     stopping(False)
 
     @router.post("/api/admin/players/{name}/logins", dependencies=[SAME_SITE_JSON])
-    async def player_logins(staff: Operator, name: str, asked: LoginsBody) -> LoginsAnswer:
+    async def player_logins(
+        staff: OperatorOrCompliance, name: str, asked: LoginsBody
+    ) -> LoginsAnswer:
         """Stop a player's logins (every session ends now, their sockets close within a
-        second; the round in play is settled as usual), or let them log in again."""
+        second; the round in play is settled as usual): the operator or compliance; or
+        let them log in again: compliance only, who acts on the players (it lifts any
+        suspension in force, a compliance one too)."""
+        if not asked.stopped and staff.role is not Role.COMPLIANCE:
+            raise Refusal(403, "wrong_role", "letting a player log in again: compliance only")
         try:
             await state.run(
                 partial(

@@ -429,3 +429,43 @@ def test_a_day_asked_is_a_day_or_a_refusal_that_names_it(text: str) -> None:
         assert found == date(2000, 1, 1)
     else:
         assert found.isoformat() == text
+
+
+HOSTILE = (
+    "%00",
+    "t%00",
+    "0001-01-01",
+    "0001-01-05",
+    "9999-12-31",
+    "x" * 60,
+    "-1",
+    "%20",
+    "%EF%BC%91",
+)
+"""Query values an attacker sends: a NUL, the first and last days, too long, not a day."""
+
+
+def test_no_report_answers_a_hostile_query_with_a_500(database_url: str) -> None:
+    """Every report route, each hostile value as ``from``, ``to`` and ``table`` (a NUL
+    that PostgreSQL refuses in text, a ``to`` so early that the default ``from`` would
+    fall before the first day): an answer or a one-line 400, never a 500."""
+    app = create_app(ServerConfig(database_url=database_url, tables=(), **FAST))
+    app.state.baccara.auth.create_staff("ivan", PASSWORD, STAFF["ivan"], actor="cli")
+    wrong: list[str] = []
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        await _login(client, "ivan")
+        for route in ("hold", "hold/series", "rtp", "interrupted"):
+            for name, value in itertools.product(("from", "to", "table"), HOSTILE):
+                url = f"/api/admin/reports/{route}?{name}={value}"
+                reply = await client.get(url)
+                if reply.status_code not in (200, 400) or (
+                    reply.status_code == 400 and reply.json()["error"] != "bad_request"
+                ):
+                    wrong.append(f"{url}: {reply.status_code}")
+
+    try:
+        in_process(app, scenario)
+    finally:
+        app.state.baccara.ledger.database.dispose()
+    assert wrong == []

@@ -68,6 +68,7 @@ __all__ = [
     "TableRow",
     "TableState",
     "add_table",
+    "good_id",
     "seed",
     "set_setup",
     "set_state",
@@ -146,6 +147,16 @@ class TableRow:
     def setup(self) -> tuple[int | float | None, ...]:
         """Its limits and timings, in `SETUP`'s order (what a runner is told)."""
         return tuple(getattr(self, name) for name in SETUP)
+
+
+def good_id(text: str) -> bool:
+    """Whether ``text`` may be a table's id: 1 to 40 letters, digits, ``_`` or ``-``,
+    beginning with a letter or a digit.
+
+    >>> good_id("t1"), good_id("t\x00"), good_id("-t"), good_id("x" * 41)
+    (True, False, False, False)
+    """
+    return _ID.fullmatch(text) is not None
 
 
 def _row(found: Mapping[Any, Any]) -> TableRow:
@@ -278,7 +289,7 @@ def _record(
 
 def add_table(database: Engine, by: Actor, *, table: str, variant: str, squeeze: bool) -> TableRow:
     """Open a new table (or open again a closed one, with this game); the row."""
-    if not _ID.fullmatch(table):
+    if not good_id(table):
         raise TableListError(
             f"bad table id {table!r}: 1 to 40 letters, digits, '-' or '_', from a letter or digit"
         )

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from baccara.bets import BetKind
-from baccara.db import reports
+from baccara.db import reports, table_list
 from baccara.db.reports import By, HoldRow
 from baccara.money import format_money
 from baccara.server.http.depends import StaffMember
@@ -144,10 +144,18 @@ def reports_router(state: ServerState) -> APIRouter:
     def days(start: str | None, end: str | None) -> tuple[date, date]:
         today = datetime.fromtimestamp(state.clock.now(), UTC).date()
         last = day(end, "to", today)
-        first = day(start, "from", last - timedelta(days=DEFAULT_DAYS - 1))
+        back = timedelta(days=DEFAULT_DAYS - 1)
+        first = day(start, "from", last - back if last - date.min >= back else date.min)
         if first > last:
             raise Refusal(400, "bad_request", "from: on or before to")
         return first, last
+
+    def which(table: str | None) -> str | None:
+        if table is not None and not table_list.good_id(table):
+            raise Refusal(
+                400, "bad_request", "table: a table's id, 1 to 40 letters, digits, _ or -"
+            )
+        return table
 
     def shape(text: str) -> str:
         if text not in ("json", "csv"):
@@ -169,7 +177,7 @@ def reports_router(state: ServerState) -> APIRouter:
         if by not in By._value2member_map_:
             raise Refusal(400, "bad_request", f"by: one of {_BYS}")
         wanted, (first, last) = shape(output), days(start, end)
-        read = partial(reports.hold, database, first=first, last=last, table=table)
+        read = partial(reports.hold, database, first=first, last=last, table=which(table))
         rows = await run(read, By(by))
         every = (
             rows if By(by) in (By.TABLE, By.GAME, By.SHOE, By.DAY) else await run(read, By.TABLE)
@@ -186,7 +194,9 @@ def reports_router(state: ServerState) -> APIRouter:
     ) -> HoldSeries:
         """Actual against theoretical, day by day and cumulative, for the console's plot."""
         first, last = days(start, end)
-        found = await run(partial(reports.series, database, first=first, last=last, table=table))
+        found = await run(
+            partial(reports.series, database, first=first, last=last, table=which(table))
+        )
         return HoldSeries(
             table=table, start=first.isoformat(), end=last.isoformat(),
             points=[
@@ -209,7 +219,9 @@ def reports_router(state: ServerState) -> APIRouter:
         """The return to player at every stake band of every game and bet kind, as played
         and as the exact theory says (the table's rounding of commission included)."""
         wanted, (first, last) = shape(output), days(start, end)
-        found = await run(partial(reports.rtp, database, first=first, last=last, table=table))
+        found = await run(
+            partial(reports.rtp, database, first=first, last=last, table=which(table))
+        )
         played = sorted({(r.game, r.kind) for r in found if r.kind in ("banker", "player")})
         stakes = await run(partial(_stake_levels, played))
         report = RtpReport(
@@ -245,7 +257,7 @@ def reports_router(state: ServerState) -> APIRouter:
         """The rounds voided, refunded or settled after a restart, with why."""
         wanted, (first, last) = shape(output), days(start, end)
         found = await run(
-            partial(reports.interrupted, database, first=first, last=last, table=table)
+            partial(reports.interrupted, database, first=first, last=last, table=which(table))
         )
         report = InterruptedReport(
             table=table, start=first.isoformat(), end=last.isoformat(),

@@ -21,13 +21,14 @@ import pytest
 import sqlalchemy as sa
 from prometheus_client.parser import text_string_to_metric_families
 from tests.support.harness import Player, ServerProcess
+from tests.test_hardening_http import in_process
 
 from baccara.cli import main
 from baccara.db.auth import Auth
 from baccara.db.database import database_at
 from baccara.db.ledger import Ledger
 from baccara.db.staff import Role
-from baccara.server.app import ServerConfig
+from baccara.server.app import ServerConfig, create_app
 from baccara.server.infra.metrics import (
     MADE,
     METRIC_NAMES,
@@ -433,3 +434,28 @@ def test_the_grafana_dashboard_reads_only_what_the_server_exports() -> None:
     for panel in _panels(board):
         if panel.get("type") != "row":
             assert panel["datasource"]["uid"] == "${datasource}", panel["title"]
+
+
+@pytest.mark.parametrize(
+    ("proxies", "headers"),
+    [
+        (("127.0.0.1",), {}),  # a proxy on the machine that adds no header (nginx's plain pass)
+        ((), {"X-Real-IP": "203.0.113.9"}),
+        ((), {"Via": "1.1 proxy"}),
+    ],
+)
+def test_a_request_a_proxy_passed_on_needs_the_token(
+    tmp_path: Path, proxies: tuple[str, ...], headers: dict[str, str]
+) -> None:
+    """From the loopback but through a proxy (declared with ``--trusted-proxy``, or
+    naming the client in a header of its own): refused without the token, read with it."""
+    app = create_app(_config(f"sqlite:///{tmp_path / 'm.db'}", tables=(), trusted_proxies=proxies))
+    seen: list[int] = []
+
+    async def scenario(client: httpx.AsyncClient) -> None:
+        seen.append((await client.get("/metrics", headers=headers)).status_code)
+        bearer = {**headers, "Authorization": f"Bearer {TOKEN}"}
+        seen.append((await client.get("/metrics", headers=bearer)).status_code)
+
+    in_process(app, scenario)
+    assert seen == [403, 200]

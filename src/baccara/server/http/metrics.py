@@ -28,6 +28,10 @@ from baccara.server.state import ServerState
 __all__ = ["loopback", "metrics_router"]
 
 
+FORWARDING = ("x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host", "via")
+"""Headers a proxy adds to a request it passes on."""
+
+
 def loopback(host: str) -> bool:
     """Whether ``host`` is a loopback address."""
     try:
@@ -48,8 +52,10 @@ def metrics_router(state: ServerState) -> APIRouter:
                 return
             raise Refusal(401, "bad_token", "that is not the metrics token")
         peer = request.client.host if request.client else ""
-        forwarded = "x-forwarded-for" in request.headers or "forwarded" in request.headers
-        if not loopback(peer) or forwarded:
+        # a request a proxy passed on is not the machine's own, whatever its headers say:
+        # from a trusted proxy (``--trusted-proxy``) or naming a client, it needs the token
+        forwarded = any(name in request.headers for name in FORWARDING)
+        if not loopback(peer) or forwarded or state.proxies.trusts(peer):
             raise Refusal(
                 403,
                 "metrics_forbidden",

@@ -508,7 +508,7 @@ def test_a_table_closed_while_it_held_a_bet_is_finished_at_the_next_start(tmp_pa
     assert placed.balance == 7_500
     olga = Actor(name="olga", role="operator", now=1.0)
     table_list.set_state(ledger.database, olga, "t1", TableState.CLOSED)
-    assert table_list.still_held(ledger.database) == {"t1"}
+    assert table_list.still_held(ledger.database, ["t1"]) == {"t1"}
     app = create_app(ServerConfig(database_url=url, tables=("t1=punto-banco",), **FAST))
     hall = app.state.baccara.hall
 
@@ -519,7 +519,7 @@ def test_a_table_closed_while_it_held_a_bet_is_finished_at_the_next_start(tmp_pa
 
     in_process(app, scenario)
     assert ledger.balance(wallet) == 10_000
-    assert table_list.still_held(ledger.database) == set()
+    assert table_list.still_held(ledger.database, ["t1"]) == set()
     assert [row.state for row in table_list.table_rows(ledger.database)] == [TableState.CLOSED]
     assert ledger.check_invariants() == []
 

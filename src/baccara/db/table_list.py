@@ -153,7 +153,7 @@ def good_id(text: str) -> bool:
     """Whether ``text`` may be a table's id: 1 to 40 letters, digits, ``_`` or ``-``,
     beginning with a letter or a digit.
 
-    >>> good_id("t1"), good_id("t\x00"), good_id("-t"), good_id("x" * 41)
+    >>> good_id("t1"), good_id("t\\x00"), good_id("-t"), good_id("x" * 41)
     (True, False, False, False)
     """
     return _ID.fullmatch(text) is not None
@@ -181,36 +181,38 @@ def table_rows(database: Engine) -> list[TableRow]:
         return [_row(row) for row in found]
 
 
-def still_held(database: Engine) -> set[str]:
-    """The closed tables that still hold something: a round neither settled nor voided,
-    a shoe not finished, or a player's chips at the table (a close that a crash or a
-    process's end cut short). The server runs them again to finish what they hold:
-    settle or void the round, retire the shoe, give the chips back.
+def still_held(database: Engine, tables: Iterable[str]) -> set[str]:
+    """Of ``tables`` (closed ones), those that still hold something: a round neither
+    settled nor voided, a shoe not finished, or a player's chips at the table (a close
+    that a crash or a process's end cut short). The server runs them again to finish
+    what they hold: settle or void the round, retire the shoe, give the chips back.
+    Each table is read by its indexes (its rounds, its shoes, its chips' accounts).
 
     >>> from baccara.db.database import database_at
     >>> from baccara.db.migrate import upgrade
     >>> database = database_at("sqlite://")
     >>> _ = upgrade(database)
-    >>> still_held(database)
+    >>> still_held(database, ["t1"])
     set()
     """
-    closed = sa.select(game_tables.c.id).where(game_tables.c.state == TableState.CLOSED.value)
-    unfinished = sa.select(rounds.c.table_id).where(
-        rounds.c.phase.in_([RoundPhase.OPEN, RoundPhase.CLOSED]), rounds.c.table_id.in_(closed)
-    )
-    in_play = sa.select(online_shoes.c.table_id).where(
-        online_shoes.c.finished.is_(False), online_shoes.c.table_id.in_(closed)
-    )
-    prefix = chips_account("", "").removesuffix(":")
-    chips = sa.select(accounts.c.name).where(
-        accounts.c.name.startswith(prefix, autoescape=True), accounts.c.balance != 0
-    )
+    held = set()
     with database.connect() as conn:
-        held = {str(t) for t in conn.execute(unfinished.union(in_play)).scalars()}
-        tables = {str(t) for t in conn.execute(closed).scalars()}
-        for name in conn.execute(chips).scalars():
-            table = str(name)[len(prefix) :].split(":", 1)[0]
-            if table in tables:
+        for table in tables:
+            seats = chips_account(table, "")  # 'seat:web:t1:': the names between it and ...
+            beyond = seats[:-1] + chr(ord(seats[-1]) + 1)  # ... 'seat:web:t1;'
+            found = [
+                sa.select(rounds.c.id).where(
+                    rounds.c.table_id == table,
+                    rounds.c.phase.in_([RoundPhase.OPEN, RoundPhase.CLOSED]),
+                ),
+                sa.select(online_shoes.c.id).where(
+                    online_shoes.c.table_id == table, online_shoes.c.finished.is_(False)
+                ),
+                sa.select(accounts.c.id).where(
+                    accounts.c.name >= seats, accounts.c.name < beyond, accounts.c.balance != 0
+                ),
+            ]
+            if any(conn.execute(query.limit(1)).first() is not None for query in found):
                 held.add(table)
     return held
 

@@ -163,6 +163,7 @@ class Hall:
         self.seeds = specs  # the configuration's: the table list on a first start
         self.specs: dict[str, TableSpec] = {}  # the tables to run (open or paused), as stored
         self.rows: dict[str, TableRow] = {}
+        self.drained: set[str] = set()  # closed tables found holding nothing (not read again)
         self.states: dict[str, TableState] = {}  # every table of the list, closed ones too
         self.ran: dict[str, TableSpec] = {}  # what each runner here was made for
         self.stopped: set[str] = set()  # the operator's stops of play (`table_list.stops`)
@@ -302,7 +303,10 @@ class Hall:
         rows = await self._db(table_list.table_rows, database)
         self.stopped = await self._db(table_list.stops, database)
         self.states = {row.id: row.state for row in rows}
-        held = await self._db(table_list.still_held, database)
+        closed = {row.id for row in rows if row.state is TableState.CLOSED}
+        self.drained &= closed  # a table opened again is looked at when closed again
+        held = await self._db(table_list.still_held, database, closed - self.drained)
+        self.drained |= closed - held  # closed and holding nothing: never again
         self.rows = {
             row.id: row for row in rows if row.state is not TableState.CLOSED or row.id in held
         }

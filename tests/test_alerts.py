@@ -25,6 +25,7 @@ from baccara.cli import main
 from baccara.coup import Coup
 from baccara.db import audit
 from baccara.db.alerts import (
+    EVIDENCE_ROWS,
     AlertError,
     Marker,
     TableScore,
@@ -463,3 +464,32 @@ def test_every_alerts_route_as_anonymous_a_player_each_role_and_another_site(app
         ]
 
     in_process(app, scenario)
+
+
+def test_an_alerts_evidence_keeps_its_first_rows_and_counts_the_rest(book: Ledger) -> None:
+    """A night of 60 bets raises one alert whose evidence is its first 50 bets and a
+    count of the 10 more (not a row per bet: a night of 75,000 bets stored 7 MB)."""
+    p = _players(book, "owl")
+    table = Table(book)
+    night = MONDAY + 2 * DAY
+    bets = [table.play(p["owl"].account, night + HOUR + n * 30, 1_000) for n in range(60)]
+    _scan(book.database)
+    (alert,) = _raised(book.database, Marker.NIGHT_PLAY).values()
+    assert [e["bet"] for e in alert.evidence[:EVIDENCE_ROWS]] == bets[:EVIDENCE_ROWS]
+    assert alert.evidence[EVIDENCE_ROWS:] == [{"more_rows": 10}]
+
+
+def test_a_long_session_past_midnight_is_raised_on_the_day_it_began(book: Ledger) -> None:
+    """The scan reads a day at a time; a session from 22:00 to 02:00 is raised once, on
+    the day it began, scanning that day alone or the week."""
+    p = _players(book, "owl")
+    table = Table(book)
+    start = MONDAY + DAY + 22 * HOUR
+    for n in range(9):
+        table.play(p["owl"].account, start + n * 30 * MINUTE, 1_000)
+    scan(book.database, start=MONDAY + DAY, end=MONDAY + 2 * DAY, now=MONDAY + 8 * DAY)
+    _scan(book.database)
+    found = alerts_in(book.database, first_day="2026-11-23", last_day="2026-11-30",
+                      marker=Marker.LONG_SESSION)  # fmt: skip
+    assert [(a.subject, a.day) for a in found] == [("owl", "2026-11-24")]
+    assert found[0].evidence[0]["bets"] == 9

@@ -68,6 +68,7 @@ from baccara.money import format_money
 
 __all__ = [
     "DAY",
+    "EVIDENCE_ROWS",
     "MAX_DAYS",
     "MAX_LIST",
     "Alert",
@@ -85,6 +86,8 @@ __all__ = [
 ]
 
 DAY = 86_400.0
+EVIDENCE_ROWS = 50
+"""The rows an alert keeps as its evidence; past them, how many more (``more_rows``)."""
 MAX_DAYS = 184
 """The longest period one scan walks (six months)."""
 MAX_LIST = 500
@@ -566,28 +569,41 @@ def scan(
     in ``role``, or ``cli``) the scan is audited with the alerts it stored."""
     limits = thresholds or Thresholds()
     first, last = period(start, end)
-    # a session or a night may begin before the period: read from the day before
+    found: list[_Raised] = []
+    day = first
+    while day < last:  # a day at a time: what is read is a day's play, whatever the period
+        found += _markers(database, day, limits, hold or table_scores)
+        day += DAY
+    return _store(database, found, now, (first, last), actor, role)
+
+
+def _markers(database: Engine, day: float, limits: Thresholds, hold: HoldScores) -> list[_Raised]:
+    """The markers of the UTC day beginning at ``day``."""
+    end = day + DAY
     with database.connect() as conn:
-        placed = _bets(conn, first - DAY, last)
-        inside = [bet for bet in placed if bet.at >= first]
+        # a session may begin the day before, or run on past midnight: a day either side
+        placed = _bets(conn, day - DAY, end + DAY)
+        inside = [bet for bet in placed if day <= bet.at < end]
         found: list[_Raised] = []
-        for (player, day), its in _by_player_day(inside).items():
+        for (player, its_day), its in _by_player_day(inside).items():
             found += [
                 r
-                for r in (_chased(its, limits, player, day), _night(its, limits, player, day))
+                for r in (
+                    _chased(its, limits, player, its_day),
+                    _night(its, limits, player, its_day),
+                )
                 if r
             ]
         per_player: dict[str, list[_Bet]] = defaultdict(list)
         for bet in placed:
             per_player[bet.player].append(bet)
         found += [
-            r for its in per_player.values() for r in _long(its, limits) if r.day >= day_of(first)
+            r for its in per_player.values() for r in _long(its, limits) if r.day == day_of(day)
         ]
-        found += _raises(conn, first, last, limits)
-        found += _deposits_after_limit(conn, first, last)
-        found += _money_moved(conn, first, last, limits)
-    found += _holds(database, first, last, limits, hold or table_scores)
-    return _store(database, found, now, (first, last), actor, role)
+        found += _raises(conn, day, end, limits)
+        found += _deposits_after_limit(conn, day, end)
+        found += _money_moved(conn, day, end, limits)
+    return found + _holds(database, day, end, limits, hold)
 
 
 def _store(
@@ -602,7 +618,10 @@ def _store(
     with writing(database) as conn:
         make = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
         for one in found:
-            evidence = json.dumps(one.evidence, sort_keys=True, separators=(",", ":"))
+            shown = one.evidence[:EVIDENCE_ROWS]
+            if len(one.evidence) > EVIDENCE_ROWS:  # the rest counted, not stored
+                shown = [*shown, {"more_rows": len(one.evidence) - EVIDENCE_ROWS}]
+            evidence = json.dumps(shown, sort_keys=True, separators=(",", ":"))
             done = conn.execute(
                 make(alerts)
                 .values(marker=one.marker.value, subject=one.subject[:64], day=one.day,

@@ -34,6 +34,7 @@ from baccara.db.hold import BANDS
 from baccara.db.ledger import Ledger, wallet_account
 from baccara.db.reports import By
 from baccara.exact.odds import full_shoe, odds
+from baccara.exact.outcomes import pair_pays
 from baccara.exact.theory import by_card, price
 from baccara.money import format_money
 from baccara.server.app import ServerConfig, create_app
@@ -469,3 +470,35 @@ def test_no_report_answers_a_hostile_query_with_a_500(database_url: str) -> None
     finally:
         app.state.baccara.ledger.database.dispose()
     assert wrong == []
+
+
+def payout_pair(kind: BetKind) -> tuple[Fraction, Fraction]:
+    """What a unit on pair bet ``kind`` nets when it hits and when it misses."""
+    win, lose = pair_pays(PUNTO_BANCO)[kind]
+    return Fraction(win), Fraction(lose)
+
+
+def test_the_pair_bets_together_have_the_variance_of_every_deal_of_four_cards() -> None:
+    """Player Pair, Banker Pair, Either Pair and Perfect Pair on one coup, priced from a
+    10-card shoe, against every ordered deal of its first four cards: the expectation
+    and the variance of the house's win on them together (they hit together: an Either
+    Pair with a Player Pair) are the enumeration's exactly."""
+    cards = parse_cards("As As Ah Kd Kd 5c 5c 5h 9s 2d")
+    stakes = {BetKind.PLAYER_PAIR: 1_000, BetKind.BANKER_PAIR: 500, BetKind.EITHER_PAIR: 1_000,
+              BetKind.PERFECT_PAIR: 200}  # fmt: skip
+    pays = {k: payout_pair(k) for k in stakes}
+    wins = []
+    for p1, b1, p2, b2 in itertools.permutations(range(len(cards)), 4):
+        player, banker = (cards[p1], cards[p2]), (cards[b1], cards[b2])
+        hits = {
+            BetKind.PLAYER_PAIR: player[0].rank == player[1].rank,
+            BetKind.BANKER_PAIR: banker[0].rank == banker[1].rank,
+            BetKind.EITHER_PAIR: player[0].rank == player[1].rank or banker[0].rank == banker[1].rank,
+            BetKind.PERFECT_PAIR: player[0] == player[1] or banker[0] == banker[1],
+        }  # fmt: skip
+        wins.append(sum(-stake * pays[k][0 if hits[k] else 1] for k, stake in stakes.items()))
+    mean = Fraction(sum(wins), len(wins))
+    variance = Fraction(sum(w * w for w in wins), len(wins)) - mean * mean
+    found = price(cards, PUNTO_BANCO).moments(stakes.items())
+    assert found.theo == pytest.approx(float(mean), rel=1e-12)
+    assert found.variance == pytest.approx(float(variance), rel=1e-12)

@@ -11,8 +11,11 @@ nominal edge.
 
 `Price.moments` gives the expectation and the variance of the house's win over a set of
 spots of one coup: value bets (everything but the pairs) are functions of the same
-outcome class, so their covariances are exact; a pair bet depends on ranks, and each
-pair kind is taken as independent of the other bets (its own variance is exact).
+outcome class, so their covariances are exact; the pair bets are functions of each
+hand's first two cards (no pair, a pair, a suited pair: nine joint states, their chances
+exact from the cards left, `pair_states`), so theirs among themselves are exact too (an
+Either Pair and a Player Pair hit together); the pairs are taken as independent of the
+value bets.
 
 >>> from baccara.shoe import Shoe, ShoeSettings
 >>> shoe = Shoe.shuffled(ShoeSettings(decks=8), seed=1)
@@ -40,7 +43,7 @@ from baccara.exact.odds import odds
 from baccara.exact.outcomes import PAIR_BETS, outcomes, pair_coups, pair_pays
 from baccara.variants import PUNTO_BANCO, Variant
 
-__all__ = ["Moments", "Price", "Win", "by_card", "price", "stake_rtp"]
+__all__ = ["Moments", "Price", "Win", "by_card", "pair_states", "price", "stake_rtp"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -59,6 +62,7 @@ class Price:
     variant: Variant
     classes: np.ndarray  # (205,) the chance of each outcome class
     pair_hits: dict[BetKind, float]  # the chance that each pair bet wins
+    pair_states: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))  # `pair_states`
     commission_rounding: Rounding = Rounding.DOWN
     payout_rounding: Rounding = Rounding.DOWN
     _returns: dict[tuple[BetKind, int], np.ndarray] = field(default_factory=dict, repr=False)
@@ -111,12 +115,17 @@ class Price:
         if isinstance(value, np.ndarray):
             mean = float(self.classes @ value)
             variance = max(0.0, float(self.classes @ (value * value)) - mean * mean)
-        for kind, outcomes_ in pairs.items():
-            hit = self.pair_hits[kind]
-            p = np.array([hit, 1.0 - hit])
-            pair_mean = float(p @ outcomes_)
+        if pairs:  # the pair spots' win in each of the nine states of the two hands
+            won = sum(
+                (
+                    np.where(_PAIR_HITS[kind], outcomes_[0], outcomes_[1])
+                    for kind, outcomes_ in pairs.items()
+                ),
+                np.zeros((3, 3)),
+            )
+            pair_mean = float((self.pair_states * won).sum())
             mean += pair_mean
-            variance += max(0.0, float(p @ (outcomes_ * outcomes_)) - pair_mean * pair_mean)
+            variance += max(0.0, float((self.pair_states * won * won).sum()) - pair_mean**2)
         return Moments(theo=mean, variance=variance)
 
 
@@ -141,6 +150,55 @@ def by_card(cards: Iterable[Card]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+_NONE, _PAIR, _SUITED = 0, 1, 2  # a hand's first two cards: no pair, a pair, a suited pair
+_STATES = np.arange(3)
+_PAIR_HITS: dict[BetKind, np.ndarray] = {  # (player's state, banker's state) -> hit
+    BetKind.PLAYER_PAIR: np.repeat((_STATES != _NONE)[:, None], 3, axis=1),
+    BetKind.BANKER_PAIR: np.repeat((_STATES != _NONE)[None, :], 3, axis=0),
+    BetKind.EITHER_PAIR: (_STATES[:, None] != _NONE) | (_STATES[None, :] != _NONE),
+    BetKind.PERFECT_PAIR: (_STATES[:, None] == _SUITED) | (_STATES[None, :] == _SUITED),
+}
+
+
+def pair_states(counts: Sequence[int]) -> np.ndarray:
+    """The chance of each (player's, banker's) state of the first two cards (no pair, a
+    pair of ranks not suited, a suited pair), from the 52 counts by card (`by_card`).
+
+    >>> states = pair_states(by_card(full_deck()))  # one deck: no suited pair possible
+    >>> round(float(states[1:, :].sum()), 6), float(states[2, :].sum())
+    (0.058824, 0.0)
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    ranks = c.reshape(4, 13).sum(axis=0)  # `Card.index`: suit * 13 + rank
+    n = c.sum()
+    if n < 4:
+        return np.zeros((3, 3))
+    two, four = n * (n - 1), n * (n - 1) * (n - 2) * (n - 3)
+    rank_pairs, card_pairs = ranks * (ranks - 1), c * (c - 1)  # ordered pairs of each kind
+    s_rank, s_card = rank_pairs.sum(), card_pairs.sum()
+    rank_of_card = np.tile(np.arange(13), 4)
+    # one hand's pair of each rank (card) taken, the other's pairs among what is left
+    left_rank = s_rank - rank_pairs + (ranks - 2) * (ranks - 3)
+    both_rank = float((rank_pairs * left_rank).sum()) / four
+    taken = ranks[rank_of_card]
+    suited_then_rank = (
+        float((card_pairs * (s_rank - taken * (taken - 1) + (taken - 2) * (taken - 3))).sum())
+        / four
+    )
+    suited_then_suited = (
+        float((card_pairs * (s_card - card_pairs + (c - 2) * (c - 3))).sum()) / four
+    )
+    pair, suited = s_rank / two, s_card / two
+    out = np.zeros((3, 3))
+    out[_SUITED, _SUITED] = suited_then_suited
+    out[_SUITED, _PAIR] = out[_PAIR, _SUITED] = suited_then_rank - suited_then_suited
+    out[_PAIR, _PAIR] = both_rank - 2 * suited_then_rank + suited_then_suited
+    out[_SUITED, _NONE] = out[_NONE, _SUITED] = suited - suited_then_rank
+    out[_PAIR, _NONE] = out[_NONE, _PAIR] = pair - suited - both_rank + suited_then_rank
+    out[_NONE, _NONE] = 1.0 - out.sum()
+    return out
+
+
 def price(
     cards_left: Sequence[Card],
     variant: Variant = PUNTO_BANCO,
@@ -150,7 +208,8 @@ def price(
 ) -> Price:
     """Price the coup to be dealt from ``cards_left`` (the shoe's cards not yet taken,
     card by card: ranks and suits exactly) under ``variant`` and the table's roundings."""
-    found = odds(by_card(cards_left), variant)
+    counts = by_card(cards_left)
+    found = odds(counts, variant)
     classes = np.array(list(found.outcome_probabilities.values()), dtype=np.float64)
     pays = pair_pays(variant, exact=False)
     hits = {}
@@ -161,6 +220,7 @@ def price(
         variant=variant,
         classes=classes,
         pair_hits=hits,
+        pair_states=pair_states(counts),
         commission_rounding=commission_rounding,
         payout_rounding=payout_rounding,
     )

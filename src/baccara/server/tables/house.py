@@ -163,14 +163,14 @@ class HouseRunner(TableBase[Phase]):
             now = self.clock.now()
             if row["phase"] == RoundPhase.OPEN:
                 note = f"round {row['number']} was open: voided, bets refunded"
-                self.ledger.void_round(row["id"], note, now=now)
-                self._ended("voided")
+                if self.ledger.void_round(row["id"], note, now=now):  # not another's
+                    self._ended("voided")
                 notes.append(note)
                 continue
             if self.fair is None or row["shoe_id"] != self.shoe_id:
                 note = f"round {row['number']} had no shoe: voided, bets refunded"
-                self.ledger.void_round(row["id"], note, now=now)
-                self._ended("voided")
+                if self.ledger.void_round(row["id"], note, now=now):  # not another's
+                    self._ended("voided")
                 notes.append(note)
                 continue
             if not self.fair.sealed:
@@ -182,7 +182,7 @@ class HouseRunner(TableBase[Phase]):
             coup = self.table.deal().coup
             settled = self.table.settle()
             note = f"round {row['number']} was closed: dealt {coup} and settled"
-            self.ledger.settle_round(
+            if self.ledger.settle_round(
                 row["id"],
                 coup,
                 self.variant.name,
@@ -190,8 +190,8 @@ class HouseRunner(TableBase[Phase]):
                 price=price,
                 now=now,
                 restarted=note,
-            )
-            self._ended("settled")
+            ):  # not settled meanwhile by another process: counted once
+                self._ended("settled")
             notes.append(note)
             if self.table.phase is Phase.SHOE_CHANGE:
                 self._finish_shoe()

@@ -13,8 +13,10 @@ import time
 
 import numpy as np
 
+from baccara.cards import full_deck
 from baccara.exact.batch_files import write_csv
 from baccara.exact.odds import batch_odds, full_shoe, odds
+from baccara.exact.theory import price
 from baccara.research.gym_vector import PuntoBancoBettorVectorEnv
 from baccara.shoe import ShoeSettings
 from baccara.sim.shoes import keyed_coups, shoe_coups, simulated_shoe
@@ -37,6 +39,7 @@ def main() -> None:
                 _ = odds(counts, variant, replacement=replacement).outcome_probabilities
             found = batch_odds(shoes, variant)
             batch_odds(shoes, variant, side_bets=False)
+            price(full_deck() * 2, variant)  # a coup's theory: the 52 counts by card
     write_csv(io.StringIO(), found.columns, found.values)
     env = PuntoBancoBettorVectorEnv(2)
     env.reset(seed=1)

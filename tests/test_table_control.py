@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -17,11 +18,14 @@ from tests.test_table_clock import bet, opened
 
 from baccara.db.books import HOUSE as HOUSE_ACCOUNT
 from baccara.db.books import account_ids
+from baccara.db.people import player_rounds
+from baccara.db.schema import users
 from baccara.server.tables.base import TableSetup
 from baccara.server.tables.game import PlayersTiming
 from baccara.server.tables.house import Timing
 from baccara.server.wire import protocol as P
 from baccara.skill.game_rules import Seating
+from baccara.skill.records import table_coups
 
 HOUSE = Timing(bet_seconds=15, card_seconds=0.7, result_seconds=4)
 PLAYERS = PlayersTiming(decision_seconds=20, seed_seconds=8, result_seconds=3, bot_seconds=1)
@@ -289,5 +293,32 @@ def test_a_players_shoe_dealt_at_the_houses_minimum_is_resumed_at_that_minimum()
             table = tables.runner.table
             assert table is not None and table.minimum == 2_000
             assert Seating.of(table).seal() == sealed
+
+    run(test)
+
+
+def test_a_players_shoe_is_replayed_for_the_house_with_the_cards_its_coups_were_dealt() -> None:
+    """The console's replay of a players' shoe (`baccara.db.people.player_rounds`) deals
+    it again from what the database holds, seeds, seating and decisions: its coups are
+    those the table played, card for card."""
+
+    async def test() -> None:
+        async with players_table("chemin-de-fer", timing=PLAYERS, bots=2) as tables:
+            await _seated(tables, "ann")  # at the table: the clock decides for her
+            await tables.clock.run_until(
+                lambda: (
+                    tables.runner.table is not None and len(table_coups(tables.runner.table)) >= 1
+                ),
+                limit=3_600,
+            )
+            played = [coup.to_json() for coup in table_coups(tables.runner.table)]
+            with tables.ledger.database.begin() as conn:  # a bot's account, as if registered
+                conn.execute(users.insert().values(
+                    name="bot 1", name_key="bot 1", password_hash="x", created_at=datetime.now(UTC)
+                ))  # fmt: skip
+            (shoe,) = [
+                r for r in player_rounds(tables.ledger.database, "bot 1") if r.kind == "players"
+            ]
+            assert shoe.coups is not None and shoe.coups[: len(played)] == played
 
     run(test)

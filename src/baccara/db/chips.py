@@ -44,6 +44,16 @@ HOUSE_KEY = "#house"
 """The key, in a money state, of the house's commission."""
 
 
+def stored_action(row: Mapping[Any, Any]) -> Action:
+    """A ``skill_actions`` row as the decision it stores (seat -1: the house's rule)."""
+    return Action(
+        act=Act(row["action"]),
+        seat=None if row["seat"] < 0 else int(row["seat"]),
+        amount=int(row["amount"] or 0),
+        tableau=row["tableau"],
+    )
+
+
 def chips_account(table: str, player: str) -> str:
     """The account of ``player``'s chips at players' table ``table``.
 
@@ -201,18 +211,7 @@ class Chips:
                 .where(skill_actions.c.shoe_id == shoe_id)
                 .order_by(skill_actions.c.seq)
             ).mappings()
-            return [
-                (
-                    Action(
-                        act=Act(r["action"]),
-                        seat=None if r["seat"] < 0 else int(r["seat"]),
-                        amount=int(r["amount"] or 0),
-                        tableau=r["tableau"],
-                    ),
-                    bool(r["timed_out"]),
-                )
-                for r in rows
-            ]
+            return [(stored_action(r), bool(r["timed_out"])) for r in rows]
 
     def set_seats(self, shoe_id: int, seats: list[SeatRow], *, minimum: int) -> None:
         """Store who sat in shoe ``shoe_id`` and with how many chips (at its start), and

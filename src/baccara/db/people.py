@@ -35,7 +35,7 @@ from baccara.coup import Coup, CoupError
 from baccara.db import audit
 from baccara.db.accounts import find_player
 from baccara.db.books import wallet_account
-from baccara.db.chips import chips_account
+from baccara.db.chips import chips_account, stored_action
 from baccara.db.database import writing
 from baccara.db.protections import (
     FOREVER,
@@ -58,6 +58,10 @@ from baccara.db.schema import (
     transactions,
     users,
 )
+from baccara.db.shoes import stored_shoe
+from baccara.fair import FairError
+from baccara.skill.game_rules import Seating
+from baccara.skill.records import replayed, table_coups
 
 __all__ = [
     "MAX_FOUND",
@@ -205,6 +209,7 @@ class ReplayedRound:
     bets: list[ReplayedBet] | None = None
     seats: list[str] | None = None
     decisions: list[ReplayedDecision] | None = None
+    coups: list[dict[str, Any]] | None = None  # a players' shoe's coups, cards as dealt
 
 
 def _stamp(moment: datetime | None) -> float | None:
@@ -478,17 +483,20 @@ def _players_shoes(conn: Connection, name: str, last: int) -> list[ReplayedRound
     shoes = sorted(first, reverse=True)[:last]
     out = []
     for shoe_id in shoes:
-        table, seated = conn.execute(
-            sa.select(online_shoes.c.table_id, online_shoes.c.seats).where(
-                online_shoes.c.id == shoe_id
-            )
-        ).one()
+        stored = (
+            conn.execute(sa.select(online_shoes).where(online_shoes.c.id == shoe_id))
+            .mappings()
+            .one()
+        )
+        table, seated = stored["table_id"], stored["seats"]
         names = [str(seat["name"]) for seat in (seated or [])]
-        decided = conn.execute(
-            sa.select(skill_actions)
-            .where(skill_actions.c.shoe_id == shoe_id)
-            .order_by(skill_actions.c.seq)
-        ).mappings()
+        decided = list(
+            conn.execute(
+                sa.select(skill_actions)
+                .where(skill_actions.c.shoe_id == shoe_id)
+                .order_by(skill_actions.c.seq)
+            ).mappings()
+        )
         out.append(
             ReplayedRound(
                 kind="players", table=str(table), at=_stamp(first[shoe_id]) or 0.0,
@@ -503,9 +511,30 @@ def _players_shoes(conn: Connection, name: str, last: int) -> list[ReplayedRound
                     )
                     for d in decided
                 ],
+                coups=_coups(stored, decided),
             )
         )  # fmt: skip
     return out
+
+
+def _coups(shoe: Any, decided: list[Any]) -> list[dict[str, Any]] | None:
+    """A players' shoe's coups dealt again from its seeds, seating and decisions (None:
+    not sealed yet, dealt before its minimum was kept, or not one its rules and
+    decisions deal again: the replay shows its decisions only)."""
+    fair = stored_shoe(shoe)
+    if not fair.sealed or shoe["seats"] is None or shoe["minimum"] is None:
+        return None
+    seats = shoe["seats"]
+    seating = Seating(
+        names=tuple(str(s["name"]) for s in seats),
+        chips=tuple(int(s["chips"]) for s in seats),
+        minimum=int(shoe["minimum"]),
+    )
+    try:
+        table = replayed(fair, seating, [stored_action(d) for d in decided])
+    except (FairError, ValueError):  # ActionError and the rest: a record that does not hold
+        return None
+    return [coup.to_json() for coup in table_coups(table)]
 
 
 def player_rounds(database: Engine, name: str, *, last: int = 10) -> list[ReplayedRound]:

@@ -45,9 +45,10 @@ from baccara.skill.game_rules import (
     Seating,
     default_shoe_settings,
     game_rules_document,
+    game_table,
     whole_number,
 )
-from baccara.skill.games import GameCoup, RecordedTable, players_game
+from baccara.skill.games import GameCoup, GameEngine, RecordedTable, players_game
 from baccara.variants import Variant
 
 __all__ = [
@@ -432,6 +433,18 @@ def table_shoe(fair: FairShoe, seat_seeds: Sequence[str], seating: Seating) -> S
     shoe = fair.seat_shoe([*seat_seeds, seating.seal()] if sealed else seat_seeds)
     shoe.burn()
     return shoe
+
+
+def replayed(fair: FairShoe, seating: Seating, actions: Iterable[Action]) -> GameEngine:
+    """A players' shoe dealt again: its sealed seeds' shuffle (burned as its settings
+    say), the ``seating`` it was sealed with, and every decision in order (`apply`):
+    what a restart resumes and a record or a replay shows."""
+    shoe = fair.shoe()
+    shoe.burn()
+    table = game_table(fair.rules, seating, shoe)
+    for action in actions:
+        table.apply(action)
+    return table
 
 
 def game_record(fair: FairShoe, table: RecordedTable) -> dict[str, Any]:

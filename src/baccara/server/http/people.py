@@ -102,6 +102,7 @@ def _replayed(one: people.ReplayedRound) -> ReplayedRoundAnswer:
             )
             for d in one.decisions
         ],
+        coups=one.coups,
     )  # fmt: skip
 
 

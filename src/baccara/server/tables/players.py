@@ -137,16 +137,10 @@ class PlayersRunner(TableBase[PlayersPhase], Generic[Engine, PlayersPhase]):
     # -- the game's engine -------------------------------------------------------------------
 
     def new_engine(
-        self,
-        names: list[str],
-        chips: list[int],
-        shoe: Shoe,
-        rules: Mapping[str, Any],
-        minimum: int | None = None,
+        self, names: list[str], chips: list[int], shoe: Shoe, rules: Mapping[str, Any]
     ) -> Engine:
-        """The game's engine for a shoe, as its committed ``rules`` say, at ``minimum``
-        (the shoe's own, stored; None: the table's now)."""
-        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=minimum or self.minimum)
+        """The game's engine for a shoe, as its committed ``rules`` say."""
+        seating = Seating(names=tuple(names), chips=tuple(chips), minimum=self.minimum)
         table = game_table(rules, seating, shoe)
         assert isinstance(table, self.game.engine)
         return table

@@ -14,6 +14,7 @@ from baccara.fair import FairShoe
 from baccara.server.tables.contract import Record
 from baccara.server.tables.game import BOT_BUY_IN, Engine, PlayersPhase, Recovered
 from baccara.skill import records
+from baccara.skill.game_rules import Seating
 
 if TYPE_CHECKING:
     from baccara.server.tables.players import PlayersRunner
@@ -64,12 +65,12 @@ def rebuild(
     seats = runner.chips.seats(shoe_id)
     if seats is None:
         raise ValueError(f"shoe {shoe_id} was never dealt")
-    shoe = fair.shoe()
-    shoe.burn()  # as the shoe's settings say
     names, chips = [s["name"] for s in seats], [s["chips"] for s in seats]
-    table = runner.new_engine(names, chips, shoe, fair.rules, runner.chips.minimum(shoe_id))
-    for action, _ in runner.chips.actions(shoe_id):
-        table.apply(action)
+    minimum = runner.chips.minimum(shoe_id) or runner.minimum  # its own: sealed with it
+    seating = Seating(names=tuple(names), chips=tuple(chips), minimum=minimum)
+    actions = [action for action, _ in runner.chips.actions(shoe_id)]
+    table = records.replayed(fair, seating, actions)
+    assert isinstance(table, runner.game.engine)
     return table
 
 

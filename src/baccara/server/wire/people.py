@@ -151,9 +151,10 @@ class ReplayedDecisionAnswer(_Answer):
 
 class ReplayedRoundAnswer(_Answer):
     """A round the player took part in. ``house``: the coup (``P:… B:…``), its cards in
-    deal order (P1 B1 P2 B2, then the Player's third, the Banker's), the croupier's
-    steps and the player's bets; ``players``: the shoe, its seats and every decision in
-    order. ``at``: when the player's money first moved in it."""
+        deal order (P1 B1 P2 B2, then the Player's third, the Banker's), the croupier's
+        steps and the player's bets; ``players``: the shoe, its seats and every decision in
+        order, and its coups dealt again from its seeds (each coup's cards and result, as the
+    shoe's record holds them). ``at``: when the player's money first moved in it."""
 
     kind: str
     table: str
@@ -168,6 +169,7 @@ class ReplayedRoundAnswer(_Answer):
     bets: list[ReplayedBetAnswer] | None = None
     seats: list[str] | None = None
     decisions: list[ReplayedDecisionAnswer] | None = None
+    coups: list[dict[str, JsonValue]] | None = None
 
 
 class RoundsAnswer(_Answer):

@@ -37,11 +37,13 @@ from baccara.db.alerts import (
 )
 from baccara.db.auth import Auth
 from baccara.db.cashier import Cashier, Clerk
+from baccara.db.chips import POT, Chips
 from baccara.db.ledger import Ledger
 from baccara.db.protections import Protections
-from baccara.db.schema import hold_shoes
+from baccara.db.schema import hold_shoes, online_shoes
 from baccara.db.staff import Role
 from baccara.server.app import ServerConfig, create_app
+from baccara.skill.actions import Act, Action
 
 PASSWORD = "long password"
 PLAYER_WINS = Coup.parse("P:2h,3d,4c B:5s,Qc,9d")
@@ -493,3 +495,36 @@ def test_a_long_session_past_midnight_is_raised_on_the_day_it_began(book: Ledger
                       marker=Marker.LONG_SESSION)  # fmt: skip
     assert [(a.subject, a.day) for a in found] == [("owl", "2026-11-24")]
     assert found[0].evidence[0]["bets"] == 9
+
+
+def test_play_at_a_players_table_counts_for_the_night_and_for_chasing(book: Ledger) -> None:
+    """At a Chemin de Fer table, ann stakes on decisions from 01:00 (their transactions
+    at the table's clock): ten stakes before six are night play; raising the stake after
+    each loss, three times, is losses chased (as at a house table)."""
+    p = _players(book, "ann", "bob")
+    chips = Chips(book, "c1")
+    chips.buy_in("ann", 500_000)
+    chips.buy_in("bob", 500_000)
+    with book.database.begin() as conn:
+        shoe = conn.execute(
+            online_shoes.insert().values(table_id="c1", server_seed="00" * 32, rules={},
+                                         client_seeds=[], sealed=True, finished=False)
+        ).inserted_primary_key[0]  # fmt: skip
+    night = MONDAY + 2 * DAY + HOUR
+    stakes = [1_000, 1_000, 2_000, 4_000, 8_000, 1_000, 1_000, 1_000, 1_000, 1_000]
+    seq = 0
+    for n, stake in enumerate(stakes):  # ann punts and loses each coup to bob's bank
+        at = night + n * 10 * MINUTE
+        seq += 1
+        chips.record(shoe, seq, Action(act=Act.STAKE, seat=1, amount=stake), False,
+                     {"ann": -stake, POT: stake}, now=at)  # fmt: skip
+        seq += 1
+        chips.record(shoe, seq, Action(act=Act.STAND, seat=0), False,
+                     {POT: -stake, "bob": stake}, now=at + 60)  # fmt: skip
+    _scan(book.database)
+    night_play = _raised(book.database, Marker.NIGHT_PLAY)
+    assert set(night_play) == {"ann"} and len(night_play["ann"].evidence) == 10
+    chased = _raised(book.database, Marker.LOSSES_CHASED)
+    assert set(chased) == {"ann"}
+    assert [c["staked"] for c in chased["ann"].evidence] == [2_000, 4_000, 8_000]
+    assert p["ann"].account and book.check_invariants() == []

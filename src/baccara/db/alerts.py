@@ -41,7 +41,7 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -52,6 +52,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from baccara.db import audit, reports
 from baccara.db.books import wallet_account
+from baccara.db.chips import chips_account
 from baccara.db.database import writing
 from baccara.db.protections import FOREVER, PeriodLimit, period_limit
 from baccara.db.schema import (
@@ -59,6 +60,7 @@ from baccara.db.schema import (
     alerts,
     bets,
     cashier_moves,
+    entries,
     limit_changes,
     play_limits,
     transactions,
@@ -93,6 +95,7 @@ MAX_DAYS = 184
 MAX_LIST = 500
 """The most alerts one list gives."""
 _WALLET = wallet_account("")
+_SEATS = chips_account("", "").removesuffix(":")  # 'seat:web:', then the table and the player
 
 
 class Marker(StrEnum):
@@ -311,6 +314,48 @@ def _bets(conn: Connection, start: float, end: float) -> list[_Bet]:
         for row in conn.execute(query)
         if str(row.name).startswith(_WALLET)
     ]  # fmt: skip
+
+
+def _stakes(conn: Connection, start: float, end: float) -> list[_Bet]:
+    """The players' tables' stakes from ``start`` to ``end``, as bets: each time a
+    player's chips go into play on a decision (a bank, a banco, a stake), its amount,
+    and what came back to the player's chips in that shoe before their next stake (None
+    while the shoe plays on with no stake after it). Their ``round`` is the stake's
+    transaction's id, negative (a house round's is positive); their ``kind`` the table."""
+    query = (
+        sa.select(
+            transactions.c.id, transactions.c.memo, transactions.c.created_at, accounts.c.name,
+            entries.c.amount,
+        )
+        .select_from(
+            entries.join(transactions, transactions.c.id == entries.c.transaction_id).join(
+                accounts, accounts.c.id == entries.c.account_id
+            )
+        )
+        .where(
+            transactions.c.created_at >= datetime.fromtimestamp(start, UTC),
+            transactions.c.created_at < datetime.fromtimestamp(end, UTC),
+            transactions.c.memo.like("decision %"),
+            accounts.c.name.startswith(_SEATS, autoescape=True),
+        )
+        .order_by(transactions.c.id)
+    )  # fmt: skip
+    found: list[_Bet] = []
+    open_: dict[tuple[str, str], int] = {}  # (seat, shoe) -> its stake in `found`
+    for txn, memo, at, name, amount in conn.execute(query):
+        table, _, player = str(name).removeprefix(_SEATS).partition(":")
+        key = (str(name), str(memo).split(" ", 1)[1].split(":", 1)[0])
+        if amount < 0:  # chips into play: a stake
+            if key in open_:  # the one before it is settled: what came back is all
+                last = found[open_[key]]
+                found[open_[key]] = replace(last, returned=last.returned or 0)
+            open_[key] = len(found)
+            found.append(_Bet(id=int(txn), player=player, round=-int(txn), kind=f"table {table}",
+                              amount=-int(amount), returned=None, at=_when(at)))  # fmt: skip
+        elif key in open_:
+            last = found[open_[key]]
+            found[open_[key]] = replace(last, returned=(last.returned or 0) + int(amount))
+    return found
 
 
 def _bet_row(bet: _Bet) -> dict[str, Any]:
@@ -582,7 +627,10 @@ def _markers(database: Engine, day: float, limits: Thresholds, hold: HoldScores)
     end = day + DAY
     with database.connect() as conn:
         # a session may begin the day before, or run on past midnight: a day either side
-        placed = _bets(conn, day - DAY, end + DAY)
+        placed = sorted(
+            [*_bets(conn, day - DAY, end + DAY), *_stakes(conn, day - DAY, end + DAY)],
+            key=lambda bet: bet.at,
+        )
         inside = [bet for bet in placed if day <= bet.at < end]
         found: list[_Raised] = []
         for (player, its_day), its in _by_player_day(inside).items():

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any, TypedDict
 
 import sqlalchemy as sa
@@ -176,7 +177,8 @@ class Chips:
             if action.act is Act.ADD_CHIPS:
                 assert player is not None
                 self._buy(conn, player, action.amount, now)
-            txn = self._post(conn, f"decision {shoe_id}:{seq}", moves)
+            at = None if now is None else datetime.fromtimestamp(now, UTC)  # the table's clock
+            txn = self._post(conn, f"decision {shoe_id}:{seq}", moves, at=at)
             if action.act is Act.LEAVE:
                 assert player is not None
                 self._cash_out(conn, player, now)
@@ -196,12 +198,14 @@ class Chips:
 
         self.ledger.write(work)
 
-    def _post(self, conn: Connection, memo: str, moves: Mapping[str, int]) -> int | None:
+    def _post(
+        self, conn: Connection, memo: str, moves: Mapping[str, int], at: datetime | None = None
+    ) -> int | None:
         if not any(moves.values()):
             return None
         names = self._names(key for key in moves if key not in (POT, HOUSE_KEY))
         ids = account_ids(conn, [names[key] for key in moves])
-        return post(conn, memo, {ids[names[key]]: amount for key, amount in moves.items()})
+        return post(conn, memo, {ids[names[key]]: amount for key, amount in moves.items()}, at=at)
 
     def actions(self, shoe_id: int) -> list[tuple[Action, bool]]:
         """Shoe ``shoe_id``'s decisions in order, each with whether the clock took it."""

@@ -23,6 +23,7 @@ from baccara.server.wire import admin as admin_models
 from baccara.server.wire import cashier as cashier_models
 from baccara.server.wire import http as http_models
 from baccara.server.wire import protocol
+from baccara.server.wire import reports as reports_models
 from baccara.server.wire.http import Progress
 
 JSON = {"Content-Type": "application/json"}
@@ -100,7 +101,7 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         """The type a documented schema names (`http_models`, `admin_models` or `protocol`)."""
         if "$ref" in found:
             name = found["$ref"].rsplit("/", 1)[1]
-            for module in (http_models, admin_models, cashier_models):
+            for module in (http_models, admin_models, cashier_models, reports_models):
                 if hasattr(module, name):
                     return getattr(module, name)
             return getattr(protocol, name)
@@ -159,6 +160,10 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         assert [entry.target for entry in page.entries] == ["ivan"]
         statement = "/api/admin/players/{name}/movements"
         assert (await fits("GET", statement, statement.format(name="olga"))).player == "olga"
+        assert (await fits("GET", "/api/admin/reports/hold")).total.rounds == 0
+        await fits("GET", "/api/admin/reports/hold/series")
+        await fits("GET", "/api/admin/reports/rtp")
+        await fits("GET", "/api/admin/reports/interrupted")
         await asyncio.to_thread(
             state.auth.create_staff, "oleg", "oleg password", Role.OPERATOR, actor="cli"
         )
@@ -176,4 +181,4 @@ def test_real_answers_fit_their_models(app: FastAPI) -> None:
         ).week.amount == 5_000
 
     in_process(app, scenario)
-    assert len(set(checked)) == 24  # /api/login too
+    assert len(set(checked)) == 28  # /api/login too

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -40,7 +40,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from baccara.bets import BetKind, settle
 from baccara.coup import Coup
-from baccara.db import betting, books, gate, queries
+from baccara.db import betting, books, gate, hold, queries
 from baccara.db.betting import MAX_AMOUNT, BetError, BetReceipt, BetRequest, check_amount
 from baccara.db.books import EXTERNAL, HOUSE, LedgerError, wallet_account
 from baccara.db.database import database_at, normalize_url, writing
@@ -55,6 +55,9 @@ from baccara.db.schema import (
     transactions,
 )
 from baccara.variants import find_variant
+
+if TYPE_CHECKING:  # the exact engine loads when a table first prices a coup
+    from baccara.exact.theory import Price
 
 __all__ = [
     "MAX_AMOUNT",
@@ -349,6 +352,10 @@ class Ledger:
         coup: Coup,
         variant: str,
         returns: Mapping[tuple[int, str], int] | None = None,
+        *,
+        price: Price | None = None,
+        now: float | None = None,
+        restarted: str | None = None,
     ) -> bool:
         """Settle every bet of a closed round once; False if it was already settled.
 
@@ -356,8 +363,15 @@ class Ledger:
         seat's spot (so a 5% commission rounds once, not once per chip). ``returns``
         gives what the engine returned to each (account, bet kind); without it the
         ledger settles each spot itself with `baccara.bets.settle`.
+
+        With ``price`` (the cards left before the coup, `baccara.exact.theory.price`)
+        and ``now`` (the table's clock), the spots are added to the hold against theory
+        (`baccara.db.hold`) in the same transaction; ``restarted`` (why) records a round
+        settled after a restart among the interrupted ones.
         """
         game = find_variant(variant)
+        if price is not None and now is None:
+            raise LedgerError("a priced settlement needs the table's clock: give now")
 
         def work(conn: Connection) -> bool:
             row = conn.execute(queries.ROUND, {"id": round_id}).mappings().first()
@@ -372,6 +386,7 @@ class Ledger:
                 spots.setdefault(key, []).append((int(bet["id"]), int(bet["amount"])))
             moves: dict[int, int] = {row["escrow_id"]: 0, self.house: 0}
             results: list[tuple[int, int]] = []
+            settled: list[hold.SettledSpot] = []
             seen: dict[tuple[str, int], int] = {}  # most spots repeat a kind and stake
             for (account, kind), rows in spots.items():
                 stake = sum(amount for _, amount in rows)
@@ -387,6 +402,7 @@ class Ledger:
                 moves[account] = moves.get(account, 0) + returned
                 moves[self.house] += stake - returned
                 results.extend(_shares(rows, stake, returned))
+                settled.append(hold.SettledSpot(kind, stake, returned, len(rows)))
             txn = self._post(conn, "settle", f"settle:{round_id}", moves)
             if results:
                 self._point("settling")
@@ -402,6 +418,27 @@ class Ledger:
                 queries.FINISH_ROUND,
                 {"round": round_id, "new_phase": RoundPhase.SETTLED, "new_coup": coup.notation()},
             )
+            if price is not None and now is not None:  # (checked above: both or none)
+                hold.record_settlement(
+                    conn,
+                    table=str(row["table_id"]),
+                    variant=game.name,
+                    shoe_id=row["shoe_id"],
+                    now=now,
+                    spots=settled,
+                    price=price,
+                )
+            if restarted is not None:
+                hold.record_resolution(
+                    conn,
+                    round_id=round_id,
+                    table=str(row["table_id"]),
+                    now=now,
+                    resolution=hold.Resolution.SETTLED_AFTER_RESTART,
+                    reason=restarted,
+                    bets=sum(s.bets for s in settled),
+                    handle=sum(s.stake for s in settled),
+                )
             return True
 
         try:
@@ -409,8 +446,10 @@ class Ledger:
         except IntegrityError:  # settled concurrently: the unique settlement row won
             return False
 
-    def void_round(self, round_id: int, reason: str = "voided") -> bool:
-        """Refund every bet of an unsettled round once; False if it was already finished."""
+    def void_round(self, round_id: int, reason: str = "voided", now: float | None = None) -> bool:
+        """Refund every bet of an unsettled round once; False if it was already finished.
+        The round is listed among the interrupted ones with ``reason`` (at ``now``, the
+        caller's clock; None: when its betting was to close)."""
 
         def work(conn: Connection) -> bool:
             row = conn.execute(sa.select(rounds).where(rounds.c.id == round_id)).mappings().first()
@@ -434,6 +473,16 @@ class Ledger:
             )
             conn.execute(
                 rounds.update().where(rounds.c.id == round_id).values(phase=RoundPhase.VOIDED)
+            )
+            hold.record_resolution(
+                conn,
+                round_id=round_id,
+                table=str(row["table_id"]),
+                now=row["closes_at"] if now is None else now,
+                resolution=hold.Resolution.REFUNDED if placed else hold.Resolution.VOIDED,
+                reason=reason,
+                bets=len(placed),
+                handle=sum(int(bet["amount"]) for bet in placed),
             )
             return True
 

@@ -163,7 +163,8 @@ def repair_table(ledger: Ledger, table: str) -> Repair:
     _check_table(ledger.database, table)
     voided = []
     for row in ledger.unfinished_rounds(table):
-        if ledger.void_round(row["id"]):
+        why = f"round {row['number']}: voided by baccara db repair, bets refunded"
+        if ledger.void_round(row["id"], why):
             refunded = [b for b in ledger.round_bets(row["id"]) if b["status"] == "refunded"]
             voided.append(
                 VoidedRound(

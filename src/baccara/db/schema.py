@@ -48,11 +48,14 @@ __all__ = [
     "events",
     "game_tables",
     "hands",
+    "hold_rollup",
+    "hold_shoes",
     "metadata",
     "online_shoes",
     "period_limits",
     "play_limits",
     "play_stops",
+    "round_resolutions",
     "rounds",
     "seats",
     "session_revocations",
@@ -344,6 +347,57 @@ play_stops = sa.Table(  # play stopped by the operator: "all", or a game family
     metadata,
     sa.Column("scope", sa.String(40), primary_key=True),
     sa.Column("updated_at", sa.Float, nullable=False),
+)
+hold_rollup = sa.Table(  # settled spots summed by kind and stake band (revision 0013)
+    "hold_rollup",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(40), primary_key=True),
+    sa.Column("kind", sa.String(24), primary_key=True),
+    sa.Column("band", sa.BigInteger, primary_key=True, autoincrement=False),  # a stake band's floor
+    sa.Column("day", sa.Date, primary_key=True),  # UTC, of the settlement
+    # rounds counted once per round and kind, once per round and band
+    sa.Column("kind_rounds", sa.Integer, nullable=False),
+    sa.Column("band_rounds", sa.Integer, nullable=False),
+    sa.Column("bets", sa.Integer, nullable=False),
+    sa.Column("handle", sa.BigInteger, nullable=False),  # minor units staked
+    sa.Column("win", sa.BigInteger, nullable=False),  # the house's: staked less returned
+    sa.Column("theo", sa.Float, nullable=False),  # its exact expectation (minor units)
+    # the variance of the win: of these spots, of each round's spots on the kind, in the band
+    sa.Column("variance", sa.Float, nullable=False),
+    sa.Column("var_kind", sa.Float, nullable=False),
+    sa.Column("var_band", sa.Float, nullable=False),
+    sa.Index("ix_hold_rollup_day", "day"),
+)
+hold_shoes = sa.Table(  # settled rounds summed by shoe (revision 0013)
+    "hold_shoes",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("variant", sa.String(40), primary_key=True),
+    sa.Column("shoe_id", sa.Integer, primary_key=True, autoincrement=False),  # 0: none
+    sa.Column("day", sa.Date, primary_key=True),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("bets", sa.Integer, nullable=False),
+    sa.Column("handle", sa.BigInteger, nullable=False),
+    sa.Column("win", sa.BigInteger, nullable=False),
+    sa.Column("theo", sa.Float, nullable=False),
+    sa.Column("var_round", sa.Float, nullable=False),  # the rounds' variances, summed
+    sa.Index("ix_hold_shoes_day", "day"),
+)
+round_resolutions = sa.Table(  # how each round voided or settled after a restart ended
+    "round_resolutions",
+    metadata,
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("rounds.id"), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("day", sa.Date, nullable=True),  # UTC (null: no time known)
+    sa.Column("at", sa.Float, nullable=True),  # epoch seconds, the caller's clock
+    sa.Column(
+        "resolution", sa.String(24), nullable=False
+    ),  # voided, refunded, settled_after_restart
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("bets", sa.Integer, nullable=False),
+    sa.Column("handle", sa.BigInteger, nullable=False),
+    sa.Index("ix_round_resolutions_day", "day"),
 )
 web_sessions = sa.Table(
     "web_sessions",

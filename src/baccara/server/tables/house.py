@@ -5,7 +5,9 @@ seats, the layout, the limits, the coups, the settlement and the roads: every be
 its ``verify_place_bet`` and every result is its ``settle``. The runner adds only the
 clock, the ledger and the broadcast. Players sit at wallet seats: the money goes
 through the ledger (`baccara.db.ledger.Ledger`), one database transaction per batch of
-bets and one per settlement, and the layout at the close is the ledger's. Shoes are provably fair
+bets and one per settlement, and the layout at the close is the ledger's. Before the
+deal the coup is priced from the cards left in the shoe (`price`), and the settlement
+stores each bet's exact theoretical win with it (`baccara.db.hold`). Shoes are provably fair
 (`baccara.fair.FairShoe`), stored with their seed so that a restarted server deals
 exactly the coups the shoe holds.
 
@@ -30,7 +32,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, JsonValue
 
@@ -57,6 +59,9 @@ from baccara.table.engine import Table, TableSettings
 from baccara.table.events import CoupSettled, Phase, Reveal, TableError
 from baccara.table.narration import reveal
 from baccara.variants import Variant
+
+if TYPE_CHECKING:
+    from baccara.exact.theory import Price
 
 __all__ = ["HouseRunner", "Timing"]
 
@@ -155,26 +160,54 @@ class HouseRunner(TableBase[Phase]):
             else:
                 self.table.change_shoe(pending=True)
         for row in self.ledger.unfinished_rounds(self.id):
+            now = self.clock.now()
             if row["phase"] == RoundPhase.OPEN:
-                self.ledger.void_round(row["id"])
-                notes.append(f"round {row['number']} was open: voided, bets refunded")
+                note = f"round {row['number']} was open: voided, bets refunded"
+                self.ledger.void_round(row["id"], note, now=now)
+                notes.append(note)
                 continue
             if self.fair is None or row["shoe_id"] != self.shoe_id:
-                self.ledger.void_round(row["id"])
-                notes.append(f"round {row['number']} had no shoe: voided, bets refunded")
+                note = f"round {row['number']} had no shoe: voided, bets refunded"
+                self.ledger.void_round(row["id"], note, now=now)
+                notes.append(note)
                 continue
             if not self.fair.sealed:
                 self._seal()
             placed = self.ledger.round_bets(row["id"])
             self._learn_accounts(placed)
             self.set_layout(placed)
+            price = self.price() if self.table.on_layout else None
             coup = self.table.deal().coup
             settled = self.table.settle()
-            self.ledger.settle_round(row["id"], coup, self.variant.name, self.returns(settled))
-            notes.append(f"round {row['number']} was closed: dealt {coup} and settled")
+            note = f"round {row['number']} was closed: dealt {coup} and settled"
+            self.ledger.settle_round(
+                row["id"],
+                coup,
+                self.variant.name,
+                self.returns(settled),
+                price=price,
+                now=now,
+                restarted=note,
+            )
+            notes.append(note)
             if self.table.phase is Phase.SHOE_CHANGE:
                 self._finish_shoe()
         return notes
+
+    def price(self) -> Price | None:
+        """The coup to be dealt priced from the cards left in the shoe, with this table's
+        roundings (`baccara.exact.theory`): the theory of every bet on the layout."""
+        shoe = self.table.shoe
+        if shoe is None:
+            return None
+        from baccara.exact.theory import price  # the exact engine loads on first use
+
+        return price(
+            shoe.cards[shoe.position :],
+            self.variant,
+            commission_rounding=self.settings.commission_rounding,
+            payout_rounding=self.settings.payout_rounding,
+        )
 
     def _replay_shoe(self) -> None:
         assert self.fair is not None and self.shoe_id is not None
@@ -385,6 +418,7 @@ class HouseRunner(TableBase[Phase]):
             await self.db_write(self._seal)
         self.set_layout(await self.db(self.ledger.round_bets, round_id))
         had_bets = bool(self.table.on_layout)
+        price = await self.db(self.price) if had_bets else None  # off the loop: ~10 ms
         coup = self.round.showing = self.table.deal().coup
         self._send_bets()  # the last bets before the close
         for index, step in enumerate(reveal(coup, by_hand=self.squeeze)):
@@ -402,6 +436,8 @@ class HouseRunner(TableBase[Phase]):
             coup,
             self.variant.name,
             self.returns(settled),
+            price=price,
+            now=self.clock.now(),
         )
         await self._until_done(f"round {number}'s settlement", store)
         await self._announce(coup, settled)

@@ -39,6 +39,7 @@ from baccara.server.http.cashier import cashier_router
 from baccara.server.http.depends import document_bodies, refusal_handlers
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
+from baccara.server.http.people import people_router
 from baccara.server.http.tables import tables_router
 from baccara.server.infra.clock import Clock, RealClock
 from baccara.server.infra.config import ServerConfig
@@ -154,6 +155,7 @@ def create_app(
         accounts_router(state),
         tables_router(state),
         admin_router(state),
+        people_router(state),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),

@@ -27,6 +27,7 @@ from baccara.cli import main
 from baccara.coup import deal_shoe
 from baccara.db import audit, people
 from baccara.db.auth import Auth
+from baccara.db.chips import POT, Chips
 from baccara.db.database import writing
 from baccara.db.ledger import Ledger
 from baccara.db.protections import (
@@ -38,7 +39,7 @@ from baccara.db.protections import (
     stop_logins,
     suspend,
 )
-from baccara.db.schema import player_notes
+from baccara.db.schema import online_shoes, player_notes
 from baccara.db.staff import Role
 from baccara.fair import fair_shoe, shoe_settings_of
 from baccara.server.app import ServerConfig, create_app
@@ -46,6 +47,7 @@ from baccara.server.http.admin import whole_number
 from baccara.server.http.depends import JsonBody
 from baccara.server.infra.edge import Refusal
 from baccara.server.wire.people import NoteRequest, SuspendRequest
+from baccara.skill.actions import Act, Action
 
 PASSWORD = "long password"
 JSON = {"Content-Type": "application/json"}
@@ -209,6 +211,45 @@ def test_baccara_account_suspend_is_audited_and_refuses_a_staff_account(tmp_path
         assert audit.verify(ledger.database).whole
     finally:
         ledger.database.dispose()
+
+
+def test_a_players_shoe_is_replayed_as_its_decisions_in_order(book: Ledger) -> None:
+    """At a players' table the shoes a player's chips moved in are replayed with every
+    decision, in order, each with its seat's player, as ``skill_actions`` holds them."""
+    auth = Auth(book)
+    for name in ("ann", "bob", "cyd"):
+        auth.register(name, PASSWORD)
+    chips = Chips(book, "c1")
+    chips.buy_in("ann", 20_000)
+    chips.buy_in("bob", 20_000)
+    with writing(book.database) as conn:
+        shoe = conn.execute(
+            online_shoes.insert().values(table_id="c1", server_seed="00" * 32, rules={},
+                                         client_seeds=[], sealed=True, finished=False)
+        ).inserted_primary_key[0]  # fmt: skip
+    chips.set_seats(shoe, [{"name": "ann", "chips": 20_000}, {"name": "bob", "chips": 20_000}])
+    decided = [
+        (Action(act=Act.OPEN_BANK, seat=0, amount=1_000), {"ann": -1_000, POT: 1_000}),
+        (Action(act=Act.BANCO, seat=1, amount=1_000), {"bob": -1_000, POT: 1_000}),
+        (Action(act=Act.STAND, seat=1), {}),
+    ]
+    for seq, (action, moves) in enumerate(decided, start=1):
+        chips.record(shoe, seq, action, False, moves)
+    (replayed,) = people.player_rounds(book.database, "BOB")
+    with book.database.connect() as conn:
+        stored = conn.execute(
+            sa.text("SELECT seq, seat, action, amount FROM skill_actions WHERE shoe_id = :s ORDER BY seq"),
+            {"s": shoe},
+        ).all()  # fmt: skip
+    assert (replayed.kind, replayed.table, replayed.shoe_id, replayed.seats) == (
+        "players", "c1", shoe, ["ann", "bob"],
+    )  # fmt: skip
+    assert replayed.decisions is not None
+    assert [(d.seq, d.seat, d.action, d.amount) for d in replayed.decisions] == [
+        tuple(row) for row in stored
+    ]
+    assert [d.player for d in replayed.decisions] == ["ann", "bob", "bob"]
+    assert people.player_rounds(book.database, "cyd") == []
 
 
 # -- over HTTP: the roles --------------------------------------------------------------------

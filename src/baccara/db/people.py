@@ -35,6 +35,7 @@ from baccara.coup import Coup, CoupError
 from baccara.db import audit
 from baccara.db.accounts import find_player
 from baccara.db.books import wallet_account
+from baccara.db.chips import chips_account
 from baccara.db.database import writing
 from baccara.db.protections import (
     FOREVER,
@@ -455,10 +456,13 @@ def _house_rounds(conn: Connection, wallet: int, last: int) -> list[ReplayedRoun
 
 def _players_shoes(conn: Connection, name: str, last: int) -> list[ReplayedRound]:
     """The last ``last`` shoes at a players' table where ``name``'s chips moved on a
-    decision (``decision SHOE:SEQ``), each with its decisions in order."""
-    seats = sa.select(accounts.c.id).where(
-        accounts.c.name.like("seat:web:%:" + _like(name), escape="\\")
-    )
+    decision (``decision SHOE:SEQ``), each with its decisions in order: the player's
+    chips accounts at each players' table, found by name (`chips_account`)."""
+    tables = conn.execute(
+        sa.select(online_shoes.c.table_id).where(online_shoes.c.seats.is_not(None)).distinct()
+    ).scalars()
+    names = [chips_account(str(table), name) for table in tables]
+    seats = sa.select(accounts.c.id).where(accounts.c.name.in_(names))
     moved = conn.execute(
         sa.select(transactions.c.memo, transactions.c.created_at)
         .select_from(entries.join(transactions, transactions.c.id == entries.c.transaction_id))

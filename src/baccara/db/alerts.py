@@ -486,7 +486,8 @@ def period(start: float, end: float) -> tuple[float, float]:
     """
     if not (0 <= start < end <= _LAST_MOMENT):
         raise AlertError("bad_request", f"a scan's period is 1 to {MAX_DAYS} days, from before to")
-    first, last = math.floor(start / DAY) * DAY, math.ceil(end / DAY) * DAY
+    first = math.floor(start / DAY) * DAY
+    last = max(math.ceil(end / DAY) * DAY, first + DAY)  # end > start: one day at least
     if last - first > MAX_DAYS * DAY:
         raise AlertError("bad_request", f"a scan's period is 1 to {MAX_DAYS} days, from before to")
     return float(first), float(last)

@@ -6,8 +6,10 @@ stub); every alerts route's roles; the period and thresholds refused when bad.""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from tests.test_hardening_http import in_process
 
+from baccara.cli import main
 from baccara.coup import Coup
 from baccara.db import audit
 from baccara.db.alerts import (
@@ -285,6 +288,53 @@ def test_any_period_is_whole_days_or_refused(start: float, length: float) -> Non
         assert not 0 <= start < start + length <= 253_402_300_799 or length > 183 * DAY
         return
     assert first <= start < last and (last - first) % DAY == 0 and last - first <= 184 * DAY
+
+
+def test_baccara_admin_alerts_scan_stores_a_period_with_thresholds_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'scan.db'}"
+    ledger = Ledger.connect(db)
+    try:
+        _players(ledger, "mover")
+        Cashier(ledger).deposit("mover", 150_000, "m1", OLGA, now=MONDAY + HOUR)
+        lower = tmp_path / "lower.json"
+        lower.write_text(json.dumps({"daily_money_moved": 100_000}))
+        days = ["--from", "2026-11-23", "--to", "2026-11-24", "--db", db]
+        assert main(["admin", "alerts", "scan", *days, "--json"]) == 0  # the default: none
+        assert json.loads(capsys.readouterr().out) == []
+        assert main(["admin", "alerts", "scan", *days, "--thresholds", str(lower), "--json"]) == 0
+        (raised,) = json.loads(capsys.readouterr().out)
+        assert (raised["marker"], raised["subject"], raised["day"]) == (
+            "money_moved",
+            "mover",
+            "2026-11-23",
+        )
+        assert main(["admin", "alerts", "scan", *days, "--thresholds", str(lower)]) == 0
+        assert capsys.readouterr().out == "0 alerts raised\n"  # stored once
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({"night_bets": "ten"}))
+        assert main(["admin", "alerts", "scan", *days, "--thresholds", str(bad)]) == 2
+        assert "night_bets must be a whole number" in capsys.readouterr().err
+        assert (
+            main(
+                [
+                    "admin",
+                    "alerts",
+                    "scan",
+                    "--from",
+                    "2026-11-24",
+                    "--to",
+                    "2026-11-23",
+                    "--db",
+                    db,
+                ]
+            )
+            == 2
+        )
+        assert main(["admin", "alerts", "scan", "--from", "someday", "--db", db]) == 2
+    finally:
+        ledger.database.dispose()
 
 
 # -- over HTTP ---------------------------------------------------------------------------------

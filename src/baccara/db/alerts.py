@@ -142,6 +142,37 @@ class Thresholds:
         if not self.hold_sigmas > 0:
             raise ValueError("bad thresholds: hold_sigmas must be more than 0")
 
+    @classmethod
+    def from_json(cls, document: object) -> Thresholds:
+        """Thresholds from a JSON object of some of the fields (the others: their
+        defaults); a `ValueError` naming what is wrong.
+
+        >>> Thresholds.from_json({"night_bets": 20, "hold_sigmas": 3.5}).night_bets
+        20
+        >>> Thresholds.from_json({"night_bets": "20"})
+        Traceback (most recent call last):
+        ...
+        ValueError: bad thresholds: night_bets must be a whole number
+        >>> Thresholds.from_json({"nights": 1})
+        Traceback (most recent call last):
+        ...
+        ValueError: bad thresholds: no threshold named 'nights'
+        """
+        if not isinstance(document, dict):
+            raise ValueError("bad thresholds: a JSON object of thresholds")
+        known = {name: getattr(cls(), name) for name in cls.__dataclass_fields__}
+        for name, value in document.items():
+            if name not in known:
+                raise ValueError(f"bad thresholds: no threshold named {name!r}")
+            whole = isinstance(known[name], int)
+            if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+                kind = "a whole number" if whole else "a number"
+                raise ValueError(f"bad thresholds: {name} must be {kind}")
+        given: dict[str, Any] = {
+            name: float(v) if name == "hold_sigmas" else v for name, v in document.items()
+        }
+        return cls(**given)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableScore:

@@ -65,4 +65,4 @@ def test_any_other_case_finds_the_keyed_account_and_audits_its_registered_name(
     assert stop_logins(database, "aNN", stopped=True, actor="olga", role="operator", now=NOW) == 1
     assert _suspended(database) == [1]
     assert [entry.target for entry in audit.entries(database)] == ["Ann"]
-    assert suspend(database, "ANN", None) == 2
+    assert suspend(database, "ANN", None, now=NOW) == 2

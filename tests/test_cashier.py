@@ -129,7 +129,7 @@ def test_an_excluded_or_suspended_player_is_still_paid_and_deposits_nothing(
     assert cashier.withdraw("ann", 4_000, "p1", OLGA, now=NOON + 1).balance == 6_000
     error = _refused(lambda: cashier.deposit("ann", 1, "d1", OLGA, now=NOON + 2), "self_excluded")
     assert "excluded from play until 2026-12-26 12:00 UTC" in str(error)
-    suspend(ledger.database, "bob", NOON + DAY)
+    suspend(ledger.database, "bob", NOON + DAY, now=NOON)
     assert cashier.withdraw("bob", 10_000, "p2", OLGA, now=NOON + 2).balance == 0
     _refused(lambda: cashier.deposit("bob", 1, "d2", OLGA, now=NOON + 3), "suspended")
     assert cashier.deposit("bob", 1, "d2", OLGA, now=NOON + DAY).balance == 1  # it is over

@@ -486,3 +486,48 @@ def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
     finally:
         for server in servers:
             server.stop()
+
+
+@pytest.mark.timeout(180)
+def test_a_suspension_closes_the_players_socket_in_the_other_process_within_a_second(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Compliance suspends a player through one process; the player's socket, open on
+    the other, closes within a second (the revocation channel: issue 34, point 6)."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes share a PostgreSQL; SQLite serves one process")
+    config = _control_config(database_url)
+    servers = [ServerProcess(config, log=tmp_path / f"server{n}.log") for n in range(2)]
+    try:
+        for server in servers:
+            server.start()
+        ledger = Ledger.connect(database_url)
+        try:
+            Auth(ledger).create_staff("cora", PASSWORD, Role.COMPLIANCE, actor="cli")
+        finally:
+            ledger.database.dispose()
+        here, there = servers
+
+        async def scenario() -> float:
+            ann = Player(there, "annabel")
+            await ann.register()
+            await ann.join(CONTROL_TABLE)
+            async with httpx.AsyncClient(base_url=here.url, timeout=10) as client:
+                login = await client.post("/api/login", json={"name": "cora", "password": PASSWORD})
+                assert login.status_code == 200, login.text
+                start = time.monotonic()
+                done = await client.post("/api/admin/players/annabel/suspend", json={})
+                assert done.status_code == 200, done.text
+            with contextlib.suppress(WebSocketException):
+                while True:  # read until the server closes the socket
+                    await asyncio.wait_for(ann.ws.recv(), 10)
+            took = time.monotonic() - start
+            assert ann.ws.close_code is not None
+            return took
+
+        took = asyncio.run(scenario())
+        print(f"the suspension closed the socket in the other process in {took:.3f} s")
+        assert took < REACH_SECONDS
+    finally:
+        for server in servers:
+            server.stop()

@@ -166,12 +166,12 @@ def test_only_a_player_who_may_play_moves_money(ledger: Ledger) -> None:
     with writing(ledger.database) as conn:
         gone = ended(conn, [(1, "s1"), (1, "not-a-session")], now)
     assert {k: v.code for k, v in gone.items()} == {"not-a-session": "session_ended"}
-    suspend(ledger.database, "checked", now + 60)  # the house's hand: sessions end too
+    suspend(ledger.database, "checked", now + 60, now=now)  # the house's hand: sessions end too
     assert _bet(ledger, me, rnd, "c", 1_000, now) == "suspended"
     with pytest.raises(BetError, match="suspended"):
         chips.buy_in("checked", 1_000, now=now)
     assert _bet(ledger, me, rnd, "c2", 1_000, now + 61) == "ok"  # the suspension is over
-    suspend(ledger.database, "checked", None)
+    suspend(ledger.database, "checked", None, now=now)
     with writing(ledger.database) as conn:
         assert ended(conn, [(1, "s1")], now)["s1"].code == "session_ended"  # ended by it
     Protections(ledger.database).exclude(1, now + 86_400)

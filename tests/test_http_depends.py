@@ -28,7 +28,7 @@ from baccara.server.wire.protocol import Credentials
 
 JSON = {"Content-Type": "application/json"}
 EVIL = "http://evil.example"
-FILLED = {"table_id": "t1", "drill": "tableau", "name": "banco"}
+FILLED = {"table_id": "t1", "drill": "tableau", "name": "banco", "alert_id": "1"}
 """A value for each path parameter, naming something that exists."""
 
 
@@ -121,6 +121,15 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("POST", "/api/admin/players/banco/logins"),
         ("GET", "/api/admin/variants"),
         ("GET", "/api/admin/access"),
+        ("GET", "/api/admin/players"),
+        ("GET", "/api/admin/players/banco"),
+        ("GET", "/api/admin/players/banco/rounds"),
+        ("POST", "/api/admin/players/banco/suspend"),
+        ("POST", "/api/admin/players/banco/reinstate"),
+        ("POST", "/api/admin/players/banco/notes"),
+        ("GET", "/api/admin/alerts"),
+        ("POST", "/api/admin/alerts/scan"),
+        ("POST", "/api/admin/alerts/1/acknowledge"),
     }
     assert misfits(app) == []
 
@@ -182,6 +191,9 @@ def test_every_body_a_route_reads_is_documented(app: FastAPI) -> None:
         ("post", "/api/admin/play/stop"),
         ("post", "/api/admin/play/resume"),
         ("post", "/api/admin/players/{name}/logins"),
+        ("post", "/api/admin/players/{name}/suspend"),
+        ("post", "/api/admin/players/{name}/notes"),
+        ("post", "/api/admin/alerts/scan"),
     }
     for (method, path), model in read.items():
         body = paths[path][method]["requestBody"]

@@ -74,7 +74,8 @@ def test_revocations_close_the_sockets_they_name_at_the_next_look(tmp_path: Path
             assert sockets.closed.get("bob_phone") == "session_ended"
             assert "bob_laptop" not in sockets.closed  # his other device stays
 
-            suspend(ledger.database, "cyd", clock.now() + 3_600)  # the house, from the command line
+            # the house, from the command line
+            suspend(ledger.database, "cyd", clock.now() + 3_600, now=clock.now())
             await clock.advance(0.5)
             assert sockets.closed["cyd"] == "suspended"
             assert set(sockets.closed) == {"ann", "ann_2", "bob_phone", "cyd"}

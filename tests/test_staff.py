@@ -17,7 +17,7 @@ from baccara.db.auth import Auth, AuthError
 from baccara.db.betting import BetError
 from baccara.db.chips import Chips
 from baccara.db.ledger import Ledger, wallet_account
-from baccara.db.protections import suspend
+from baccara.db.protections import SuspendError, suspend
 from baccara.db.staff import Role, list_staff
 
 PASSWORD = "long password"
@@ -176,12 +176,14 @@ def test_the_money_gate_refuses_a_staff_account_inside_the_transaction(auth: Aut
     assert ledger.balance(wallet) == 50_000  # nothing moved
 
 
-def test_a_suspended_staff_account_logs_in_no_more_and_gets_no_wallet(auth: Auth) -> None:
-    staff = auth.create_staff("olga", PASSWORD, Role.OPERATOR, actor="cli")
+def test_the_house_suspends_no_staff_account_and_makes_it_no_wallet(auth: Auth) -> None:
+    """A suspension is a player's (``baccara account suspend`` refused a staff name with
+    nothing changed: no wallet, no audit entry, the session goes on)."""
+    auth.create_staff("olga", PASSWORD, Role.OPERATOR, actor="cli")
     token = auth.login("olga", PASSWORD)
-    assert suspend(auth.ledger.database, "olga", 4e9) == staff.id
-    assert auth.staff_for_token(token) is None  # the session ended with the suspension
-    with pytest.raises(AuthError, match="suspended"):
-        auth.login("olga", PASSWORD)
+    with pytest.raises(SuspendError, match="no player named 'olga'"):
+        suspend(auth.ledger.database, "olga", 4e9, now=1e9)
+    assert auth.staff_for_token(token) is not None
+    assert [e.action for e in entries(auth.ledger.database)] == ["staff.create"]
     names = auth.ledger.account_names(range(1, 100)).values()
     assert wallet_account("olga") not in names

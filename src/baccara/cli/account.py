@@ -1,7 +1,9 @@
 """``baccara account``: the house's hand on a player's account: a suspension, and its end.
 
 A suspended player cannot log in; every session they had ends at once, and every socket
-they hold, in every server process on the database, closes within a second.
+they hold, in every server process on the database, closes within a second. Each is
+written to the audit log (actor ``cli``) with the suspension before and after; a staff
+account is refused (it is no player).
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ def account_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def suspend_command(name: str, days: float | None, db: str | None, as_json: bool) -> None:
     """Suspend player NAME: no login, every session and socket ended now."""
-    until = time.time() + (days * 86_400 if days is not None else 36_500 * 86_400)
+    until = time.time() + (
+        days * 86_400 if days is not None else 36_500 * 86_400
+    )  # the CLI's clock
     _suspend(name, until, db, as_json)
 
 
@@ -50,8 +54,8 @@ def _suspend(name: str, until: float | None, db: str | None, as_json: bool) -> N
     from baccara.db.protections import SuspendError, suspend
 
     try:
-        with upgraded_database(db) as database:
-            user = suspend(database, name, until)
+        with upgraded_database(db) as database:  # audited as the machine's own command line
+            user = suspend(database, name, until, now=time.time(), actor="cli")
     except SuspendError as error:
         fail(str(error))
     if as_json:

@@ -6,13 +6,17 @@ one line from stdin when stdin is not a terminal (``printf '%s\\n' "$PW" | bacca
 create ...``). The creation is written to the audit log, by ``cli``. ``admin list``
 shows the staff; ``admin audit verify`` walks the audit log's chain of hashes and names
 the first entry that does not hold (exit status 1), or counts the entries (0).
+``admin alerts scan`` stores the markers of harm of whole UTC days (`baccara.db.alerts`:
+yesterday by default; a scheduler runs it daily).
 """
 
 from __future__ import annotations
 
 import getpass
+import json
 import sys
 import time
+from typing import Any
 
 import click
 
@@ -127,6 +131,67 @@ def verify_command(db: str | None, as_json: bool) -> None:
         click.echo(f"the audit log is broken at entry {check.broken}: {check.reason}")
     if not check.whole:
         raise click.exceptions.Exit(1)
+
+
+@admin_group.group("alerts")
+def alerts_group() -> None:
+    """The markers of harm: scan a period for them."""
+
+
+@alerts_group.command("scan")
+@click.option(
+    "--from", "start", default=None, help="The first day (2026-11-01) [default: yesterday, UTC]."
+)
+@click.option("--to", "end", default=None, help="The day after the last [default: today, UTC].")
+@click.option(
+    "--thresholds",
+    type=click.File("r"),
+    default=None,
+    help="A JSON file of thresholds (baccara.db.alerts.Thresholds' fields) [default: the defaults].",
+)
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print the alerts raised as JSON.")
+def scan_command(
+    start: str | None, end: str | None, thresholds: Any, db: str | None, as_json: bool
+) -> None:
+    """Scan whole UTC days for the markers of harm and store the alerts they raise (an
+    alert already stored is not raised again): run it daily, after midnight UTC."""
+    from datetime import UTC, datetime
+
+    from baccara.db.alerts import DAY, AlertError, Thresholds, scan
+
+    now = time.time()
+    today = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+    def day(text: str | None, default: float, name: str) -> float:
+        if text is None:
+            return default
+        try:
+            found = datetime.fromisoformat(text)
+        except ValueError:
+            fail(f"bad --{name} {text!r}: a date (2026-11-01) or an ISO 8601 time")
+        return (found if found.tzinfo else found.replace(tzinfo=UTC)).timestamp()
+
+    first = day(start, today.timestamp() - DAY, "from")
+    last = day(end, today.timestamp(), "to")
+    try:
+        limits = Thresholds.from_json(json.load(thresholds)) if thresholds else Thresholds()
+    except ValueError as error:  # JSON's errors are ValueErrors too
+        fail(str(error))
+    try:
+        with upgraded_database(db) as database:
+            raised = scan(database, start=first, end=last, now=now, thresholds=limits)
+    except AlertError as error:
+        fail(str(error))
+    if as_json:
+        echo_json(
+            [{"id": a.id, "marker": a.marker.value, "subject": a.subject, "day": a.day,
+              "summary": a.summary} for a in raised]
+        )  # fmt: skip
+        return
+    for alert in raised:
+        click.echo(f"{alert.day} {alert.marker.value:24} {alert.summary}")
+    click.echo(f"{len(raised)} alert{'' if len(raised) == 1 else 's'} raised")
 
 
 COMMANDS = (admin_group,)

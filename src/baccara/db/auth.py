@@ -225,8 +225,8 @@ class Auth:
             self.hasher.verify(row["password_hash"], password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong name or password") from None
-        protections = Protections(self.ledger.database).get(int(row["id"]))
         now = self.now()
+        protections = Protections(self.ledger.database).get(int(row["id"]), now=now)
         if protections.excluded(now):
             until = datetime.fromtimestamp(protections.excluded_until or 0, UTC)
             raise Excluded(f"you excluded yourself from play until {until:%Y-%m-%d %H:%M} UTC")
@@ -259,16 +259,19 @@ class Auth:
                 revoke(conn, user.id, str(session), now=self.now())
 
     def start_session(self, user_id: int) -> str:
-        """A new session for a player whose password was just checked (or set)."""
+        """A new session for a player whose password was just checked (or set); the
+        account's last login is now."""
         token = secrets.token_urlsafe(32)
+        now = self.now()
         with self.ledger.database.begin() as conn:
             conn.execute(
                 web_sessions.insert().values(
                     token_hash=token_digest(token),
                     user_id=user_id,
-                    expires=self.now() + SESSION_SECONDS,
+                    expires=now + SESSION_SECONDS,
                 )
             )
+            conn.execute(users.update().where(users.c.id == user_id).values(last_login_at=now))
         return token
 
     def logout(self, token: str) -> None:

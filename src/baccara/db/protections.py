@@ -47,13 +47,14 @@ from baccara.db import audit
 from baccara.db.accounts import find_player
 from baccara.db.books import account_id, wallet_account
 from baccara.db.database import writing
-from baccara.db.schema import period_limits, play_limits, users, web_sessions
+from baccara.db.schema import limit_changes, period_limits, play_limits, users, web_sessions
 from baccara.db.sessions import revoke
 
 __all__ = [
     "DELAY",
     "FOREVER",
     "LOSS_PERIODS",
+    "ChangeKind",
     "LimitKind",
     "Period",
     "PeriodLimit",
@@ -64,6 +65,7 @@ __all__ = [
     "period_limit",
     "period_limits_of",
     "protections_of",
+    "record_change",
     "stop_logins",
     "suspend",
 ]
@@ -101,6 +103,44 @@ class LimitKind(StrEnum):
 
 LOSS_PERIODS = (Period.WEEK, Period.MONTH)
 """The loss limits kept in ``period_limits`` (the daily one is ``play_limits``')."""
+
+
+class ChangeKind(StrEnum):
+    """What a change to a player's protections changed (``limit_changes.kind``)."""
+
+    LOSS = "loss"  # a loss limit (``days``: 1, 7 or 30)
+    DEPOSIT = "deposit"  # a deposit limit (``days``: 1, 7 or 30)
+    REMINDER = "reminder"  # the session reminder (``amount``: minutes)
+    EXCLUSION = "exclusion"  # the player's own exclusion (``until``)
+    SUSPENSION = "suspension"  # the house's (``until``; None: lifted)
+
+
+def record_change(
+    conn: sa.Connection,
+    user: int,
+    kind: ChangeKind,
+    *,
+    now: float,
+    actor: str | None = None,
+    days: int | None = None,
+    limit: PeriodLimit | None = None,
+    until: float | None = None,
+) -> None:
+    """Keep, in ``conn``'s transaction, a change to ``user``'s protections: what
+    (``kind``, over ``days``), the limit as it stands after it (``limit``: a raise or a
+    removal asked shows as ``next_amount`` from ``next_from``), an exclusion's or
+    suspension's end (``until``), when and by whom (``actor``: the player themself when
+    not given). The console's history, and what `baccara.db.alerts` counts."""
+    if actor is None:
+        actor = str(conn.execute(sa.select(users.c.name).where(users.c.id == user)).scalar_one())
+    shown = limit or PeriodLimit()
+    conn.execute(
+        limit_changes.insert().values(
+            user_id=user, at=now, actor=actor, kind=kind.value, days=days, amount=shown.amount,
+            next_amount=shown.next_amount, next_from=shown.next_from, until=until,
+            raised=shown.next_from is not None,
+        )
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,10 +265,11 @@ class Protections:
     def set_loss_limit(
         self, user: int, amount: int | None, *, now: float | None = None
     ) -> PlayerProtections:
-        """Ask for a daily loss limit of ``amount`` (None: no limit)."""
+        """Ask for a daily loss limit of ``amount`` (None: no limit); kept in the history."""
         moment = time.time() if now is None else now
         with writing(self.database) as conn:
             asked = ask(protections_of(_row(conn, user), moment).daily_loss, amount, moment)
+            record_change(conn, user, ChangeKind.LOSS, now=moment, days=1, limit=asked)
             values = {
                 "loss_limit": asked.amount,
                 "next_loss_limit": asked.next_amount,
@@ -264,6 +305,8 @@ class Protections:
         with writing(self.database) as conn:
             found = period_limits_of(conn, user, kind, moment).get(period, PeriodLimit())
             asked = ask(found, amount, moment)
+            record_change(conn, user, ChangeKind(kind.value), now=moment, days=period.days,
+                          limit=asked)  # fmt: skip
             key = {"user_id": user, "kind": kind.value, "days": period.days}
             values = {
                 "amount": asked.amount,
@@ -280,11 +323,15 @@ class Protections:
                 conn.execute(period_limits.insert().values(**key, account_id=wallet, **values))
             return asked
 
-    def set_reminder(self, user: int, minutes: int | None) -> PlayerProtections:
+    def set_reminder(
+        self, user: int, minutes: int | None, *, now: float | None = None
+    ) -> PlayerProtections:
         """Remind the player every ``minutes`` of a session (None: never)."""
+        moment = time.time() if now is None else now
         with writing(self.database) as conn:
             _upsert(conn, user, {"reminder_minutes": minutes})
-            return protections_of(_row(conn, user), time.time())
+            record_change(conn, user, ChangeKind.REMINDER, now=moment, limit=PeriodLimit(minutes))
+            return protections_of(_row(conn, user), moment)
 
     def exclude(self, user: int, until: float, *, now: float | None = None) -> PlayerProtections:
         """Exclude ``user`` until ``until`` (never shortened) and end their sessions, at
@@ -294,6 +341,7 @@ class Protections:
             found = protections_of(_row(conn, user), moment)
             longest = max(until, found.excluded_until or 0.0)
             _upsert(conn, user, {"excluded_until": longest})
+            record_change(conn, user, ChangeKind.EXCLUSION, now=moment, until=longest)
             conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
             revoke(conn, user, None, now=moment)  # every socket of the player closes
             return protections_of(_row(conn, user), moment)
@@ -303,10 +351,22 @@ class SuspendError(ValueError):
     """A suspension refused (no such player); nothing changed."""
 
 
-def suspend(database: Engine, name: str, until: float | None) -> int:
+def suspend(
+    database: Engine,
+    name: str,
+    until: float | None,
+    *,
+    now: float,
+    actor: str = "cli",
+    role: str | None = None,
+    action: str | None = None,
+) -> int:
     """The house suspends player ``name`` (any case) until ``until`` (epoch seconds;
-    None lifts it): no login, every session ended now (their sockets close within a
-    second, `baccara.server.infra.revocation`); the player's id.
+    None lifts it) at ``now``: no login, every session ended now (their sockets close
+    within a second, `baccara.server.infra.revocation`); audited in the same transaction
+    (``actor`` in ``role``: a staff member, or ``cli``; ``action``: ``player.suspend``
+    or ``player.reinstate`` unless named) with the suspension before and after, and kept
+    in the player's history; the player's id. A staff account is no player: refused.
 
     >>> from baccara.db.database import database_at, writing
     >>> from baccara.db.migrate import upgrade
@@ -316,16 +376,30 @@ def suspend(database: Engine, name: str, until: float | None) -> int:
     >>> with writing(database) as conn:
     ...     _ = conn.execute(users.insert().values(id=7, name="Ann", name_key="ann",
     ...                                            password_hash="x", created_at=datetime.now(UTC)))
-    >>> suspend(database, "ANN", 2e9), suspend(database, "ann", None)
+    >>> suspend(database, "ANN", 2e9, now=1e9), suspend(database, "ann", None, now=1e9 + 1)
     (7, 7)
-    >>> suspend(database, "bob", None)
+    >>> [(e.action, e.before, e.after) for e in audit.entries(database)][0]
+    ('player.suspend', {'suspended_until': None}, {'suspended_until': 2000000000.0})
+    >>> suspend(database, "bob", None, now=1e9)
     Traceback (most recent call last):
     ...
     baccara.db.protections.SuspendError: no player named 'bob'
     """
     with writing(database) as conn:
-        found, _ = _player(conn, name)
-        _suspend(conn, found, until, now=time.time())
+        found, registered = _player(conn, name, players_only=True)
+        held = PlayerProtections.of(_row(conn, found))
+        was = held.suspended_until if held.suspended(now) else None
+        _suspend(conn, found, until, now=now, actor=actor)
+        audit.append(
+            conn,
+            actor=actor,
+            role=role,
+            action=action or ("player.reinstate" if until is None else "player.suspend"),
+            target=registered,
+            before={"suspended_until": was},
+            after={"suspended_until": until},
+            now=now,
+        )
         return found
 
 
@@ -358,7 +432,7 @@ def stop_logins(
         found, registered = _player(conn, name, players_only=True)
         held = _row(conn, found)
         was = PlayerProtections.of(held).suspended(now)
-        _suspend(conn, found, FOREVER if stopped else None, now=now)
+        _suspend(conn, found, FOREVER if stopped else None, now=now, actor=actor)
         audit.append(
             conn,
             actor=actor,
@@ -382,8 +456,11 @@ def _player(conn: sa.Connection, name: str, *, players_only: bool = False) -> tu
     return int(found["id"]), str(found["name"])
 
 
-def _suspend(conn: sa.Connection, user: int, until: float | None, *, now: float) -> None:
+def _suspend(
+    conn: sa.Connection, user: int, until: float | None, *, now: float, actor: str
+) -> None:
     _upsert(conn, user, {"suspended_until": until})
+    record_change(conn, user, ChangeKind.SUSPENSION, now=now, actor=actor, until=until)
     if until is not None:
         conn.execute(web_sessions.delete().where(web_sessions.c.user_id == user))
         revoke(conn, user, None, now=now)

@@ -26,10 +26,13 @@ null), and every staff action in ``audit_log``, chained by hashes
 (`baccara.db.cashier`), and a player's limits over a period (deposits over 24 hours, 7
 and 30 days; losses over 7 and 30 days) in ``period_limits``.
 The tables the server runs are rows of ``tables``, and the
-operator's stops of play rows of ``play_stops`` (`baccara.db.table_list`).
+operator's stops of play rows of ``play_stops`` (`baccara.db.table_list`). Every change
+to a player's protections is kept in ``limit_changes``, the staff's notes on a player
+in ``player_notes`` (append-only) and the markers of harm a scan raised in ``alerts``
+(`baccara.db.people`, `baccara.db.alerts`).
 
 >>> sorted(metadata.tables)[:3]
-['audit_log', 'bets', 'cashier_moves']
+['alerts', 'audit_log', 'bets']
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ __all__ = [
     "APPEND_ONLY",
     "RoundPhase",
     "accounts",
+    "alerts",
     "audit_log",
     "bets",
     "cashier_moves",
@@ -50,11 +54,13 @@ __all__ = [
     "hands",
     "hold_rollup",
     "hold_shoes",
+    "limit_changes",
     "metadata",
     "online_shoes",
     "period_limits",
     "play_limits",
     "play_stops",
+    "player_notes",
     "round_resolutions",
     "rounds",
     "seats",
@@ -68,7 +74,7 @@ __all__ = [
     "web_sessions",
 ]
 
-APPEND_ONLY = ("table_entries", "table_events", "skill_actions", "audit_log")
+APPEND_ONLY = ("table_entries", "table_events", "skill_actions", "audit_log", "player_notes")
 """Tables whose rows the database refuses to update or delete (triggers)."""
 
 metadata = sa.MetaData()
@@ -104,6 +110,7 @@ entries = sa.Table(
     sa.CheckConstraint("amount <> 0", name="entry_not_zero"),
 )
 sa.Index("table_entries_by_account", entries.c.account_id)
+sa.Index("ix_table_transactions_created_at", transactions.c.created_at)  # periods (0014)
 
 # -- the terminal store: sessions, shoes, events, seats, hands ----------------------------
 
@@ -246,6 +253,7 @@ users = sa.Table(
     # a staff account's role (`baccara.db.staff.Role`); null: a player (revision 0010)
     sa.Column("role", sa.String(16), nullable=True),
     sa.Index("ix_web_users_name_key", "name_key", unique=True),
+    sa.Column("last_login_at", sa.Float, nullable=True),  # epoch seconds (revision 0014)
 )
 drill_records = sa.Table(  # the Learn section's drills: each player's record
     "drill_records",
@@ -302,6 +310,7 @@ cashier_moves = sa.Table(  # every deposit and withdrawal the cashier booked (re
     sa.CheckConstraint("amount > 0", name="cashier_amount_positive"),
     sa.UniqueConstraint("reference", name="uq_cashier_reference"),
     sa.Index("ix_cashier_moves_account_at", "account_id", "at"),
+    sa.Index("ix_cashier_moves_at", "at"),  # a day's moves of every player (revision 0014)
 )
 session_revocations = sa.Table(  # sessions ended early, as events every process reads
     "session_revocations",
@@ -398,6 +407,50 @@ round_resolutions = sa.Table(  # how each round voided or settled after a restar
     sa.Column("bets", sa.Integer, nullable=False),
     sa.Column("handle", sa.BigInteger, nullable=False),
     sa.Index("ix_round_resolutions_day", "day"),
+)
+limit_changes = sa.Table(  # every change to a player's protections (revision 0014)
+    "limit_changes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),  # epoch seconds, the caller's clock
+    sa.Column("actor", sa.String(24), nullable=False),  # the player, a staff member, "cli"
+    # loss, deposit, reminder, exclusion, suspension (`baccara.db.people.ChangeKind`)
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("days", sa.Integer, nullable=True),  # a limit's period: 1, 7, 30
+    sa.Column("amount", sa.BigInteger, nullable=True),  # in force after the change
+    sa.Column("next_amount", sa.BigInteger, nullable=True),  # a raise or removal asked
+    sa.Column("next_from", sa.Float, nullable=True),  # ... and when it takes effect
+    sa.Column("until", sa.Float, nullable=True),  # an exclusion's or suspension's end
+    sa.Column("raised", sa.Boolean, nullable=False),  # a raise or removal was asked
+    sa.Index("ix_limit_changes_user_at", "user_id", "at"),
+    sa.Index("ix_limit_changes_at", "at"),
+)
+player_notes = sa.Table(  # the staff's notes on a player, append-only (revision 0014)
+    "player_notes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("web_users.id"), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("actor", sa.String(24), nullable=False),
+    sa.Column("role", sa.String(16), nullable=True),
+    sa.Column("text", sa.String(2000), nullable=False),
+    sa.Index("ix_player_notes_user_at", "user_id", "at"),
+)
+alerts = sa.Table(  # markers of harm a scan raised (`baccara.db.alerts`, revision 0014)
+    "alerts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("marker", sa.String(24), nullable=False),
+    sa.Column("subject", sa.String(64), nullable=False),  # a player's name or a table's id
+    sa.Column("day", sa.String(10), nullable=False),  # the UTC day, 2026-11-28
+    sa.Column("raised_at", sa.Float, nullable=False),
+    sa.Column("summary", sa.String(200), nullable=False),
+    sa.Column("evidence", sa.Text, nullable=False),  # JSON: the rows that raised it
+    sa.Column("acknowledged_at", sa.Float, nullable=True),
+    sa.Column("acknowledged_by", sa.String(24), nullable=True),
+    sa.UniqueConstraint("marker", "subject", "day", name="uq_alerts_marker_subject_day"),
+    sa.Index("ix_alerts_day", "day"),
 )
 web_sessions = sa.Table(
     "web_sessions",

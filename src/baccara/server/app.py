@@ -44,6 +44,7 @@ from baccara.server.http.depends import (
 )
 from baccara.server.http.learn import learn_router
 from baccara.server.http.me import me_router
+from baccara.server.http.people import people_router
 from baccara.server.http.reports import reports_router
 from baccara.server.http.tables import tables_router
 from baccara.server.infra.clock import Clock, RealClock
@@ -162,6 +163,7 @@ def create_app(
         tables_router(state),
         admin_router(state),
         reports_router(state),
+        people_router(state),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),

@@ -56,10 +56,10 @@ from baccara.server.wire.http import (
 )
 from baccara.table.narration import reveal
 
-__all__ = ["limit_asked", "me_router", "period_answer"]
+__all__ = ["deal_steps", "limit_asked", "me_router", "period_answer"]
 
 
-def _steps(coup: str | None) -> list[DealStep]:
+def deal_steps(coup: str | None) -> list[DealStep]:
     """The deal of a stored coup, step by step, with the rule of each draw or stand."""
     if not coup:
         return []
@@ -194,7 +194,7 @@ def me_router(state: ServerState, history: PlayerHistory, protections: Protectio
                 )
             )  # fmt: skip
         if "reminder_minutes" in asked.model_fields_set:
-            await run(protections.set_reminder, user.id, asked.reminder_minutes)
+            await run(partial(protections.set_reminder, user.id, asked.reminder_minutes, now=now()))
         return _limits(await run(partial(protections.get, user.id, now=now())), since)
 
     @router.post("/api/me/exclusion", dependencies=[SAME_SITE_JSON])
@@ -223,7 +223,7 @@ def me_router(state: ServerState, history: PlayerHistory, protections: Protectio
         played = []
         for one in rounds:
             bets = [PlayedBet(**bet, label=BetKind(bet["kind"]).label) for bet in one.pop("bets")]
-            played.append(PlayedRound(**one, bets=bets, steps=_steps(one["coup"])))
+            played.append(PlayedRound(**one, bets=bets, steps=deal_steps(one["coup"])))
         tables = sorted({one.table for one in played})
         return MyRecords(
             movements=[Movement.model_validate(move) for move in moves],

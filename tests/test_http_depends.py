@@ -130,6 +130,10 @@ def test_every_route_checks_what_it_needs_by_its_dependencies(app: FastAPI) -> N
         ("GET", "/api/admin/alerts"),
         ("POST", "/api/admin/alerts/scan"),
         ("POST", "/api/admin/alerts/1/acknowledge"),
+        ("GET", "/api/admin/reports/hold"),
+        ("GET", "/api/admin/reports/hold/series"),
+        ("GET", "/api/admin/reports/rtp"),
+        ("GET", "/api/admin/reports/interrupted"),
     }
     assert misfits(app) == []
 

@@ -3,11 +3,14 @@ phone (390x844) size: an operator signs in and walks every section (opens a tabl
 sees it listed, pauses (by keyboard) and resumes it, changes its limits, closes one,
 stops and resumes a game's play, books a deposit and a withdrawal for a player and reads
 them on the player's statement and its CSV, as the books have them, stops and restores a
-player's logins, reads those actions in the audit log); an auditor sees no change and a
+player's logins, reads those actions in the audit log); compliance walks the reports
+(each grouping against the bets' own sums, the plot, the CSV), a player's account and
+last rounds replayed card by card, suspends, reinstates and notes a player, scans the
+alerts, reads one's evidence and acknowledges it; an auditor sees no change and a
 change forced all the same gets the server's 403 in words; a session ended elsewhere
-brings back the sign-in; a player who opens ``/admin`` is told the console is for staff;
-a section whose route this server lacks says so. axe-core checks every section.
-Screenshots go to /tmp/admin-shots/.
+brings back the sign-in; a player who opens ``/admin`` is told the console is for staff.
+The server's table t1 deals fast, and ann bets at it through the table's socket before
+the tests. axe-core checks every section. Screenshots go to /tmp/admin-shots/.
 
 One browser and one server for the module; each test has its own browser context."""
 

@@ -35,7 +35,7 @@ function changeText(c) {
   if (c.kind === "reminder") return c.amount === null ? "Session reminder removed" : `Session reminder every ${c.amount} minutes`;
   if (c.kind === "exclusion" || c.kind === "suspension") {
     const what = c.kind === "exclusion" ? "Exclusion" : "Suspension";
-    return c.until === null ? `${what} lifted or without end` : `${what} until ${when(c.until)}`;
+    return c.until === null ? `${what} lifted` : `${what} until ${when(c.until)}`;
   }
   const now = c.amount === null ? "none" : money(c.amount);
   const next = c.next_from !== null ? `; ${c.next_amount === null ? "removal" : money(c.next_amount)} from ${when(c.next_from)}` : "";
@@ -62,7 +62,7 @@ function historyTable(history) {
   return el("table", { class: "grid history" }, el("caption", { class: "sr" }, "Changes to the limits, newest first"),
     el("thead", {}, el("tr", {}, ["When", "What", "A raise asked", "By"].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, history.map((c) => el("tr", {},
-      el("td", { "data-label": "When" }, when(c.at)),
+      el("th", { scope: "row", "data-label": "When" }, when(c.at)),
       el("td", { "data-label": "What" }, changeText(c)),
       el("td", { "data-label": "A raise asked" }, c.raised ? "yes" : "no"),
       el("td", { "data-label": "By" }, c.actor)))));

@@ -53,7 +53,7 @@ function downloads(path, what, formats = ["csv", "json"]) {
 function holdTable(report) {
   const by = report.by, label = GROUPS.find(([value]) => value === by)?.[1] ?? by;
   const heads = [label, "Rounds", "Bets", "Handle", "House win", "Hold", "Theoretical win", "Theoretical hold", "SD", "z"];
-  const line = (row, total) => el("tr", { "data-key": row.key, class: total ? "total" : "" },
+  const line = (row, total) => el("tr", { "data-key": row.key, class: total ? "total-row" : null },
     el("th", { scope: "row", "data-label": label }, total ? "Total" : keyText(by, row.key)),
     el("td", { "data-label": "Rounds", class: "num" }, String(row.rounds)),
     el("td", { "data-label": "Bets", class: "num" }, String(row.bets)),
@@ -84,35 +84,41 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** The plot: the cumulative win and its theory day by day, with theory +- 2 SD as a band. */
+/** The plot: the cumulative win and its theory at the end of each day with settled bets,
+ * from nothing at the period's start, with theory +- 2 SD as a band; time runs left to right. */
 function plot(series) {
   const points = series.points;
   if (!points.length) return [el("p", {}, "No settled bet in this period: nothing to plot.")];
-  const W = 640, H = 280, L = 70, R = 12, T = 14, B = 40;
+  const W = 640, H = 280, L = 70, R = 16, T = 14, B = 40;
+  const first = Date.parse(series.start), span = (Date.parse(series.end) - first) / (DAY * 1000) + 1;
+  const at = (p) => (Date.parse(p.day) - first) / (DAY * 1000) + 1;  // the day's end, in days from the start
+  const start = { day: series.start, cumulative_win: 0, cumulative_theo: 0, cumulative_sd: 0 };
+  const line = [start, ...points];
   const values = points.flatMap((p) => [p.cumulative_win, p.cumulative_theo + 2 * p.cumulative_sd, p.cumulative_theo - 2 * p.cumulative_sd]);
   let low = Math.min(0, ...values), high = Math.max(0, ...values);
   if (high === low) high = low + 100;
-  const x = (i) => L + (points.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (points.length - 1));
+  const x = (p) => L + ((p === start ? 0 : at(p)) * (W - L - R)) / span;
   const y = (v) => T + ((high - v) * (H - T - B)) / (high - low);
-  const path = (key) => points.map((p, i) => `${x(i).toFixed(1)},${y(p[key]).toFixed(1)}`).join(" ");
-  const band = [...points.map((p, i) => `${x(i).toFixed(1)},${y(p.cumulative_theo + 2 * p.cumulative_sd).toFixed(1)}`),
-    ...points.map((p, i) => `${x(i).toFixed(1)},${y(p.cumulative_theo - 2 * p.cumulative_sd).toFixed(1)}`).reverse()].join(" ");
+  const xy = (p, v) => `${x(p).toFixed(1)},${y(v).toFixed(1)}`;
+  const path = (key) => line.map((p) => xy(p, p[key])).join(" ");
+  const band = [...line.map((p) => xy(p, p.cumulative_theo + 2 * p.cumulative_sd)),
+    ...line.map((p) => xy(p, p.cumulative_theo - 2 * p.cumulative_sd)).reverse()].join(" ");
   const last = points.at(-1);
   const title = `House win against theory, ${series.start} to ${series.end}`;
-  const desc = `${points.length} day${points.length === 1 ? "" : "s"} with settled bets. On ${last.day} the house had won ${money(last.cumulative_win)} in all, `
+  const desc = `${points.length} day${points.length === 1 ? "" : "s"} with settled bets. By the end of ${last.day} the house had won ${money(last.cumulative_win)} in all, `
     + `against a theoretical ${cents(last.cumulative_theo)} (standard deviation ${cents(last.cumulative_sd)}). The figures are in the table below.`;
-  const ticks = [high, (high + low) / 2, low].map((v) => svg("g", { class: "tick" },
+  const ticks = [high, 0, low].filter((v, i, all) => all.indexOf(v) === i).map((v) => svg("g", { class: "tick" },
     svg("line", { x1: L - 4, x2: W - R, y1: y(v), y2: y(v) }),
     svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, cents(v))));
-  const days = [0, points.length - 1].filter((i, n, all) => all.indexOf(i) === n).map((i) =>
-    svg("text", { x: x(i), y: H - B + 18, "text-anchor": points.length === 1 ? "middle" : i ? "end" : "start" }, points[i].day));
+  const days = [svg("text", { x: L, y: H - B + 18, "text-anchor": "start" }, series.start),
+    svg("text", { x: W - R, y: H - B + 18, "text-anchor": "end" }, series.end)];
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "plot-title plot-desc", class: "plot" },
     svg("title", { id: "plot-title" }, title), svg("desc", { id: "plot-desc" }, desc),
     ...ticks, svg("line", { class: "zero", x1: L, x2: W - R, y1: y(0), y2: y(0) }),
     svg("polygon", { class: "band", points: band }),
     svg("polyline", { class: "theory", points: path("cumulative_theo") }),
     svg("polyline", { class: "actual", points: path("cumulative_win") }),
-    svg("g", { class: "actual-points" }, ...points.map((p, i) => svg("circle", { cx: x(i), cy: y(p.cumulative_win), r: 4 },
+    svg("g", { class: "actual-points" }, ...points.map((p) => svg("circle", { cx: x(p), cy: y(p.cumulative_win), r: 4 },
       svg("title", {}, `${p.day}: won ${money(p.cumulative_win)}, theory ${cents(p.cumulative_theo)}`)))),
     ...days);
   const key = el("p", { class: "plot-key" }, el("span", { class: "key-actual" }, "● solid line: the house's win"), " ",
@@ -141,19 +147,23 @@ function rtpTables(report) {
     el("td", { "data-label": "Paid back", class: "num" }, money(r.returned)),
     el("td", { "data-label": "RTP", class: "num" }, percent(r.rtp)),
     el("td", { "data-label": "In theory", class: "num" }, percent(r.theo_rtp))));
-  const stakes = report.stakes.map((s) => el("tr", {},
-    el("th", { scope: "row", "data-label": "Game and bet" }, `${s.game}: ${s.kind}`),
-    el("td", { "data-label": "Stake", class: "num" }, money(s.stake)),
-    el("td", { "data-label": "RTP, full shoe", class: "num" }, percent(s.rtp, 3))));
+  const bets = [...new Set(report.stakes.map((s) => `${s.game}: ${s.kind}`))];
+  const levels = [...new Set(report.stakes.map((s) => s.stake))].sort((a, b) => a - b);
+  const stakes = levels.map((stake) => el("tr", {},
+    el("th", { scope: "row", "data-label": "Stake" }, money(stake)),
+    bets.map((bet) => {
+      const found = report.stakes.find((s) => s.stake === stake && `${s.game}: ${s.kind}` === bet);
+      return el("td", { "data-label": bet, class: "num" }, found ? percent(found.rtp, 3) : "—");
+    })));
   const head = (names) => el("thead", {}, el("tr", {}, names.map((h, i) => el("th", { scope: "col", class: i ? "num" : "" }, h))));
   return [
     rows.length
       ? el("table", { class: "grid rtp" }, el("caption", { class: "sr" }, "Return to player by stake band"),
         head(["Game and bet", "Stakes", "Bets", "Handle", "Paid back", "RTP", "In theory"]), el("tbody", {}, rows))
       : el("p", {}, "No settled bet in this period."),
-    stakes.length ? el("h3", {}, "In theory at each stake (the commission rounds down to the cent)") : "",
+    stakes.length ? el("h3", {}, "In theory from a full shoe, at each stake (the commission rounds down to the cent)") : "",
     stakes.length ? el("table", { class: "grid stakes" }, el("caption", { class: "sr" }, "Return to player at each stake, from a full shoe"),
-      head(["Game and bet", "Stake", "RTP, full shoe"]), el("tbody", {}, stakes)) : "",
+      head(["Stake", ...bets]), el("tbody", {}, stakes)) : "",
     downloads("/api/admin/reports/rtp", {}),
   ];
 }

@@ -22,6 +22,8 @@ import io
 import sqlite3
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +33,18 @@ from tests.support.harness import Player, ServerProcess
 from tests.test_browser import ARGS, CHROMIUM, _need_chromium
 from tests.test_people import _stored_shoes
 
+from baccara.bets import BetKind, settle
+from baccara.coup import deal_coup
 from baccara.db.auth import Auth
 from baccara.db.books import wallet_account
 from baccara.db.ledger import Ledger
 from baccara.db.staff import Role
+from baccara.exact.theory import price
 from baccara.money import format_money
 from baccara.server.app import ServerConfig
 from baccara.server.tables.make import TABLE_KINDS
-from baccara.variants import variants_of
+from baccara.shoe import Shoe, ShoeSettings
+from baccara.variants import PUNTO_BANCO, variants_of
 
 SHOTS = Path("/tmp/admin-shots")
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
@@ -79,6 +85,34 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
+def _deal_hot_shoe(ledger: Ledger, now: float) -> None:
+    """Table "hot" deals a seeded shoe, 100.00 on the Banker every coup, priced as Punto
+    Banco but paid 3:1 without commission (its z-score is past -4); then a round of
+    table "v1" is voided with its bet refunded (an interrupted round)."""
+    wallet = ledger.create_account(wallet_account("hot-seat"))
+    ledger.deposit(wallet, 10**10, ref="hot-seat")
+    paid = replace(PUNTO_BANCO, banker_pays=Fraction(3))
+    shoe = Shoe.shuffled(ShoeSettings(decks=8), seed=11)
+    shoe.burn()
+    number = 0
+    while not shoe.finished:
+        number += 1
+        rnd = ledger.open_round(table="hot", number=number, shoe_id=9011, coup_index=number)
+        ledger.place_bet(
+            account=wallet, round_id=rnd, bet_id=f"hot-{number}", kind="banker", amount=10_000
+        )
+        ledger.close_round(rnd)
+        priced = price(shoe.cards[shoe.position :], PUNTO_BANCO)
+        coup = deal_coup(shoe)
+        returned = settle(BetKind.BANKER, 10_000, coup, paid).returned
+        ledger.settle_round(
+            rnd, coup, "punto-banco", {(wallet, "banker"): returned}, price=priced, now=now
+        )
+    rnd = ledger.open_round(table="v1", number=1, shoe_id=9012, coup_index=1)
+    ledger.place_bet(account=wallet, round_id=rnd, bet_id="v1-1", kind="player", amount=500)
+    assert ledger.void_round(rnd, "round 1 was open: voided, bets refunded", now=now)
+
+
 def _seed(process: ServerProcess) -> None:
     """Money for ann, who then bets on a few rounds at t1 through the table's socket (as
     the page does); a deposit past the day's 2,000.00 for each size's player."""
@@ -96,6 +130,12 @@ def _seed(process: ServerProcess) -> None:
                 json={"player": player, "amount": format_money(amount), "reference": reference},
             )
             assert booked.status_code == 200, booked.text
+
+    ledger = Ledger.connect(process.config.database_url)
+    try:
+        _deal_hot_shoe(ledger, now=time.time())
+    finally:
+        ledger.database.dispose()
 
     async def play() -> None:
         ann = Player(process, "ann")
@@ -525,7 +565,7 @@ def _sql(server: ServerProcess, query: str, *args: Any) -> list[Any]:
 # the settled bets at house tables, summed here by the group asked (not by the reports)
 _SETTLED = (
     "SELECT {key}, COUNT(DISTINCT b.round_id), SUM(b.amount), SUM(b.amount - b.returned)"
-    " FROM bets b JOIN rounds r ON r.id = b.round_id WHERE b.returned IS NOT NULL GROUP BY {key}"
+    " FROM bets b JOIN rounds r ON r.id = b.round_id WHERE r.phase = 'settled' GROUP BY {key}"
 )
 _KEYS = {"table": "r.table_id", "kind": "b.kind", "shoe": "r.shoe_id"}
 
@@ -563,6 +603,15 @@ def test_compliance_walks_reports_players_and_alerts(
     expect(page.locator("#reports table.hold tfoot td[data-label=Rounds]")).to_have_text(
         str(rounds)
     )
+    # the table paid 3:1 is past 4 SD, said in words; t1 is not marked
+    page.select_option("select[name=by]", "table")
+    expect(page.locator("#reports tr[data-key=hot] td.z-alarm")).to_contain_text("beyond 4 SD")
+    expect(page.locator("#reports tr[data-key=t1] td.z-alarm")).to_have_count(0)
+    voided = page.locator("#reports table.interrupted tbody tr")
+    expect(voided).to_have_count(1)
+    expect(voided).to_contain_text("v1 #1")
+    expect(voided).to_contain_text("voided, every bet refunded")
+    expect(voided.locator("td[data-label=Handle]")).to_have_text("5.00")
     series = page.request.get(server.url + "/api/admin/reports/hold/series").json()["points"]
     assert series, "a day with settled bets"
     expect(page.locator("#reports svg.plot .actual-points circle")).to_have_count(len(series))

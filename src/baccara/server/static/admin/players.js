@@ -4,6 +4,7 @@
 // with the table's own card faces, the croupier's words and rule at each step; at a
 // players' table every decision in order); suspend and reinstate (confirmed) and notes,
 // for a role the server lets; and an operator's stop of a player's logins.
+import { cardText, coupText } from "../cards.js";
 import { money } from "../money.js";
 import { cardElement } from "../render.js";
 import { button, call, confirmed, el, errorLine, field, NO_ROUTE, newsLine, readOnly, when } from "./common.js";
@@ -105,7 +106,7 @@ function houseReplay(r) {
   next.addEventListener("click", () => { at = Math.min(steps.length - 1, at + 1); draw(); });
   const bets = (r.bets ?? []).map((b) => el("li", {}, `${b.kind} ${money(b.amount)}: ${b.returned === null ? `not settled (${b.status})` : `paid back ${money(b.returned)}`}`));
   const body = [el("ul", { class: "replay-bets", "aria-label": "The player's bets" }, bets),
-    el("p", { class: "hint" }, `Shoe ${r.shoe_id ?? "—"}, coup ${r.coup_index ?? "—"}; cards as dealt: ${(r.cards ?? []).join(" ") || "none"}`)];
+    el("p", { class: "hint" }, `Shoe ${r.shoe_id ?? "—"}, coup ${r.coup_index ?? "—"}; cards as dealt: ${(r.cards ?? []).map(cardText).join(" ") || "none"}`)];
   if (steps.length) {
     draw();
     body.push(el("div", { class: "row step-controls" }, prev, count, next), stage);
@@ -131,7 +132,7 @@ async function replays(name, box) {
     const answer = await call(playerPath(name, `/rounds?last=${LAST}`));
     if (!answer.rounds.length) { box.replaceChildren(el("p", {}, "No round played yet.")); return; }
     box.replaceChildren(el("ol", { class: "rounds" }, answer.rounds.map((r, i) => {
-      const title = r.kind === "house" ? `Table ${r.table}, round ${r.round}: ${r.coup ?? r.phase}` : `Table ${r.table}, shoe ${r.shoe_id}`;
+      const title = r.kind === "house" ? `Table ${r.table}, round ${r.round}: ${r.coup ? coupText(r.coup) : r.phase}` : `Table ${r.table}, shoe ${r.shoe_id}`;
       const opened = el("details", { class: "replay", "data-round": r.round ?? r.shoe_id, open: i === 0 },
         el("summary", {}, `${title} · ${when(r.at)}`), ...(r.kind === "house" ? houseReplay(r) : playersReplay(r)));
       return el("li", {}, opened);

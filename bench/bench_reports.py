@@ -123,7 +123,7 @@ def _seed(ledger: Ledger, bets_wanted: int, rng: random.Random) -> int:
             stake = rng.choice(CHIPS if kind.is_main else CHIPS[:4])
             paid = rate.returns(kind, stake)  # the rulebook's settlement, by outcome
             returned = int(paid[(0 if hits[kind] else 1) if kind in hits else outcome])
-            spots.append(SettledSpot(kind.value, stake, returned, 1))
+            spots.append(SettledSpot(kind=kind.value, stake=stake, returned=returned, bets=1))
             bet_rows.append(
                 {"account_id": players[rng.randrange(PLAYERS)], "bet_id": f"{round_id}-{s}",
                  "round_id": round_id, "kind": kind.value, "amount": stake, "txn_id": txn,

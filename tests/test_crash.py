@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from pathlib import Path
 
 import pytest
@@ -80,8 +81,12 @@ def test_recovered_coup_is_the_one_being_dealt(tmp_path: Path) -> None:
         process.start()
         book = Ledger.connect(config.database_url)
         try:
-            row = book.round(round_id)
-            assert row["phase"] == "settled"
+            # the table recovers in its own task once the server answers (pricing the
+            # coup first loads the exact engine): wait for the round to be settled
+            deadline = time.monotonic() + 30
+            while (row := book.round(round_id))["phase"] != "settled":
+                assert time.monotonic() < deadline, row
+                time.sleep(0.05)
             coup = Coup.parse(row["coup"])
             assert [str(c) for c in coup.deal_order()[:3]] == shown
             assert book.check_invariants() == []

@@ -13,13 +13,15 @@ import itertools
 import math
 from collections import defaultdict
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from fractions import Fraction
 from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tests.support.tables import Tables, house_table
 from tests.test_admin_http import EVIL, FAST, JSON, PASSWORD, STAFF, _login, _problem
 from tests.test_hardening_http import in_process
@@ -35,6 +37,8 @@ from baccara.exact.odds import full_shoe, odds
 from baccara.exact.theory import by_card, price
 from baccara.money import format_money
 from baccara.server.app import ServerConfig, create_app
+from baccara.server.http.reports import day
+from baccara.server.infra.edge import Refusal
 from baccara.server.tables.house import Timing
 from baccara.server.wire import protocol as P
 from baccara.shoe import Shoe, ShoeSettings
@@ -404,3 +408,24 @@ def test_the_reports_are_for_staff_only_in_json_and_csv(database_url: str) -> No
         in_process(app, scenario)
     finally:
         state.ledger.database.dispose()
+
+
+def _day_or_refusal(text: str) -> date | Refusal:
+    try:
+        return day(text, "from", date(2000, 1, 1))
+    except Refusal as refusal:
+        return refusal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=12))
+def test_a_day_asked_is_a_day_or_a_refusal_that_names_it(text: str) -> None:
+    """Whatever a query's ``from`` says: a UTC day, or a 400 naming ``from``; never a 500."""
+    found = _day_or_refusal(text)
+    if isinstance(found, Refusal):
+        assert (found.status, found.code) == (400, "bad_request")
+        assert found.message.startswith("from:")
+    elif text == "":
+        assert found == date(2000, 1, 1)
+    else:
+        assert found.isoformat() == text

@@ -63,7 +63,7 @@ class Resolution:
     SETTLED_AFTER_RESTART = "settled_after_restart"  # dealt from its stored shoe and settled
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SettledSpot:
     """One player's stake on one bet kind in a coup, settled as one."""
 
@@ -111,7 +111,7 @@ def _upsert(table: sa.Table, postgres: bool) -> Any:
 _UPSERT = {(t.name, pg): _upsert(t, pg) for t in (hold_rollup, hold_shoes) for pg in (False, True)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rollup:
     """What a settled coup adds: ``lines`` to ``hold_rollup`` (one per bet kind and stake
     band), ``shoe`` to ``hold_shoes``."""

@@ -402,7 +402,9 @@ class Ledger:
                 moves[account] = moves.get(account, 0) + returned
                 moves[self.house] += stake - returned
                 results.extend(_shares(rows, stake, returned))
-                settled.append(hold.SettledSpot(kind, stake, returned, len(rows)))
+                settled.append(
+                    hold.SettledSpot(kind=kind, stake=stake, returned=returned, bets=len(rows))
+                )
             txn = self._post(conn, "settle", f"settle:{round_id}", moves)
             if results:
                 self._point("settling")

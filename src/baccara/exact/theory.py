@@ -43,7 +43,7 @@ from baccara.variants import PUNTO_BANCO, Variant
 __all__ = ["Moments", "Price", "Win", "by_card", "price", "stake_rtp"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Moments:
     """The house's expected win (``theo``) on a set of spots, and its ``variance``, in
     minor units (and their square)."""
@@ -89,7 +89,9 @@ class Price:
 
     def win(self, kind: BetKind, stake: int) -> Win:
         """The house's win on a ``stake`` on ``kind``, outcome by outcome."""
-        return Win(kind if kind in PAIR_BETS else None, stake - self.returns(kind, stake))
+        return Win(
+            pair=kind if kind in PAIR_BETS else None, outcomes=stake - self.returns(kind, stake)
+        )
 
     def moments(self, spots: Iterable[tuple[BetKind, int]]) -> Moments:
         """The house's expected win on ``spots`` (bet kind, stake) of this coup and its
@@ -118,7 +120,7 @@ class Price:
         return Moments(theo=mean, variance=variance)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Win:
     """The house's win on one spot, outcome by outcome: over the 205 outcome classes
     (``pair`` None), or over (hit, miss) of the pair bet ``pair``."""

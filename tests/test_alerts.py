@@ -433,6 +433,12 @@ def test_every_alerts_route_as_anonymous_a_player_each_role_and_another_site(app
         actions = [
             e["action"] for e in (await client.get("/api/admin/audit?limit=500")).json()["entries"]
         ]
-        assert actions.count("alert.acknowledge") == 1
+        assert actions.count("alert.acknowledge") == 1 and actions.count("alerts.scan") == 2
+        scans = [e for e in (await client.get("/api/admin/audit?limit=500")).json()["entries"]
+                 if e["action"] == "alerts.scan"]  # fmt: skip
+        assert [(e["actor"], e["target"], e["after"]) for e in scans] == [
+            ("cora", "2026-11-23 to 2026-11-23", {"raised": [raised["id"]]}),
+            ("cora", "2026-11-23 to 2026-11-23", {"raised": []}),
+        ]
 
     in_process(app, scenario)

@@ -235,7 +235,10 @@ def test_deposits_and_withdrawals_over_http(app: FastAPI) -> None:
             reply = await _send(client, "POST", DEPOSIT, body)
             assert _problem(reply) == (status, code), (body, reply.text)
             assert words in reply.json()["message"], reply.text
-        await asyncio.to_thread(suspend, app.state.baccara.ledger.database, "bob", 4e9)
+        database = app.state.baccara.ledger.database
+        await asyncio.to_thread(
+            lambda: suspend(database, "bob", 4e9, now=app.state.baccara.clock.now())
+        )
         barred = await _send(
             client, "POST", DEPOSIT, {"player": "bob", "amount": "1", "reference": "b1"}
         )

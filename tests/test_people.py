@@ -350,6 +350,21 @@ def test_every_players_route_as_anonymous_a_player_each_role_and_another_site(
             404,
             "no_such_player",
         )
+        for bad in ("q=" + "a" * 25, "after=%00", "limit=0", "limit=101", "limit=x"):
+            refused = await client.get(f"/api/admin/players?{bad}")
+            assert _problem(refused) == (400, "bad_request"), bad
+        for bad in ("last=0", "last=51", "last=ten"):
+            refused = await client.get(f"/api/admin/players/ann/rounds?{bad}")
+            assert _problem(refused) == (400, "bad_request"), bad
+        for bad in ("from=2026-13-01", "from=2026-11-02&to=2026-11-01"):
+            assert _problem(await client.get(f"/api/admin/players/ann?{bad}")) == (
+                400,
+                "bad_request",
+            )
+        assert _problem(await client.get("/api/admin/players/" + "a" * 30)) == (
+            404,
+            "no_such_player",
+        )
         found = (await client.get("/api/admin/players?q=AN&limit=1")).json()
         assert [p["name"] for p in found["players"]] == ["ann"] and found["next_after"] == "ann"
 

@@ -180,7 +180,9 @@ def scan_command(
         fail(str(error))
     try:
         with upgraded_database(db) as database:
-            raised = scan(database, start=first, end=last, now=now, thresholds=limits)
+            raised = scan(
+                database, start=first, end=last, now=now, thresholds=limits, actor=CLI_ACTOR
+            )
     except AlertError as error:
         fail(str(error))
     if as_json:

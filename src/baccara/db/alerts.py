@@ -532,11 +532,14 @@ def scan(
     now: float,
     thresholds: Thresholds | None = None,
     hold: HoldScores | None = None,
+    actor: str | None = None,
+    role: str | None = None,
 ) -> list[Alert]:
     """Raise the markers of the whole UTC days from ``start`` to ``end`` (at most
     `MAX_DAYS`), at ``now``; the alerts newly stored (one already stored for its
     marker, subject and day is left as it is). ``hold``: the tables' z-scores (the
-    ``table_hold`` marker is computed only with it)."""
+    ``table_hold`` marker is computed only with it). With an ``actor`` (a staff member
+    in ``role``, or ``cli``) the scan is audited with the alerts it stored."""
     limits = thresholds or Thresholds()
     first, last = period(start, end)
     # a session or a night may begin before the period: read from the day before
@@ -561,11 +564,18 @@ def scan(
         found += _money_moved(conn, first, last, limits)
     if hold is not None:
         found += _holds(database, first, last, limits, hold)
-    return _store(database, found, now)
+    return _store(database, found, now, (first, last), actor, role)
 
 
-def _store(database: Engine, found: list[_Raised], now: float) -> list[Alert]:
-    stored = []
+def _store(
+    database: Engine,
+    found: list[_Raised],
+    now: float,
+    days: tuple[float, float],
+    actor: str | None,
+    role: str | None,
+) -> list[Alert]:
+    stored: list[Alert] = []
     with writing(database) as conn:
         make = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
         for one in found:
@@ -581,6 +591,12 @@ def _store(database: Engine, found: list[_Raised], now: float) -> list[Alert]:
                 stored.append(Alert(id=int(done), marker=one.marker, subject=one.subject[:64],
                                     day=one.day, raised_at=now, summary=one.summary[:200],
                                     evidence=json.loads(evidence)))  # fmt: skip
+        if actor is not None:
+            audit.append(
+                conn, actor=actor, role=role, action="alerts.scan",
+                target=f"{day_of(days[0])} to {day_of(days[1] - DAY)}",
+                after={"raised": [one.id for one in stored]}, now=now,
+            )  # fmt: skip
     return stored
 
 

@@ -127,16 +127,16 @@ def people_router(
     @router.get("/api/admin/players")
     async def find_players(
         staff: StaffMember,
-        q: Annotated[str, Query(description="a part of the name, any case", max_length=24)] = "",
-        after: Annotated[
-            str, Query(description="the last name of the page before", max_length=24)
+        q: Annotated[
+            str, Query(description="a part of the name, any case (at most 24 characters)")
         ] = "",
+        after: Annotated[str, Query(description="the last name of the page before")] = "",
         limit: Annotated[str, Query(description=f"1 to {people.MAX_FOUND}")] = "50",
     ) -> PlayerSearch:
         """Players whose name holds ``q`` (those it begins first), a page at a time."""
         most = whole_number(limit, "limit", least=1, most=people.MAX_FOUND)
-        if not (q + after).isprintable():
-            raise Refusal(400, "bad_request", "q and after: printable text")
+        if not (q + after).isprintable() or len(q) > 24 or len(after) > 24:
+            raise Refusal(400, "bad_request", "q and after: at most 24 printable characters")
         found = await run(partial(people.search, database, q, after=after, limit=most, now=now()))
         return PlayerSearch(
             q=q,
@@ -281,12 +281,13 @@ def people_router(
 
     @router.post("/api/admin/alerts/scan", dependencies=[SAME_SITE_JSON])
     async def scan_alerts(staff: Compliance, asked: ScanBody) -> ScanAnswer:
-        """Scan whole UTC days for the markers of harm; the alerts newly raised."""
+        """Scan whole UTC days for the markers of harm; the alerts newly raised (the scan
+        audited)."""
         first, last = moment(asked.start, "start", 0.0), moment(asked.end, "end", 0.0)
         try:
             raised = await run(
                 partial(alerts.scan, database, start=first, end=last, now=now(),
-                        thresholds=limits, hold=hold)
+                        thresholds=limits, hold=hold, actor=staff.name, role=staff.role.value)
             )  # fmt: skip
         except AlertError as error:
             raise _refused(error) from None

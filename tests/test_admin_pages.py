@@ -709,6 +709,16 @@ def test_compliance_walks_reports_players_and_alerts(
     expect(evidence).to_have_count(1)
     expect(evidence.locator("td[data-label=reference]")).to_have_text(f"big-{size}")
     expect(evidence.locator("td[data-label=amount]")).to_have_text(format_money(MOVED))
+    # the table paid 3:1: its day's hold past 4 SD, with the figures the bets sum to
+    hot = page.locator("#alerts tr[data-marker=table_hold][data-subject=hot]")
+    hot.locator(".evidence summary").click()
+    ((staked, kept),) = _sql(
+        server,
+        "SELECT SUM(b.amount), SUM(b.amount - b.returned) FROM bets b"
+        " JOIN rounds r ON r.id = b.round_id WHERE r.table_id = 'hot'",
+    )
+    expect(hot.locator("td[data-label=handle]")).to_have_text(format_money(staked))
+    expect(hot.locator("td[data-label=house_win]")).to_have_text(format_money(kept))
     _accessible(page, f"alerts, {size}")
     page.screenshot(path=str(SHOTS / f"alerts-{size}.png"), full_page=True)
     alert_id = alert.get_attribute("data-alert")

@@ -158,7 +158,7 @@ def scan_command(
     alert already stored is not raised again): run it daily, after midnight UTC."""
     from datetime import UTC, datetime
 
-    from baccara.db.alerts import DAY, AlertError, Thresholds, scan
+    from baccara.db.alerts import DAY, AlertError, Thresholds, report_scores, scan
 
     now = time.time()
     today = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -181,8 +181,9 @@ def scan_command(
     try:
         with upgraded_database(db) as database:
             raised = scan(
-                database, start=first, end=last, now=now, thresholds=limits, actor=CLI_ACTOR
-            )
+                database, start=first, end=last, now=now, thresholds=limits,
+                hold=report_scores, actor=CLI_ACTOR,
+            )  # fmt: skip
     except AlertError as error:
         fail(str(error))
     if as_json:

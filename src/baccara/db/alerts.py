@@ -80,6 +80,7 @@ __all__ = [
     "alerts_in",
     "day_of",
     "period",
+    "report_scores",
     "scan",
 ]
 
@@ -189,6 +190,30 @@ class TableScore:
 
 HoldScores = Callable[[Engine, float, float], Sequence[TableScore]]
 """The hold report's z-score of every table from ``start`` to ``end`` (epoch seconds)."""
+
+
+def report_scores(database: Engine, start: float, end: float) -> list[TableScore]:
+    """The hold report's z-score of every table over the UTC days from ``start``'s to
+    the one before ``end`` (a `HoldScores`, what `scan` takes for ``table_hold``); a
+    table whose win does not vary (no bet) has none.
+
+    >>> from baccara.db.database import database_at
+    >>> from baccara.db.migrate import upgrade
+    >>> database = database_at("sqlite://")
+    >>> _ = upgrade(database)
+    >>> report_scores(database, 0.0, 86_400.0)
+    []
+    """
+    from baccara.db.reports import By, hold
+
+    first = datetime.fromtimestamp(start, UTC).date()
+    last = datetime.fromtimestamp(max(start, end - 1), UTC).date()
+    return [
+        TableScore(table=row.key, z=row.z, rounds=row.rounds, handle=row.handle,
+                   house_win=row.win, theoretical_win=row.theo)
+        for row in hold(database, By.TABLE, first=first, last=last)
+        if row.z is not None
+    ]  # fmt: skip
 
 
 class AlertError(ValueError):

@@ -24,6 +24,7 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from baccara.db.alerts import report_scores
 from baccara.db.auth import Auth
 from baccara.db.cashier import Cashier
 from baccara.db.drills import DrillScores
@@ -163,7 +164,7 @@ def create_app(
         tables_router(state),
         admin_router(state),
         reports_router(state),
-        people_router(state),
+        people_router(state, hold=report_scores),
         cashier_router(
             state, Cashier(ledger), PlayerHistory(ledger.database), Protections(ledger.database)
         ),

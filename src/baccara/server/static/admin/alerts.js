@@ -11,7 +11,7 @@ const ACK = "/api/admin/alerts/{alert_id}/acknowledge";
 const SCAN = "/api/admin/alerts/scan";
 const DAY = 86_400;
 // the evidence's amounts (minor units) shown as money; the other fields as the server wrote them
-const MONEY_KEYS = new Set(["amount", "returned", "lost", "staked", "staked_before", "next_amount", "lost_before", "loss_limit", "handle", "win", "theo", "sd"]);
+const MONEY_KEYS = new Set(["amount", "returned", "lost", "staked", "staked_before", "next_amount", "lost_before", "loss_limit", "handle", "win", "theo", "sd", "house_win", "theoretical_win"]);
 
 let ctx, news, listBox, ask;
 

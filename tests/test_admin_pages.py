@@ -3,43 +3,59 @@ phone (390x844) size: an operator signs in and walks every section (opens a tabl
 sees it listed, pauses (by keyboard) and resumes it, changes its limits, closes one,
 stops and resumes a game's play, books a deposit and a withdrawal for a player and reads
 them on the player's statement and its CSV, as the books have them, stops and restores a
-player's logins, reads those actions in the audit log); an auditor sees no change and a
+player's logins, reads those actions in the audit log); compliance walks the reports
+(each grouping against the bets' own sums, the plot, the CSV), a player's account and
+last rounds replayed card by card, suspends, reinstates and notes a player, scans the
+alerts, reads one's evidence and acknowledges it; an auditor sees no change and a
 change forced all the same gets the server's 403 in words; a session ended elsewhere
-brings back the sign-in; a player who opens ``/admin`` is told the console is for staff;
-a section whose route this server lacks says so. axe-core checks every section.
-Screenshots go to /tmp/admin-shots/.
+brings back the sign-in; a player who opens ``/admin`` is told the console is for staff.
+The server's table t1 deals fast, and ann bets at it through the table's socket before
+the tests. axe-core checks every section. Screenshots go to /tmp/admin-shots/.
 
 One browser and one server for the module; each test has its own browser context."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import sqlite3
+import time
 from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.support.harness import ServerProcess
+from tests.support.harness import Player, ServerProcess
 from tests.test_browser import ARGS, CHROMIUM, _need_chromium
+from tests.test_people import _stored_shoes
 
+from baccara.bets import BetKind, settle
+from baccara.coup import deal_coup
 from baccara.db.auth import Auth
 from baccara.db.books import wallet_account
 from baccara.db.ledger import Ledger
 from baccara.db.staff import Role
+from baccara.exact.theory import price
 from baccara.money import format_money
 from baccara.server.app import ServerConfig
 from baccara.server.tables.make import TABLE_KINDS
-from baccara.variants import variants_of
+from baccara.shoe import Shoe, ShoeSettings
+from baccara.variants import PUNTO_BANCO, variants_of
 
 SHOTS = Path("/tmp/admin-shots")
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 PASSWORD = "a long password"
-STAFF = {"olga": Role.OPERATOR, "ivan": Role.AUDITOR}
+STAFF = {"olga": Role.OPERATOR, "cora": Role.COMPLIANCE, "ivan": Role.AUDITOR}
 SECTIONS = ("tables", "cashier", "players", "reports", "alerts", "audit")
 JSON = {"Content-Type": "application/json"}
+FAST = {"bet_seconds": 1.0, "card_seconds": 0.01, "result_seconds": 0.05}
+# ann's bets at t1, a round each: the reports, the replay and the RTP have real play
+PLAYS = [("banker", 1_000), ("player", 2_500), ("banker", 1_010)]
+MOVED = 210_000  # a deposit past the alert's 2,000.00 in a day, for each size's player
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         database_url=f"sqlite:///{folder / 'console.db'}",
         tables=("t1=punto-banco", "c1=chemin-de-fer"),
         logins_per_minute=6000,
+        **FAST,
     )
     with ServerProcess(config, log=folder / "server.log") as process:
         ledger = Ledger.connect(config.database_url)
@@ -64,7 +81,81 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
                 headers=JSON,
             )
             assert reply.status_code == 200, reply.text
+        _seed(process)
         yield process
+
+
+def _deal_hot_shoe(ledger: Ledger, now: float) -> None:
+    """Table "hot" deals a seeded shoe, 100.00 on the Banker every coup, priced as Punto
+    Banco but paid 3:1 without commission (its z-score is past -4); then a round of
+    table "v1" is voided with its bet refunded (an interrupted round)."""
+    wallet = ledger.create_account(wallet_account("hot-seat"))
+    ledger.deposit(wallet, 10**10, ref="hot-seat")
+    paid = replace(PUNTO_BANCO, banker_pays=Fraction(3))
+    shoe = Shoe.shuffled(ShoeSettings(decks=8), seed=11)
+    shoe.burn()
+    number = 0
+    while not shoe.finished:
+        number += 1
+        rnd = ledger.open_round(table="hot", number=number, shoe_id=9011, coup_index=number)
+        ledger.place_bet(
+            account=wallet, round_id=rnd, bet_id=f"hot-{number}", kind="banker", amount=10_000
+        )
+        ledger.close_round(rnd)
+        priced = price(shoe.cards[shoe.position :], PUNTO_BANCO)
+        coup = deal_coup(shoe)
+        returned = settle(BetKind.BANKER, 10_000, coup, paid).returned
+        ledger.settle_round(
+            rnd, coup, "punto-banco", {(wallet, "banker"): returned}, price=priced, now=now
+        )
+    rnd = ledger.open_round(table="v1", number=1, shoe_id=9012, coup_index=1)
+    ledger.place_bet(account=wallet, round_id=rnd, bet_id="v1-1", kind="player", amount=500)
+    assert ledger.void_round(rnd, "round 1 was open: voided, bets refunded", now=now)
+
+
+def _seed(process: ServerProcess) -> None:
+    """Money for ann, who then bets on a few rounds at t1 through the table's socket (as
+    the page does); a deposit past the day's 2,000.00 for each size's player."""
+    with httpx.Client(base_url=process.url, headers=JSON) as olga:
+        assert olga.post("/api/login", json={"name": "olga", "password": PASSWORD}).is_success
+        for player, amount, reference in [
+            ("ann", 100_000, "seed-ann"),
+            *((f"mo-{size}", MOVED, f"big-{size}") for size in SIZES),
+        ]:
+            if player != "ann":
+                body = {"name": player, "password": PASSWORD}
+                assert httpx.post(process.url + "/api/register", json=body, headers=JSON).is_success
+            booked = olga.post(
+                "/api/admin/cashier/deposit",
+                json={"player": player, "amount": format_money(amount), "reference": reference},
+            )
+            assert booked.status_code == 200, booked.text
+
+    ledger = Ledger.connect(process.config.database_url)
+    try:
+        _deal_hot_shoe(ledger, now=time.time())
+    finally:
+        ledger.database.dispose()
+
+    async def play() -> None:
+        ann = Player(process, "ann")
+        ann.password = PASSWORD
+        await ann.register()
+        await ann.join("t1")
+        played: list[int] = []
+        try:
+            while len(played) < len(PLAYS):
+                opened = await ann.expect(lambda m: m["type"] == "round_open")
+                if opened["closes_at"] > time.time() + 0.3:  # time enough to bet in
+                    kind, amount = PLAYS[len(played)]
+                    answer = await ann.bet(kind, amount, round=opened["round"])
+                    if answer["type"] == "bet_ack":
+                        played.append(opened["round"])
+            await ann.expect(lambda m: m["type"] == "payout" and m["round"] == played[-1])
+        finally:
+            await ann.close()
+
+    asyncio.run(play())
 
 
 @pytest.fixture(scope="module")
@@ -265,14 +356,13 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     expect(page.locator("#tables .news")).to_have_text(f"Table {closing} is open again.")
     expect(_row(page, closing).locator(".state")).to_have_text("open")
 
-    # the sections this server has no route for say so
+    # the operator finds a player (reads only: no suspension, no note)
     _to(page, "players")
-    page.fill("input[name=q]", "ann")
+    page.fill("input[name=q]", "cy")
     page.click("#players >> text=Search")
-    expect(page.locator("#players .found")).to_have_text(
-        "Player search is not available on this server."
-    )
-    # cyd's logins stopped (confirmed): cyd's login is refused; then allowed again
+    expect(page.locator("#players .found button[data-player=cyd]")).to_be_visible()
+    # cyd's logins stopped (confirmed): cyd's login is refused; letting cyd in again is
+    # compliance's (no button for the operator), done here by cora over HTTP
     page.fill("input[name=logins-player]", "cyd")
     page.click("text=Stop logins")
     _confirm(page)
@@ -280,16 +370,27 @@ def test_an_operator_walks_every_section(server: ServerProcess, page_at: Any, si
     login = {"name": "cyd", "password": PASSWORD}
     refused = httpx.post(server.url + "/api/login", json=login, headers=JSON)
     assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
-    page.click("text=Let them log in")
-    expect(page.locator("#players .news")).to_have_text("cyd may log in again.")
+    expect(page.locator("#players >> text=Let them log in")).to_have_count(0)
+    with httpx.Client(base_url=server.url, headers=JSON) as cora:
+        signed = cora.post("/api/login", json={"name": "cora", "password": PASSWORD})
+        assert signed.status_code == 200, signed.text
+        lifted = cora.post("/api/admin/players/cyd/logins", json={"stopped": False})
+        assert lifted.json() == {"name": "cyd", "stopped": False}, lifted.text
     assert httpx.post(server.url + "/api/login", json=login, headers=JSON).status_code == 200
     _accessible(page, f"players, {size}")
     page.screenshot(path=str(SHOTS / f"players-{size}.png"), full_page=True)
-    for section, said in (("reports", "Hold reports"), ("alerts", "Alerts")):
-        _to(page, section)
-        expect(page.locator(f"#{section} .unavailable")).to_have_text(
-            f"{said} are not available on this server."
-        )
+    page.click("#players button[data-player=cyd]")
+    expect(page.locator("#players dd[data-fact=Balance]")).to_have_text(
+        format_money(_wallet(server, "cyd"))
+    )
+    assert page.locator("#players button", has_text="Suspend").count() == 0
+    expect(page.locator("#players .note-form")).to_have_count(0)
+    _to(page, "reports")
+    expect(page.locator("#reports table.hold tr[data-key=t1]")).to_be_visible()
+    _to(page, "alerts")  # the operator's role does not read the alerts
+    expect(page.locator("#alerts .read-only")).to_have_text(
+        "Your role (operator) may not read the alerts."
+    )
 
     # the audit log, newest page: those actions, by olga in the operator role
     _to(page, "audit")
@@ -326,7 +427,8 @@ def test_an_auditor_reads_and_changes_nothing(
     _sign_in(page, server, "ivan")
     expect(page.locator("#tables")).to_be_visible(timeout=20_000)
     expect(_row(page, "t1")).to_be_visible()
-    changes = ("Pause", "Resume", "Close", "Open", "Stop", "Book", "Save", "Let them")
+    changes = ("Pause", "Resume", "Close", "Open", "Stop", "Book", "Save", "Let them", "Suspend",
+               "Reinstate", "Add", "Acknowledge", "Scan")  # fmt: skip
     for section in SECTIONS:
         _to(page, section)
         shown = page.locator(f"section#{section} button:visible").all_inner_texts()
@@ -460,4 +562,185 @@ def test_the_audit_log_pages_from_the_newest(server: ServerProcess, page_at: Any
     page.click("#audit >> text=Check the chain")  # the chain as the database holds it
     expect(page.locator("#audit .verdict")).to_have_text(
         f"The chain holds: {len(ids)} entries, each following the one before it."
+    )
+
+
+def _sql(server: ServerProcess, query: str, *args: Any) -> list[Any]:
+    path = server.config.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        return db.execute(query, args).fetchall()
+
+
+# the settled bets at house tables, summed here by the group asked (not by the reports)
+_SETTLED = (
+    "SELECT {key}, COUNT(DISTINCT b.round_id), SUM(b.amount), SUM(b.amount - b.returned)"
+    " FROM bets b JOIN rounds r ON r.id = b.round_id WHERE r.phase = 'settled' GROUP BY {key}"
+)
+_KEYS = {"table": "r.table_id", "kind": "b.kind", "shoe": "r.shoe_id"}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_compliance_walks_reports_players_and_alerts(
+    server: ServerProcess, page_at: Any, size: str
+) -> None:
+    """Reports by every grouping (the figures as the bets sum them, the plot with a
+    point per day of the series, the CSV); ann's account and last rounds replayed step
+    by step to the cards the stored fair shoe deals; a player suspended, reinstated and
+    noted; a money alert scanned, its evidence read, acknowledged, and audited."""
+    from playwright.sync_api import expect
+
+    page = page_at(size)
+    _sign_in(page, server, "cora")
+    expect(page.locator("#tables")).to_be_visible(timeout=20_000)
+
+    # -- reports: each grouping; its total is the settled bets' sum
+    _to(page, "reports")
+    (total,) = _sql(server, _SETTLED.format(key="1"))
+    _, rounds, handle, win = total
+    for by in ("table", "game", "kind", "band", "shoe", "day"):
+        page.select_option("select[name=by]", by)
+        hold = page.locator(f"#reports table.hold[data-by={by}]")
+        foot = hold.locator("tfoot tr")
+        expect(foot.locator("td[data-label=Handle]")).to_have_text(format_money(handle))
+        expect(foot.locator("td[data-label='House win']")).to_have_text(format_money(win))
+        if by in _KEYS:
+            for key, counted, staked, kept in _sql(server, _SETTLED.format(key=_KEYS[by])):
+                row = hold.locator(f"tbody tr[data-key='{key}']")
+                expect(row.locator("td[data-label=Rounds]")).to_have_text(str(counted))
+                expect(row.locator("td[data-label=Handle]")).to_have_text(format_money(staked))
+                expect(row.locator("td[data-label='House win']")).to_have_text(format_money(kept))
+    expect(page.locator("#reports table.hold tfoot td[data-label=Rounds]")).to_have_text(
+        str(rounds)
+    )
+    # the table paid 3:1 is past 4 SD, said in words; t1 is not marked
+    page.select_option("select[name=by]", "table")
+    expect(page.locator("#reports tr[data-key=hot] td.z-alarm")).to_contain_text("beyond 4 SD")
+    expect(page.locator("#reports tr[data-key=t1] td.z-alarm")).to_have_count(0)
+    # one table's reports
+    page.fill("input[name=report-table]", "hot")
+    page.click("#reports >> text=Show the reports")
+    expect(page.locator("#reports table.hold tbody tr")).to_have_count(1)
+    expect(page.locator("#reports table.hold tbody tr[data-key=hot]")).to_be_visible()
+    expect(page.locator("#reports table.interrupted")).to_have_count(0)
+    page.fill("input[name=report-table]", "")
+    page.click("#reports >> text=Show the reports")
+    voided = page.locator("#reports table.interrupted tbody tr")
+    expect(voided).to_have_count(1)
+    expect(voided).to_contain_text("v1 #1")
+    expect(voided).to_contain_text("voided, every bet refunded")
+    expect(voided.locator("td[data-label=Handle]")).to_have_text("5.00")
+    series = page.request.get(server.url + "/api/admin/reports/hold/series").json()["points"]
+    assert series, "a day with settled bets"
+    expect(page.locator("#reports svg.plot .actual-points circle")).to_have_count(len(series))
+    expect(page.locator("#reports svg.plot title").first).to_contain_text("House win against")
+    expect(page.locator("#reports table.series tbody tr")).to_have_count(len(series))
+    sheet = page.request.get(
+        server.url + page.locator("#reports a.dl-csv").first.get_attribute("href")
+    )
+    assert sheet.ok and sheet.headers["content-type"].startswith("text/csv")
+    lines = list(csv.reader(io.StringIO(sheet.text())))
+    assert lines[0][:5] == ["key", "rounds", "bets", "handle", "win"]
+    assert lines[-1][0] == "total" and lines[-1][3:5] == [format_money(handle), format_money(win)]
+    expect(page.locator("#reports table.rtp tbody tr").first).to_be_visible()
+    _accessible(page, f"reports, {size}")
+    page.screenshot(path=str(SHOTS / f"reports-{size}.png"), full_page=True)
+
+    # -- ann: the account and the last rounds, replayed to the cards the fair shoe deals
+    _to(page, "players")
+    page.fill("input[name=q]", "an")
+    page.click("#players >> text=Search")
+    page.click("#players button[data-player=ann]")
+    expect(page.locator("#players dd[data-fact=Balance]")).to_have_text(
+        format_money(_wallet(server, "ann"))
+    )
+    link = page.locator("#players a.statement-csv").get_attribute("href")
+    assert page.request.get(server.url + link).ok
+    replays = page.locator("#players details.replay")
+    expect(replays).to_have_count(len(PLAYS))
+    newest = replays.first
+    number = int(newest.get_attribute("data-round"))
+    ((shoe_id, coup_index),) = _sql(
+        server,
+        "SELECT shoe_id, coup_index FROM rounds WHERE table_id = 't1' AND number = ?"
+        " ORDER BY id DESC LIMIT 1",
+        number,
+    )
+    dealt = _stored_shoes(server.config.database_url)[shoe_id][coup_index - 1]
+    stage = newest.locator(".replay-stage .pcard")
+    expect(newest.locator(".step-count")).to_contain_text("Step 1 of")
+    expect(newest.locator(".step-prev")).to_be_disabled()
+    steps = 1
+    while newest.locator(".step-next").is_enabled():
+        newest.locator(".step-next").click()
+        steps += 1
+        expect(newest.locator(".step-count")).to_contain_text(f"Step {steps} of")
+    assert sorted(stage.evaluate_all("cs => cs.map(c => c.dataset.card)")) == sorted(dealt)
+    newest.locator(".step-prev").click()
+    expect(newest.locator(".step-count")).to_contain_text(f"Step {steps - 1} of")
+    _accessible(page, f"a player's replay, {size}")
+    page.screenshot(path=str(SHOTS / f"replay-{size}.png"), full_page=True)
+
+    # -- suspend (confirmed), reinstate, a note
+    mo = f"mo-{size}"
+    login = {"name": mo, "password": PASSWORD}
+    page.fill("input[name=q]", mo)
+    page.click("#players >> text=Search")
+    page.click(f"#players button[data-player={mo}]")
+    expect(page.locator("#player-title")).to_have_text(mo)
+    page.get_by_role("button", name=f"Suspend {mo}").click()
+    _confirm(page)
+    expect(page.locator("#players .news")).to_have_text(f"{mo} is suspended until reinstated.")
+    expect(page.locator("#players dd[data-fact=Status]")).to_have_text("Suspended until reinstated")
+    refused = httpx.post(server.url + "/api/login", json=login, headers=JSON)
+    assert (refused.status_code, refused.json()["error"]) == (403, "suspended")
+    page.get_by_role("button", name=f"Reinstate {mo}").click()
+    _confirm(page)
+    expect(page.locator("#players .news")).to_have_text(f"{mo} is reinstated.")
+    expect(page.locator("#players dd[data-fact=Status]")).to_have_text("May play")
+    assert httpx.post(server.url + "/api/login", json=login, headers=JSON).status_code == 200
+    page.fill("#note-text", f"called {mo}: asked for a break")
+    page.click("#players >> text=Add the note")
+    note = page.locator("#players .notes li").first
+    expect(note).to_contain_text(f"called {mo}: asked for a break")
+    expect(note).to_contain_text("cora (compliance)")
+    expect(page.locator("#players table.history tbody tr").first).to_contain_text("cora")
+    _accessible(page, f"a player, {size}")
+    page.screenshot(path=str(SHOTS / f"player-detail-{size}.png"), full_page=True)
+
+    # -- alerts: a scan raises the deposit past 2,000.00; its evidence; acknowledged
+    _to(page, "alerts")
+    page.click("#alerts >> text=Scan these days")
+    expect(page.locator("#alerts .news")).to_contain_text("Scanned 30 days:")
+    alert = page.locator(f"#alerts tr[data-marker=money_moved][data-subject='{mo}']")
+    expect(alert.locator(".state")).to_have_text("Open: not acknowledged")
+    alert.locator(".evidence summary").click()
+    evidence = alert.locator(".evidence-rows tbody tr")
+    expect(evidence).to_have_count(1)
+    expect(evidence.locator("td[data-label=reference]")).to_have_text(f"big-{size}")
+    expect(evidence.locator("td[data-label=amount]")).to_have_text(format_money(MOVED))
+    # the table paid 3:1: its day's hold past 4 SD, with the figures the bets sum to
+    hot = page.locator("#alerts tr[data-marker=table_hold][data-subject=hot]")
+    hot.locator(".evidence summary").click()
+    ((staked, kept),) = _sql(
+        server,
+        "SELECT SUM(b.amount), SUM(b.amount - b.returned) FROM bets b"
+        " JOIN rounds r ON r.id = b.round_id WHERE r.table_id = 'hot'",
+    )
+    expect(hot.locator("td[data-label=handle]")).to_have_text(format_money(staked))
+    expect(hot.locator("td[data-label=house_win]")).to_have_text(format_money(kept))
+    _accessible(page, f"alerts, {size}")
+    page.screenshot(path=str(SHOTS / f"alerts-{size}.png"), full_page=True)
+    alert_id = alert.get_attribute("data-alert")
+    alert.get_by_role("button", name="Acknowledge").click()
+    _confirm(page)
+    expect(alert.locator(".state")).to_contain_text("Acknowledged by cora at")
+    assert alert.get_by_role("button", name="Acknowledge").count() == 0
+    ((acknowledged_by,),) = _sql(
+        server, "SELECT acknowledged_by FROM alerts WHERE id = ?", alert_id
+    )
+    assert acknowledged_by == "cora"
+    _to(page, "audit")
+    page.fill("input[name=action]", "alert.acknowledge")
+    expect(page.locator("#audit tr[data-action='alert.acknowledge']").first).to_contain_text(
+        "cora (compliance)"
     )

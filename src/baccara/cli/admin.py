@@ -246,8 +246,9 @@ def scan_command(
     try:
         with upgraded_database(db) as database:
             raised = scan(
-                database, start=first, end=last, now=now, thresholds=limits, actor=CLI_ACTOR
-            )
+                database, start=first, end=last, now=now, thresholds=limits,
+                actor=CLI_ACTOR,
+            )  # fmt: skip
     except AlertError as error:
         fail(str(error))
     if as_json:

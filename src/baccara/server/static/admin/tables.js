@@ -129,6 +129,8 @@ function actions(table) {
 }
 
 function renderList(list, lobby) {
+  // a redraw keeps the keyboard where it was: on the same control of the same table
+  const focused = listBox.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
   const byId = new Map(lobby.map((t) => [t.id, t]));
   const head = el("tr", {}, ["Table", "Game", "State", "Players", "Limits (main bets)", "Timings", "Changed", ""].map((h, i) =>
     el("th", { scope: "col" }, i === 7 ? el("span", { class: "sr" }, "Actions") : h)));
@@ -145,6 +147,7 @@ function renderList(list, lobby) {
     list.tables.length
       ? el("table", { class: "grid tables-grid" }, el("caption", { class: "sr" }, "The tables"), el("thead", {}, head), el("tbody", {}, rows))
       : el("p", {}, "No table yet."));
+  if (focused) listBox.querySelector(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
 }
 
 function renderStops(stopped) {

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -432,10 +432,12 @@ def _control_reached(
     raise AssertionError(f"{server.url} did not take the change in 10 s")
 
 
-@pytest.mark.timeout(180)
-def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
-    database_url: str, tmp_path: Path
-) -> None:
+@contextlib.contextmanager
+def _two_processes(
+    database_url: str, tmp_path: Path, staff: str, role: Role
+) -> Iterator[list[ServerProcess]]:
+    """Two server processes on one PostgreSQL (the control test's tables), and a staff
+    member ``staff`` of ``role``; stopped afterwards."""
     if not database_url.startswith("postgresql"):
         pytest.skip("several processes share a PostgreSQL; SQLite serves one process")
     config = _control_config(database_url)
@@ -445,9 +447,20 @@ def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
             server.start()
         ledger = Ledger.connect(database_url)
         try:
-            Auth(ledger).create_staff("olga", PASSWORD, Role.OPERATOR, actor="cli")
+            Auth(ledger).create_staff(staff, PASSWORD, role, actor="cli")
         finally:
             ledger.database.dispose()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@pytest.mark.timeout(180)
+def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
+    database_url: str, tmp_path: Path
+) -> None:
+    with _two_processes(database_url, tmp_path, "olga", Role.OPERATOR) as servers:
         owner = _control_owner(servers)
         (other,) = [s for s in servers if s is not owner]
         assert CONTROL_TABLE not in httpx.get(f"{other.url}/api/health").json()["tables"]
@@ -483,9 +496,6 @@ def test_a_pause_and_a_limit_change_reach_the_other_process_within_a_second(
             f"{resume_took:.3f} s (resume)"
         )
         assert max(pause_took, limits_took, resume_took) < REACH_SECONDS
-    finally:
-        for server in servers:
-            server.stop()
 
 
 @pytest.mark.timeout(180)
@@ -494,18 +504,7 @@ def test_a_suspension_closes_the_players_socket_in_the_other_process_within_a_se
 ) -> None:
     """Compliance suspends a player through one process; the player's socket, open on
     the other, closes within a second (the revocation channel: issue 34, point 6)."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("several processes share a PostgreSQL; SQLite serves one process")
-    config = _control_config(database_url)
-    servers = [ServerProcess(config, log=tmp_path / f"server{n}.log") for n in range(2)]
-    try:
-        for server in servers:
-            server.start()
-        ledger = Ledger.connect(database_url)
-        try:
-            Auth(ledger).create_staff("cora", PASSWORD, Role.COMPLIANCE, actor="cli")
-        finally:
-            ledger.database.dispose()
+    with _two_processes(database_url, tmp_path, "cora", Role.COMPLIANCE) as servers:
         here, there = servers
 
         async def scenario() -> float:
@@ -528,6 +527,3 @@ def test_a_suspension_closes_the_players_socket_in_the_other_process_within_a_se
         took = asyncio.run(scenario())
         print(f"the suspension closed the socket in the other process in {took:.3f} s")
         assert took < REACH_SECONDS
-    finally:
-        for server in servers:
-            server.stop()

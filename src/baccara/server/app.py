@@ -159,7 +159,9 @@ def create_app(
             await hall.stop()
             await signals.stop()
             batcher.stop()
-            executor.shutdown(wait=False, cancel_futures=True)
+            # the database work under way finishes first: a connection it holds goes back
+            # to the pool before the pool is closed (else it stays open, left to the GC)
+            executor.shutdown(wait=True, cancel_futures=True)
             state.hashing.shutdown()
             ledger.database.dispose()
             metrics.close()  # here: uvicorn ends the process with the signal it caught
